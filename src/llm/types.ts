@@ -1,0 +1,61 @@
+/** The one interface every LLM provider adapter implements. */
+import type { ToolCall, Usage } from '../domain/types.js';
+
+export interface LlmMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string;
+  /** base64-encoded image bytes (no data: prefix) */
+  images?: string[];
+  toolCalls?: ToolCall[];
+  toolCallId?: string;
+  name?: string;
+  thinking?: string;
+}
+
+export interface LlmToolDefinition {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments */
+  parameters: Record<string, unknown>;
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: LlmMessage[];
+  tools?: LlmToolDefinition[];
+  /** the model's context window, sent to Ollama as options.num_ctx */
+  numCtx?: number;
+  temperature?: number;
+  think?: boolean;
+  maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+export type ChatChunk =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; text: string }
+  | { type: 'tool_call'; call: ToolCall }
+  /** promptTokens is the provider's real prompt count (Ollama prompt_eval_count) */
+  | { type: 'usage'; usage: Usage }
+  | { type: 'done'; reason?: string };
+
+export interface CompleteResult {
+  text: string;
+  usage: Usage | null;
+}
+
+export interface LlmProvider {
+  readonly name: string;
+  streamChat(req: ChatRequest): AsyncIterable<ChatChunk>;
+  /** Non-streaming convenience (summaries, titles): collects streamChat's text. */
+  complete(req: ChatRequest): Promise<CompleteResult>;
+}
+
+/** The provider could not be reached or answered garbage; maps to PROVIDER_UNAVAILABLE. */
+export class ProviderUnavailableError extends Error {
+  readonly code = 'PROVIDER_UNAVAILABLE';
+  constructor(message: string, readonly cause?: unknown) {
+    super(message);
+    this.name = 'ProviderUnavailableError';
+  }
+}
