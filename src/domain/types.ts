@@ -39,8 +39,7 @@ export interface ChatMessage {
 }
 
 /** A message about to be appended: the store assigns sequenceNumber and createdAt. */
-export type NewMessage = Partial<Omit<ChatMessage, 'sequenceNumber' | 'createdAt'>> &
-  Pick<ChatMessage, 'role' | 'content'>;
+export type NewMessage = Partial<Omit<ChatMessage, 'sequenceNumber'>> & Pick<ChatMessage, 'role' | 'content'>;
 
 export function makeMessage(partial: NewMessage & { sequenceNumber?: number; createdAt?: Date }): ChatMessage {
   return {

@@ -1,0 +1,132 @@
+/**
+ * One typed, validated configuration object read from the environment.
+ * Names are camelCase here and SCREAMING_CASE in the environment
+ * (contextCompressionThreshold ← CONTEXT_COMPRESSION_THRESHOLD). Defaults are
+ * the seed's. A bad value stops start-up with one line naming the variable.
+ */
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const int = (min = 0) => z.coerce.number().int().min(min);
+const ratio = z.coerce.number().gt(0).lte(1);
+const optionalString = z.string().min(1).optional();
+
+const priceTable = z
+  .string()
+  .transform((s, ctx) => {
+    try {
+      return JSON.parse(s) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be JSON' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z.record(
+      z.string(),
+      z.object({ input: z.number().min(0), output: z.number().min(0), cachedInput: z.number().min(0).optional() }),
+    ),
+  );
+
+/** Every setting: [zod type, default as the environment would spell it, description for the README]. */
+const settings = {
+  host: [z.string().min(1), '127.0.0.1', 'Address to listen on'],
+  port: [int(0).max(65535), '4000', 'Port to listen on (0 = any free port)'],
+  databaseUrl: [optionalString, undefined, 'PostgreSQL URL; unset = embedded PGlite under DATA_DIR'],
+  dataDir: [z.string().min(1), './.data', 'Directory of the embedded database (PGlite)'],
+  redisUrl: [optionalString, undefined, 'Redis URL; set to share events between several server processes'],
+  logLevel: [z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info', 'pino log level'],
+  authEnabled: [bool, 'false', 'Require an API key or JWT; false = local mode, every session owned by `anonymous`'],
+  allowUnauthenticatedRemote: [bool, 'false', 'With auth disabled, allow listening on a non-loopback address'],
+  jwtSecret: [optionalString, undefined, 'HS256 secret for JWT bearer tokens'],
+  jwtJwksUrl: [z.string().url().optional(), undefined, 'JWKS URL for JWT bearer tokens'],
+  jwtIssuer: [optionalString, undefined, 'Expected JWT issuer'],
+  jwtAudience: [optionalString, undefined, 'Expected JWT audience'],
+  graphiql: [bool, 'true', 'Serve GraphiQL at /graphql'],
+  maxPageSize: [int(1), '200', 'Largest `first`/`last` a connection accepts'],
+  maxMessageChars: [int(1), '200000', 'Longest user message accepted'],
+
+  ollamaHost: [z.string().url(), 'http://127.0.0.1:11434', 'Ollama server'],
+  ollamaNumCtx: [int(256), '8192', 'Context window of profiles that set none'],
+  openaiBaseUrl: [z.string().url(), 'http://127.0.0.1:8000/v1', 'OpenAI-compatible server'],
+  openaiApiKey: [z.string(), 'none', 'API key for the OpenAI-compatible server'],
+  anthropicBaseUrl: [z.string().url(), 'https://api.anthropic.com', 'Anthropic Messages API'],
+  anthropicApiKey: [z.string(), '', 'Anthropic API key'],
+  providerTimeoutMs: [int(100), '120000', 'Idle timeout of a provider stream'],
+  providerConnectRetries: [int(0), '1', 'Retries when the provider fails before the first token'],
+
+  defaultProfileKey: [z.string().min(1), 'default', 'Key of the profile created on first start'],
+  defaultProvider: [z.enum(['ollama', 'openai', 'anthropic']), 'ollama', 'Provider of the default profile'],
+  defaultModel: [z.string().min(1), 'qwen3:8b', 'Model of the default profile'],
+  defaultSystemPrompt: [z.string(), 'You are a helpful assistant.', 'System prompt of the default profile'],
+  titleModel: [z.string(), '', 'Small model for generated titles (empty = the profile model)'],
+  titleGenerationEnabled: [bool, 'true', 'Generate a title after the first exchange'],
+  modelPrices: [priceTable, '{}', 'JSON {model: {input, output, cachedInput}} in USD per million tokens'],
+
+  contextCompressionEnabled: [bool, 'true', 'Compress the model context when it nears the window'],
+  contextCompressionThreshold: [ratio, '0.90', 'Trigger at this share of the window (real tokens)'],
+  contextCompressionTarget: [ratio, '0.65', 'Compress toward this share of the window'],
+  contextKeepRecent: [int(1), '4', 'Recent conversational turns kept verbatim'],
+  contextSummaryTemperature: [z.coerce.number().min(0).max(2), '0.3', 'Temperature of the summary call'],
+  contextSummaryMaxTokens: [int(1), '6000', 'Max output tokens of the summary call'],
+  outputReserveTokens: [int(0), '2048', 'Headroom reserved for the reply (capped at a quarter of the window)'],
+  contextMessageTokenBudget: [int(0), '0', 'Per-message view truncation budget (0 = window // 6)'],
+  contextImageTokens: [int(1), '1024', 'Price of an image whose header cannot be read'],
+  sessionMessagesWindow: [int(10), '1000', 'Hot rows kept per session before older ones are archived'],
+  sessionFilesDir: [z.string().min(1), './.data', 'Directory holding session_files/'],
+  sessionFilesMaxSizeMb: [z.coerce.number().gt(0), '200', 'Largest accepted upload (MB)'],
+  sessionFilesCleanupIntervalMs: [int(1000), '3600000', 'How often orphaned session directories are removed'],
+  memorySearchEnabled: [bool, 'true', 'Index compressed-away history verbatim (raw-history index)'],
+  memoryRecallEnabled: [bool, 'true', 'Inject relevant excerpts when the context holds a summary'],
+  memoryRecallK: [int(0), '2', 'Excerpts injected per turn at most'],
+  memoryRecallMinSimilarity: [z.coerce.number().min(0).max(1), '0.3', 'Minimum similarity of an injected excerpt'],
+
+  maxToolIterations: [int(1), '25', 'LLM calls per turn at most'],
+  toolResultTimeoutMs: [int(100), '300000', 'How long a turn waits for submitToolResult'],
+  partialFlushMs: [int(50), '1000', 'How often a streaming answer is persisted'],
+  idempotencyWindowHours: [int(1), '24', 'How long an idempotencyKey returns the same turn'],
+  eventRetention: [int(10), '5000', 'Events kept per session for replay'],
+  repeatLineLimit: [int(2), '12', 'Same line repeated more than this stops the stream'],
+  repeatParagraphLimit: [int(2), '4', 'Same paragraph repeated more than this stops the stream'],
+  searchStatementTimeoutMs: [int(100), '5000', 'Statement timeout of a session search'],
+  shutdownTimeoutMs: [int(100), '10000', 'Grace period for open requests on SIGTERM'],
+} as const;
+
+type Settings = typeof settings;
+export type Config = { [K in keyof Settings]: z.output<Settings[K][0]> };
+
+export function envName(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase();
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const out: Record<string, unknown> = {};
+  for (const [key, [schema, fallback]] of Object.entries(settings) as unknown as [string, readonly [z.ZodType, string | undefined, string]][]) {
+    const name = envName(key);
+    const raw = env[name] === '' && fallback === undefined ? undefined : (env[name] ?? fallback);
+    const parsed = schema.safeParse(raw);
+    if (!parsed.success) {
+      const why = parsed.error.issues[0]?.message ?? 'invalid';
+      throw new ConfigError(`Invalid ${name}=${JSON.stringify(raw)}: ${why}`);
+    }
+    out[key] = parsed.data;
+  }
+  const config = { ...(out as Config), ...overrides };
+  if (config.contextCompressionTarget >= config.contextCompressionThreshold) {
+    throw new ConfigError('Invalid CONTEXT_COMPRESSION_TARGET: must be below CONTEXT_COMPRESSION_THRESHOLD');
+  }
+  return config;
+}
+
+/** Rows for the README's configuration table. */
+export function configTable(): { env: string; default: string; description: string }[] {
+  return Object.entries(settings).map(([key, [, fallback, description]]) => ({
+    env: envName(key),
+    default: fallback ?? '(unset)',
+    description,
+  }));
+}

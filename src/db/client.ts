@@ -1,0 +1,100 @@
+/**
+ * Prisma client factory: PGlite (embedded, on disk or in memory) when no
+ * DATABASE_URL is given, a PostgreSQL server through @prisma/adapter-pg
+ * otherwise. Also exposes a small raw driver for what Prisma cannot do
+ * (multi-statement migration files, session-level advisory locks).
+ */
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaClient } from '../generated/prisma/client.js';
+
+export interface RawDriver {
+  /** Runs one or more statements without parameters. */
+  exec(sql: string): Promise<void>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs fn on one dedicated connection (advisory locks are per connection). */
+  withConnection<T>(fn: (conn: Omit<RawDriver, 'withConnection' | 'close'>) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  prisma: PrismaClient;
+  raw: RawDriver;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgresql://… ; unset → PGlite */
+  url?: string;
+  /** PGlite data directory; `memory://` for an in-memory database */
+  dataDir?: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.url ? openServer(options.url, options.poolSize ?? 10) : openEmbedded(options.dataDir ?? 'memory://');
+}
+
+async function openEmbedded(dataDir: string): Promise<Database> {
+  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const lite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
+  const conn = {
+    exec: async (sql: string) => {
+      await lite.exec(sql);
+    },
+    query: async <T>(sql: string, params: unknown[] = []) => (await lite.query<T>(sql, params)).rows,
+  };
+  const raw: RawDriver = {
+    ...conn,
+    withConnection: (fn) => fn(conn),
+    close: () => lite.close(),
+  };
+  return {
+    kind: 'pglite',
+    prisma,
+    raw,
+    close: async () => {
+      await prisma.$disconnect();
+      if (!lite.closed) await lite.close();
+    },
+  };
+}
+
+async function openServer(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: poolSize }) });
+  const onClient = (client: pg.PoolClient | pg.Pool) => ({
+    exec: async (sql: string) => {
+      await client.query(sql);
+    },
+    query: async <T>(sql: string, params: unknown[] = []) =>
+      (await client.query(sql, params)).rows as T[],
+  });
+  const raw: RawDriver = {
+    ...onClient(pool),
+    withConnection: async (fn) => {
+      const client = await pool.connect();
+      try {
+        return await fn(onClient(client));
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+  return {
+    kind: 'postgres',
+    prisma,
+    raw,
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}

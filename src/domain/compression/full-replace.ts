@@ -1,0 +1,142 @@
+/**
+ * Whole-history compaction: full replace (summary carrier after the live
+ * request) and provider-native compaction, plus the local stub summary used
+ * when no summarizer is available.
+ */
+import type { ChatMessage } from '../types.js';
+import { makeMessage } from '../types.js';
+import { extractEntities } from '../entities.js';
+import { isSystemMessage, isUserTurnStart, lastRealUserIndex } from '../turns.js';
+import { buildSummaryMessage, splitKeysLine } from './format.js';
+
+export interface CompactionPrefix {
+  /** Index of the last real user message: messages before it are summarized. */
+  end: number;
+  messages: ChatMessage[];
+}
+
+export interface CompactOutcome {
+  context: ChatMessage[];
+  dropped: ChatMessage[];
+}
+
+/** Everything before the last real user turn; null when there is no such turn or nothing precedes it. */
+export function fullReplacePrefix(context: readonly ChatMessage[]): CompactionPrefix | null {
+  const end = lastRealUserIndex(context);
+  if (end <= 0) return null;
+  return { end, messages: context.slice(0, end) };
+}
+
+const STUB_MAX_REQUESTS = 8;
+const STUB_REQUEST_CHARS = 160;
+const STUB_PREVIOUS_SUMMARY_CHARS = 2_000;
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/**
+ * A summary built from structure alone (no LLM): counts, the user's requests,
+ * tools used, breadcrumbs, and the head of any earlier summary it replaces.
+ */
+export function localStubSummary(messages: readonly ChatMessage[]): string {
+  const requests = messages.filter(isUserTurnStart);
+  const assistants = messages.filter((m) => m.role === 'assistant').length;
+  const results = messages.filter((m) => m.role === 'tool').length;
+  const tools = new Map<string, number>();
+  for (const m of messages) for (const c of m.toolCalls) tools.set(c.name, (tools.get(c.name) ?? 0) + 1);
+  const lines = [
+    `Earlier conversation compacted without a summarizer: ${messages.length} message(s) — ` +
+      `${requests.length} user request(s), ${assistants} assistant message(s), ${results} tool result(s).`,
+  ];
+  const previous = messages.filter((m) => m.isSummary);
+  if (previous.length > 0) {
+    lines.push(`Earlier summary: ${oneLine(previous.map((m) => m.content).join(' '), STUB_PREVIOUS_SUMMARY_CHARS)}`);
+  }
+  if (requests.length > 0) {
+    lines.push('User requests:');
+    for (const r of requests.slice(-STUB_MAX_REQUESTS)) lines.push(`- ${oneLine(r.content, STUB_REQUEST_CHARS)}`);
+  }
+  if (tools.size > 0) {
+    lines.push(`Tools used: ${[...tools].map(([n, c]) => (c > 1 ? `${n} ×${c}` : n)).join(', ')}`);
+  }
+  const entities = extractEntities(messages.map((m) => m.content).join('\n'));
+  if (entities.length > 0) lines.push(`KEYS: ${entities.join(', ')}`);
+  return lines.join('\n');
+}
+
+/** Stub summary message for dropped messages, breadcrumbs from their entities. */
+export function buildStubSummaryMessage(dropped: readonly ChatMessage[]): ChatMessage {
+  const { summary, keys } = splitKeysLine(localStubSummary(dropped));
+  return buildSummaryMessage(summary, keys, { metadata: { local: true } });
+}
+
+/**
+ * Full replace: `[system…, lastUser?, recent…, continuationSummary]`. The
+ * summary goes last so the model reads it as the state to continue from,
+ * right after the request and the work done on it so far.
+ */
+export function applyFullReplace(
+  context: readonly ChatMessage[],
+  summary: string,
+  keys: readonly string[] = [],
+): CompactOutcome {
+  const system = context.filter(isSystemMessage);
+  const rest = context.filter((m) => !isSystemMessage(m));
+  const userAt = lastRealUserIndex(rest);
+  const kept = userAt >= 0 ? rest.slice(userAt) : [];
+  const dropped = userAt >= 0 ? rest.slice(0, userAt) : rest;
+  const carrier = buildSummaryMessage(summary, keys, { metadata: { continuation: true } });
+  return { context: [...system, ...kept, carrier], dropped };
+}
+
+/** Full replace with the local stub summary (compact LLM off or failed); unchanged when nothing precedes the last request. */
+export function compactFullReplaceLocal(context: readonly ChatMessage[]): CompactOutcome {
+  const prefix = fullReplacePrefix(context.filter((m) => !isSystemMessage(m)));
+  if (!prefix) return { context: [...context], dropped: [] };
+  const { summary, keys } = splitKeysLine(localStubSummary(prefix.messages));
+  return applyFullReplace(context, summary, keys);
+}
+
+/**
+ * Where provider-native compaction would cut. Only when something precedes
+ * the last real user turn and the message just before it is an assistant
+ * reply without tool calls: the summarized range must not end on an open call,
+ * and the kept user turn must differ in role from the last summarized message,
+ * or the provider merges them and the kept thinking no longer matches.
+ */
+export function nativeCompactionPrefix(context: readonly ChatMessage[]): CompactionPrefix | null {
+  const end = lastRealUserIndex(context);
+  if (end <= 0) return null;
+  const before = context[end - 1];
+  if (before.role !== 'assistant' || before.toolCalls.length > 0) return null;
+  return { end, messages: context.slice(0, end) };
+}
+
+export interface NativeCompactionBlock {
+  /** Opaque provider payload rendered as text (the compaction block). */
+  content: string;
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * Replace the messages before `cut` with one assistant message holding the
+ * provider's block; the kept turns follow unchanged, thinking included.
+ * Throws when `cut` is not a valid native cut for this context.
+ */
+export function applyNativeCompaction(
+  context: readonly ChatMessage[],
+  cut: number,
+  block: NativeCompactionBlock,
+): CompactOutcome {
+  const prefix = nativeCompactionPrefix(context);
+  if (!prefix || prefix.end !== cut) throw new RangeError(`invalid native compaction cut ${cut}`);
+  const carrier = makeMessage({
+    role: 'assistant',
+    content: block.content,
+    isDisplay: false,
+    metadata: { ...block.metadata, nativeCompaction: true },
+  });
+  return { context: [carrier, ...context.slice(cut)], dropped: context.slice(0, cut) };
+}

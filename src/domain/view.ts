@@ -1,0 +1,119 @@
+/**
+ * The view: what the model is actually sent. A stored message may be huge (a
+ * megabyte tool result); the view caps each message so one body cannot eat the
+ * window, and every size decision is made on the view, never on raw bytes —
+ * deciding on raw bytes made the size guard kill sessions over prompts the
+ * model never received.
+ */
+import type { ChatMessage } from './types.js';
+import type { ImagePricer } from './tokens.js';
+import { CalibrationRegistry, defaultCalibration, estimateTokens } from './tokens.js';
+
+/** `context_message_token_budget = 0` means window // 6. */
+export const MESSAGE_BUDGET_WINDOW_DIVISOR = 6;
+/** The output reserve is capped so a deliberately small window does not fail every check. */
+export const OUTPUT_RESERVE_MAX_WINDOW_FRACTION = 0.25;
+
+export function messageTokenBudget(configured: number, window: number): number {
+  if (configured > 0) return configured;
+  return Math.floor(window / MESSAGE_BUDGET_WINDOW_DIVISOR);
+}
+
+export function truncationMarker(omittedChars: number): string {
+  return `\n[… ${omittedChars} chars truncated …]\n`;
+}
+
+/**
+ * Head + tail of `text` within `maxChars` (marker included). Both ends are
+ * kept because a command's output states what ran at the top and how it ended
+ * at the bottom.
+ */
+export function truncateMiddle(text: string, maxChars: number, headFraction = 0.5): string {
+  if (text.length <= maxChars) return text;
+  const markerLen = truncationMarker(text.length).length;
+  const room = Math.max(0, maxChars - markerLen);
+  const head = Math.floor(room * headFraction);
+  const tail = room - head;
+  const omitted = text.length - head - tail;
+  return text.slice(0, head) + truncationMarker(omitted) + (tail > 0 ? text.slice(text.length - tail) : '');
+}
+
+/**
+ * Per-message view truncation. Returns a new array; messages within budget are
+ * passed through as-is, oversized ones are shallow copies with cut content.
+ * The inputs are never modified — the stored message stays complete.
+ */
+export function truncateOversized(
+  messages: readonly ChatMessage[],
+  budgetTokens: number,
+  model: string,
+  registry: CalibrationRegistry = defaultCalibration,
+): ChatMessage[] {
+  if (!(budgetTokens > 0)) return [...messages];
+  const maxChars = Math.floor(budgetTokens * registry.calibrationFor(model).charsPerToken());
+  return messages.map((m) =>
+    m.content.length > maxChars ? { ...m, content: truncateMiddle(m.content, maxChars) } : m,
+  );
+}
+
+export interface ViewEstimatorOptions {
+  model: string;
+  window: number;
+  /** `context_message_token_budget`; 0 = window // 6 */
+  messageBudget?: number;
+  imageTokens?: ImagePricer;
+  registry?: CalibrationRegistry;
+}
+
+/**
+ * The estimator the planner, the dry run and the size guard share: prices the
+ * view (per-message truncation applied), never the raw stored bytes.
+ */
+export function makeViewEstimator(opts: ViewEstimatorOptions): (messages: readonly ChatMessage[]) => number {
+  const budget = messageTokenBudget(opts.messageBudget ?? 0, opts.window);
+  const registry = opts.registry ?? defaultCalibration;
+  return (messages) =>
+    estimateTokens(truncateOversized(messages, budget, opts.model, registry), opts.model, {
+      imageTokens: opts.imageTokens,
+      registry,
+    });
+}
+
+export class ContextTooLargeError extends Error {
+  readonly code = 'CONTEXT_TOO_LARGE';
+  constructor(
+    readonly estimate: number,
+    readonly limit: number,
+  ) {
+    super(`Context too large: ~${estimate} tokens exceeds the limit of ${limit} tokens`);
+    this.name = 'ContextTooLargeError';
+  }
+}
+
+export interface ContextSizeInput {
+  estimate: number;
+  window: number;
+  outputReserve: number;
+}
+
+export interface ContextSizeResult {
+  estimate: number;
+  limit: number;
+  overLimit: boolean;
+}
+
+export function contextLimit(window: number, outputReserve: number): number {
+  return window - Math.min(outputReserve, window * OUTPUT_RESERVE_MAX_WINDOW_FRACTION);
+}
+
+export function evaluateContextSize(input: ContextSizeInput): ContextSizeResult {
+  const limit = Math.floor(contextLimit(input.window, input.outputReserve));
+  return { estimate: input.estimate, limit, overLimit: input.estimate > limit };
+}
+
+/** Throws ContextTooLargeError when the estimate exceeds window − min(reserve, window/4). */
+export function checkContextSize(input: ContextSizeInput): ContextSizeResult {
+  const result = evaluateContextSize(input);
+  if (result.overLimit) throw new ContextTooLargeError(result.estimate, result.limit);
+  return result;
+}

@@ -1,0 +1,70 @@
+/** JSON-safe event payloads. Dates are ISO strings; messages and turns are snapshots. */
+import type { ToolCall, Usage } from '../domain/types.js';
+
+export interface MessageJson {
+  sessionId: string;
+  sequenceNumber: number;
+  displayIndex: number | null;
+  archived: boolean;
+  role: string;
+  content: string;
+  thinking: string | null;
+  isContext: boolean;
+  isDisplay: boolean;
+  isPlan: boolean;
+  isCompression: boolean;
+  isSummary: boolean;
+  isCompressionCritical: boolean;
+  isRecall: boolean;
+  isAgentNote: boolean;
+  toolCalls: ToolCall[];
+  toolCallId: string | null;
+  name: string | null;
+  metadata: Record<string, unknown>;
+  elapsedSeconds: number | null;
+  toolCallCount: number | null;
+  tokenCount: number | null;
+  files: string[];
+  images: string[];
+  createdAt: string;
+}
+
+export interface TurnJson {
+  id: string;
+  sessionId: string;
+  status: string;
+  startedAt: string;
+  endedAt: string | null;
+  error: string | null;
+  pendingToolCalls: ToolCall[];
+}
+
+export type SessionEventBody =
+  | { type: 'TurnStarted'; turn: TurnJson; userMessage: MessageJson }
+  | { type: 'TextDelta'; turnId: string; text: string }
+  | { type: 'ThinkingDelta'; turnId: string; text: string }
+  | { type: 'ToolCallRequested'; turnId: string; toolCall: ToolCall; clientSide: boolean }
+  | { type: 'MessageSaved'; turnId: string | null; message: MessageJson }
+  | { type: 'CompressionStarted'; contextTokens: number; maxContextTokens: number }
+  | {
+      type: 'ContextCompressed';
+      reason: string;
+      strategy: string;
+      summary: string;
+      messagesBefore: number;
+      messagesAfter: number;
+      contextTokens: number;
+      maxContextTokens: number;
+    }
+  | { type: 'SessionRenamed'; name: string; titleSource: string }
+  | { type: 'TurnEnded'; turn: TurnJson; assistantMessage: MessageJson | null; usage: Usage }
+  | { type: 'TurnFailed'; turn: TurnJson; code: string; message: string };
+
+export type SessionEvent = SessionEventBody & { eventId: string; sessionId: string; at: string };
+
+export interface SessionListEvent {
+  kind: 'created' | 'renamed' | 'pinned' | 'deleted' | 'activity';
+  sessionId: string;
+  /** owner of the session, to route the event to the right lists */
+  userId: string | null;
+}

@@ -1,0 +1,233 @@
+/**
+ * Anthropic Messages API adapter over plain fetch: POST /v1/messages with SSE.
+ *
+ * Native compaction (`compact`) assumes this wire format (context-management beta):
+ *   request header  `anthropic-beta: compact-2026-01-12`
+ *   request body    `context_management: { edits: [{ type: "compact_20260112" }] }`
+ *   response        `content: [{ type: "compaction", content: "<summary>" }, ...]`
+ */
+import {
+  HttpStatusError,
+  ProtocolError,
+  ResilientProvider,
+  guardedFetch,
+  imageMediaType,
+  parseJsonData,
+  parseToolArguments,
+  policyFrom,
+  readSse,
+  resilientRequest,
+  usage,
+  type ResilienceOptions,
+  type StreamPolicy,
+} from './common.js';
+import type { ChatChunk, ChatRequest, LlmMessage, LlmToolDefinition } from './types.js';
+
+export const ANTHROPIC_VERSION = '2023-06-01';
+export const COMPACT_BETA = 'compact-2026-01-12';
+export const COMPACT_EDIT_TYPE = 'compact_20260112';
+const DEFAULT_MAX_TOKENS = 8192;
+
+export interface AnthropicProviderOptions extends ResilienceOptions {
+  /** e.g. https://api.anthropic.com (a trailing /v1 is accepted too) */
+  baseURL: string;
+  apiKey: string;
+}
+
+/** The provider's compaction block, to be sent back verbatim in place of the summarized history. */
+export interface CompactionBlock {
+  type: 'compaction';
+  content: string;
+}
+
+type Block = Record<string, unknown>;
+interface AnthropicMessage {
+  role: 'user' | 'assistant';
+  content: Block[];
+}
+
+export class AnthropicProvider extends ResilientProvider {
+  readonly name = 'anthropic';
+  protected readonly policy: StreamPolicy;
+  private readonly url: string;
+
+  constructor(private readonly opts: AnthropicProviderOptions) {
+    super();
+    const base = (opts.baseURL || 'https://api.anthropic.com').replace(/\/+$/, '');
+    this.url = base.endsWith('/v1') ? `${base}/messages` : `${base}/v1/messages`;
+    this.policy = policyFrom('anthropic', opts);
+  }
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      'content-type': 'application/json',
+      'x-api-key': this.opts.apiKey,
+      'anthropic-version': ANTHROPIC_VERSION,
+      ...extra,
+    };
+  }
+
+  protected async *openStream(req: ChatRequest, signal: AbortSignal): AsyncIterable<ChatChunk> {
+    const doFetch = guardedFetch(signal, { contentTypes: ['text/event-stream'] });
+    const res = await doFetch(this.url, {
+      method: 'POST',
+      headers: this.headers({ accept: 'text/event-stream' }),
+      body: JSON.stringify({ ...buildBody(req), stream: true }),
+    });
+    if (!res.ok) throw await statusError(res);
+    if (!res.body) throw new ProtocolError('empty response body');
+
+    const tools = new Map<number, { id: string; name: string; json: string }>();
+    let prompt = 0;
+    let cached = 0;
+    let output = 0;
+    let stopReason: string | undefined;
+    for await (const ev of readSse(res.body)) {
+      const data = parseJsonData(ev.data) as Record<string, any>;
+      const type = (data.type as string | undefined) ?? ev.event;
+      switch (type) {
+        case 'message_start': {
+          const u = data.message?.usage ?? {};
+          cached = u.cache_read_input_tokens ?? 0;
+          // input_tokens excludes cache reads/writes; the prompt the model saw is their sum.
+          prompt = (u.input_tokens ?? 0) + cached + (u.cache_creation_input_tokens ?? 0);
+          output = u.output_tokens ?? 0;
+          break;
+        }
+        case 'content_block_start': {
+          const b = data.content_block ?? {};
+          if (b.type === 'tool_use') tools.set(data.index, { id: b.id, name: b.name, json: '' });
+          else if (b.type === 'text' && b.text) yield { type: 'text', text: b.text };
+          else if (b.type === 'thinking' && b.thinking) yield { type: 'thinking', text: b.thinking };
+          break;
+        }
+        case 'content_block_delta': {
+          const d = data.delta ?? {};
+          if (d.type === 'text_delta' && d.text) yield { type: 'text', text: d.text };
+          else if (d.type === 'thinking_delta' && d.thinking) yield { type: 'thinking', text: d.thinking };
+          else if (d.type === 'input_json_delta') {
+            const t = tools.get(data.index);
+            if (t) t.json += d.partial_json ?? '';
+          }
+          break;
+        }
+        case 'content_block_stop': {
+          const t = tools.get(data.index);
+          if (t) {
+            tools.delete(data.index);
+            yield { type: 'tool_call', call: { id: t.id, name: t.name, arguments: parseToolArguments(t.json) } };
+          }
+          break;
+        }
+        case 'message_delta': {
+          if (data.delta?.stop_reason) stopReason = data.delta.stop_reason;
+          const u = data.usage ?? {};
+          if (typeof u.output_tokens === 'number') output = u.output_tokens;
+          if (typeof u.input_tokens === 'number') {
+            prompt = u.input_tokens + (u.cache_read_input_tokens ?? cached) + (u.cache_creation_input_tokens ?? 0);
+          }
+          break;
+        }
+        case 'message_stop':
+          yield { type: 'usage', usage: usage(prompt, output, cached) };
+          yield { type: 'done', reason: stopReason ?? 'end_turn' };
+          return;
+        case 'error': {
+          const e = data.error ?? {};
+          throw new HttpStatusError(e.type === 'overloaded_error' ? 529 : 500, `${e.type ?? 'error'}: ${e.message ?? ''}`);
+        }
+        default:
+          break; // ping and unknown events
+      }
+    }
+    throw new ProtocolError('stream ended before message_stop');
+  }
+
+  /**
+   * Provider-native compaction: sends the conversation with the compaction edit and
+   * returns the compaction block the API produced (non-streaming request).
+   */
+  async compact(req: ChatRequest): Promise<CompactionBlock> {
+    return resilientRequest(this.policy, req.signal, async (signal) => {
+      const doFetch = guardedFetch(signal, { contentTypes: ['application/json'] });
+      const res = await doFetch(this.url, {
+        method: 'POST',
+        headers: this.headers({ 'anthropic-beta': COMPACT_BETA }),
+        body: JSON.stringify({
+          ...buildBody(req),
+          stream: false,
+          context_management: { edits: [{ type: COMPACT_EDIT_TYPE }] },
+        }),
+      });
+      if (!res.ok) throw await statusError(res);
+      const json = parseJsonData(await res.text()) as { content?: Array<Record<string, unknown>> };
+      const block = json.content?.find((b) => b.type === 'compaction');
+      if (!block || typeof block.content !== 'string') throw new ProtocolError('response carried no compaction block');
+      return { type: 'compaction', content: block.content };
+    });
+  }
+}
+
+async function statusError(res: Response): Promise<HttpStatusError> {
+  const text = await res.text().catch(() => '');
+  let msg = text.slice(0, 200) || res.statusText;
+  try {
+    const j = JSON.parse(text) as { error?: { type?: string; message?: string } };
+    if (j.error?.message) msg = `${j.error.type ?? 'error'}: ${j.error.message}`;
+  } catch {
+    /* keep text */
+  }
+  return new HttpStatusError(res.status, msg);
+}
+
+/** The Messages API body (without `stream`). */
+export function buildBody(req: ChatRequest): Record<string, unknown> {
+  const system = req.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
+  const messages: AnthropicMessage[] = [];
+  for (const m of req.messages) {
+    if (m.role === 'system') continue;
+    const role = m.role === 'assistant' ? 'assistant' : 'user';
+    const blocks = toBlocks(m);
+    if (!blocks.length) continue;
+    const last = messages[messages.length - 1];
+    // The API wants alternating roles: merge consecutive same-role messages (tool results).
+    if (last && last.role === role) last.content.push(...blocks);
+    else messages.push({ role, content: blocks });
+  }
+  let maxTokens = req.maxTokens ?? DEFAULT_MAX_TOKENS;
+  const body: Record<string, unknown> = { model: req.model, messages };
+  if (system) body.system = system;
+  if (req.tools?.length) body.tools = req.tools.map(toAnthropicTool);
+  if (req.think) {
+    maxTokens = Math.max(maxTokens, 2048);
+    body.thinking = { type: 'enabled', budget_tokens: Math.max(1024, Math.floor(maxTokens / 2)) };
+    // temperature must stay at its default with extended thinking
+  } else if (req.temperature !== undefined) {
+    body.temperature = req.temperature;
+  }
+  body.max_tokens = maxTokens;
+  return body;
+}
+
+function toBlocks(m: LlmMessage): Block[] {
+  if (m.role === 'tool') {
+    return [{ type: 'tool_result', tool_use_id: m.toolCallId ?? '', content: m.content }];
+  }
+  const blocks: Block[] = [];
+  // Prior thinking is not replayed: the API requires its signature, which we do not store.
+  if (m.role === 'user') {
+    for (const img of m.images ?? []) {
+      blocks.push({ type: 'image', source: { type: 'base64', media_type: imageMediaType(img), data: img } });
+    }
+  }
+  if (m.content) blocks.push({ type: 'text', text: m.content });
+  for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments });
+  return blocks;
+}
+
+function toAnthropicTool(t: LlmToolDefinition): Record<string, unknown> {
+  return { name: t.name, description: t.description, input_schema: t.parameters };
+}

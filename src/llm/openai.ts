@@ -1,0 +1,140 @@
+/** OpenAI-compatible adapter over the official `openai` client: /chat/completions SSE. */
+import OpenAI from 'openai';
+import {
+  ProtocolError,
+  ResilientProvider,
+  guardedFetch,
+  imageMediaType,
+  parseToolArguments,
+  policyFrom,
+  usage,
+  type ResilienceOptions,
+  type StreamPolicy,
+} from './common.js';
+import type { ChatChunk, ChatRequest, LlmMessage, LlmToolDefinition } from './types.js';
+import type { Usage } from '../domain/types.js';
+
+type MessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+type ToolParam = OpenAI.Chat.Completions.ChatCompletionTool;
+type ContentPart = OpenAI.Chat.Completions.ChatCompletionContentPart;
+
+export interface OpenAICompatibleProviderOptions extends ResilienceOptions {
+  /** Including the version prefix, e.g. https://api.openai.com/v1 or http://127.0.0.1:8000/v1 */
+  baseURL: string;
+  /** Local OpenAI-compatible servers usually ignore it; a placeholder is sent when empty. */
+  apiKey?: string;
+}
+
+export class OpenAICompatibleProvider extends ResilientProvider {
+  readonly name = 'openai';
+  protected readonly policy: StreamPolicy;
+
+  constructor(private readonly opts: OpenAICompatibleProviderOptions) {
+    super();
+    this.policy = policyFrom('openai', opts);
+  }
+
+  protected async *openStream(req: ChatRequest, signal: AbortSignal): AsyncIterable<ChatChunk> {
+    const client = new OpenAI({
+      baseURL: this.opts.baseURL || 'https://api.openai.com/v1',
+      apiKey: this.opts.apiKey || 'not-needed',
+      maxRetries: 0, // retries are ours (before the first chunk only)
+      timeout: Math.max(this.policy.timeoutMs * 2, 600_000), // ours fires first
+      logLevel: 'off',
+      fetch: guardedFetch(signal, { contentTypes: ['text/event-stream'] }),
+    });
+    const stream = await client.chat.completions.create(
+      {
+        model: req.model,
+        messages: req.messages.map(toOpenAIMessage),
+        stream: true,
+        stream_options: { include_usage: true },
+        ...(req.tools?.length ? { tools: req.tools.map(toOpenAITool) } : {}),
+        ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+        ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
+      },
+      { signal },
+    );
+
+    // Tool-call deltas arrive in pieces keyed by index; emitted once complete.
+    const pending = new Map<number, { id: string; name: string; args: string }>();
+    let finish: string | undefined;
+    let reported: Usage | undefined;
+    function* flushCalls(): Generator<ChatChunk> {
+      for (const [index, c] of [...pending.entries()].sort((a, b) => a[0] - b[0])) {
+        yield {
+          type: 'tool_call',
+          call: { id: c.id || `call_${index}`, name: c.name, arguments: parseToolArguments(c.args) },
+        };
+      }
+      pending.clear();
+    }
+
+    for await (const chunk of stream) {
+      if (chunk.usage) {
+        reported = usage(
+          chunk.usage.prompt_tokens ?? 0,
+          chunk.usage.completion_tokens ?? 0,
+          chunk.usage.prompt_tokens_details?.cached_tokens ?? 0,
+        );
+      }
+      for (const choice of chunk.choices ?? []) {
+        const delta = (choice.delta ?? {}) as typeof choice.delta & { reasoning_content?: unknown; reasoning?: unknown };
+        const reasoning = delta.reasoning_content ?? delta.reasoning;
+        if (typeof reasoning === 'string' && reasoning) yield { type: 'thinking', text: reasoning };
+        if (delta.content) yield { type: 'text', text: delta.content };
+        for (const tc of delta.tool_calls ?? []) {
+          const cur = pending.get(tc.index) ?? { id: '', name: '', args: '' };
+          if (tc.id) cur.id = tc.id;
+          if (tc.function?.name) cur.name += tc.function.name;
+          if (tc.function?.arguments) cur.args += tc.function.arguments;
+          pending.set(tc.index, cur);
+        }
+        if (choice.finish_reason) {
+          finish = choice.finish_reason;
+          yield* flushCalls();
+        }
+      }
+    }
+    if (finish === undefined && reported === undefined) {
+      throw new ProtocolError('stream ended without finish_reason or usage');
+    }
+    yield* flushCalls();
+    if (reported) yield { type: 'usage', usage: reported };
+    yield { type: 'done', reason: finish ?? 'stop' };
+  }
+}
+
+function toOpenAIMessage(m: LlmMessage): MessageParam {
+  switch (m.role) {
+    case 'system':
+      return { role: 'system', content: m.content };
+    case 'tool':
+      return { role: 'tool', tool_call_id: m.toolCallId ?? '', content: m.content };
+    case 'assistant': {
+      const out: OpenAI.Chat.Completions.ChatCompletionAssistantMessageParam = { role: 'assistant', content: m.content };
+      if (m.toolCalls?.length) {
+        out.tool_calls = m.toolCalls.map((c) => ({
+          id: c.id,
+          type: 'function' as const,
+          function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+        }));
+        if (!m.content) out.content = null;
+      }
+      return out;
+    }
+    case 'user': {
+      if (!m.images?.length) return { role: 'user', content: m.content };
+      const parts: ContentPart[] = [];
+      if (m.content) parts.push({ type: 'text', text: m.content });
+      for (const img of m.images) {
+        parts.push({ type: 'image_url', image_url: { url: `data:${imageMediaType(img)};base64,${img}` } });
+      }
+      return { role: 'user', content: parts };
+    }
+  }
+}
+
+function toOpenAITool(t: LlmToolDefinition): ToolParam {
+  return { type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } };
+}

@@ -1,0 +1,40 @@
+/** Entry point of `npm start`: configuration, app, server, graceful shutdown. */
+import { ConfigError, loadConfig } from './config.js';
+import { createApp } from './app.js';
+import { startServer } from './server.js';
+import { appRoutes } from './routes.js';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const app = await createApp(config);
+  const running = await startServer(app, { routes: appRoutes(app) });
+  await app.start?.();
+  app.log.info({ url: `${running.url}/graphql`, database: app.db.kind, auth: config.authEnabled }, 'listening');
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => process.exit(1), config.shutdownTimeoutMs).unref();
+    await running.close();
+    await app.close();
+    clearTimeout(timer);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,112 @@
+/** The Pothos builder, its plugins, scalars and the Context type. Defines no types. */
+import SchemaBuilder from '@pothos/core';
+import DataloaderPlugin from '@pothos/plugin-dataloader';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
+import type { App } from '../app.js';
+import type PrismaTypes from '../generated/pothos-types.js';
+import { getDatamodel } from '../generated/pothos-types.js';
+import type { Viewer } from '../store/sessions.js';
+
+export interface Context {
+  app: App;
+  /** null when auth is on and the request carried no valid credentials */
+  viewer: Viewer | null;
+}
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  PrismaTypes: PrismaTypes;
+  AuthScopes: { authenticated: boolean; admin: boolean };
+  Scalars: {
+    DateTime: { Input: Date; Output: Date | string };
+    JSON: { Input: unknown; Output: unknown };
+    File: { Input: File; Output: never };
+    ID: { Input: string; Output: string | number };
+  };
+  DefaultFieldNullability: false;
+}>({
+  defaultFieldNullability: false,
+  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, DataloaderPlugin],
+  scopeAuth: {
+    authorizeOnSubscribe: true,
+    authScopes: (context) => ({
+      authenticated: context.viewer !== null,
+      admin: context.viewer?.isAdmin === true || context.viewer?.authEnabled === false,
+    }),
+    unauthorizedError: (_parent, context) =>
+      context.viewer === null
+        ? new GraphQLError('Authentication required', { extensions: { code: 'UNAUTHENTICATED' } })
+        : new GraphQLError('Not allowed', { extensions: { code: 'FORBIDDEN' } }),
+  },
+  prisma: {
+    client: (ctx) => ctx.app.db.prisma,
+    dmmf: getDatamodel(),
+    exposeDescriptions: false,
+    filterConnectionTotalCount: true,
+    onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'warn',
+  },
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    nodeQueryOptions: { nullable: true },
+    nodesQueryOptions: false,
+  },
+});
+
+builder.addScalarType(
+  'DateTime',
+  new GraphQLScalarType({
+    name: 'DateTime',
+    description: 'ISO-8601 UTC timestamp',
+    serialize: (value) => (value instanceof Date ? value.toISOString() : new Date(String(value)).toISOString()),
+    parseValue: (value) => {
+      const date = new Date(String(value));
+      if (Number.isNaN(date.getTime())) throw new GraphQLError('Invalid DateTime');
+      return date;
+    },
+    parseLiteral: (ast) => {
+      if (ast.kind !== Kind.STRING) throw new GraphQLError('DateTime must be a string');
+      return new Date(ast.value);
+    },
+  }),
+);
+
+builder.addScalarType(
+  'JSON',
+  new GraphQLScalarType({
+    name: 'JSON',
+    description: 'Any JSON value',
+    serialize: (value) => value,
+    parseValue: (value) => value,
+    parseLiteral: function parse(ast): unknown {
+      switch (ast.kind) {
+        case Kind.STRING:
+        case Kind.BOOLEAN:
+          return ast.value;
+        case Kind.INT:
+        case Kind.FLOAT:
+          return Number(ast.value);
+        case Kind.OBJECT:
+          return Object.fromEntries(ast.fields.map((f) => [f.name.value, parse(f.value)]));
+        case Kind.LIST:
+          return ast.values.map((v) => parse(v));
+        default:
+          return null;
+      }
+    },
+  }),
+);
+
+builder.scalarType('File', {
+  description: 'A file uploaded through GraphQL multipart requests',
+  serialize: () => {
+    throw new GraphQLError('File is an input-only scalar');
+  },
+});
+
+builder.queryType({});
+builder.mutationType({});
+builder.subscriptionType({});

@@ -1,0 +1,46 @@
+/** The one place domain errors become GraphQL errors with the contract's codes; everything else is masked. */
+import { GraphQLError } from 'graphql';
+import { DomainError } from '../store/errors.js';
+
+const CONTRACT_CODES = new Set([
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'BAD_USER_INPUT',
+  'CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'NOTHING_TO_COMPACT',
+  'CONTEXT_TOO_LARGE',
+  'PROVIDER_UNAVAILABLE',
+  'GRAPHQL_VALIDATION_FAILED',
+  'GRAPHQL_PARSE_FAILED',
+]);
+
+function findDomainError(error: unknown): { code: string; message: string } | null {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    if (current instanceof DomainError) return current;
+    const code = (current as { code?: unknown }).code ?? (current as GraphQLError).extensions?.code;
+    if (typeof code === 'string' && CONTRACT_CODES.has(code) && current instanceof Error) {
+      return { code, message: current.message };
+    }
+    current = (current as { originalError?: unknown; cause?: unknown }).originalError ?? (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+/** Yoga's maskError: known errors keep their code and message; the rest become INTERNAL_SERVER_ERROR. */
+export function maskError(error: unknown, message: string): Error {
+  const domain = findDomainError(error);
+  if (domain) {
+    const path = error instanceof GraphQLError ? error.path : undefined;
+    return new GraphQLError(domain.message, { path, extensions: { code: domain.code } });
+  }
+  if (error instanceof GraphQLError) {
+    const code = error.extensions?.code;
+    if (typeof code === 'string' && CONTRACT_CODES.has(code)) return error;
+    if (!error.originalError) return error; // validation / parse errors carry no internals
+  }
+  const path = error instanceof GraphQLError ? error.path : undefined;
+  return new GraphQLError(message, { path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+}

@@ -1,0 +1,146 @@
+/** SessionEvent interface, its members, and the two subscriptions. */
+import { Repeater } from '@repeaterjs/repeater';
+import { GraphQLError } from 'graphql';
+import { sessionEventStream } from '../events/bus.js';
+import type { SessionEvent, SessionListEvent } from '../events/types.js';
+import { builder } from './builder.js';
+import { parseGlobalId, sessionGlobalId, turnGlobalId } from './ids.js';
+import { MessageRef, ToolCallRef } from './message.js';
+import { SessionRef } from './session.js';
+import { TurnRef, UsageRef } from './turn.js';
+
+type Of<K extends SessionEvent['type']> = Extract<SessionEvent, { type: K }>;
+
+export const CompressionReasonEnum = builder.enumType('CompressionReason', {
+  values: ['PRETURN', 'MIDTURN', 'POSTTURN', 'FORCED'] as const,
+});
+export const CompressionStrategyEnum = builder.enumType('CompressionStrategy', {
+  values: {
+    SUMMARY: { description: 'LLM summary of old turns (the default)' },
+    FULL_REPLACE: { description: 'whole prefix replaced by one continuation summary' },
+    NATIVE: { description: 'provider-native compaction block, where the provider has one' },
+    LOCAL: { description: 'no LLM: tool-result prune/shake/spill, then hard truncate' },
+  } as const,
+});
+
+const SessionEventRef = builder.interfaceRef<SessionEvent>('SessionEvent').implement({
+  description:
+    'Every event of a session\'s stream. eventId is a resumable cursor: pass the last one seen as `after` to get what was missed, exactly once, in order.',
+  resolveType: (event) => event.type,
+  fields: (t) => ({
+    eventId: t.exposeString('eventId'),
+    sessionId: t.id({ resolve: (e) => sessionGlobalId(e.sessionId) }),
+    at: t.field({ type: 'DateTime', resolve: (e) => e.at }),
+  }),
+});
+
+function eventType<K extends SessionEvent['type']>(
+  name: K,
+  fields: Parameters<typeof builder.objectRef<Of<K>>>[0] extends string
+    ? (t: any) => Record<string, any>
+    : never,
+) {
+  return builder.objectRef<Of<K>>(name).implement({
+    interfaces: [SessionEventRef],
+    isTypeOf: (value) => (value as SessionEvent).type === name,
+    fields,
+  });
+}
+
+eventType('TurnStarted', (t) => ({
+  turn: t.field({ type: TurnRef, resolve: (e: Of<'TurnStarted'>) => e.turn }),
+  userMessage: t.field({ type: MessageRef, resolve: (e: Of<'TurnStarted'>) => e.userMessage }),
+}));
+eventType('TextDelta', (t) => ({
+  turnId: t.id({ resolve: (e: Of<'TextDelta'>) => turnGlobalId(e.turnId) }),
+  text: t.exposeString('text'),
+}));
+eventType('ThinkingDelta', (t) => ({
+  turnId: t.id({ resolve: (e: Of<'ThinkingDelta'>) => turnGlobalId(e.turnId) }),
+  text: t.exposeString('text'),
+}));
+eventType('ToolCallRequested', (t) => ({
+  turnId: t.id({ resolve: (e: Of<'ToolCallRequested'>) => turnGlobalId(e.turnId) }),
+  toolCall: t.field({ type: ToolCallRef, resolve: (e: Of<'ToolCallRequested'>) => e.toolCall }),
+  clientSide: t.exposeBoolean('clientSide', { description: 'true when the client must run it and call submitToolResult' }),
+}));
+eventType('MessageSaved', (t) => ({
+  turnId: t.id({ nullable: true, resolve: (e: Of<'MessageSaved'>) => (e.turnId ? turnGlobalId(e.turnId) : null) }),
+  message: t.field({ type: MessageRef, resolve: (e: Of<'MessageSaved'>) => e.message }),
+}));
+eventType('CompressionStarted', (t) => ({
+  contextTokens: t.exposeInt('contextTokens'),
+  maxContextTokens: t.exposeInt('maxContextTokens'),
+}));
+eventType('ContextCompressed', (t) => ({
+  reason: t.field({ type: CompressionReasonEnum, resolve: (e: Of<'ContextCompressed'>) => e.reason as 'FORCED' }),
+  strategy: t.field({ type: CompressionStrategyEnum, resolve: (e: Of<'ContextCompressed'>) => e.strategy as 'SUMMARY' }),
+  summary: t.exposeString('summary'),
+  messagesBefore: t.exposeInt('messagesBefore'),
+  messagesAfter: t.exposeInt('messagesAfter'),
+  contextTokens: t.exposeInt('contextTokens'),
+  maxContextTokens: t.exposeInt('maxContextTokens'),
+}));
+eventType('SessionRenamed', (t) => ({
+  name: t.exposeString('name'),
+  titleSource: t.field({
+    type: 'TitleSource' as never,
+    resolve: (e: Of<'SessionRenamed'>) => e.titleSource,
+  }),
+}));
+eventType('TurnEnded', (t) => ({
+  turn: t.field({ type: TurnRef, resolve: (e: Of<'TurnEnded'>) => e.turn }),
+  assistantMessage: t.field({ type: MessageRef, nullable: true, resolve: (e: Of<'TurnEnded'>) => e.assistantMessage }),
+  usage: t.field({ type: UsageRef, resolve: (e: Of<'TurnEnded'>) => e.usage }),
+}));
+eventType('TurnFailed', (t) => ({
+  turn: t.field({ type: TurnRef, resolve: (e: Of<'TurnFailed'>) => e.turn }),
+  code: t.exposeString('code'),
+  message: t.exposeString('message'),
+}));
+
+const SessionListEventRef = builder.objectRef<SessionListEvent>('SessionListEvent').implement({
+  description: 'What a session list (sidebar) needs to stay current without polling.',
+  fields: (t) => ({
+    kind: t.exposeString('kind'),
+    sessionId: t.id({ resolve: (e) => sessionGlobalId(e.sessionId) }),
+    session: t.field({
+      type: SessionRef,
+      nullable: true,
+      resolve: async (e, _a, ctx) => (e.kind === 'deleted' || !ctx.viewer ? null : ctx.app.sessions.findReadable(ctx.viewer, e.sessionId)),
+    }),
+  }),
+});
+
+builder.subscriptionFields((t) => ({
+  sessionEvents: t.field({
+    type: SessionEventRef,
+    authScopes: { authenticated: true },
+    args: { sessionId: t.arg.id({ required: true }), after: t.arg.string() },
+    subscribe: async (_root, args, ctx) => {
+      const id = parseGlobalId(String(args.sessionId), 'Session');
+      await ctx.app.sessions.readable(ctx.viewer!, id);
+      if (args.after != null && !/^\d+(-\d+)?$/.test(args.after)) {
+        throw new GraphQLError('Malformed after cursor', { extensions: { code: 'BAD_USER_INPUT' } });
+      }
+      return sessionEventStream(ctx.app.bus, id, args.after);
+    },
+    resolve: (event) => event,
+  }),
+  sessionListEvents: t.field({
+    type: SessionListEventRef,
+    authScopes: { authenticated: true },
+    subscribe: (_root, _args, ctx) => {
+      const viewer = ctx.viewer!;
+      const mine = (e: SessionListEvent) => viewer.isAdmin || e.userId === viewer.userId;
+      return new Repeater<SessionListEvent>(async (push, stop) => {
+        const off = ctx.app.bus.onList((e) => {
+          if (mine(e)) void push(e);
+        });
+        await stop;
+        off();
+      });
+    },
+    resolve: (event) => event,
+  }),
+}));

@@ -1,0 +1,49 @@
+/** Opaque Relay global ids: parse with a clear BAD_USER_INPUT on malformed input. */
+import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
+import { BadInput } from '../store/errors.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function parseGlobalId(id: string, typename: string): string {
+  let decoded: { typename: string; id: string };
+  try {
+    decoded = decodeGlobalID(id);
+  } catch {
+    throw new BadInput(`Malformed ${typename} id`);
+  }
+  if (decoded.typename !== typename) throw new BadInput(`Malformed ${typename} id`);
+  if (typename !== 'Message' && !UUID.test(decoded.id)) throw new BadInput(`Malformed ${typename} id`);
+  return decoded.id;
+}
+
+export const sessionGlobalId = (id: string) => encodeGlobalID('Session', id);
+export const turnGlobalId = (id: string) => encodeGlobalID('Turn', id);
+export const messageGlobalId = (sessionId: string, seq: number) => encodeGlobalID('Message', `${sessionId}:${seq}`);
+
+export function parseMessageId(id: string): { sessionId: string; sequenceNumber: number } {
+  const raw = parseGlobalId(id, 'Message');
+  const [sessionId, seq] = raw.split(':');
+  if (!sessionId || !UUID.test(sessionId) || !/^\d+$/.test(seq ?? '')) throw new BadInput('Malformed Message id');
+  return { sessionId, sequenceNumber: Number(seq) };
+}
+
+/** Opaque cursors for display positions. */
+export const encodeIndexCursor = (index: number) => Buffer.from(`m:${index}`).toString('base64url');
+export function decodeIndexCursor(cursor: string): number {
+  const raw = Buffer.from(cursor, 'base64url').toString();
+  const match = raw.match(/^m:(\d+)$/);
+  if (!match) throw new BadInput('Malformed cursor');
+  return Number(match[1]);
+}
+
+export const encodeJsonCursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+export function decodeJsonCursor<T>(cursor: string, check: (v: unknown) => v is T): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+  } catch {
+    throw new BadInput('Malformed cursor');
+  }
+  if (!check(value)) throw new BadInput('Malformed cursor');
+  return value;
+}

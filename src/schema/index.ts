@@ -1,0 +1,17 @@
+/** Imports every type module and builds the schema. */
+import { lexicographicSortSchema } from 'graphql';
+import { builder } from './builder.js';
+import './viewer.js';
+import './profile.js';
+import './message.js';
+import './session.js';
+import './turn.js';
+import './events.js';
+
+export function buildSchema() {
+  return builder.toSchema();
+}
+
+export function printableSchema() {
+  return lexicographicSortSchema(builder.toSchema());
+}

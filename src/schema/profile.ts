@@ -1,0 +1,51 @@
+import { builder } from './builder.js';
+
+builder.prismaNode('Profile', {
+  id: { field: 'id' },
+  findUnique: (id) => ({ id }),
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    name: t.exposeString('name'),
+    provider: t.exposeString('provider'),
+    model: t.exposeString('model'),
+    systemPrompt: t.exposeString('systemPrompt'),
+    contextWindow: t.exposeInt('contextWindow'),
+    compressionKeepRecent: t.exposeInt('compressionKeepRecent'),
+    compressionMaxTokens: t.exposeInt('compressionMaxTokens'),
+    vision: t.exposeBoolean('vision'),
+    planning: t.exposeBoolean('planning'),
+  }),
+});
+
+builder.queryField('profiles', (t) =>
+  t.prismaField({
+    type: ['Profile'],
+    authScopes: { authenticated: true },
+    resolve: (query, _root, _args, ctx) => ctx.app.db.prisma.profile.findMany({ ...query, orderBy: { key: 'asc' } }),
+  }),
+);
+
+const UpsertProfileInput = builder.inputType('UpsertProfileInput', {
+  fields: (t) => ({
+    key: t.string({ required: true }),
+    name: t.string({ required: true }),
+    provider: t.string(),
+    model: t.string({ required: true }),
+    systemPrompt: t.string(),
+    contextWindow: t.int(),
+    compressionKeepRecent: t.int(),
+    compressionMaxTokens: t.int(),
+    compressionPrompt: t.string(),
+    vision: t.boolean(),
+    planning: t.boolean(),
+  }),
+});
+
+builder.mutationField('upsertProfile', (t) =>
+  t.prismaField({
+    type: 'Profile',
+    authScopes: { admin: true },
+    args: { input: t.arg({ type: UpsertProfileInput, required: true }) },
+    resolve: (_query, _root, { input }, ctx) => ctx.app.profiles.upsert(input),
+  }),
+);

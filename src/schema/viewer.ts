@@ -1,0 +1,27 @@
+import { builder } from './builder.js';
+
+export const UserRef = builder.prismaNode('User', {
+  id: { field: 'id' },
+  findUnique: (id) => ({ id }),
+  fields: (t) => ({ name: t.exposeString('name') }),
+});
+
+const ViewerRef = builder.objectRef<{ ok: true }>('Viewer').implement({
+  fields: (t) => ({
+    user: t.prismaField({
+      type: 'User',
+      nullable: true,
+      resolve: (query, _root, _args, ctx) =>
+        ctx.viewer?.authEnabled && ctx.viewer.userId
+          ? ctx.app.db.prisma.user.findUnique({ ...query, where: { id: ctx.viewer.userId } })
+          : null,
+    }),
+    isAdmin: t.boolean({ resolve: (_r, _a, ctx) => ctx.viewer?.isAdmin ?? false }),
+    authEnabled: t.boolean({ resolve: (_r, _a, ctx) => ctx.app.config.authEnabled }),
+    permissions: t.stringList({ resolve: (_r, _a, ctx) => ctx.viewer?.permissions ?? [] }),
+  }),
+});
+
+builder.queryField('viewer', (t) =>
+  t.field({ type: ViewerRef, authScopes: { authenticated: true }, resolve: () => ({ ok: true as const }) }),
+);

@@ -1,0 +1,177 @@
+/**
+ * HTTP and WebSocket: Yoga serves GraphQL over HTTP and SSE (+ GraphiQL);
+ * graphql-ws on the same /graphql path shares Yoga's plugin chain through
+ * getEnveloped. Also /healthz and the session-file download route.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { createYoga, type YogaInitialContext } from 'graphql-yoga';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import type { App } from './app.js';
+import type { Context } from './schema/builder.js';
+import { maskError } from './schema/errors.js';
+import { buildSchema } from './schema/index.js';
+import { Unauthenticated } from './store/errors.js';
+
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse, app: App) => Promise<boolean>;
+
+interface WsInitialContext {
+  connectionParams?: Record<string, unknown>;
+}
+
+function authorizationFrom(initial: YogaInitialContext & WsInitialContext): string | null {
+  const fromParams = initial.connectionParams?.authorization ?? initial.connectionParams?.Authorization;
+  if (typeof fromParams === 'string') return fromParams;
+  return initial.request?.headers.get('authorization') ?? null;
+}
+
+export function createGraphQLHandler(app: App) {
+  return createYoga<Record<string, unknown>, Context>({
+    schema: buildSchema(),
+    graphqlEndpoint: '/graphql',
+    graphiql: app.config.graphiql ? { subscriptionsProtocol: 'WS', title: 'Chat session service' } : false,
+    maskedErrors: {
+      maskError: (error, message, isDev) => {
+        const masked = maskError(error, message);
+        if ((masked as { extensions?: { code?: string } }).extensions?.code === 'INTERNAL_SERVER_ERROR') {
+          app.log.error({ err: (error as { originalError?: unknown }).originalError ?? error }, 'unexpected error');
+          if (process.env.DEBUG_ERRORS) console.error((error as { originalError?: unknown }).originalError ?? error);
+        }
+        return masked;
+      },
+    },
+    batching: false,
+    logging: {
+      debug: (...args) => app.log.debug(args.map(String).join(' ')),
+      info: (...args) => app.log.info(args.map(String).join(' ')),
+      warn: (...args) => app.log.warn(args.map(String).join(' ')),
+      error: (...args) => app.log.error(args.map(String).join(' ')),
+    },
+    plugins: [
+      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'content-type', 'authorization'] }),
+      EnvelopArmorPlugin({
+        maxDepth: { n: 12 },
+        maxAliases: { n: 15 },
+        costLimit: { maxCost: 20000 },
+        maxTokens: { n: 2000 },
+        maxDirectives: { n: 20 },
+        blockFieldSuggestion: { enabled: true },
+      }),
+    ],
+    context: async (initial) => {
+      const authorization = authorizationFrom(initial as YogaInitialContext & WsInitialContext);
+      const viewer = await app.auth.viewerFor(authorization);
+      return { app, viewer };
+    },
+  });
+}
+
+export interface RunningServer {
+  server: Server;
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startServer(app: App, options: { routes?: RouteHandler[] } = {}): Promise<RunningServer> {
+  const { host, port, authEnabled, allowUnauthenticatedRemote } = app.config;
+  if (!authEnabled && !allowUnauthenticatedRemote && !isLoopback(host)) {
+    throw new Error(
+      `Refusing to listen on ${host} with auth disabled: set AUTH_ENABLED=true, or ALLOW_UNAUTHENTICATED_REMOTE=true to accept the risk`,
+    );
+  }
+  const yoga = createGraphQLHandler(app);
+  const routes = [healthRoute, ...(options.routes ?? [])];
+  const server = createServer(async (req, res) => {
+    try {
+      for (const route of routes) if (await route(req, res, app)) return;
+      await yoga.handle(req, res);
+    } catch (error) {
+      app.log.error({ err: error }, 'request failed');
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end('Internal error');
+    }
+  });
+  const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
+  useServer(
+    {
+      execute: (args: any) => args.rootValue.execute(args),
+      subscribe: (args: any) => args.rootValue.subscribe(args),
+      onSubscribe: async (ctx, _id, payload) => {
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          ...ctx,
+          req: ctx.extra.request,
+          socket: ctx.extra.socket,
+          params: payload,
+        });
+        let contextValue: unknown;
+        try {
+          contextValue = await contextFactory();
+        } catch (error) {
+          return [maskError(error, 'Unexpected error.') as never];
+        }
+        const args = {
+          schema,
+          operationName: payload.operationName,
+          document: parse(payload.query),
+          variableValues: payload.variables,
+          contextValue,
+          rootValue: { execute, subscribe },
+        };
+        const errors = validate(args.schema, args.document);
+        if (errors.length) return errors;
+        return args;
+      },
+      onConnect: async (ctx) => {
+        // Reject bad credentials at connection time; missing ones are checked per operation.
+        const authorization = authorizationFrom({ connectionParams: ctx.connectionParams } as never);
+        if (!authorization) return true;
+        try {
+          await app.auth.viewerFor(authorization);
+          return true;
+        } catch (error) {
+          if (error instanceof Unauthenticated) return false;
+          throw error;
+        }
+      },
+    },
+    wss,
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  return {
+    server,
+    url,
+    port: address.port,
+    close: async () => {
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}
+
+const healthRoute: RouteHandler = async (req, res, app) => {
+  if (req.url !== '/healthz') return false;
+  try {
+    await app.db.raw.query('SELECT 1');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ status: 'ok', database: app.db.kind }));
+  } catch {
+    res.writeHead(503, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ status: 'unavailable' }));
+  }
+  return true;
+};

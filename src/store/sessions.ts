@@ -1,0 +1,374 @@
+/**
+ * The session store: every SQL statement about sessions and their messages.
+ * Prisma for rows; raw SQL for the hot aggregates and the two-table history.
+ */
+import type { ChatMessage, NewMessage } from '../domain/types.js';
+import { makeMessage } from '../domain/types.js';
+import type { Database } from '../db/client.js';
+import type { Prisma, Session } from '../generated/prisma/client.js';
+import { MESSAGE_COLUMNS, type MessageRow, type StoredMessage, toRowData, toStoredMessage } from './rows.js';
+
+export type SessionRow = Session;
+
+/** Who is asking: resolved from credentials by src/auth. */
+export interface Viewer {
+  userId: string | null;
+  userName: string | null;
+  isAdmin: boolean;
+  permissions: string[];
+  authEnabled: boolean;
+}
+
+export const ANONYMOUS = 'anonymous';
+
+export type SessionOrderField = 'LAST_ACTIVE' | 'CREATED_AT' | 'NAME';
+export type SortDirection = 'ASC' | 'DESC';
+
+export interface ListOptions {
+  viewer: Viewer;
+  profileId?: string;
+  orderBy: SessionOrderField;
+  direction: SortDirection;
+  first: number;
+  after?: SessionCursor;
+  /** restrict to these ids (search) */
+  ids?: string[];
+}
+
+export interface SessionCursor {
+  pinned: boolean;
+  value: string | null;
+  id: string;
+}
+
+type Tx = Prisma.TransactionClient;
+
+const ORDER_COLUMN: Record<SessionOrderField, string> = {
+  LAST_ACTIVE: 'last_active',
+  CREATED_AT: 'created_at',
+  NAME: 'name',
+};
+
+export class SessionStore {
+  constructor(readonly db: Database) {}
+
+  get prisma() {
+    return this.db.prisma;
+  }
+
+  create(input: { profileId: string; userId: string | null; name?: string | null; titleSource?: string }) {
+    return this.prisma.session.create({
+      data: {
+        profileId: input.profileId,
+        userId: input.userId,
+        name: input.name ?? null,
+        titleSource: input.titleSource ?? (input.name ? 'MANUAL' : 'DEFAULT'),
+      },
+    });
+  }
+
+  get(id: string) {
+    return this.prisma.session.findUnique({ where: { id } });
+  }
+
+  /** Sessions visible in the viewer's list: admins see all; others their own. */
+  listWhere(viewer: Viewer): { sql: string; params: unknown[] } {
+    if (viewer.isAdmin) return { sql: 'TRUE', params: [] };
+    return { sql: 's.user_id = $1', params: [viewer.userId ?? ANONYMOUS] };
+  }
+
+  canRead(viewer: Viewer, session: { userId: string | null }): boolean {
+    if (!viewer.authEnabled || viewer.isAdmin) return true;
+    if (session.userId === null) return false;
+    return session.userId === viewer.userId || viewer.permissions.includes('sessions.read_all');
+  }
+
+  canWrite(viewer: Viewer, session: { userId: string | null }): boolean {
+    if (!viewer.authEnabled || viewer.isAdmin) return true;
+    return session.userId !== null && session.userId === viewer.userId;
+  }
+
+  /**
+   * One page of session summaries: pinned first, then the requested order,
+   * keyset-paginated on (pinned, order value, id). History is never loaded;
+   * displayMessageCount is a column kept by appends.
+   */
+  async list(options: ListOptions): Promise<{ rows: SessionRow[]; hasNextPage: boolean }> {
+    const where = this.listWhere(options.viewer);
+    const params = [...where.params];
+    const conditions = [where.sql];
+    const add = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    if (options.profileId) conditions.push(`s.profile_id = ${add(options.profileId)}::uuid`);
+    if (options.ids) conditions.push(`s.id = ANY(${add(options.ids)}::uuid[])`);
+    const column = `s.${ORDER_COLUMN[options.orderBy]}`;
+    const dir = options.direction === 'ASC' ? 'ASC' : 'DESC';
+    const cmp = dir === 'ASC' ? '>' : '<';
+    // NAME may be null: order on coalesce so the keyset comparison is total.
+    const value = options.orderBy === 'NAME' ? `coalesce(${column}, '')` : column;
+    if (options.after) {
+      const { pinned, value: v, id } = options.after;
+      const vParam = options.orderBy === 'NAME' ? add(v ?? '') : `${add(v)}::timestamptz`;
+      const idParam = `${add(id)}::uuid`;
+      const pParam = add(pinned);
+      conditions.push(
+        `(s.pinned < ${pParam} OR (s.pinned = ${pParam} AND (${value} ${cmp} ${vParam} OR (${value} = ${vParam} AND s.id ${cmp} ${idParam}))))`,
+      );
+    }
+    const limit = add(options.first + 1);
+    const rows = await this.prisma.$queryRawUnsafe<Record<string, unknown>[]>(
+      `SELECT s.id FROM sessions s WHERE ${conditions.join(' AND ')}
+       ORDER BY s.pinned DESC, ${value} ${dir}, s.id ${dir} LIMIT ${limit}`,
+      ...params,
+    );
+    const ids = rows.slice(0, options.first).map((r) => r.id as string);
+    const full = await this.prisma.session.findMany({ where: { id: { in: ids } } });
+    const byId = new Map(full.map((s) => [s.id, s]));
+    return { rows: ids.map((id) => byId.get(id)!).filter(Boolean), hasNextPage: rows.length > options.first };
+  }
+
+  static cursorOf(row: SessionRow, orderBy: SessionOrderField): SessionCursor {
+    const value =
+      orderBy === 'NAME' ? (row.name ?? '') : (orderBy === 'CREATED_AT' ? row.createdAt : row.lastActive).toISOString();
+    return { pinned: row.pinned, value, id: row.id };
+  }
+
+  async count(viewer: Viewer, profileId?: string, ids?: string[]): Promise<number> {
+    const where = this.listWhere(viewer);
+    const params = [...where.params];
+    const conditions = [where.sql];
+    if (profileId) {
+      params.push(profileId);
+      conditions.push(`s.profile_id = $${params.length}::uuid`);
+    }
+    if (ids) {
+      params.push(ids);
+      conditions.push(`s.id = ANY($${params.length}::uuid[])`);
+    }
+    const rows = await this.prisma.$queryRawUnsafe<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM sessions s WHERE ${conditions.join(' AND ')}`,
+      ...params,
+    );
+    return rows[0]?.n ?? 0;
+  }
+
+  /** Preview (newest display message, shortened) for many sessions in one query. */
+  async previews(sessionIds: readonly string[]): Promise<Map<string, string | null>> {
+    if (sessionIds.length === 0) return new Map();
+    const rows = await this.prisma.$queryRawUnsafe<{ id: string; preview: string | null }[]>(
+      `SELECT s.id, left(coalesce(
+          (SELECT m.content FROM session_messages m WHERE m.session_id = s.id AND m.display_index = s.display_count - 1),
+          (SELECT a.content FROM session_messages_archive a WHERE a.session_id = s.id AND a.display_index = s.display_count - 1)
+        ), 200) AS preview
+       FROM sessions s WHERE s.id = ANY($1::uuid[])`,
+      sessionIds,
+    );
+    return new Map(rows.map((r) => [r.id, r.preview]));
+  }
+
+  setPinned(id: string, pinned: boolean) {
+    return this.prisma.session.update({ where: { id }, data: { pinned } });
+  }
+
+  setName(id: string, name: string, titleSource: string) {
+    return this.prisma.session.update({ where: { id }, data: { name, titleSource } });
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.prisma.session.deleteMany({ where: { id } });
+    return result.count > 0;
+  }
+
+  /**
+   * Appends messages with gapless sequence numbers: the session row is
+   * locked by the counter update, so concurrent writers queue up.
+   */
+  async append(sessionId: string, messages: NewMessage[], tx?: Tx): Promise<StoredMessage[]> {
+    const run = async (t: Tx) => {
+      const displayAdded = messages.filter((m) => m.isDisplay !== false).length;
+      const counters = await t.$queryRawUnsafe<{ next_sequence: number; display_count: number }[]>(
+        `UPDATE sessions SET next_sequence = next_sequence + $2, display_count = display_count + $3, last_active = now()
+         WHERE id = $1::uuid RETURNING next_sequence, display_count`,
+        sessionId,
+        messages.length,
+        displayAdded,
+      );
+      const counter = counters[0];
+      if (!counter) throw new Error(`append: session ${sessionId} does not exist`);
+      let sequence = counter.next_sequence - messages.length;
+      let displayIndex = counter.display_count - displayAdded;
+      const now = new Date();
+      const stored = messages.map((m) => {
+        const message = makeMessage({ ...m, sequenceNumber: sequence++, createdAt: m.createdAt ?? now });
+        const index = message.isDisplay ? displayIndex++ : null;
+        return { message, index };
+      });
+      await t.sessionMessage.createMany({ data: stored.map(({ message, index }) => toRowData(sessionId, message, index)) });
+      return stored.map(({ message, index }) => ({ ...message, sessionId, displayIndex: index, archived: false }));
+    };
+    return tx ? run(tx) : this.prisma.$transaction(run);
+  }
+
+  /** Flips is_context on rows by sequence number in both tables, whatever their is_display. */
+  async setContextFlag(sessionId: string, sequenceNumbers: number[], flag: boolean, tx?: Tx): Promise<void> {
+    if (sequenceNumbers.length === 0) return;
+    const client = tx ?? this.prisma;
+    for (const table of ['session_messages', 'session_messages_archive']) {
+      await client.$executeRawUnsafe(
+        `UPDATE ${table} SET is_context = $3 WHERE session_id = $1::uuid AND sequence_number = ANY($2::int[])`,
+        sessionId,
+        sequenceNumbers,
+        flag,
+      );
+    }
+  }
+
+  async updateMessage(
+    sessionId: string,
+    sequenceNumber: number,
+    data: Partial<Pick<ChatMessage, 'content' | 'metadata' | 'isContext'>>,
+    tx?: Tx,
+  ): Promise<void> {
+    const client = tx ?? this.prisma;
+    await client.sessionMessage.updateMany({
+      where: { sessionId, sequenceNumber },
+      data: { ...data, metadata: data.metadata as Prisma.InputJsonValue | undefined },
+    });
+  }
+
+  /** Every stored row (hot then archived, by sequence). */
+  async allMessages(sessionId: string, tx?: Tx): Promise<StoredMessage[]> {
+    const client = tx ?? this.prisma;
+    const rows = await client.$queryRawUnsafe<(MessageRow & { archived: boolean })[]>(
+      `SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive WHERE session_id = $1::uuid
+       UNION ALL
+       SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages WHERE session_id = $1::uuid
+       ORDER BY "sequenceNumber"`,
+      sessionId,
+    );
+    return rows.map((r) => toStoredMessage(r, r.archived));
+  }
+
+  /** The model's context rebuilt from stored rows: `[m for m in all if m.is_context]`. */
+  async context(sessionId: string, tx?: Tx): Promise<StoredMessage[]> {
+    const client = tx ?? this.prisma;
+    const rows = await client.$queryRawUnsafe<(MessageRow & { archived: boolean })[]>(
+      `SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive WHERE session_id = $1::uuid AND is_context
+       UNION ALL
+       SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages WHERE session_id = $1::uuid AND is_context
+       ORDER BY "sequenceNumber"`,
+      sessionId,
+    );
+    return rows.map((r) => toStoredMessage(r, r.archived));
+  }
+
+  /**
+   * Display rows with display_index in [from, to), hot and archived together.
+   * display_index is dense (appends number it; edits only cut the tail), so
+   * any page is two index range scans, as fast deep as at the end.
+   */
+  async displayRange(sessionId: string, from: number, to: number): Promise<StoredMessage[]> {
+    if (to <= from) return [];
+    const rows = await this.prisma.$queryRawUnsafe<(MessageRow & { archived: boolean })[]>(
+      `SELECT * FROM (
+         SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive
+          WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3
+         UNION ALL
+         SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages
+          WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3
+       ) m ORDER BY "displayIndex"`,
+      sessionId,
+      from,
+      to,
+    );
+    return rows.map((r) => toStoredMessage(r, r.archived));
+  }
+
+  /** Moves rows with sequence_number < threshold to the archive table. Returns how many moved. */
+  async archiveOldMessages(sessionId: string, threshold: number, tx?: Tx): Promise<number> {
+    const run = async (t: Tx) => {
+      const moved = await t.$executeRawUnsafe(
+        `WITH moved AS (
+           DELETE FROM session_messages WHERE session_id = $1::uuid AND sequence_number < $2 RETURNING *
+         )
+         INSERT INTO session_messages_archive (session_id, sequence_number, display_index, role, content, thinking,
+           is_context, is_display, is_plan, is_compression, is_summary, is_compression_critical, is_recall,
+           is_agent_note, metadata, elapsed_seconds, tool_call_count, token_count, tool_calls, tool_call_id, name,
+           files, images, created_at)
+         SELECT session_id, sequence_number, display_index, role, content, thinking, is_context, is_display, is_plan,
+           is_compression, is_summary, is_compression_critical, is_recall, is_agent_note, metadata, elapsed_seconds,
+           tool_call_count, token_count, tool_calls, tool_call_id, name, files, images, created_at FROM moved`,
+        sessionId,
+        threshold,
+      );
+      return moved;
+    };
+    return tx ? run(tx) : this.prisma.$transaction(run);
+  }
+
+  async getArchivedMessages(sessionId: string, options: { afterSequence?: number; limit?: number } = {}) {
+    const rows = await this.prisma.sessionMessageArchive.findMany({
+      where: { sessionId, sequenceNumber: { gt: options.afterSequence ?? -1 } },
+      orderBy: { sequenceNumber: 'asc' },
+      take: options.limit ?? 1000,
+    });
+    return rows.map((r) => toStoredMessage(r, true));
+  }
+
+  /** Archives when the hot table holds more than `window` rows of this session. */
+  async archiveBeyondWindow(sessionId: string, window: number, tx?: Tx): Promise<number> {
+    const client = tx ?? this.prisma;
+    const hot = await client.$queryRawUnsafe<{ n: number; max: number | null }[]>(
+      `SELECT count(*)::int AS n, max(sequence_number) AS max FROM session_messages WHERE session_id = $1::uuid`,
+      sessionId,
+    );
+    const { n, max } = hot[0] ?? { n: 0, max: null };
+    if (n <= window || max === null) return 0;
+    // Keep the newest `window` rows hot, but never archive a row still in the context.
+    const thresholdRows = await client.$queryRawUnsafe<{ t: number | null }[]>(
+      `SELECT least(
+         (SELECT sequence_number FROM session_messages WHERE session_id = $1::uuid ORDER BY sequence_number DESC OFFSET $2 LIMIT 1) + 1,
+         (SELECT min(sequence_number) FROM session_messages WHERE session_id = $1::uuid AND is_context)
+       ) AS t`,
+      sessionId,
+      window - 1,
+    );
+    const threshold = thresholdRows[0]?.t;
+    if (threshold === null || threshold === undefined) return 0;
+    return this.archiveOldMessages(sessionId, threshold, tx);
+  }
+
+  /** Deletes every row after `sequenceNumber` (both tables) and resets the counters. */
+  async truncateAfter(sessionId: string, sequenceNumber: number, tx: Tx): Promise<StoredMessage[]> {
+    const removed = (await this.allMessages(sessionId, tx)).filter((m) => m.sequenceNumber > sequenceNumber);
+    for (const table of ['session_messages', 'session_messages_archive']) {
+      await tx.$executeRawUnsafe(
+        `DELETE FROM ${table} WHERE session_id = $1::uuid AND sequence_number > $2`,
+        sessionId,
+        sequenceNumber,
+      );
+    }
+    await this.resetCounters(sessionId, tx);
+    return removed;
+  }
+
+  async resetCounters(sessionId: string, tx: Tx): Promise<void> {
+    await tx.$executeRawUnsafe(
+      `UPDATE sessions SET
+         next_sequence = coalesce((SELECT max(sequence_number) + 1 FROM (
+            SELECT sequence_number FROM session_messages WHERE session_id = $1::uuid
+            UNION ALL SELECT sequence_number FROM session_messages_archive WHERE session_id = $1::uuid) x), 0),
+         display_count = coalesce((SELECT max(display_index) + 1 FROM (
+            SELECT display_index FROM session_messages WHERE session_id = $1::uuid
+            UNION ALL SELECT display_index FROM session_messages_archive WHERE session_id = $1::uuid) y), 0)
+       WHERE id = $1::uuid`,
+      sessionId,
+    );
+  }
+
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(fn, { timeout: 60_000, maxWait: 30_000 });
+  }
+}

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, codeOf, dbKind, type TestContext } from './support/harness.js';
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const CREATE = `mutation($name: String) { createSession(input: { name: $name }) { id name titleSource pinned displayMessageCount preview profile { key } } }`;
+
+describe(`sessions (${dbKind})`, () => {
+  it('creates, renames (MANUAL), pins, lists pinned first and deletes', async () => {
+    const a = await t.gql(CREATE, { name: 'alpha' });
+    expect(a.errors).toBeUndefined();
+    expect(a.data.createSession).toMatchObject({ name: 'alpha', titleSource: 'MANUAL', pinned: false, displayMessageCount: 0, preview: null });
+    const b = await t.gql(CREATE, {});
+    expect(b.data.createSession.titleSource).toBe('DEFAULT');
+    const idA = a.data.createSession.id;
+    const idB = b.data.createSession.id;
+
+    const renamed = await t.gql(`mutation($id: ID!) { renameSession(id: $id, name: " beta ") { name titleSource } }`, { id: idB });
+    expect(renamed.data.renameSession).toEqual({ name: 'beta', titleSource: 'MANUAL' });
+
+    await t.gql(`mutation($id: ID!) { setSessionPinned(id: $id, pinned: true) { pinned } }`, { id: idA });
+    const list = await t.gql(`{ sessions { totalCount edges { node { id pinned } } } }`);
+    expect(list.data.sessions.totalCount).toBe(2);
+    expect(list.data.sessions.edges[0].node.id).toBe(idA);
+
+    const del = await t.gql(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: idA });
+    expect(del.data.deleteSession.deletedSessionId).toBe(idA);
+    const gone = await t.gql(`query($id: ID!) { session(id: $id) { id } }`, { id: idA });
+    expect(gone.data.session).toBeNull();
+  });
+
+  it('rejects bad input with the contract codes and writes nothing', async () => {
+    const before = await t.app.db.prisma.session.count();
+    expect(codeOf(await t.gql(CREATE, { name: '   ' }))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await t.gql(CREATE, { name: 'x'.repeat(201) }))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await t.gql(`{ session(id: "garbage") { id } }`))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await t.gql(`mutation { renameSession(id: "U2Vzc2lvbjpub3BlLW5vcGU", name: "x") { id } }`))).toBe('BAD_USER_INPUT');
+    const unknown = Buffer.from('Session:00000000-0000-4000-8000-000000000000').toString('base64');
+    expect(codeOf(await t.gql(`mutation($id: ID!) { renameSession(id: $id, name: "x") { id } }`, { id: unknown }))).toBe('NOT_FOUND');
+    expect(codeOf(await t.gql(`{ sessions(first: 500) { totalCount } }`))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await t.gql(`{ sessions(first: -1) { totalCount } }`))).toBe('BAD_USER_INPUT');
+    expect(await t.app.db.prisma.session.count()).toBe(before);
+  });
+
+  it('pages the session list without gaps or duplicates in every order', async () => {
+    for (let i = 0; i < 7; i++) await t.gql(CREATE, { name: `page-${i}` });
+    for (const orderBy of ['LAST_ACTIVE', 'CREATED_AT', 'NAME']) {
+      for (const direction of ['ASC', 'DESC']) {
+        const seen: string[] = [];
+        let after: string | null = null;
+        for (;;) {
+          const r: any = await t.gql(
+            `query($after: String, $o: SessionOrderField, $d: SortDirection) { sessions(first: 3, after: $after, orderBy: $o, direction: $d) { totalCount pageInfo { hasNextPage endCursor } edges { node { id } } } }`,
+            { after, o: orderBy, d: direction },
+          );
+          expect(r.errors).toBeUndefined();
+          seen.push(...r.data.sessions.edges.map((e: any) => e.node.id));
+          if (!r.data.sessions.pageInfo.hasNextPage) break;
+          after = r.data.sessions.pageInfo.endCursor;
+        }
+        const total = (await t.gql(`{ sessions { totalCount } }`)).data.sessions.totalCount;
+        expect(seen.length).toBe(total);
+        expect(new Set(seen).size).toBe(total);
+      }
+    }
+  });
+});

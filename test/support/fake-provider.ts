@@ -1,0 +1,409 @@
+/**
+ * A real HTTP server (127.0.0.1, port 0) speaking the providers' wire formats:
+ *   Ollama     POST /api/chat (NDJSON), GET /api/tags, GET /api/version
+ *   OpenAI     POST /v1/chat/completions (SSE, usage chunk, [DONE])
+ *   Anthropic  POST /v1/messages (SSE or JSON; compaction block with the compact beta)
+ *
+ *   const fake = await startFakeProvider();
+ *   fake.enqueue({ text: ['Hel', 'lo'] });   // next request's reply
+ *   ... fake.requests[0].options.num_ctx ...  // parsed request bodies
+ *   await fake.stop();
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeScript {
+  /** reply text, as one chunk or as the given chunks */
+  text?: string | string[];
+  thinking?: string | string[];
+  /** a string `arguments` is sent raw (may be invalid JSON) */
+  toolCalls?: Array<{ name: string; arguments: Record<string, unknown> | string; id?: string }>;
+  /** delay before each content chunk (and the final one) */
+  chunkDelayMs?: number;
+  /** destroy the socket after this many content chunks */
+  failAfterChunks?: number;
+  /** stop sending (socket left open) after this many content chunks */
+  stallAfterChunks?: number;
+  /** answer this HTTP error status instead of streaming */
+  status?: number;
+  /** true: the right content type with non-JSON lines; 'html': a text/html page */
+  garbage?: boolean | 'html';
+  /** reported prompt tokens; default: estimated from the request (chars × tokensPerChar) */
+  promptTokens?: number;
+  completionTokens?: number;
+  /** OpenAI prompt_tokens_details.cached_tokens / Anthropic cache_read_input_tokens */
+  cachedTokens?: number;
+  /** Anthropic compaction summary (only when the compact beta is requested) */
+  compaction?: string;
+}
+
+export type FakeApi = 'ollama' | 'openai' | 'anthropic';
+
+export interface FakeCall {
+  api: FakeApi | 'other';
+  method: string;
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: any;
+  /** the client closed the connection before the reply was finished */
+  aborted: boolean;
+}
+
+export interface FakeProvider {
+  url: string;
+  /** parsed JSON bodies of every POST, in order */
+  requests: any[];
+  /** every request with path, headers and whether the client hung up early */
+  calls: FakeCall[];
+  /** decides when the queue is empty; default `{ text: 'ok' }` */
+  responder?: (call: FakeCall) => FakeScript;
+  /** prompt-size estimate used for default prompt counts and Ollama truncation */
+  tokensPerChar: number;
+  enqueue(...scripts: FakeScript[]): void;
+  closeAllConnections(): void;
+  stop(): Promise<void>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const asList = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+
+/** Characters of the prompt: message contents, system, tools. */
+function promptChars(body: any): number {
+  let n = typeof body?.system === 'string' ? body.system.length : 0;
+  for (const m of body?.messages ?? []) {
+    if (typeof m.content === 'string') n += m.content.length;
+    else if (Array.isArray(m.content)) for (const p of m.content) n += (p.text ?? p.content ?? '').length;
+  }
+  if (body?.tools) n += JSON.stringify(body.tools).length;
+  return n;
+}
+
+/** A piece of the reply; content pieces count for failAfterChunks/stallAfterChunks. */
+interface Piece {
+  data: string;
+  kind: 'frame' | 'content' | 'final';
+}
+
+export async function startFakeProvider(): Promise<FakeProvider> {
+  const queue: FakeScript[] = [];
+  const fake: FakeProvider = {
+    url: '',
+    requests: [],
+    calls: [],
+    tokensPerChar: 0.25,
+    enqueue: (...s) => void queue.push(...s),
+    closeAllConnections: () => server.closeAllConnections(),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch(() => res.destroy());
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let raw = '';
+    for await (const c of req) raw += c;
+    const path = (req.url ?? '/').split('?')[0];
+    const api: FakeCall['api'] =
+      path === '/api/chat' ? 'ollama' : path.endsWith('/chat/completions') ? 'openai' : path.endsWith('/messages') ? 'anthropic' : 'other';
+    let body: any = undefined;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      body = raw;
+    }
+    const call: FakeCall = { api, method: req.method ?? 'GET', path, headers: req.headers, body, aborted: false };
+    fake.calls.push(call);
+    if (req.method === 'POST') fake.requests.push(body);
+    res.on('close', () => {
+      if (!res.writableFinished) call.aborted = true;
+    });
+
+    if (path === '/api/version') return json(res, 200, { version: '0.12.0' });
+    if (path === '/api/tags') {
+      return json(res, 200, { models: [{ name: 'fake:latest', model: 'fake:latest', size: 1, digest: 'fake', details: {} }] });
+    }
+    if (api === 'other') return json(res, 404, { error: `no route ${path}` });
+
+    const script = queue.shift() ?? fake.responder?.(call) ?? { text: 'ok' };
+    if (script.status) return json(res, script.status, errorBody(api, script.status));
+    if (script.garbage === 'html') {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      return void res.end('<html><body>502 Bad Gateway (proxy)</body></html>');
+    }
+    const streaming = api === 'ollama' ? body?.stream !== false : body?.stream === true;
+    const contentType = !streaming ? 'application/json' : api === 'ollama' ? 'application/x-ndjson' : 'text/event-stream';
+    if (script.garbage) {
+      res.writeHead(200, { 'content-type': contentType });
+      return void res.end('this is not json\n<html>oops</html>\n\n');
+    }
+
+    const estimate = Math.ceil(promptChars(body) * fake.tokensPerChar);
+    let promptTokens = script.promptTokens ?? estimate;
+    if (api === 'ollama') {
+      // Ollama's silent truncation: an oversized prompt is cut to about half the window.
+      const numCtx = body?.options?.num_ctx ?? 2048;
+      if (promptTokens > numCtx) promptTokens = Math.floor(numCtx / 2);
+    }
+    const text = asList(script.text);
+    const completionTokens = script.completionTokens ?? Math.max(1, Math.ceil(text.join('').length / 4));
+    const counts = { promptTokens, completionTokens, cachedTokens: script.cachedTokens ?? 0 };
+
+    if (api === 'anthropic' && !streaming) {
+      return json(res, 200, anthropicJson(script, body, req.headers, counts));
+    }
+    const pieces =
+      api === 'ollama'
+        ? ollamaPieces(script, body, counts)
+        : api === 'openai'
+          ? openaiPieces(script, body, counts)
+          : anthropicPieces(script, body, req.headers, counts);
+    res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache' });
+    res.flushHeaders();
+    let content = 0;
+    for (const p of pieces) {
+      if (p.kind !== 'frame') {
+        if (script.failAfterChunks !== undefined && content >= script.failAfterChunks) {
+          await sleep(50); // let the client consume what was sent, then die mid-stream
+          return void res.socket?.destroy();
+        }
+        if (script.stallAfterChunks !== undefined && content >= script.stallAfterChunks) return; // hang
+        if (script.chunkDelayMs) await sleep(script.chunkDelayMs);
+        if (p.kind === 'content') content++;
+      }
+      if (res.destroyed) return;
+      await new Promise<void>((resolve) => {
+        res.once('close', resolve);
+        res.write(p.data, () => {
+          res.off('close', resolve);
+          resolve();
+        });
+      });
+    }
+    res.end();
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return fake;
+}
+
+function json(res: ServerResponse, status: number, value: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(value));
+}
+
+function errorBody(api: FakeApi, status: number): unknown {
+  const message = `fake error ${status}`;
+  if (api === 'ollama') return { error: message };
+  if (api === 'openai') return { error: { message, type: 'server_error', code: null } };
+  return { type: 'error', error: { type: status >= 500 ? 'api_error' : 'invalid_request_error', message } };
+}
+
+interface Counts {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+}
+
+const argsString = (a: Record<string, unknown> | string) => (typeof a === 'string' ? a : JSON.stringify(a));
+
+// ---------------------------------------------------------------- Ollama NDJSON
+
+function ollamaPieces(s: FakeScript, body: any, c: Counts): Piece[] {
+  const model = body?.model ?? 'fake';
+  const line = (o: object): string => JSON.stringify({ model, created_at: new Date().toISOString(), ...o }) + '\n';
+  const msg = (m: object, kind: Piece['kind'] = 'content'): Piece => ({
+    data: line({ message: { role: 'assistant', content: '', ...m }, done: false }),
+    kind,
+  });
+  const out: Piece[] = [];
+  for (const t of asList(s.thinking)) out.push(msg({ thinking: t }));
+  for (const t of asList(s.text)) out.push(msg({ content: t }));
+  if (s.toolCalls?.length) {
+    out.push(msg({ tool_calls: s.toolCalls.map((t) => ({ function: { name: t.name, arguments: t.arguments } })) }));
+  }
+  out.push({
+    data: line({
+      message: { role: 'assistant', content: '' },
+      done: true,
+      done_reason: 'stop',
+      total_duration: 1000,
+      load_duration: 10,
+      prompt_eval_count: c.promptTokens,
+      prompt_eval_duration: 100,
+      eval_count: c.completionTokens,
+      eval_duration: 500,
+    }),
+    kind: 'final',
+  });
+  return out;
+}
+
+// ---------------------------------------------------------------- OpenAI SSE
+
+function openaiPieces(s: FakeScript, body: any, c: Counts): Piece[] {
+  const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1700000000, model: body?.model ?? 'fake' };
+  const sse = (o: object) => `data: ${JSON.stringify({ ...base, ...o })}\n\n`;
+  const delta = (d: object, finish: string | null = null) => sse({ choices: [{ index: 0, delta: d, finish_reason: finish }] });
+  const out: Piece[] = [{ data: delta({ role: 'assistant', content: '' }), kind: 'frame' }];
+  for (const t of asList(s.thinking)) out.push({ data: delta({ reasoning_content: t }), kind: 'content' });
+  for (const t of asList(s.text)) out.push({ data: delta({ content: t }), kind: 'content' });
+  (s.toolCalls ?? []).forEach((t, index) => {
+    const args = argsString(t.arguments);
+    const half = Math.floor(args.length / 2);
+    const id = t.id ?? `call_fake_${index}`;
+    out.push({
+      data: delta({ tool_calls: [{ index, id, type: 'function', function: { name: t.name, arguments: args.slice(0, half) } }] }),
+      kind: 'content',
+    });
+    out.push({ data: delta({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }), kind: 'content' });
+  });
+  out.push({ data: delta({}, s.toolCalls?.length ? 'tool_calls' : 'stop'), kind: 'final' });
+  if (body?.stream_options?.include_usage) {
+    const usage = {
+      prompt_tokens: c.promptTokens,
+      completion_tokens: c.completionTokens,
+      total_tokens: c.promptTokens + c.completionTokens,
+      prompt_tokens_details: { cached_tokens: c.cachedTokens },
+    };
+    out.push({ data: sse({ choices: [], usage }), kind: 'frame' });
+  }
+  out.push({ data: 'data: [DONE]\n\n', kind: 'frame' });
+  return out;
+}
+
+// ---------------------------------------------------------------- Anthropic
+
+function wantsCompaction(body: any, headers: IncomingMessage['headers']): boolean {
+  const beta = String(headers['anthropic-beta'] ?? '');
+  const edits: any[] = body?.context_management?.edits ?? [];
+  return beta.includes('compact-2026-01-12') && edits.some((e) => e?.type === 'compact_20260112');
+}
+
+function compactionText(s: FakeScript, body: any): string {
+  return s.compaction ?? `Summary of ${(body?.messages ?? []).length} earlier messages.`;
+}
+
+function anthropicUsage(c: Counts) {
+  return {
+    input_tokens: c.promptTokens - c.cachedTokens,
+    cache_read_input_tokens: c.cachedTokens,
+    cache_creation_input_tokens: 0,
+    output_tokens: c.completionTokens,
+  };
+}
+
+function anthropicJson(s: FakeScript, body: any, headers: IncomingMessage['headers'], c: Counts): unknown {
+  const content: object[] = [];
+  if (wantsCompaction(body, headers)) content.push({ type: 'compaction', content: compactionText(s, body) });
+  const thinking = asList(s.thinking).join('');
+  if (thinking) content.push({ type: 'thinking', thinking, signature: 'sig' });
+  const text = asList(s.text).join('');
+  if (text) content.push({ type: 'text', text });
+  (s.toolCalls ?? []).forEach((t, i) =>
+    content.push({ type: 'tool_use', id: t.id ?? `toolu_fake_${i}`, name: t.name, input: t.arguments }),
+  );
+  return {
+    id: 'msg_fake',
+    type: 'message',
+    role: 'assistant',
+    model: body?.model ?? 'fake',
+    content,
+    stop_reason: s.toolCalls?.length ? 'tool_use' : 'end_turn',
+    stop_sequence: null,
+    usage: anthropicUsage(c),
+  };
+}
+
+function anthropicPieces(s: FakeScript, body: any, headers: IncomingMessage['headers'], c: Counts): Piece[] {
+  const ev = (type: string, o: object, kind: Piece['kind'] = 'frame'): Piece => ({
+    data: `event: ${type}\ndata: ${JSON.stringify({ type, ...o })}\n\n`,
+    kind,
+  });
+  const u = anthropicUsage(c);
+  const out: Piece[] = [
+    ev('message_start', {
+      message: {
+        id: 'msg_fake',
+        type: 'message',
+        role: 'assistant',
+        model: body?.model ?? 'fake',
+        content: [],
+        stop_reason: null,
+        usage: { ...u, output_tokens: 1 },
+      },
+    }),
+  ];
+  let index = 0;
+  if (wantsCompaction(body, headers)) {
+    out.push(ev('content_block_start', { index, content_block: { type: 'compaction', content: compactionText(s, body) } }));
+    out.push(ev('content_block_stop', { index: index++ }));
+  }
+  const thinking = asList(s.thinking);
+  if (thinking.length) {
+    out.push(ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '' } }));
+    for (const t of thinking) out.push(ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: t } }, 'content'));
+    out.push(ev('content_block_delta', { index, delta: { type: 'signature_delta', signature: 'sig' } }));
+    out.push(ev('content_block_stop', { index: index++ }));
+  }
+  const text = asList(s.text);
+  if (text.length) {
+    out.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
+    out.push({ data: 'event: ping\ndata: {"type": "ping"}\n\n', kind: 'frame' });
+    for (const t of text) out.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text: t } }, 'content'));
+    out.push(ev('content_block_stop', { index: index++ }));
+  }
+  (s.toolCalls ?? []).forEach((t, i) => {
+    const args = argsString(t.arguments);
+    const half = Math.floor(args.length / 2);
+    out.push(
+      ev('content_block_start', {
+        index,
+        content_block: { type: 'tool_use', id: t.id ?? `toolu_fake_${i}`, name: t.name, input: {} },
+      }),
+    );
+    for (const part of [args.slice(0, half), args.slice(half)]) {
+      out.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: part } }, 'content'));
+    }
+    out.push(ev('content_block_stop', { index: index++ }));
+  });
+  out.push(
+    ev(
+      'message_delta',
+      {
+        delta: { stop_reason: s.toolCalls?.length ? 'tool_use' : 'end_turn', stop_sequence: null },
+        usage: { output_tokens: c.completionTokens },
+      },
+      'final',
+    ),
+  );
+  out.push(ev('message_stop', {}));
+  return out;
+}
+
+// ---------------------------------------------------------------- test helpers
+
+/** Consumes a stream, keeping the chunks received before an error. */
+export async function drain<T>(stream: AsyncIterable<T>): Promise<{ chunks: T[]; error?: unknown }> {
+  const chunks: T[] = [];
+  try {
+    for await (const c of stream) chunks.push(c);
+    return { chunks };
+  } catch (error) {
+    return { chunks, error };
+  }
+}
+
+/** A loopback URL nothing listens on (connection refused). */
+export async function refusedUrl(): Promise<string> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return `http://127.0.0.1:${port}`;
+}

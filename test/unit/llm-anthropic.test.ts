@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AnthropicProvider } from '../../src/llm/anthropic.js';
+import { ProviderUnavailableError, type ChatChunk, type ChatRequest } from '../../src/llm/types.js';
+import { drain, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+
+let fake: FakeProvider;
+let provider: AnthropicProvider;
+beforeAll(async () => {
+  fake = await startFakeProvider();
+  provider = new AnthropicProvider({ baseURL: fake.url, apiKey: 'ak-test', timeoutMs: 2000 });
+});
+afterAll(() => fake.stop());
+beforeEach(() => {
+  fake.requests.length = 0;
+  fake.calls.length = 0;
+});
+
+const req = (over: Partial<ChatRequest> = {}): ChatRequest => ({
+  model: 'claude-test',
+  messages: [
+    { role: 'system', content: 'be brief' },
+    { role: 'user', content: 'hello' },
+  ],
+  ...over,
+});
+
+describe('AnthropicProvider', () => {
+  it('streams thinking and text deltas, then usage (cache reads included) and done', async () => {
+    fake.enqueue({ thinking: ['a', 'b'], text: ['Hi', ' there'], promptTokens: 300, cachedTokens: 100, completionTokens: 4 });
+    const { chunks, error } = await drain(provider.streamChat(req({ think: true })));
+    expect(error).toBeUndefined();
+    expect(chunks).toEqual<ChatChunk[]>([
+      { type: 'thinking', text: 'a' },
+      { type: 'thinking', text: 'b' },
+      { type: 'text', text: 'Hi' },
+      { type: 'text', text: ' there' },
+      { type: 'usage', usage: { promptTokens: 300, completionTokens: 4, cachedPromptTokens: 100 } },
+      { type: 'done', reason: 'end_turn' },
+    ]);
+  });
+
+  it('sends the documented headers and body (system lifted, thinking budget, max_tokens)', async () => {
+    await drain(provider.streamChat(req({ think: true, maxTokens: 4000 })));
+    const call = fake.calls[0];
+    expect(call.path).toBe('/v1/messages');
+    expect(call.headers['x-api-key']).toBe('ak-test');
+    expect(call.headers['anthropic-version']).toBe('2023-06-01');
+    expect(call.headers['anthropic-beta']).toBeUndefined();
+    expect(call.body).toMatchObject({
+      model: 'claude-test',
+      stream: true,
+      system: 'be brief',
+      max_tokens: 4000,
+      thinking: { type: 'enabled', budget_tokens: 2000 },
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }],
+    });
+    expect(call.body.temperature).toBeUndefined();
+  });
+
+  it('assembles tool_use input_json_delta into tool calls; tools sent with input_schema', async () => {
+    fake.enqueue({ text: 'Checking.', toolCalls: [{ id: 'toolu_1', name: 'read_file', arguments: { path: '/etc/hosts' } }] });
+    const tools = [{ name: 'read_file', description: 'Read', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
+    const { chunks } = await drain(provider.streamChat(req({ tools })));
+    expect(chunks.filter((c) => c.type !== 'usage')).toEqual<ChatChunk[]>([
+      { type: 'text', text: 'Checking.' },
+      { type: 'tool_call', call: { id: 'toolu_1', name: 'read_file', arguments: { path: '/etc/hosts' } } },
+      { type: 'done', reason: 'tool_use' },
+    ]);
+    expect(fake.requests[0].tools).toEqual([{ name: 'read_file', description: 'Read', input_schema: tools[0].parameters }]);
+  });
+
+  it('sends images as base64 blocks and merges consecutive tool results into one user turn', async () => {
+    const png = 'iVBORw0KGgo=';
+    await drain(
+      provider.streamChat(
+        req({
+          messages: [
+            { role: 'user', content: 'see', images: [png] },
+            {
+              role: 'assistant',
+              content: '',
+              toolCalls: [
+                { id: 't1', name: 'a', arguments: {} },
+                { id: 't2', name: 'b', arguments: { k: 1 } },
+              ],
+            },
+            { role: 'tool', content: 'r1', toolCallId: 't1' },
+            { role: 'tool', content: 'r2', toolCallId: 't2' },
+          ],
+        }),
+      ),
+    );
+    expect(fake.requests[0].messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
+          { type: 'text', text: 'see' },
+        ],
+      },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool_use', id: 't1', name: 'a', input: {} },
+          { type: 'tool_use', id: 't2', name: 'b', input: { k: 1 } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 't1', content: 'r1' },
+          { type: 'tool_result', tool_use_id: 't2', content: 'r2' },
+        ],
+      },
+    ]);
+  });
+
+  it('compact() requests the compaction beta and returns the compaction block', async () => {
+    fake.enqueue({ compaction: 'User asked about X; we decided Y.' });
+    const block = await provider.compact(
+      req({
+        messages: [
+          { role: 'user', content: 'long history' },
+          { role: 'assistant', content: 'answer' },
+          { role: 'user', content: 'next' },
+        ],
+      }),
+    );
+    expect(block).toEqual({ type: 'compaction', content: 'User asked about X; we decided Y.' });
+    const call = fake.calls[0];
+    expect(call.headers['anthropic-beta']).toBe('compact-2026-01-12');
+    expect(call.body.context_management).toEqual({ edits: [{ type: 'compact_20260112' }] });
+    expect(call.body.stream).toBe(false);
+  });
+
+  it('compact() retries once on 5xx; a non-JSON answer is ProviderUnavailableError', async () => {
+    fake.enqueue({ status: 503 }, { compaction: 'ok summary' });
+    await expect(provider.compact(req())).resolves.toEqual({ type: 'compaction', content: 'ok summary' });
+    expect(fake.calls).toHaveLength(2);
+
+    fake.enqueue({ garbage: 'html' });
+    const err = await provider.compact(req()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderUnavailableError);
+    expect(String((err as Error).message)).toMatch(/content-type "text\/html"/);
+    expect(fake.calls).toHaveLength(3); // garbage is not retried
+  });
+
+  it('a /v1 base URL is accepted', async () => {
+    const p = new AnthropicProvider({ baseURL: `${fake.url}/v1/`, apiKey: 'k', timeoutMs: 2000 });
+    expect((await p.complete(req())).text).toBe('ok');
+    expect(fake.calls[0].path).toBe('/v1/messages');
+  });
+});

@@ -1,0 +1,274 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CalibrationRegistry,
+  defaultCalibration,
+  estimateDeltaTokens,
+  estimateTokens,
+  fitLine,
+  isTruncatedReport,
+  messageChars,
+  MAX_OBSERVATIONS,
+  realBaselineEstimate,
+  recordObservation,
+} from '../../src/domain/tokens.js';
+import type { ImageRef } from '../../src/domain/image-tokens.js';
+import { assistant, call, result, system, user, x } from './compression-fixtures.js';
+
+const M = 'qwen';
+
+function calibrated(points: Array<[number, number]>, model = M): CalibrationRegistry {
+  const reg = new CalibrationRegistry();
+  for (const [c, t] of points) reg.recordObservation(model, c, t);
+  return reg;
+}
+
+describe('calibration fit', () => {
+  it('falls back to ceil(chars / 1.8) without observations', () => {
+    const reg = new CalibrationRegistry();
+    expect(reg.calibrationFor(M).estimate(1000)).toBe(Math.ceil(1000 / 1.8));
+    expect(reg.calibrationFor(M).estimate(1)).toBe(1);
+  });
+
+  it('needs at least two observations', () => {
+    const reg = calibrated([[1000, 600]]);
+    expect(reg.calibrationFor(M).fit()).toBeNull();
+    expect(reg.calibrationFor(M).estimate(1000)).toBe(556);
+  });
+
+  it('fits overhead + chars × slope by least squares', () => {
+    const reg = calibrated([
+      [1000, 600],
+      [2000, 1100],
+    ]);
+    const fit = reg.calibrationFor(M).fit();
+    expect(fit?.slope).toBeCloseTo(0.5);
+    expect(fit?.overhead).toBeCloseTo(100);
+    expect(reg.calibrationFor(M).estimate(3000)).toBe(1600);
+  });
+
+  it('least squares over noisy points', () => {
+    const fit = fitLine([
+      { chars: 1000, tokens: 610 },
+      { chars: 2000, tokens: 1090 },
+      { chars: 3000, tokens: 1600 },
+    ]);
+    expect(fit?.slope).toBeCloseTo(0.495, 3);
+    expect(fit?.overhead).toBeCloseTo(1100 - 0.495 * 2000, 1);
+  });
+
+  it('rejects observations whose sizes differ by less than 1.25×', () => {
+    expect(fitLine([{ chars: 1000, tokens: 500 }, { chars: 1240, tokens: 620 }])).toBeNull();
+    expect(fitLine([{ chars: 1000, tokens: 500 }, { chars: 1250, tokens: 625 }])).not.toBeNull();
+  });
+
+  it('rejects slopes outside [1/4, 1] token per char', () => {
+    expect(fitLine([{ chars: 1000, tokens: 500 }, { chars: 2000, tokens: 3000 }])).toBeNull();
+    expect(fitLine([{ chars: 1000, tokens: 1000 }, { chars: 2000, tokens: 1100 }])).toBeNull();
+    expect(fitLine([{ chars: 1000, tokens: 1000 }, { chars: 2000, tokens: 2000 }])?.slope).toBeCloseTo(1);
+    expect(fitLine([{ chars: 1000, tokens: 250 }, { chars: 2000, tokens: 500 }])?.slope).toBeCloseTo(0.25);
+  });
+
+  it('keeps only the last 8 observations', () => {
+    const reg = calibrated([[1000, 5000]]);
+    for (let i = 1; i <= MAX_OBSERVATIONS; i++) reg.recordObservation(M, 1000 * i, 100 + 500 * i);
+    const cal = reg.calibrationFor(M);
+    expect(cal.observations).toHaveLength(MAX_OBSERVATIONS);
+    expect(cal.fit()?.slope).toBeCloseTo(0.5);
+    expect(cal.fit()?.overhead).toBeCloseTo(100);
+  });
+
+  it('does not feed prompts that carried images to the fit', () => {
+    const reg = calibrated([[1000, 600]]);
+    expect(reg.recordObservation(M, 2000, 5000, { hadImages: true })).toBe('skipped_images');
+    expect(reg.calibrationFor(M).observations).toHaveLength(1);
+    expect(reg.recordObservation(M, 2000, 1100, { hadImages: false })).toBe('recorded');
+    expect(reg.calibrationFor(M).observations).toHaveLength(2);
+  });
+
+  it('does not record a truncated report (reported < 70% of what was sent)', () => {
+    const reg = new CalibrationRegistry();
+    expect(reg.recordObservation(M, 10_000, 2000, { sentEstimate: 5000 })).toBe('truncated');
+    expect(reg.calibrationFor(M).observations).toHaveLength(0);
+    expect(reg.recordObservation(M, 10_000, 3500, { sentEstimate: 5000 })).toBe('recorded');
+  });
+
+  it('ignores empty observations', () => {
+    const reg = new CalibrationRegistry();
+    expect(reg.recordObservation(M, 0, 100)).toBe('invalid');
+    expect(reg.recordObservation(M, 100, 0)).toBe('invalid');
+    expect(reg.calibrationFor(M).observations).toHaveLength(0);
+  });
+
+  it('calibrates per model', () => {
+    const reg = calibrated([
+      [1000, 600],
+      [2000, 1100],
+    ]);
+    expect(reg.calibrationFor('other').estimate(3000)).toBe(Math.ceil(3000 / 1.8));
+  });
+
+  it('registries are isolated; the module-level default serves recordObservation', () => {
+    const model = `default-${Math.random()}`;
+    recordObservation(model, 1000, 600);
+    recordObservation(model, 2000, 1100);
+    expect(defaultCalibration.calibrationFor(model).fit()).not.toBeNull();
+    expect(new CalibrationRegistry().calibrationFor(model).fit()).toBeNull();
+    defaultCalibration.reset(model);
+    expect(defaultCalibration.calibrationFor(model).observations).toHaveLength(0);
+  });
+});
+
+describe('isTruncatedReport', () => {
+  it('is below 70% of the sent estimate', () => {
+    expect(isTruncatedReport(69, 100)).toBe(true);
+    expect(isTruncatedReport(70, 100)).toBe(false);
+    expect(isTruncatedReport(120, 100)).toBe(false);
+  });
+});
+
+describe('messageChars / estimateTokens', () => {
+  it('counts content, thinking, tool call names and JSON args', () => {
+    const m = call('c1', 'grep', { q: 'abc' }, { content: 'hello', thinking: 'hmm' });
+    expect(messageChars(m)).toBe(5 + 3 + 4 + JSON.stringify({ q: 'abc' }).length);
+    expect(messageChars(user('abc'))).toBe(3);
+  });
+
+  it('adds image costs: default 1024, a flat price, or a per-image pricer', () => {
+    const reg = new CalibrationRegistry();
+    const msgs = [user(x(180), { images: ['a.png', 'b.png'] })];
+    expect(estimateTokens(msgs, M, { registry: reg })).toBe(100 + 2048);
+    expect(estimateTokens(msgs, M, { registry: reg, imageTokens: 500 })).toBe(1100);
+    const pricer = (img: ImageRef) => (img.value === 'a.png' ? 1026 : 256);
+    expect(estimateTokens(msgs, M, { registry: reg, imageTokens: pricer })).toBe(100 + 1026 + 256);
+  });
+
+  it('prices inline base64 tool-result images too', () => {
+    const reg = new CalibrationRegistry();
+    const msgs = [result('c', x(180), { metadata: { base64: 'AAAA' } })];
+    const kinds: string[] = [];
+    const est = estimateTokens(msgs, M, {
+      registry: reg,
+      imageTokens: (img) => {
+        kinds.push(img.kind);
+        return 300;
+      },
+    });
+    expect(est).toBe(400);
+    expect(kinds).toEqual(['base64']);
+  });
+
+  it('uses the calibrated line when one is usable', () => {
+    const reg = calibrated([
+      [1000, 600],
+      [2000, 1100],
+    ]);
+    expect(estimateTokens([user(x(1000))], M, { registry: reg })).toBe(600);
+  });
+
+  it('delta estimates carry no overhead', () => {
+    const reg = calibrated([
+      [1000, 600],
+      [2000, 1100],
+    ]);
+    expect(estimateDeltaTokens([user(x(200))], M, { registry: reg })).toBe(100);
+    expect(estimateDeltaTokens([], M, { registry: reg })).toBe(0);
+  });
+});
+
+describe('realBaselineEstimate', () => {
+  const reg = () => new CalibrationRegistry();
+
+  it('falls back to estimateTokens(view) without a baseline', () => {
+    const context = [user(x(180)), assistant(x(180))];
+    expect(realBaselineEstimate({ baseline: null, context, model: M, registry: reg() })).toBe(200);
+  });
+
+  it('adds the calibrated delta of messages appended since messageCount', () => {
+    const context = [user(x(5000)), assistant(x(5000)), user(x(180))];
+    const est = realBaselineEstimate({
+      baseline: { promptTokens: 4000, messageCount: 2 },
+      context,
+      model: M,
+      registry: reg(),
+    });
+    expect(est).toBe(4000 + 100);
+  });
+
+  it('locates the delta by lastSequence', () => {
+    const a = user(x(5000));
+    const b = assistant(x(360));
+    const context = [a, b];
+    const est = realBaselineEstimate({
+      baseline: { promptTokens: 3000, lastSequence: a.sequenceNumber },
+      context,
+      model: M,
+      registry: reg(),
+    });
+    expect(est).toBe(3000 + 200);
+  });
+
+  it('prices the delta on the view (after truncation), not raw bytes', () => {
+    const huge = user(x(1_000_000));
+    const context = [user('hi'), huge];
+    const view = [context[0], { ...huge, content: x(1800) }];
+    const est = realBaselineEstimate({
+      baseline: { promptTokens: 50, messageCount: 1 },
+      context,
+      view,
+      model: M,
+      registry: reg(),
+    });
+    expect(est).toBe(50 + 1000);
+  });
+
+  it('takes the delta from the tail of a view with extra leading messages', () => {
+    const context = [user(x(100)), user(x(180))];
+    const view = [system(x(5000)), ...context];
+    const est = realBaselineEstimate({
+      baseline: { promptTokens: 3000, messageCount: 1 },
+      context,
+      view,
+      model: M,
+      registry: reg(),
+    });
+    expect(est).toBe(3100);
+  });
+
+  it('uses the calibrated slope for the delta', () => {
+    const r = calibrated([
+      [1000, 600],
+      [2000, 1100],
+    ]);
+    const context = [user(x(1000)), user(x(400))];
+    const est = realBaselineEstimate({
+      baseline: { promptTokens: 600, messageCount: 1 },
+      context,
+      model: M,
+      registry: r,
+    });
+    expect(est).toBe(800);
+  });
+
+  it('ignores a stale baseline from a longer (since compressed) context', () => {
+    const context = [user(x(180))];
+    const est = realBaselineEstimate({
+      baseline: { promptTokens: 90_000, messageCount: 40 },
+      context,
+      model: M,
+      registry: reg(),
+    });
+    expect(est).toBe(100);
+  });
+
+  it('includes images of appended messages', () => {
+    const context = [user('a'), user(x(180), { images: ['i.png'] })];
+    const est = realBaselineEstimate({
+      baseline: { promptTokens: 10, messageCount: 1 },
+      context,
+      model: M,
+      registry: reg(),
+      imageTokens: 1026,
+    });
+    expect(est).toBe(10 + 100 + 1026);
+  });
+});
