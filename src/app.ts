@@ -7,6 +7,14 @@ import { ensureSearchIndexes, migrate } from './db/migrate.js';
 import { createEventBus, type EventBus } from './events/bus.js';
 import { ProfileService } from './sessions/profiles.js';
 import { SearchService } from './search/service.js';
+import { SessionFiles } from './files/store.js';
+import { createProvider, type ProviderKind } from './llm/index.js';
+import type { LlmProvider } from './llm/types.js';
+import type { Profile } from './generated/prisma/client.js';
+import { startTurnRunner, type TurnHooks } from './turns/runner.js';
+import { TurnService } from './turns/service.js';
+import { ToolRegistry } from './turns/tools.js';
+import { generateTitle } from './turns/titles.js';
 import { SessionService } from './sessions/service.js';
 import { SessionStore } from './store/sessions.js';
 
@@ -20,6 +28,11 @@ export interface App {
   profiles: ProfileService;
   sessions: SessionService;
   search: SearchService;
+  files: SessionFiles;
+  tools: ToolRegistry;
+  turns: TurnService;
+  hooks: TurnHooks;
+  provider(profile: Pick<Profile, 'provider'>): LlmProvider;
   trigram: boolean;
   /** background work: orphan recovery, cleanup loops */
   start?(): Promise<void>;
@@ -42,6 +55,30 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const bus = createEventBus({ redisUrl: config.redisUrl, retention: config.eventRetention });
   const profiles = new ProfileService(db, config);
   await profiles.ensureDefault();
+  const sessions = new SessionService(store, profiles, bus, config);
+  const files = new SessionFiles({ root: config.sessionFilesDir, maxBytes: config.sessionFilesMaxSizeMb * 1024 * 1024, logger: log });
+  const turns = new TurnService(store, sessions, bus, config, files, log);
+  const providers = new Map<string, LlmProvider>();
+  const provider = (profile: Pick<Profile, 'provider'>) => {
+    let p = providers.get(profile.provider);
+    if (!p) {
+      p = createProvider(profile.provider as ProviderKind, {
+        ollamaHost: config.ollamaHost,
+        openaiBaseUrl: config.openaiBaseUrl,
+        openaiApiKey: config.openaiApiKey,
+        anthropicBaseUrl: config.anthropicBaseUrl,
+        anthropicApiKey: config.anthropicApiKey,
+        timeoutMs: config.providerTimeoutMs,
+        connectRetries: config.providerConnectRetries,
+      });
+      providers.set(profile.provider, p);
+    }
+    return p;
+  };
+  const tools = new ToolRegistry();
+  const hooks: TurnHooks = {};
+  let sweeper: NodeJS.Timeout | null = null;
+  let stopCleanup: (() => Promise<void>) | null = null;
   const app: App = {
     config,
     log,
@@ -50,13 +87,48 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     auth: new Auth(db, config),
     bus,
     profiles,
-    sessions: new SessionService(store, profiles, bus, config),
+    sessions,
     search: new SearchService(db, store, config.searchStatementTimeoutMs),
+    files,
+    tools,
+    turns,
+    hooks,
+    provider,
     trigram,
+    start: async () => {
+      const staleMs = Math.max(5_000, config.partialFlushMs * 5);
+      await turns.recoverOrphans(staleMs);
+      sweeper = setInterval(() => void turns.recoverOrphans(staleMs).catch((e) => log.warn({ err: e }, 'turn.recovery_failed')), staleMs);
+      sweeper.unref();
+      stopCleanup = files.startCleanupLoop(config.sessionFilesCleanupIntervalMs, async (ids) => {
+        const rows = await db.prisma.session.findMany({ where: { id: { in: ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id)) } }, select: { id: true } });
+        return new Set(rows.map((r) => r.id));
+      });
+    },
     close: async () => {
+      if (sweeper) clearInterval(sweeper);
+      await stopCleanup?.();
+      turns.abortAll();
+      await turns.drain();
       await bus.close();
       if (!options.db) await db.close();
     },
   };
+  turns.startRunner = (turn, clientTools) =>
+    startTurnRunner(
+      {
+        store,
+        bus,
+        config,
+        files,
+        tools,
+        log,
+        provider,
+        hooks,
+        afterTurn: (session, profile, turnId) => generateTitle(app, session.id, profile, turnId),
+      },
+      turn,
+      clientTools,
+    );
   return app;
 }

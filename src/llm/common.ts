@@ -96,8 +96,13 @@ export function isRetryable(err: unknown): boolean {
 /** "fetch failed: connect ECONNREFUSED 127.0.0.1:1234" — the messages of the cause chain. */
 export function describeError(err: unknown): string {
   const parts: string[] = [];
-  for (const e of causes(err)) {
-    const msg = e instanceof Error ? e.message : String(e);
+  const chain = causes(err);
+  // A wrapped ProtocolError (the openai client wraps fetch errors) is the useful part.
+  const proto = chain.findIndex((e) => e instanceof ProtocolError);
+  for (const e of proto > 0 ? chain.slice(proto) : chain) {
+    let msg = e instanceof Error ? e.message : String(e);
+    const code = (e as { status_code?: unknown }).status_code; // ollama's ResponseError
+    if (typeof code === 'number' && !msg.includes(String(code))) msg = `HTTP ${code}: ${msg}`;
     if (msg && !parts.some((p) => p.includes(msg))) parts.push(msg);
   }
   return parts.join(': ') || 'unknown error';

@@ -70,7 +70,9 @@ export class OpenAICompatibleProvider extends ResilientProvider {
       pending.clear();
     }
 
+    let received = 0;
     for await (const chunk of stream) {
+      received++;
       if (chunk.usage) {
         reported = usage(
           chunk.usage.prompt_tokens ?? 0,
@@ -97,7 +99,9 @@ export class OpenAICompatibleProvider extends ResilientProvider {
       }
     }
     if (finish === undefined && reported === undefined) {
-      throw new ProtocolError('stream ended without finish_reason or usage');
+      throw new ProtocolError(
+        received ? 'stream ended without finish_reason or usage' : 'no SSE data events in the response (not an OpenAI stream)',
+      );
     }
     yield* flushCalls();
     if (reported) yield { type: 'usage', usage: reported };

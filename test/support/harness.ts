@@ -85,3 +85,138 @@ export async function createTestApp(overrides: Partial<Config> = {}, options: { 
 
 /** The first error code, for terse assertions. */
 export const codeOf = (result: GqlResult<unknown>) => result.errors?.[0]?.extensions?.code;
+
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { startServer } from '../../src/server.js';
+import { appRoutes } from '../../src/routes.js';
+import { startFakeProvider, type FakeProvider } from './fake-provider.js';
+
+export interface ServerContext extends TestContext {
+  url: string;
+  wsUrl: string;
+  fake: FakeProvider;
+  /** GraphQL over real HTTP */
+  http: <T = any>(query: string, variables?: Record<string, unknown>, token?: string) => Promise<GqlResult<T>>;
+  ws(token?: string): Client;
+  subscribe(query: string, variables: Record<string, unknown>, token?: string): Subscription;
+}
+
+export interface Subscription {
+  events: any[];
+  errors: unknown[];
+  waitFor(predicate: (events: any[]) => boolean, timeoutMs?: number): Promise<any[]>;
+  dispose(): void;
+  client: Client;
+}
+
+export async function createTestServer(overrides: Partial<Config> = {}, options: { trigram?: boolean } = {}): Promise<ServerContext> {
+  const fake = await startFakeProvider();
+  const base = await createTestApp(
+    { ollamaHost: fake.url, openaiBaseUrl: `${fake.url}/v1`, anthropicBaseUrl: fake.url, providerTimeoutMs: 5_000, partialFlushMs: 100, ...overrides },
+    options,
+  );
+  const running = await startServer(base.app, { routes: appRoutes(base.app) });
+  await base.app.start?.();
+  const url = running.url;
+  const wsUrl = `${url.replace('http', 'ws')}/graphql`;
+  const clients: Client[] = [];
+  const http = async <T>(query: string, variables: Record<string, unknown> = {}, token?: string) => {
+    const response = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ query, variables }),
+    });
+    return (await response.json()) as GqlResult<T>;
+  };
+  const ws = (token?: string) => {
+    const client = createClient({
+      url: wsUrl,
+      webSocketImpl: WebSocket,
+      connectionParams: token ? { authorization: `Bearer ${token}` } : {},
+      retryAttempts: 0,
+      lazy: true,
+    });
+    clients.push(client);
+    return client;
+  };
+  const subscribe = (query: string, variables: Record<string, unknown>, token?: string): Subscription => {
+    const client = ws(token);
+    const events: any[] = [];
+    const errors: unknown[] = [];
+    let notify = () => undefined as void;
+    const dispose = client.subscribe(
+      { query, variables },
+      {
+        next: (value) => {
+          if (value.errors) errors.push(...value.errors);
+          if (value.data) events.push(Object.values(value.data)[0]);
+          notify();
+        },
+        error: (error) => {
+          errors.push(error);
+          notify();
+        },
+        complete: () => undefined,
+      },
+    );
+    const waitFor = (predicate: (events: any[]) => boolean, timeoutMs = 10_000) =>
+      new Promise<any[]>((resolve, reject) => {
+        const check = () => {
+          if (predicate(events)) {
+            resolve(events);
+            return true;
+          }
+          return false;
+        };
+        if (check()) return;
+        const timer = setTimeout(() => reject(new Error(`timed out; events: ${JSON.stringify(events.map((e) => e?.__typename ?? e)).slice(0, 800)} errors: ${JSON.stringify(errors).slice(0, 400)}`)), timeoutMs);
+        notify = () => {
+          if (check()) clearTimeout(timer);
+        };
+      });
+    return { events, errors, waitFor, dispose, client };
+  };
+  return {
+    ...base,
+    url,
+    wsUrl,
+    fake,
+    http,
+    ws,
+    subscribe,
+    close: async () => {
+      for (const c of clients) await c.dispose();
+      await running.close();
+      await base.close();
+      await fake.stop();
+    },
+  };
+}
+
+/** Waits until the predicate holds (polling), for state that has no event. */
+export async function eventually<T>(fn: () => Promise<T>, predicate: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await fn();
+    if (predicate(value)) return value;
+    if (Date.now() > deadline) throw new Error(`eventually: timed out, last value ${JSON.stringify(value).slice(0, 500)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export const EVENTS_SUBSCRIPTION = `subscription($sessionId: ID!, $after: String) {
+  sessionEvents(sessionId: $sessionId, after: $after) {
+    __typename eventId at
+    ... on TurnStarted { turn { id status } userMessage { content role isDisplay } }
+    ... on TextDelta { turnId text }
+    ... on ThinkingDelta { turnId text }
+    ... on ToolCallRequested { turnId clientSide toolCall { id name arguments } }
+    ... on MessageSaved { savedTurnId: turnId message { sequenceNumber role content thinking isDisplay isContext toolCalls { id name } toolCallId metadata isAgentNote } }
+    ... on TurnEnded { turn { id status } assistantMessage { content } usage { promptTokens completionTokens totalTokens } }
+    ... on TurnFailed { turn { id status } code errorMessage: message }
+    ... on SessionRenamed { name titleSource }
+    ... on CompressionStarted { contextTokens maxContextTokens }
+    ... on ContextCompressed { reason strategy summary messagesBefore messagesAfter contextTokens maxContextTokens }
+  }
+}`;

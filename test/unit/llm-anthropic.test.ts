@@ -150,4 +150,22 @@ describe('AnthropicProvider', () => {
     expect((await p.complete(req())).text).toBe('ok');
     expect(fake.calls[0].path).toBe('/v1/messages');
   });
+
+  it('the fake streams the compaction block over SSE when the compact beta is requested', async () => {
+    const res = await fetch(`${fake.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-beta': 'compact-2026-01-12' },
+      body: JSON.stringify({
+        model: 'm',
+        stream: true,
+        max_tokens: 10,
+        messages: [{ role: 'user', content: 'x' }],
+        context_management: { edits: [{ type: 'compact_20260112' }] },
+      }),
+    });
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const text = await res.text();
+    expect(text).toContain('"content_block":{"type":"compaction","content":"Summary of 1 earlier messages."}');
+    expect(text.trim().endsWith('data: {"type":"message_stop"}')).toBe(true);
+  });
 });

@@ -124,4 +124,11 @@ describe('OllamaProvider', () => {
     expect(v.version).toBeTypeOf('string');
     expect(tags.models.length).toBeGreaterThan(0);
   });
+
+  it('fake.responder decides when the queue is empty (echo)', async () => {
+    fake.responder = (call) => ({ text: `echo: ${call.body.messages.at(-1).content}` });
+    expect((await provider.complete(req())).text).toBe('echo: Say hello');
+    fake.enqueue({ text: 'queued wins' });
+    expect((await provider.complete(req())).text).toBe('queued wins');
+  });
 });

@@ -1,0 +1,482 @@
+/**
+ * The turn loop: build the context fresh, guard its size, stream the
+ * provider's answer as events, run tools, save every message as it
+ * completes, and end with TurnEnded / TurnFailed.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { TOOL_RESULT_MAX_CHARS, capNewToolResults } from '../domain/compression/tool-results.js';
+import { imageTokensFromBytes } from '../domain/image-tokens.js';
+import { RepeatGuard, ledgerWith, repeatNoteMessage, type StreamRuleLedger } from '../domain/repeat-guard.js';
+import { defaultCalibration, contextChars, realBaselineEstimate, type RealBaseline } from '../domain/tokens.js';
+import type { ToolCall, Usage } from '../domain/types.js';
+import { ZERO_USAGE } from '../domain/types.js';
+import { evaluateContextSize, messageTokenBudget, truncateOversized } from '../domain/view.js';
+import type { EventBus } from '../events/bus.js';
+import type { SessionEventBody } from '../events/types.js';
+import { imageBudget, imageNotice, selectImagesWithinBudget } from '../files/notices.js';
+import type { SessionFiles } from '../files/store.js';
+import type { Profile, Session, Turn } from '../generated/prisma/client.js';
+import type { LlmProvider, LlmToolDefinition } from '../llm/types.js';
+import { ProviderUnavailableError } from '../llm/types.js';
+import { messageJson } from '../sessions/service.js';
+import type { StoredMessage } from '../store/rows.js';
+import type { SessionStore } from '../store/sessions.js';
+import { modelView, toLlmMessages, withTurnContext } from './context.js';
+import { CancelledError, type ClientToolDefinition, type PendingToolCall, type RunningTurn, turnJson } from './service.js';
+import type { ToolOutcome, ToolRegistry } from './tools.js';
+
+export interface RunContext {
+  session: Session;
+  profile: Profile;
+  window: number;
+  turnId: string;
+  signal: AbortSignal;
+  publish(body: SessionEventBody): Promise<void>;
+  /** estimate of the next prompt in real tokens (baseline + calibrated delta of the view) */
+  estimate(): Promise<number>;
+}
+
+/** Compression and memory plug into the loop here (see src/compression). */
+export interface TurnHooks {
+  beforeFirstCall?(ctx: RunContext): Promise<void>;
+  beforeNextCall?(ctx: RunContext): Promise<void>;
+  turnContext?(ctx: RunContext): Promise<string | null>;
+  afterTurn?(ctx: Omit<RunContext, 'signal'>): Promise<void>;
+}
+
+export interface RunnerDeps {
+  store: SessionStore;
+  bus: EventBus;
+  config: Config;
+  files: SessionFiles;
+  tools: ToolRegistry;
+  log: Logger;
+  provider(profile: Profile): LlmProvider;
+  hooks: TurnHooks;
+  afterTurn?(session: Session, profile: Profile, turnId: string): Promise<void>;
+}
+
+export const CONTEXT_TOO_LARGE_REPLY = (estimate: number, limit: number) =>
+  `The conversation is too large for this model's context window (~${estimate} tokens, limit ${limit}). ` +
+  'Compress the session (compactSession) or start a new one, then ask again.';
+
+export function startTurnRunner(deps: RunnerDeps, turn: Turn, clientTools: ClientToolDefinition[]): RunningTurn {
+  const controller = new AbortController();
+  let wakeUp: () => void = () => undefined;
+  const runner: RunningTurn = {
+    controller,
+    wake: () => wakeUp(),
+    done: Promise.resolve(),
+  };
+  runner.done = new TurnRun(deps, turn, clientTools, controller, (fn) => (wakeUp = fn)).run();
+  return runner;
+}
+
+class TurnRun {
+  private text = '';
+  private thinking = '';
+  private usage: Usage = { ...ZERO_USAGE };
+  private lastAssistant: StoredMessage | null = null;
+  private lastFlush = 0;
+  private flushing: Promise<void> | null = null;
+
+  constructor(
+    private readonly deps: RunnerDeps,
+    private readonly turn: Turn,
+    private readonly clientTools: ClientToolDefinition[],
+    private readonly controller: AbortController,
+    private readonly onWake: (fn: () => void) => void,
+  ) {}
+
+  private get prisma() {
+    return this.deps.store.prisma;
+  }
+
+  private publish = async (body: SessionEventBody) => {
+    await this.deps.bus.publish(this.turn.sessionId, body);
+  };
+
+  async run(): Promise<void> {
+    const { store, config, log } = this.deps;
+    const started = Date.now();
+    let session = (await store.get(this.turn.sessionId))!;
+    const profile = (await this.prisma.profile.findUnique({ where: { id: session.profileId } }))!;
+    const window = profile.contextWindow;
+    const provider = this.deps.provider(profile);
+    const signal = this.controller.signal;
+    const ctx: RunContext = {
+      session,
+      profile,
+      window,
+      turnId: this.turn.id,
+      signal,
+      publish: this.publish,
+      estimate: async () => (await this.buildCall(ctx, null)).estimate,
+    };
+    let toolCallCount = 0;
+    try {
+      await this.decideImages(ctx);
+      if (profile.planning) await this.planningPhase(ctx, provider);
+      for (let iteration = 0; ; iteration++) {
+        if (iteration >= config.maxToolIterations) {
+          await this.saveMessages([
+            { role: 'assistant', content: `[Stopped after ${config.maxToolIterations} model calls in one turn.]`, metadata: { iterationLimit: true } },
+          ]);
+          break;
+        }
+        await (iteration === 0 ? this.deps.hooks.beforeFirstCall : this.deps.hooks.beforeNextCall)?.(ctx);
+        session = ctx.session = (await store.get(session.id))!;
+        const turnContext = (await this.deps.hooks.turnContext?.(ctx)) ?? null;
+        const call = await this.buildCall(ctx, turnContext);
+        const size = evaluateContextSize({ estimate: call.estimate, window, outputReserve: config.outputReserveTokens });
+        if (size.overLimit) {
+          await this.saveMessages([
+            { role: 'assistant', content: CONTEXT_TOO_LARGE_REPLY(size.estimate, size.limit), metadata: { contextTooLarge: true } },
+          ]);
+          break;
+        }
+        const tools: LlmToolDefinition[] = [
+          ...this.deps.tools.definitions(),
+          ...this.clientTools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters as Record<string, unknown> })),
+        ];
+        const callStarted = Date.now();
+        const { calls, usage } = await this.stream(provider, {
+          model: profile.model,
+          messages: call.messages,
+          tools: tools.length > 0 ? tools : undefined,
+          numCtx: window,
+          signal,
+        }, ctx);
+        await this.recordUsage(ctx, usage, call);
+        toolCallCount += calls.length;
+        await this.saveMessages([
+          {
+            role: 'assistant',
+            content: this.text,
+            thinking: this.thinking || null,
+            toolCalls: calls,
+            elapsedSeconds: (Date.now() - callStarted) / 1000,
+            toolCallCount: calls.length,
+            tokenCount: usage?.completionTokens ?? null,
+          },
+        ]);
+        this.text = '';
+        this.thinking = '';
+        await this.prisma.turn.update({ where: { id: this.turn.id }, data: { partialText: '', partialThinking: '' } });
+        if (this.repeatStopped) break;
+        if (calls.length === 0) break;
+        await this.runTools(ctx, calls);
+      }
+      await this.finish('COMPLETED', null, started, toolCallCount);
+    } catch (error) {
+      await this.fail(error, started);
+    }
+    if (this.endedStatus === 'COMPLETED' && this.deps.hooks.afterTurn) {
+      const { signal: _s, ...rest } = ctx;
+      void this.deps.hooks.afterTurn(rest).catch((e) => log.warn({ err: e }, 'compression.worker_failed'));
+    }
+    if (this.endedStatus === 'COMPLETED') {
+      void this.deps.afterTurn?.(ctx.session, profile, this.turn.id).catch((e) => log.warn({ err: e }, 'turn.after_failed'));
+    }
+  }
+
+  private endedStatus: string | null = null;
+  private repeatStopped = false;
+
+  /** The call's messages and its estimate, on the view the model is sent. */
+  private async buildCall(ctx: RunContext, turnContext: string | null) {
+    const { store, config } = this.deps;
+    const context = await store.context(ctx.session.id);
+    const budget = messageTokenBudget(config.contextMessageTokenBudget, ctx.window);
+    const capped = capNewToolResults(modelView(context), TOOL_RESULT_MAX_CHARS);
+    const truncated = truncateOversized(capped, budget, ctx.profile.model);
+    const view = withTurnContext(truncated, turnContext);
+    const images = ctx.profile.vision ? await this.loadImages(view) : new Map<string, { b64: string; tokens: number }>();
+    const withSystem = ctx.profile.systemPrompt
+      ? [{ ...view[0]!, role: 'system' as const, content: ctx.profile.systemPrompt, images: [], toolCalls: [], sequenceNumber: -1 }, ...view]
+      : view;
+    const imagePricer = (img: { value: string }) => images.get(img.value)?.tokens ?? config.contextImageTokens;
+    const baseline = (ctx.session.metadata as { baseline?: RealBaseline }).baseline ?? null;
+    const estimate = realBaselineEstimate({
+      baseline,
+      context: context.filter((m) => true),
+      view: view.length > 0 ? withSystem : view,
+      model: ctx.profile.model,
+      imageTokens: (img) => imagePricer(img),
+    });
+    const messages = toLlmMessages({
+      systemPrompt: ctx.profile.systemPrompt,
+      view,
+      images: new Map([...images].map(([k, v]) => [k, v.b64])),
+    });
+    const chars = contextChars(withSystem);
+    return { messages, estimate, chars, hadImages: images.size > 0, lastSequence: context.at(-1)?.sequenceNumber ?? -1 };
+  }
+
+  private async loadImages(view: { images: string[]; metadata: Record<string, unknown> }[]) {
+    const out = new Map<string, { b64: string; tokens: number }>();
+    for (const m of view) {
+      const allowed = Array.isArray(m.metadata.imagesInContext) ? (m.metadata.imagesInContext as string[]) : m.images;
+      for (const rel of m.images) {
+        if (!allowed.includes(rel) || out.has(rel)) continue;
+        const bytes = await readSessionFile(this.deps.files, rel);
+        if (bytes) out.set(rel, { b64: bytes.toString('base64'), tokens: imageTokensFromBytes(bytes, this.deps.config.contextImageTokens) });
+      }
+    }
+    return out;
+  }
+
+  /** Pasted images past the budget (0.8 × window − context) are not sent; the notice names them for image_view. */
+  private async decideImages(ctx: RunContext) {
+    if (this.turn.userSequence === null) return;
+    const [message] = (await this.deps.store.context(ctx.session.id)).filter((m) => m.sequenceNumber === this.turn.userSequence);
+    if (!message || message.images.length === 0) return;
+    const priced = [];
+    for (const rel of message.images) {
+      const bytes = await readSessionFile(this.deps.files, rel);
+      priced.push({ relPath: rel, tokens: bytes ? imageTokensFromBytes(bytes, this.deps.config.contextImageTokens) : this.deps.config.contextImageTokens });
+    }
+    const withoutImages = { ...ctx.profile, vision: false };
+    const base = await this.buildCall({ ...ctx, profile: withoutImages }, null);
+    const allowed = ctx.profile.vision ? selectImagesWithinBudget(priced, imageBudget(ctx.window, base.estimate)) : { inContext: [], notLoaded: priced };
+    const notice = imageNotice(allowed.inContext.map((i) => i.relPath), allowed.notLoaded.map((i) => i.relPath));
+    const previous = typeof message.metadata.contextNotice === 'string' ? `${message.metadata.contextNotice}\n` : '';
+    const { imageNotice: _drop, ...rest } = message.metadata;
+    await this.deps.store.updateMessage(ctx.session.id, message.sequenceNumber, {
+      metadata: { ...rest, contextNotice: `${previous}${notice}`, imagesInContext: allowed.inContext.map((i) => i.relPath) },
+    });
+  }
+
+  private async planningPhase(ctx: RunContext, provider: LlmProvider) {
+    const call = await this.buildCall(ctx, null);
+    const messages = [
+      ...call.messages,
+      { role: 'user' as const, content: 'Before answering, write a short numbered plan of the steps you will take. Reply with the plan only.' },
+    ];
+    const { text } = await provider.complete({ model: ctx.profile.model, messages, numCtx: ctx.window, signal: ctx.signal });
+    const [plan] = await this.saveMessages([{ role: 'assistant', content: text, isPlan: true, isContext: false }]);
+    const logs = Array.isArray(ctx.session.planningLogs) ? ctx.session.planningLogs : [];
+    await this.prisma.session.update({
+      where: { id: ctx.session.id },
+      data: { planningLogs: [...logs, { turnId: this.turn.id, at: new Date().toISOString(), output: text, sequenceNumber: plan?.sequenceNumber }] as never },
+    });
+  }
+
+  private async stream(provider: LlmProvider, request: Parameters<LlmProvider['streamChat']>[0], ctx: RunContext) {
+    const calls: ToolCall[] = [];
+    let usage: Usage | null = null;
+    const ledger = ((ctx.session.metadata as { streamRules?: StreamRuleLedger }).streamRules) ?? { fired: [] };
+    const guard = new RepeatGuard(
+      { maxLineRepeats: this.deps.config.repeatLineLimit, maxParagraphRepeats: this.deps.config.repeatParagraphLimit },
+      ledger,
+    );
+    const local = new AbortController();
+    const onAbort = () => local.abort(ctx.signal.reason);
+    ctx.signal.addEventListener('abort', onAbort);
+    try {
+      for await (const chunk of provider.streamChat({ ...request, signal: local.signal })) {
+        if (chunk.type === 'text') {
+          this.text += chunk.text;
+          await this.publish({ type: 'TextDelta', turnId: this.turn.id, text: chunk.text });
+          const verdict = guard.push(chunk.text);
+          if (verdict) {
+            this.repeatStopped = true;
+            local.abort(new Error('repeat guard'));
+            await this.prisma.session.update({
+              where: { id: ctx.session.id },
+              data: { metadata: { ...(ctx.session.metadata as object), streamRules: ledgerWith(ledger, verdict.fired) } as never },
+            });
+            ctx.session.metadata = { ...(ctx.session.metadata as object), streamRules: ledgerWith(ledger, verdict.fired) } as never;
+            this.pendingNotes.push(repeatNoteMessage(verdict));
+            break;
+          }
+        } else if (chunk.type === 'thinking') {
+          this.thinking += chunk.text;
+          await this.publish({ type: 'ThinkingDelta', turnId: this.turn.id, text: chunk.text });
+        } else if (chunk.type === 'tool_call') {
+          calls.push(chunk.call);
+        } else if (chunk.type === 'usage') {
+          usage = chunk.usage;
+        }
+        await this.maybeFlush();
+      }
+    } catch (error) {
+      if (ctx.signal.aborted) throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new CancelledError();
+      if (!this.repeatStopped) throw error;
+    } finally {
+      ctx.signal.removeEventListener('abort', onAbort);
+    }
+    if (ctx.signal.aborted) throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new CancelledError();
+    return { calls, usage };
+  }
+
+  private pendingNotes: ReturnType<typeof repeatNoteMessage>[] = [];
+
+  /** Persists the partial answer at most every partialFlushMs; also the heartbeat and the cross-process cancel check. */
+  private async maybeFlush(force = false) {
+    const now = Date.now();
+    if (!force && now - this.lastFlush < this.deps.config.partialFlushMs) return;
+    if (this.flushing) return;
+    this.lastFlush = now;
+    this.flushing = (async () => {
+      const updated = await this.prisma.turn.updateMany({
+        where: { id: this.turn.id, status: { in: ['RUNNING', 'WAITING_FOR_TOOL'] } },
+        data: { partialText: this.text, partialThinking: this.thinking, heartbeatAt: new Date() },
+      });
+      if (updated.count === 0 && !this.controller.signal.aborted) this.controller.abort(new CancelledError());
+    })().finally(() => (this.flushing = null));
+    await this.flushing;
+  }
+
+  private async recordUsage(ctx: RunContext, usage: Usage | null, call: { estimate: number; chars: number; hadImages: boolean; lastSequence: number }) {
+    if (!usage) return;
+    this.usage = {
+      promptTokens: this.usage.promptTokens + usage.promptTokens,
+      completionTokens: this.usage.completionTokens + usage.completionTokens,
+      cachedPromptTokens: this.usage.cachedPromptTokens + usage.cachedPromptTokens,
+    };
+    const outcome = defaultCalibration.recordObservation(ctx.profile.model, call.chars, usage.promptTokens, {
+      hadImages: call.hadImages,
+      sentEstimate: call.estimate,
+    });
+    const truncated = outcome === 'truncated';
+    const metadata = { ...(ctx.session.metadata as Record<string, unknown>) };
+    if (truncated) {
+      // A truncated report is not a baseline: keep the previous one, raise the flag, keep the honest meter.
+      metadata.contextTruncated = true;
+      this.deps.log.warn({ sessionId: ctx.session.id, reported: usage.promptTokens, estimate: call.estimate }, 'context.truncated_prompt');
+    } else {
+      metadata.baseline = { promptTokens: usage.promptTokens, lastSequence: call.lastSequence } satisfies RealBaseline;
+    }
+    const sessionUsage = { ...ZERO_USAGE, ...(ctx.session.usage as Partial<Usage>) };
+    const folded = {
+      promptTokens: sessionUsage.promptTokens + usage.promptTokens,
+      completionTokens: sessionUsage.completionTokens + usage.completionTokens,
+      cachedPromptTokens: sessionUsage.cachedPromptTokens + usage.cachedPromptTokens,
+    };
+    ctx.session = await this.prisma.session.update({
+      where: { id: ctx.session.id },
+      data: {
+        metadata: metadata as never,
+        usage: folded as never,
+        contextTokenCount: truncated ? call.estimate : usage.promptTokens,
+      },
+    });
+    await this.prisma.turn.update({ where: { id: this.turn.id }, data: { usage: this.usage as never } });
+  }
+
+  private async runTools(ctx: RunContext, calls: ToolCall[]) {
+    const clientNames = new Set(this.clientTools.map((t) => t.name));
+    const pending: PendingToolCall[] = calls.map((c) => ({ ...c, clientSide: clientNames.has(c.name) }));
+    if (pending.some((p) => p.clientSide)) {
+      await this.prisma.turn.update({ where: { id: this.turn.id }, data: { status: 'WAITING_FOR_TOOL', pendingToolCalls: pending as never } });
+    }
+    for (const call of pending) {
+      await this.publish({ type: 'ToolCallRequested', turnId: this.turn.id, toolCall: { id: call.id, name: call.name, arguments: call.arguments }, clientSide: call.clientSide });
+    }
+    for (const call of pending) {
+      const outcome = call.clientSide
+        ? await this.waitForClient(ctx, call.id)
+        : await this.deps.tools.run(call.name, call.arguments, { sessionId: ctx.session.id, turnId: this.turn.id, signal: ctx.signal });
+      await this.saveMessages([
+        {
+          role: 'tool',
+          content: outcome.content,
+          toolCallId: call.id,
+          name: call.name,
+          isCompressionCritical: outcome.critical === true,
+          metadata: { ...((outcome as ToolOutcome).metadata ?? {}), ...(outcome.isError && { isError: true }) },
+        },
+      ]);
+    }
+    if (pending.some((p) => p.clientSide)) {
+      await this.prisma.turn.update({ where: { id: this.turn.id }, data: { status: 'RUNNING', pendingToolCalls: [] } });
+    }
+  }
+
+  private async waitForClient(ctx: RunContext, toolCallId: string) {
+    const deadline = Date.now() + this.deps.config.toolResultTimeoutMs;
+    for (;;) {
+      if (ctx.signal.aborted) throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new CancelledError();
+      const turn = await this.prisma.turn.findUnique({ where: { id: this.turn.id } });
+      if (!turn || !['RUNNING', 'WAITING_FOR_TOOL'].includes(turn.status)) throw new CancelledError();
+      const call = ((turn.pendingToolCalls ?? []) as unknown as PendingToolCall[]).find((c) => c.id === toolCallId);
+      if (call?.result) return call.result;
+      if (Date.now() > deadline) {
+        return { content: `Error: the client did not answer tool call ${toolCallId} in time`, isError: true, critical: false };
+      }
+      await this.prisma.turn.update({ where: { id: this.turn.id }, data: { heartbeatAt: new Date() } });
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 250);
+        this.onWake(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    }
+  }
+
+  private async saveMessages(messages: Parameters<SessionStore['append']>[1]) {
+    const all = [...messages, ...this.pendingNotes.splice(0)];
+    const saved = await this.deps.store.append(this.turn.sessionId, all);
+    const assistant = saved.filter((m) => m.role === 'assistant').at(-1);
+    if (assistant) this.lastAssistant = assistant;
+    for (const message of saved) {
+      await this.publish({ type: 'MessageSaved', turnId: this.turn.id, message: messageJson(message) });
+    }
+    return saved;
+  }
+
+  private async finish(status: 'COMPLETED' | 'CANCELLED', error: string | null, _started: number, _toolCalls: number) {
+    const turn = await this.prisma.turn.update({
+      where: { id: this.turn.id },
+      data: { status, endedAt: new Date(), error, partialText: '', partialThinking: '', pendingToolCalls: [] },
+    });
+    this.endedStatus = status;
+    await this.publish({
+      type: 'TurnEnded',
+      turn: turnJson(turn),
+      assistantMessage: this.lastAssistant ? messageJson(this.lastAssistant) : null,
+      usage: this.usage,
+    });
+  }
+
+  private async fail(error: unknown, started: number) {
+    const cancelled = error instanceof CancelledError || this.controller.signal.aborted;
+    // The partial answer is kept, whatever ended the stream.
+    if (this.text || this.thinking) {
+      const [partial] = await this.saveMessages([
+        { role: 'assistant', content: this.text, thinking: this.thinking || null, metadata: cancelled ? { cancelled: true } : { partial: true } },
+      ]).catch(() => [null]);
+      if (partial) this.lastAssistant = partial;
+      this.text = '';
+      this.thinking = '';
+    }
+    if (cancelled) {
+      await this.finish('CANCELLED', null, started, 0);
+      return;
+    }
+    const code = error instanceof ProviderUnavailableError ? 'PROVIDER_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR';
+    const message = error instanceof ProviderUnavailableError ? error.message : 'The turn failed unexpectedly';
+    if (code === 'INTERNAL_SERVER_ERROR') this.deps.log.error({ err: error, turnId: this.turn.id }, 'turn.failed');
+    const turn = await this.prisma.turn.update({
+      where: { id: this.turn.id },
+      data: { status: 'FAILED', endedAt: new Date(), error: message, partialText: '', partialThinking: '', pendingToolCalls: [] },
+    });
+    this.endedStatus = 'FAILED';
+    await this.publish({ type: 'TurnFailed', turn: turnJson(turn), code, message });
+  }
+}
+
+async function readSessionFile(files: SessionFiles, relPath: string): Promise<Buffer | null> {
+  if (!relPath.startsWith('session_files/') || relPath.includes('..')) return null;
+  try {
+    return await readFile(join(files.root, relPath));
+  } catch {
+    return null;
+  }
+}

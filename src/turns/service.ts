@@ -1,0 +1,322 @@
+/**
+ * Turns: sendMessage persists the user message and starts one runner per
+ * session; cancel, client tool results, crash recovery. The loop itself is
+ * in runner.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config.js';
+import { applyHeuristicTitle, type TitleSource } from '../domain/titles.js';
+import type { ToolCall } from '../domain/types.js';
+import type { EventBus } from '../events/bus.js';
+import type { TurnJson } from '../events/types.js';
+import { imageNotice, uploadNotice } from '../files/notices.js';
+import type { SessionFiles, UploadLike } from '../files/store.js';
+import type { Turn } from '../generated/prisma/client.js';
+import { messageJson, type SessionService } from '../sessions/service.js';
+import { BadInput, Conflict, DomainError, NotFound } from '../store/errors.js';
+import type { StoredMessage } from '../store/rows.js';
+import type { SessionStore, Viewer } from '../store/sessions.js';
+import type { Logger } from 'pino';
+
+export const ACTIVE_STATUSES = ['RUNNING', 'WAITING_FOR_TOOL'];
+
+export interface ClientToolDefinition {
+  name: string;
+  description: string;
+  parameters: unknown;
+}
+
+export interface SendMessageInput {
+  sessionId: string;
+  content: string;
+  images?: UploadLike[] | null;
+  files?: UploadLike[] | null;
+  hidden?: boolean | null;
+  clientTools?: ClientToolDefinition[] | null;
+  idempotencyKey?: string | null;
+}
+
+export interface PendingToolCall extends ToolCall {
+  clientSide: boolean;
+  result?: { content: string; isError: boolean; critical: boolean };
+}
+
+export function turnJson(turn: Turn): TurnJson {
+  return {
+    id: turn.id,
+    sessionId: turn.sessionId,
+    status: turn.status,
+    startedAt: turn.startedAt.toISOString(),
+    endedAt: turn.endedAt?.toISOString() ?? null,
+    error: turn.error,
+    pendingToolCalls: ((turn.pendingToolCalls ?? []) as unknown as PendingToolCall[])
+      .filter((c) => c.clientSide && !c.result)
+      .map(({ id, name, arguments: args }) => ({ id, name, arguments: args })),
+  };
+}
+
+/** What a running turn exposes to the service: abort and tool-result wake-ups. */
+export interface RunningTurn {
+  controller: AbortController;
+  done: Promise<void>;
+  wake: () => void;
+}
+
+export type StartRunner = (turn: Turn, clientTools: ClientToolDefinition[]) => RunningTurn;
+
+export class TurnService {
+  readonly processId = randomUUID();
+  private readonly running = new Map<string, RunningTurn>();
+  startRunner: StartRunner | null = null;
+
+  constructor(
+    private readonly store: SessionStore,
+    private readonly sessions: SessionService,
+    private readonly bus: EventBus,
+    private readonly config: Config,
+    private readonly files: SessionFiles,
+    private readonly log: Logger,
+  ) {}
+
+  get prisma() {
+    return this.store.prisma;
+  }
+
+  activeTurn(sessionId: string) {
+    return this.prisma.turn.findFirst({ where: { sessionId, status: { in: ACTIVE_STATUSES } } });
+  }
+
+  /** The turn if the viewer may read its session; NOT_FOUND otherwise. */
+  async readable(viewer: Viewer, turnId: string): Promise<Turn> {
+    const turn = await this.prisma.turn.findUnique({ where: { id: turnId } });
+    if (!turn) throw new NotFound('Turn');
+    await this.sessions.readable(viewer, turn.sessionId).catch(() => {
+      throw new NotFound('Turn');
+    });
+    return turn;
+  }
+
+  private async writableTurn(viewer: Viewer, turnId: string): Promise<Turn> {
+    const turn = await this.prisma.turn.findUnique({ where: { id: turnId } });
+    if (!turn) throw new NotFound('Turn');
+    await this.sessions.writable(viewer, turn.sessionId).catch(() => {
+      throw new NotFound('Turn');
+    });
+    return turn;
+  }
+
+  async sendMessage(viewer: Viewer, input: SendMessageInput): Promise<{ turn: Turn; userMessage: StoredMessage }> {
+    const session = await this.sessions.writable(viewer, input.sessionId);
+    const content = input.content ?? '';
+    const hidden = input.hidden === true;
+    const images = hidden ? [] : (input.images ?? []);
+    const files = hidden ? [] : (input.files ?? []);
+    if (content.trim() === '' && images.length === 0 && files.length === 0) throw new BadInput('Message must not be empty');
+    if (content.length > this.config.maxMessageChars) {
+      throw new BadInput(`Message is longer than ${this.config.maxMessageChars} characters`);
+    }
+    const key = input.idempotencyKey?.trim() || null;
+    if (key && key.length > 200) throw new BadInput('idempotencyKey must be at most 200 characters');
+    const clientTools = validateClientTools(input.clientTools ?? []);
+    if (key) {
+      const previous = await this.prisma.turn.findUnique({ where: { sessionId_idempotencyKey: { sessionId: session.id, idempotencyKey: key } } });
+      if (previous) {
+        const fresh = Date.now() - previous.startedAt.getTime() < this.config.idempotencyWindowHours * 3_600_000;
+        if (fresh && previous.userSequence !== null) {
+          const [message] = (await this.store.allMessages(session.id)).filter((m) => m.sequenceNumber === previous.userSequence);
+          if (message) return { turn: previous, userMessage: message };
+        }
+        await this.prisma.turn.update({ where: { id: previous.id }, data: { idempotencyKey: null } });
+      }
+    }
+    if (await this.activeTurn(session.id)) throw new Conflict('A turn is already running in this session');
+
+    // Files first: a rejected upload leaves nothing written.
+    const uploaded = files.length > 0 ? await this.files.saveUploads(session.id, files) : [];
+    const imageBytes = await Promise.all(images.map(async (f) => new Uint8Array(await new Response(f.stream()).arrayBuffer())));
+    const savedImages = (await this.files.savePastedImages(session.id, imageBytes)).filter((s) => s !== null);
+    const notices: string[] = [];
+    if (uploaded.length > 0) notices.push(uploadNotice(uploaded.map((u) => u.relPath)));
+    const imagePaths = savedImages.map((s) => s.relPath);
+    const displayContent = content;
+
+    let turn: Turn;
+    let userMessage: StoredMessage;
+    try {
+      ({ turn, userMessage } = await this.store.transaction(async (tx) => {
+        const [message] = await this.store.append(
+          session.id,
+          [
+            {
+              role: 'user',
+              content: displayContent,
+              isDisplay: !hidden,
+              isContext: true,
+              files: uploaded.map((u) => u.relPath),
+              images: imagePaths,
+              metadata: {
+                ...(notices.length > 0 && { contextNotice: notices.join('\n') }),
+                ...(imagePaths.length > 0 && { imageNotice: imageNotice(imagePaths, []) }),
+                ...(hidden && { hidden: true }),
+              },
+            },
+          ],
+          tx,
+        );
+        const created = await tx.turn.create({
+          data: {
+            sessionId: session.id,
+            idempotencyKey: key,
+            userSequence: message!.sequenceNumber,
+            ownerProcess: this.processId,
+          },
+        });
+        return { turn: created, userMessage: message! };
+      }));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new Conflict('A turn is already running in this session');
+      throw error;
+    }
+
+    await this.bus.publish(session.id, { type: 'TurnStarted', turn: turnJson(turn), userMessage: messageJson(userMessage) });
+    if (!hidden && content.trim()) {
+      const title = applyHeuristicTitle(session.titleSource as TitleSource, content);
+      if (title) {
+        await this.store.setName(session.id, title.name, title.titleSource);
+        await this.bus.publish(session.id, { type: 'SessionRenamed', ...title });
+        await this.bus.publishList({ kind: 'renamed', sessionId: session.id, userId: session.userId });
+      }
+    }
+    await this.bus.publishList({ kind: 'activity', sessionId: session.id, userId: session.userId });
+    if (!this.startRunner) throw new Error('turn runner not wired');
+    const runner = this.startRunner(turn, clientTools);
+    this.running.set(turn.id, runner);
+    void runner.done.finally(() => this.running.delete(turn.id));
+    return { turn, userMessage };
+  }
+
+  async cancel(viewer: Viewer, turnId: string): Promise<Turn> {
+    const turn = await this.writableTurn(viewer, turnId);
+    if (!ACTIVE_STATUSES.includes(turn.status)) return turn;
+    const local = this.running.get(turn.id);
+    if (local) {
+      local.controller.abort(new CancelledError());
+      await Promise.race([local.done, new Promise((r) => setTimeout(r, 5_000))]);
+    } else {
+      // Owned by another process: it sees the status at its next heartbeat and stops.
+      await this.prisma.turn.updateMany({
+        where: { id: turn.id, status: { in: ACTIVE_STATUSES } },
+        data: { status: 'CANCELLED', endedAt: new Date() },
+      });
+    }
+    return (await this.prisma.turn.findUnique({ where: { id: turn.id } }))!;
+  }
+
+  async submitToolResult(
+    viewer: Viewer,
+    input: { turnId: string; toolCallId: string; content: string; isError?: boolean | null; critical?: boolean | null },
+  ): Promise<Turn> {
+    const turn = await this.writableTurn(viewer, input.turnId);
+    if (input.content.length > this.config.maxMessageChars) throw new BadInput('Tool result is too long');
+    const updated = await this.store.transaction(async (tx) => {
+      const rows = await tx.$queryRawUnsafe<{ pending_tool_calls: PendingToolCall[]; status: string }[]>(
+        'SELECT pending_tool_calls, status FROM turns WHERE id = $1::uuid FOR UPDATE',
+        turn.id,
+      );
+      const row = rows[0];
+      const calls = row?.pending_tool_calls ?? [];
+      const call = calls.find((c) => c.id === input.toolCallId && c.clientSide && !c.result);
+      if (!row || row.status !== 'WAITING_FOR_TOOL' || !call) {
+        throw new BadInput(`Tool call ${input.toolCallId} is not pending on this turn`);
+      }
+      call.result = { content: input.content, isError: input.isError === true, critical: input.critical === true };
+      return tx.turn.update({ where: { id: turn.id }, data: { pendingToolCalls: calls as never } });
+    });
+    this.running.get(turn.id)?.wake();
+    return updated;
+  }
+
+  /** Turns whose owner stopped beating (a crashed process) become INTERRUPTED with their partial text saved. */
+  async recoverOrphans(staleMs: number): Promise<number> {
+    const stale = await this.prisma.turn.findMany({
+      where: { status: { in: ACTIVE_STATUSES }, heartbeatAt: { lt: new Date(Date.now() - staleMs) } },
+    });
+    let recovered = 0;
+    for (const turn of stale) {
+      if (this.running.has(turn.id)) continue;
+      const claimed = await this.prisma.turn.updateMany({
+        where: { id: turn.id, status: { in: ACTIVE_STATUSES } },
+        data: { status: 'INTERRUPTED', endedAt: new Date(), error: 'The server stopped while this turn was running' },
+      });
+      if (claimed.count === 0) continue;
+      recovered++;
+      const saved: StoredMessage[] = [];
+      if (turn.partialText || turn.partialThinking) {
+        saved.push(
+          ...(await this.store.append(turn.sessionId, [
+            { role: 'assistant', content: turn.partialText, thinking: turn.partialThinking || null, metadata: { interrupted: true } },
+          ])),
+        );
+      }
+      saved.push(
+        ...(await this.store.append(turn.sessionId, [
+          {
+            role: 'user',
+            isAgentNote: true,
+            isDisplay: false,
+            content: '[The previous answer was interrupted by a server restart; the partial text above is all that was produced. Continue from it if the user asks.]',
+            metadata: { kind: 'recovery_hint', turnId: turn.id },
+          },
+        ])),
+      );
+      for (const message of saved) {
+        await this.bus.publish(turn.sessionId, { type: 'MessageSaved', turnId: turn.id, message: messageJson(message) });
+      }
+      const ended = (await this.prisma.turn.findUnique({ where: { id: turn.id } }))!;
+      await this.bus.publish(turn.sessionId, {
+        type: 'TurnFailed',
+        turn: turnJson(ended),
+        code: 'INTERRUPTED',
+        message: ended.error ?? 'interrupted',
+      });
+      this.log.warn({ turnId: turn.id, sessionId: turn.sessionId }, 'turn.interrupted');
+    }
+    return recovered;
+  }
+
+  /** Waits for every local runner to finish (shutdown, tests). */
+  async drain(): Promise<void> {
+    await Promise.all([...this.running.values()].map((r) => r.done));
+  }
+
+  abortAll(): void {
+    for (const runner of this.running.values()) runner.controller.abort(new CancelledError('shutdown'));
+  }
+}
+
+export class CancelledError extends Error {
+  constructor(message = 'cancelled') {
+    super(message);
+    this.name = 'CancelledError';
+  }
+}
+
+function validateClientTools(tools: ClientToolDefinition[]): ClientToolDefinition[] {
+  const names = new Set<string>();
+  for (const tool of tools) {
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(tool.name)) throw new BadInput(`Invalid client tool name ${JSON.stringify(tool.name)}`);
+    if (names.has(tool.name)) throw new BadInput(`Duplicate client tool ${tool.name}`);
+    if (typeof tool.parameters !== 'object' || tool.parameters === null) {
+      throw new BadInput(`Client tool ${tool.name}: parameters must be a JSON Schema object`);
+    }
+    names.add(tool.name);
+  }
+  return tools;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const text = `${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`;
+  return /P2002|23505|unique constraint/i.test(text);
+}
+
+export { DomainError };

@@ -1,0 +1,281 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { codeOf, createTestServer, dbKind, EVENTS_SUBSCRIPTION, eventually, type ServerContext } from './support/harness.js';
+
+let t: ServerContext;
+beforeAll(async () => {
+  t = await createTestServer({ titleGenerationEnabled: false, modelPrices: { 'qwen3:8b': { input: 1, output: 2 } } });
+});
+afterAll(() => t.close());
+beforeEach(() => {
+  t.fake.responder = undefined;
+});
+
+async function newSession(name?: string) {
+  const r = await t.http(`mutation($n: String) { createSession(input: { name: $n }) { id } }`, { n: name ?? null });
+  return r.data.createSession.id as string;
+}
+
+const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id status } userMessage { sequenceNumber content isDisplay isContext } } }`;
+
+async function turnEnded(sessionId: string, send: () => Promise<any>) {
+  const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
+  await new Promise((r) => setTimeout(r, 150));
+  const sent = await send();
+  expect(sent.errors).toBeUndefined();
+  const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'));
+  sub.dispose();
+  return { sent, events };
+}
+
+describe(`turns (${dbKind})`, () => {
+  it('streams deltas in order to every subscriber and saves both buffers', async () => {
+    const sessionId = await newSession();
+    t.fake.enqueue({ thinking: ['Let me ', 'think.'], text: ['Hel', 'lo ', 'world'], chunkDelayMs: 5, promptTokens: 120, completionTokens: 7 });
+    const other = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
+    const { events } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'Hi there' } }));
+    const types = events.map((e) => e.__typename);
+    expect(types[0]).toBe('TurnStarted');
+    expect(events.filter((e) => e.__typename === 'TextDelta').map((e) => e.text)).toEqual(['Hel', 'lo ', 'world']);
+    expect(events.filter((e) => e.__typename === 'ThinkingDelta').map((e) => e.text).join('')).toBe('Let me think.');
+    expect(types.indexOf('MessageSaved')).toBeGreaterThan(types.lastIndexOf('TextDelta'));
+    const ended = events.find((e) => e.__typename === 'TurnEnded');
+    expect(ended.turn.status).toBe('COMPLETED');
+    expect(ended.assistantMessage.content).toBe('Hello world');
+    expect(ended.usage).toEqual({ promptTokens: 120, completionTokens: 7, totalTokens: 127 });
+    // ids strictly increase
+    const ids = events.map((e) => Number(e.eventId));
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    const seenByOther = await other.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
+    expect(seenByOther.map((e) => e.eventId)).toEqual(events.map((e) => e.eventId));
+    other.dispose();
+
+    const s = await t.http(
+      `query($id: ID!) { session(id: $id) { displayMessageCount preview contextTokens usage { promptTokens completionTokens } cost { usd priced } history { edges { displayIndex node { role content thinking } } } context { role content } } }`,
+      { id: sessionId },
+    );
+    const session = s.data.session;
+    expect(session.history.edges.map((e: any) => [e.displayIndex, e.node.role, e.node.content])).toEqual([
+      [0, 'USER', 'Hi there'],
+      [1, 'ASSISTANT', 'Hello world'],
+    ]);
+    expect(session.history.edges[1].node.thinking).toBe('Let me think.');
+    expect(session.context.map((m: any) => m.content)).toEqual(['Hi there', 'Hello world']);
+    expect(session.displayMessageCount).toBe(2);
+    expect(session.preview).toBe('Hello world');
+    expect(session.contextTokens).toBe(120);
+    expect(session.usage).toEqual({ promptTokens: 120, completionTokens: 7 });
+    expect(session.cost.priced).toBe(true);
+    expect(session.cost.usd).toBeCloseTo((120 * 1 + 7 * 2) / 1e6, 10);
+  });
+
+  it('injects the profile system prompt fresh on every call and never stores it', async () => {
+    const sessionId = await newSession();
+    await t.http(`mutation { upsertProfile(input: { key: "default", name: "Default", model: "qwen3:8b", systemPrompt: "PROMPT-ONE" }) { id } }`);
+    await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'first' } }));
+    expect(t.fake.requests.at(-1).messages[0]).toMatchObject({ role: 'system', content: 'PROMPT-ONE' });
+    await t.http(`mutation { upsertProfile(input: { key: "default", name: "Default", model: "qwen3:8b", systemPrompt: "PROMPT-TWO" }) { id } }`);
+    await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'second' } }));
+    const sent = t.fake.requests.at(-1).messages;
+    expect(sent[0]).toMatchObject({ role: 'system', content: 'PROMPT-TWO' });
+    expect(sent.filter((m: any) => m.role === 'system')).toHaveLength(1);
+    expect(t.fake.requests.at(-1).options.num_ctx).toBe(8192);
+    const ctx = await t.http(`query($id: ID!) { session(id: $id) { context { role content } } }`, { id: sessionId });
+    expect(ctx.data.session.context.some((m: any) => m.content.includes('PROMPT'))).toBe(false);
+    await t.http(`mutation { upsertProfile(input: { key: "default", name: "Default", model: "qwen3:8b", systemPrompt: "You are a helpful assistant." }) { id } }`);
+  });
+
+  it('hidden turns go to the context only', async () => {
+    const sessionId = await newSession();
+    const { sent } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: '{"form":1}', hidden: true } }));
+    expect(sent.data.sendMessage.userMessage).toMatchObject({ isDisplay: false, isContext: true });
+    const s = await t.http(`query($id: ID!) { session(id: $id) { history { edges { node { role content } } } context { role content } } }`, { id: sessionId });
+    expect(s.data.session.history.edges.map((e: any) => e.node.role)).toEqual(['ASSISTANT']);
+    expect(s.data.session.context.map((m: any) => m.content)[0]).toBe('{"form":1}');
+  });
+
+  it('only allowlisted stored system records reach the model', async () => {
+    const sessionId = await newSession();
+    const rec = `mutation($i: RecordSessionEventInput!) { recordSessionEvent(input: $i) { role content isContext metadata } }`;
+    const a = await t.http(rec, { i: { sessionId, source: 'task_note', text: 'NOTE-ALLOWED' } });
+    expect(a.data.recordSessionEvent).toMatchObject({ role: 'SYSTEM', isContext: true, metadata: { source: 'task_note' } });
+    await t.http(rec, { i: { sessionId, source: 'audit_log', text: 'NOTE-BLOCKED' } });
+    await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'go' } }));
+    const sent = JSON.stringify(t.fake.requests.at(-1).messages);
+    expect(sent).toContain('NOTE-ALLOWED');
+    expect(sent).not.toContain('NOTE-BLOCKED');
+    const h = await t.http(`query($id: ID!) { session(id: $id) { history { edges { node { content role } } } } }`, { id: sessionId });
+    expect(h.data.session.history.edges.map((e: any) => e.node.content)).toContain('NOTE-BLOCKED');
+  });
+
+  it('refuses a second turn while one runs (CONFLICT) and honours idempotency keys', async () => {
+    const sessionId = await newSession();
+    t.fake.enqueue({ text: ['slow ', 'answer'], chunkDelayMs: 300 });
+    const first = await t.http(SEND, { input: { sessionId, content: 'one', idempotencyKey: 'k-1' } });
+    expect(first.errors).toBeUndefined();
+    const second = await t.http(SEND, { input: { sessionId, content: 'two' } });
+    expect(codeOf(second)).toBe('CONFLICT');
+    const again = await t.http(SEND, { input: { sessionId, content: 'one', idempotencyKey: 'k-1' } });
+    expect(again.data.sendMessage.turn.id).toBe(first.data.sendMessage.turn.id);
+    await eventually(() => t.app.db.prisma.turn.findMany({ where: { status: 'RUNNING' } }), (r) => r.length === 0);
+    const s = await t.http(`query($id: ID!) { session(id: $id) { history { totalCount } } }`, { id: sessionId });
+    expect(s.data.session.history.totalCount).toBe(2);
+  });
+
+  it('rejects bad input and writes nothing', async () => {
+    const sessionId = await newSession();
+    expect(codeOf(await t.http(SEND, { input: { sessionId, content: '   ' } }))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await t.http(SEND, { input: { sessionId, content: 'x'.repeat(200_001) } }))).toBe('BAD_USER_INPUT');
+    const unknown = Buffer.from('Session:00000000-0000-4000-8000-000000000000').toString('base64');
+    expect(codeOf(await t.http(SEND, { input: { sessionId: unknown, content: 'hi' } }))).toBe('NOT_FOUND');
+    expect(codeOf(await t.http(`mutation { cancelTurn(turnId: "nope") { id } }`))).toBe('BAD_USER_INPUT');
+    const s = await t.http(`query($id: ID!) { session(id: $id) { history { totalCount } context { content } } }`, { id: sessionId });
+    expect(s.data.session.history.totalCount).toBe(0);
+    expect(s.data.session.context).toEqual([]);
+  });
+
+  it('cancel ends the turn CANCELLED with the partial answer saved', async () => {
+    const sessionId = await newSession();
+    t.fake.enqueue({ text: ['part one ', 'part two ', 'never'], chunkDelayMs: 400 });
+    const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
+    await new Promise((r) => setTimeout(r, 100));
+    const sent = await t.http(SEND, { input: { sessionId, content: 'long please' } });
+    await sub.waitFor((es) => es.some((e) => e.__typename === 'TextDelta'));
+    const cancelled = await t.http(`mutation($id: ID!) { cancelTurn(turnId: $id) { status } }`, { id: sent.data.sendMessage.turn.id });
+    expect(cancelled.data.cancelTurn.status).toBe('CANCELLED');
+    const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
+    expect(events.find((e) => e.__typename === 'TurnEnded').turn.status).toBe('CANCELLED');
+    const saved = events.find((e) => e.__typename === 'MessageSaved' && e.message.role === 'ASSISTANT');
+    expect(saved.message.content.startsWith('part one')).toBe(true);
+    expect(saved.message.metadata).toMatchObject({ cancelled: true });
+    sub.dispose();
+    // the session works on the next message
+    t.fake.enqueue({ text: 'fine' });
+    const { events: next } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'again' } }));
+    expect(next.find((e) => e.__typename === 'TurnEnded').assistantMessage.content).toBe('fine');
+  });
+
+  it('a provider dying mid-stream fails the turn, keeps the partial, and the session goes on', async () => {
+    const sessionId = await newSession();
+    t.fake.enqueue({ text: ['alpha ', 'beta ', 'gamma'], failAfterChunks: 2 });
+    const { events } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'break' } }));
+    const failed = events.find((e) => e.__typename === 'TurnFailed');
+    expect(failed).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', turn: { status: 'FAILED' } });
+    const partial = events.find((e) => e.__typename === 'MessageSaved' && e.message.role === 'ASSISTANT');
+    expect(partial.message.content).toBe('alpha beta ');
+    expect(partial.message.metadata).toMatchObject({ partial: true });
+    t.fake.enqueue({ text: 'recovered' });
+    const { events: next } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'again' } }));
+    expect(next.find((e) => e.__typename === 'TurnEnded').assistantMessage.content).toBe('recovered');
+  });
+
+  it('an unreachable provider answers TurnFailed PROVIDER_UNAVAILABLE', async () => {
+    const sessionId = await newSession();
+    t.fake.enqueue({ status: 503 }, { status: 503 });
+    const { events } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'hello?' } }));
+    expect(events.find((e) => e.__typename === 'TurnFailed')).toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+  });
+
+  it('round-trips a client tool: ToolCallRequested, WAITING_FOR_TOOL, submitToolResult, final answer', async () => {
+    const sessionId = await newSession();
+    t.fake.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] }, { text: 'It is sunny in Oslo.' });
+    const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
+    await new Promise((r) => setTimeout(r, 100));
+    const sent = await t.http(SEND, {
+      input: {
+        sessionId,
+        content: 'Weather in Oslo?',
+        clientTools: [{ name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
+      },
+    });
+    const turnId = sent.data.sendMessage.turn.id;
+    const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'ToolCallRequested'));
+    const request = events.find((e) => e.__typename === 'ToolCallRequested');
+    expect(request).toMatchObject({ clientSide: true, toolCall: { name: 'get_weather', arguments: { city: 'Oslo' } } });
+    expect(t.fake.requests.at(-1).tools.map((x: any) => x.function.name)).toContain('get_weather');
+    const waiting = await eventually(
+      () => t.http(`query($id: ID!) { turn(id: $id) { status pendingToolCalls { id name } } }`, { id: turnId }),
+      (r: any) => r.data.turn.status === 'WAITING_FOR_TOOL',
+    );
+    expect(waiting.data.turn.pendingToolCalls[0].name).toBe('get_weather');
+    const bogus = await t.http(`mutation($i: SubmitToolResultInput!) { submitToolResult(input: $i) { status } }`, {
+      i: { turnId, toolCallId: 'not-a-call', content: 'x' },
+    });
+    expect(codeOf(bogus)).toBe('BAD_USER_INPUT');
+    const ok = await t.http(`mutation($i: SubmitToolResultInput!) { submitToolResult(input: $i) { status } }`, {
+      i: { turnId, toolCallId: request.toolCall.id, content: '{"sky":"clear"}' },
+    });
+    expect(ok.errors).toBeUndefined();
+    const done = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
+    expect(done.find((e) => e.__typename === 'TurnEnded').assistantMessage.content).toBe('It is sunny in Oslo.');
+    const toolMsg = done.find((e) => e.__typename === 'MessageSaved' && e.message.role === 'TOOL');
+    expect(toolMsg.message).toMatchObject({ toolCallId: request.toolCall.id, content: '{"sky":"clear"}' });
+    const lastReq = t.fake.requests.at(-1).messages;
+    expect(lastReq.at(-1)).toMatchObject({ role: 'tool', content: '{"sky":"clear"}' });
+    sub.dispose();
+  });
+
+  it('resumes after a dropped socket with no gap and no duplicate', async () => {
+    const sessionId = await newSession();
+    const first = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
+    await new Promise((r) => setTimeout(r, 100));
+    t.fake.enqueue({ text: Array.from({ length: 12 }, (_, i) => `w${i} `), chunkDelayMs: 60 });
+    await t.http(SEND, { input: { sessionId, content: 'stream' } });
+    await first.waitFor((es) => es.filter((e) => e.__typename === 'TextDelta').length >= 3);
+    await first.client.dispose(); // the socket drops
+    const seen = [...first.events];
+    const lastId = seen.at(-1).eventId;
+    await new Promise((r) => setTimeout(r, 200));
+    const resumed = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: lastId });
+    const rest = await resumed.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
+    const all = [...seen, ...rest];
+    const ids = all.map((e) => Number(e.eventId));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(ids.at(-1)! - ids[0]! + 1).toBe(ids.length); // no gap
+    const text = all.filter((e) => e.__typename === 'TextDelta').map((e) => e.text).join('');
+    expect(text).toBe(Array.from({ length: 12 }, (_, i) => `w${i} `).join(''));
+    resumed.dispose();
+  });
+
+  it('a huge prompt gets a synthesized "too large" reply and a normal turn end', async () => {
+    const sessionId = await newSession();
+    await t.http(`mutation { upsertProfile(input: { key: "tiny", name: "Tiny", model: "tiny-model", contextWindow: 1024 }) { id } }`);
+    const profiles = await t.http(`{ profiles { id key } }`);
+    const tiny = profiles.data.profiles.find((p: any) => p.key === 'tiny').id;
+    const created = await t.http(`mutation($p: ID!) { createSession(input: { profileId: $p }) { id } }`, { p: tiny });
+    const sid = created.data.createSession.id;
+    // 5 messages of ~1/6 window each can't be cut in the view below the limit
+    for (let i = 0; i < 8; i++) {
+      await t.app.store.append(Buffer.from(Buffer.from(sid, 'base64').toString().split(':')[1]!).toString(), [
+        { role: 'user', content: 'z'.repeat(400) },
+      ]);
+    }
+    const before = t.fake.requests.length;
+    const { events } = await turnEnded(sid, () => t.http(SEND, { input: { sessionId: sid, content: 'one more' } }));
+    const ended = events.find((e) => e.__typename === 'TurnEnded');
+    expect(ended.turn.status).toBe('COMPLETED');
+    expect(ended.assistantMessage.content).toMatch(/too large/);
+    expect(t.fake.requests.length).toBe(before);
+    void sessionId;
+  });
+
+  it('turns left running by a crashed process become INTERRUPTED with their partial text', async () => {
+    const sessionId = await newSession();
+    const raw = Buffer.from(sessionId, 'base64').toString().split(':')[1]!;
+    const [user] = await t.app.store.append(raw, [{ role: 'user', content: 'are you there' }]);
+    const orphan = await t.app.db.prisma.turn.create({
+      data: { sessionId: raw, status: 'RUNNING', userSequence: user!.sequenceNumber, partialText: 'I was saying', heartbeatAt: new Date(Date.now() - 60_000), ownerProcess: 'dead' },
+    });
+    const recovered = await t.app.turns.recoverOrphans(5_000);
+    expect(recovered).toBe(1);
+    const turn = await t.app.db.prisma.turn.findUnique({ where: { id: orphan.id } });
+    expect(turn!.status).toBe('INTERRUPTED');
+    const h = await t.http(`query($id: ID!) { session(id: $id) { activeTurn { id } history { edges { node { role content metadata } } } context { content isAgentNote } } }`, { id: sessionId });
+    expect(h.data.session.activeTurn).toBeNull();
+    expect(h.data.session.history.edges.map((e: any) => e.node.content)).toEqual(['are you there', 'I was saying']);
+    expect(h.data.session.context.some((m: any) => m.isAgentNote && /interrupted/.test(m.content))).toBe(true);
+    // the session takes the next message
+    const { events } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'hello again' } }));
+    expect(events.find((e) => e.__typename === 'TurnEnded')).toBeTruthy();
+  });
+});
