@@ -1,0 +1,131 @@
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer } from '../src/server.js';
+import { codeOf, createTestApp, dbKind, testConfig, type TestContext } from './support/harness.js';
+import { createApp } from '../src/app.js';
+
+const SECRET = 'test-secret-that-is-long-enough-for-hs256';
+let t: TestContext;
+let alice: string;
+let bob: string;
+let admin: string;
+let reader: string;
+
+beforeAll(async () => {
+  t = await createTestApp({ authEnabled: true, jwtSecret: SECRET });
+  alice = (await t.app.auth.createUser('alice')).key;
+  bob = (await t.app.auth.createUser('bob')).key;
+  admin = (await t.app.auth.createUser('root', { admin: true })).key;
+  reader = (await t.app.auth.createUser('auditor', { permissions: ['sessions.read_all'] })).key;
+});
+afterAll(() => t.close());
+
+const create = async (token: string, name: string) =>
+  (await t.gql(`mutation($n: String) { createSession(input: { name: $n }) { id owner { name } } }`, { n: name }, token)).data
+    .createSession;
+
+describe(`auth (${dbKind})`, () => {
+  it('stores API keys hashed, never in clear', async () => {
+    const keys = await t.app.db.prisma.apiKey.findMany();
+    expect(keys.length).toBeGreaterThanOrEqual(4);
+    for (const k of keys) {
+      expect(k.keyHash).toMatch(/^[0-9a-f]{64}$/);
+      expect([alice, bob, admin, reader]).not.toContain(k.keyHash);
+    }
+  });
+
+  it('requires credentials and rejects wrong ones', async () => {
+    expect(codeOf(await t.gql(`{ sessions { totalCount } }`))).toBe('UNAUTHENTICATED');
+    expect(codeOf(await t.gql(`{ sessions { totalCount } }`, {}, 'csk_wrong'))).toBe('UNAUTHENTICATED');
+    expect(codeOf(await t.gql(`{ viewer { isAdmin } }`, {}, 'not-a-jwt'))).toBe('UNAUTHENTICATED');
+    const ok = await t.gql(`{ viewer { isAdmin authEnabled user { name } } }`, {}, alice);
+    expect(ok.data.viewer).toEqual({ isAdmin: false, authEnabled: true, user: { name: 'alice' } });
+  });
+
+  it("hides other users' sessions exactly like missing ones, and writes nothing for them", async () => {
+    const mine = await create(alice, 'alice private');
+    expect(mine.owner.name).toBe('alice');
+    const missing = Buffer.from('Session:00000000-0000-4000-8000-000000000000').toString('base64');
+    const asBob = await t.gql(`query($id: ID!) { session(id: $id) { id } node(id: $id) { id } }`, { id: mine.id }, bob);
+    expect(asBob.data).toEqual({ session: null, node: null });
+    const renameForeign = await t.gql(`mutation($id: ID!) { renameSession(id: $id, name: "x") { id } }`, { id: mine.id }, bob);
+    const renameMissing = await t.gql(`mutation($id: ID!) { renameSession(id: $id, name: "x") { id } }`, { id: missing }, bob);
+    expect(renameForeign.errors?.[0]).toEqual(renameMissing.errors?.[0]);
+    expect(codeOf(renameForeign)).toBe('NOT_FOUND');
+    const del = await t.gql(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: mine.id }, bob);
+    expect(codeOf(del)).toBe('NOT_FOUND');
+    const still = await t.gql(`query($id: ID!) { session(id: $id) { name } }`, { id: mine.id }, alice);
+    expect(still.data.session.name).toBe('alice private');
+    const bobsList = await t.gql(`{ sessions { totalCount edges { node { id } } } }`, {}, bob);
+    expect(bobsList.data.sessions.edges.map((e: any) => e.node.id)).not.toContain(mine.id);
+  });
+
+  it('admins see every session; read_all reads others but cannot change them', async () => {
+    const mine = await create(alice, 'for admin');
+    const adminList = await t.gql(`{ sessions(first: 200) { edges { node { id } } } }`, {}, admin);
+    expect(adminList.data.sessions.edges.map((e: any) => e.node.id)).toContain(mine.id);
+    const read = await t.gql(`query($id: ID!) { session(id: $id) { name } }`, { id: mine.id }, reader);
+    expect(read.data.session.name).toBe('for admin');
+    const write = await t.gql(`mutation($id: ID!) { renameSession(id: $id, name: "hijack") { id } }`, { id: mine.id }, reader);
+    expect(codeOf(write)).toBe('NOT_FOUND');
+    const ctx = await t.gql(`query($id: ID!) { session(id: $id) { context { content } } }`, { id: mine.id }, reader);
+    expect(codeOf(ctx)).toBe('FORBIDDEN');
+    const adminRename = await t.gql(`mutation($id: ID!) { renameSession(id: $id, name: "by admin") { name } }`, { id: mine.id }, admin);
+    expect(adminRename.data.renameSession.name).toBe('by admin');
+  });
+
+  it('legacy sessions without an owner are admin-only', async () => {
+    const profile = await t.app.profiles.default();
+    const legacy = await t.app.store.create({ profileId: profile.id, userId: null, name: 'legacy' });
+    const id = Buffer.from(`Session:${legacy.id}`).toString('base64');
+    expect((await t.gql(`query($id: ID!) { session(id: $id) { name } }`, { id }, alice)).data.session).toBeNull();
+    expect((await t.gql(`query($id: ID!) { session(id: $id) { name } }`, { id }, reader)).data.session).toBeNull();
+    expect((await t.gql(`query($id: ID!) { session(id: $id) { name } }`, { id }, admin)).data.session.name).toBe('legacy');
+  });
+
+  it('only admins upsert profiles', async () => {
+    const q = `mutation { upsertProfile(input: { key: "p1", name: "P", model: "m" }) { key } }`;
+    expect(codeOf(await t.gql(q, {}, alice))).toBe('FORBIDDEN');
+    expect((await t.gql(q, {}, admin)).data.upsertProfile.key).toBe('p1');
+    const bad = await t.gql(`mutation { upsertProfile(input: { key: "p 2", name: "P", model: "m" }) { key } }`, {}, admin);
+    expect(codeOf(bad)).toBe('BAD_USER_INPUT');
+  });
+
+  it('accepts HS256 JWTs and creates their user on first sight', async () => {
+    const jwt = await new SignJWT({ permissions: [] })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('carol')
+      .setExpirationTime('5m')
+      .sign(new TextEncoder().encode(SECRET));
+    const r = await t.gql(`{ viewer { user { name } isAdmin } }`, {}, jwt);
+    expect(r.data.viewer).toEqual({ user: { name: 'carol' }, isAdmin: false });
+    const expired = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('carol')
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(new TextEncoder().encode(SECRET));
+    expect(codeOf(await t.gql(`{ viewer { isAdmin } }`, {}, expired))).toBe('UNAUTHENTICATED');
+    const forged = await new SignJWT({ admin: true })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('mallory')
+      .sign(new TextEncoder().encode('another-secret-entirely-different'));
+    expect(codeOf(await t.gql(`{ viewer { isAdmin } }`, {}, forged))).toBe('UNAUTHENTICATED');
+  });
+});
+
+describe('no-auth mode', () => {
+  it('owns every session as anonymous and refuses a non-loopback address unless told to', async () => {
+    const local = await createTestApp();
+    try {
+      const r = await local.gql(`mutation { createSession(input: {}) { id } }`);
+      const id = Buffer.from(r.data.createSession.id, 'base64').toString().split(':')[1];
+      expect((await local.app.store.get(id!))!.userId).toBe('anonymous');
+      const app = await createApp(testConfig({ host: '0.0.0.0' }), { db: local.app.db });
+      await expect(startServer(app)).rejects.toThrow(/Refusing to listen on 0\.0\.0\.0 with auth disabled/);
+      const allowed = await startServer(await createApp(testConfig({ host: '0.0.0.0', allowUnauthenticatedRemote: true }), { db: local.app.db }));
+      await allowed.close();
+    } finally {
+      await local.close();
+    }
+  });
+});
