@@ -39,16 +39,31 @@ export class SearchService {
 
   /** Runs fn in a transaction whose statements are bounded by the search timeout. */
   private async bounded<T>(fn: (tx: Parameters<Parameters<Database['prisma']['$transaction']>[0]>[0]) => Promise<T>) {
+    let timer: NodeJS.Timeout | undefined;
+    // The server enforces statement_timeout; PGlite cannot interrupt a running
+    // statement, so the caller is also answered by a timer of the same length.
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new BadInput('Search timed out: try a longer or rarer term')), this.timeoutMs + 25);
+    });
     try {
-      return await this.db.prisma.$transaction(async (tx) => {
+      const run = this.db.prisma.$transaction(async (tx) => {
         await tx.$executeRawUnsafe(`SET LOCAL statement_timeout = ${Math.floor(this.timeoutMs)}`);
         return fn(tx);
       });
+      run.catch(() => undefined);
+      const started = Date.now();
+      const result = await Promise.race([run, deadline]);
+      // Embedded PGlite runs on this thread and cannot be interrupted: enforce the bound after the fact.
+      if (Date.now() - started > this.timeoutMs) throw new BadInput('Search timed out: try a longer or rarer term');
+      return result;
     } catch (error) {
+      if (error instanceof BadInput) throw error;
       if (String((error as Error).message).includes('statement timeout') || (error as { code?: string }).code === '57014') {
         throw new BadInput('Search timed out: try a longer or rarer term');
       }
       throw error;
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { likePattern, snippetAround } from '../src/search/service.js';
+import { createTestApp, dbKind, type TestContext } from './support/harness.js';
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestApp({ authEnabled: true });
+});
+afterAll(() => t.close());
+
+const gid = (id: string) => Buffer.from(`Session:${id}`).toString('base64');
+
+async function session(token: string, name: string, contents: (string | { content: string; isDisplay: false })[]) {
+  const r = await t.gql(`mutation($n: String) { createSession(input: { name: $n }) { id } }`, { n: name }, token);
+  const id = Buffer.from(r.data.createSession.id, 'base64').toString().split(':')[1]!;
+  await t.app.store.append(
+    id,
+    contents.map((c, i) => (typeof c === 'string' ? { role: i % 2 ? 'assistant' : 'user', content: c } : { role: 'user', ...c }) as never),
+  );
+  return id;
+}
+
+const SEARCH = `query($q: String, $first: Int, $after: String) { sessions(search: $q, first: $first, after: $after) {
+  totalCount pageInfo { hasNextPage endCursor } edges { node { id name } matches { displayIndices snippet } } } }`;
+
+async function history(token: string, id: string) {
+  const r = await t.gql(`query($id: ID!) { session(id: $id) { history(first: 200) { edges { displayIndex node { content } } } } }`, { id: gid(id) }, token);
+  return r.data.session.history.edges as { displayIndex: number; node: { content: string } }[];
+}
+
+let alice: string;
+let bob: string;
+let hot: string;
+let archived: string;
+let both: string;
+
+describe(`session search (${dbKind})`, () => {
+  beforeAll(async () => {
+    alice = (await t.app.auth.createUser('alice')).key;
+    bob = (await t.app.auth.createUser('bob')).key;
+    hot = await session(alice, 'hot only', ['nothing here', 'the Zebra crossing', 'more', 'zebra again']);
+    archived = await session(alice, 'archived only', ['ZEBRA old', 'filler', 'filler', 'recent filler']);
+    await t.app.store.archiveOldMessages(archived, 2);
+    both = await session(alice, 'both', ['zebra one', 'x', { content: 'zebra hidden summary', isDisplay: false }, 'y', 'zebra two']);
+    await t.app.store.archiveOldMessages(both, 2);
+    await session(bob, 'bob zebra', ['zebra belongs to bob']);
+  });
+
+  it('finds hot, archived and mixed matches with positions equal to history display indices', async () => {
+    const r = await t.gql(SEARCH, { q: 'zebra' }, alice);
+    expect(r.errors).toBeUndefined();
+    expect(r.data.sessions.totalCount).toBe(3);
+    for (const edge of r.data.sessions.edges) {
+      const id = Buffer.from(edge.node.id, 'base64').toString().split(':')[1]!;
+      const h = await history(alice, id);
+      const expected = h.filter((e) => e.node.content.toLowerCase().includes('zebra')).map((e) => e.displayIndex);
+      expect(edge.matches.displayIndices).toEqual(expected);
+      expect(edge.matches.snippet.toLowerCase()).toContain('zebra');
+    }
+    const byName = Object.fromEntries(r.data.sessions.edges.map((e: any) => [e.node.name, e.matches.displayIndices]));
+    expect(byName).toEqual({ 'hot only': [1, 3], 'archived only': [0], both: [0, 3] });
+  });
+
+  it('never matches non-display rows and never reveals other users', async () => {
+    const hidden = await t.gql(SEARCH, { q: 'hidden summary' }, alice);
+    expect(hidden.data.sessions.totalCount).toBe(0);
+    const bobs = await t.gql(SEARCH, { q: 'zebra' }, bob);
+    expect(bobs.data.sessions.edges.map((e: any) => e.node.name)).toEqual(['bob zebra']);
+    const aliceForBob = await t.gql(SEARCH, { q: 'belongs to bob' }, alice);
+    expect(aliceForBob.data.sessions.totalCount).toBe(0);
+  });
+
+  it('treats % _ and \\ literally', async () => {
+    await session(alice, 'literal', ['100% sure', 'a_b', 'c\\d', 'plain 100 percent', 'axb']);
+    const pct = await t.gql(SEARCH, { q: '100%' }, alice);
+    expect(pct.data.sessions.edges.map((e: any) => e.matches.displayIndices)).toEqual([[0]]);
+    const under = await t.gql(SEARCH, { q: 'a_b' }, alice);
+    expect(under.data.sessions.edges[0].matches.displayIndices).toEqual([1]);
+    const backslash = await t.gql(SEARCH, { q: 'c\\d' }, alice);
+    expect(backslash.data.sessions.edges[0].matches.displayIndices).toEqual([2]);
+    expect(likePattern('50%_\\')).toBe('%50\\%\\_\\\\%');
+  });
+
+  it('folds Unicode case (Cyrillic, Greek, accents) and answers 1–2 character terms', async () => {
+    await session(alice, 'unicode', ['ПРИВЕТ мир', 'ΣΟΦΊΑ', 'Ãçé', 'ok']);
+    expect((await t.gql(SEARCH, { q: 'привет' }, alice)).data.sessions.edges[0].matches.displayIndices).toEqual([0]);
+    expect((await t.gql(SEARCH, { q: 'σοφία' }, alice)).data.sessions.edges[0].matches.displayIndices).toEqual([1]);
+    expect((await t.gql(SEARCH, { q: 'ãÇÉ' }, alice)).data.sessions.edges[0].matches.displayIndices).toEqual([2]);
+    const two = await t.gql(SEARCH, { q: 'ok' }, alice);
+    expect(two.data.sessions.edges.find((e: any) => e.node.name === 'unicode').matches.displayIndices).toEqual([3]);
+    const one = await t.gql(SEARCH, { q: 'Ã' }, alice);
+    expect(one.data.sessions.totalCount).toBeGreaterThanOrEqual(1);
+    expect(snippetAround('x'.repeat(100) + 'ПРИВЕТ' + 'y'.repeat(100), 'привет')).toMatch(/^…x+ПРИВЕТy+…$/);
+  });
+
+  it('pages search results without gaps or duplicates', async () => {
+    for (let i = 0; i < 5; i++) await session(alice, `pager ${i}`, ['needle-page']);
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (;;) {
+      const r: any = await t.gql(SEARCH, { q: 'needle-page', first: 2, after }, alice);
+      expect(r.data.sessions.totalCount).toBe(5);
+      seen.push(...r.data.sessions.edges.map((e: any) => e.node.name));
+      if (!r.data.sessions.pageInfo.hasNextPage) break;
+      after = r.data.sessions.pageInfo.endCursor;
+    }
+    expect(seen.sort()).toEqual(['pager 0', 'pager 1', 'pager 2', 'pager 3', 'pager 4']);
+  });
+
+  it('bounds the worst case with a statement timeout and a clear error', async () => {
+    const { SearchService } = await import('../src/search/service.js');
+    const slow = new SearchService(t.app.db, t.app.store, 1);
+    // pg_sleep inside the bounded transaction proves the timeout is applied
+    const viewer = { userId: null, userName: null, isAdmin: true, permissions: [], authEnabled: true };
+    await t.app.db.raw.exec(`CREATE OR REPLACE FUNCTION slow_ilike(a text, b text) RETURNS boolean AS $$ SELECT pg_sleep(0.05) IS NOT NULL AND a ILIKE b $$ LANGUAGE sql`);
+    await expect(
+      (slow as any).bounded((tx: any) => tx.$queryRawUnsafe(`SELECT count(*) FROM session_messages WHERE slow_ilike(content, '%x%')`)),
+    ).rejects.toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/timed out/) });
+    void viewer;
+  });
+});
