@@ -1,0 +1,41 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, envName, loadConfig } from '../src/config.js';
+
+describe('configuration', () => {
+  it("has the seed's defaults", () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      contextCompressionEnabled: true,
+      contextCompressionThreshold: 0.9,
+      contextCompressionTarget: 0.65,
+      contextKeepRecent: 4,
+      contextSummaryTemperature: 0.3,
+      contextSummaryMaxTokens: 6000,
+      outputReserveTokens: 2048,
+      contextMessageTokenBudget: 0,
+      contextImageTokens: 1024,
+      sessionFilesMaxSizeMb: 200,
+      memoryRecallK: 2,
+    });
+    expect(envName('contextCompressionThreshold')).toBe('CONTEXT_COMPRESSION_THRESHOLD');
+  });
+
+  it('reads SCREAMING_CASE variables and rejects bad values naming the variable', () => {
+    expect(loadConfig({ CONTEXT_KEEP_RECENT: '7', AUTH_ENABLED: 'true' })).toMatchObject({ contextKeepRecent: 7, authEnabled: true });
+    expect(() => loadConfig({ CONTEXT_COMPRESSION_THRESHOLD: '1.5' })).toThrow(/^Invalid CONTEXT_COMPRESSION_THRESHOLD="1.5"/);
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(ConfigError);
+    expect(() => loadConfig({ MODEL_PRICES: '{nope' })).toThrow(/MODEL_PRICES/);
+    expect(() => loadConfig({ CONTEXT_COMPRESSION_TARGET: '0.95' })).toThrow(/CONTEXT_COMPRESSION_TARGET/);
+  });
+
+  it('stops start-up with one clear line', async () => {
+    const run = promisify(execFile);
+    const error = await run(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, CONTEXT_KEEP_RECENT: 'many' },
+    }).catch((e) => e);
+    expect(error.code).toBe(2);
+    expect(error.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^Invalid CONTEXT_KEEP_RECENT="many"/)]);
+  });
+});

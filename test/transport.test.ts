@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../src/app.js';
+import { startServer } from '../src/server.js';
+import { codeOf, createTestServer, dbKind, EVENTS_SUBSCRIPTION, testConfig, type ServerContext } from './support/harness.js';
+
+let t: ServerContext;
+let alice: string;
+let bob: string;
+beforeAll(async () => {
+  t = await createTestServer({ authEnabled: true, titleGenerationEnabled: false });
+  alice = (await t.app.auth.createUser('alice')).key;
+  bob = (await t.app.auth.createUser('bob')).key;
+});
+afterAll(() => t.close());
+
+async function newSession(token: string) {
+  const r = await t.http(`mutation { createSession(input: {}) { id } }`, {}, token);
+  return r.data.createSession.id as string;
+}
+const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`;
+
+describe(`transports (${dbKind})`, () => {
+  it('serves /healthz with a database check and GraphiQL on GET /graphql', async () => {
+    const health = await fetch(`${t.url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok' });
+    const page = await fetch(`${t.url}/graphql`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('GraphiQL');
+  });
+
+  it('is hardened: CSRF prevention, no batching, depth and alias limits, masked errors', async () => {
+    const csrf = await fetch(`${t.url}/graphql?query=${encodeURIComponent('{ viewer { isAdmin } }')}`, { method: 'GET', headers: { accept: 'application/json' } });
+    expect(csrf.status).toBeGreaterThanOrEqual(400);
+    const batch = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${alice}` },
+      body: JSON.stringify([{ query: '{ viewer { isAdmin } }' }, { query: '{ viewer { isAdmin } }' }]),
+    });
+    expect(batch.status).toBeGreaterThanOrEqual(400);
+    const aliases = 'query { ' + Array.from({ length: 40 }, (_, i) => `a${i}: viewer { isAdmin }`).join(' ') + ' }';
+    expect((await t.http(aliases, {}, alice)).errors?.[0]?.message).toMatch(/alias/i);
+    const ok = `{ sessions { edges { node { profile { id } history { edges { node { toolCalls { id } } } } } } } }`;
+    expect((await t.http(ok, {}, alice)).errors).toBeUndefined();
+    // The schema has no type cycles, so depth is bounded by construction; token count is the flooding vector.
+    const flood = `{ viewer { ${'isAdmin '.repeat(2500)} } }`;
+    expect(JSON.stringify(await t.http(flood, {}, alice))).toMatch(/token/i);
+    const broken = await t.http(`{ viewer { isAdmin `, {}, alice);
+    expect(JSON.stringify(broken)).toMatch(/Syntax Error/);
+  });
+
+  it('refuses subscriptions without credentials or to a session the caller may not read', async () => {
+    const sessionId = await newSession(alice);
+    const anon = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
+    await anon.waitFor(() => anon.errors.length > 0);
+    expect(JSON.stringify(anon.errors)).toMatch(/UNAUTHENTICATED|Authentication required/);
+    const foreign = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, bob);
+    await foreign.waitFor(() => foreign.errors.length > 0);
+    expect(JSON.stringify(foreign.errors)).toMatch(/NOT_FOUND|not found/);
+    const bad = t.ws('csk_invalid');
+    const failed = await new Promise<unknown>((resolve) => {
+      bad.subscribe({ query: EVENTS_SUBSCRIPTION, variables: { sessionId } }, { next: () => undefined, error: resolve, complete: () => resolve('complete') });
+    });
+    expect(String((failed as any)?.reason ?? failed)).toMatch(/Forbidden|4403|close/i);
+  });
+
+  it('streams a turn over GraphQL SSE', async () => {
+    const sessionId = await newSession(alice);
+    t.fake.enqueue({ text: ['sse ', 'works'], chunkDelayMs: 100 });
+    const controller = new AbortController();
+    const response = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${alice}` },
+      body: JSON.stringify({ query: EVENTS_SUBSCRIPTION, variables: { sessionId } }),
+      signal: controller.signal,
+    });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    setTimeout(() => void t.http(SEND, { input: { sessionId, content: 'over sse' } }, alice), 200);
+    const reader = response.body!.getReader();
+    let buffer = '';
+    const decoder = new TextDecoder();
+    while (!buffer.includes('TurnEnded')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value);
+    }
+    controller.abort();
+    const texts = [...buffer.matchAll(/"text":"([^"]*)"/g)].map((m) => m[1]).join('');
+    expect(texts).toBe('sse works');
+  });
+
+  it('keeps a session list current through sessionListEvents, only for its owner', async () => {
+    const mine = t.subscribe(`subscription { sessionListEvents { kind sessionId session { name pinned } } }`, {}, alice);
+    const theirs = t.subscribe(`subscription { sessionListEvents { kind sessionId } }`, {}, bob);
+    await new Promise((r) => setTimeout(r, 200));
+    const id = await newSession(alice);
+    await t.http(`mutation($id: ID!) { renameSession(id: $id, name: "renamed") { id } }`, { id }, alice);
+    await t.http(`mutation($id: ID!) { setSessionPinned(id: $id, pinned: true) { id } }`, { id }, alice);
+    await t.http(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id }, alice);
+    const events = await mine.waitFor((es) => es.some((e) => e.kind === 'deleted'));
+    expect(events.filter((e) => e.sessionId === id).map((e) => e.kind)).toEqual(['created', 'renamed', 'pinned', 'deleted']);
+    expect(events.find((e) => e.kind === 'pinned').session).toEqual({ name: 'renamed', pinned: true });
+    expect(theirs.events.filter((e) => e.sessionId === id)).toEqual([]);
+  });
+
+  it('rejects a malformed resume cursor', async () => {
+    const sessionId = await newSession(alice);
+    const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: 'not-an-id' }, alice);
+    await sub.waitFor(() => sub.errors.length > 0);
+    expect(JSON.stringify(sub.errors)).toMatch(/BAD_USER_INPUT|Malformed/);
+    void codeOf;
+  });
+});
+
+describe.skipIf(!process.env.REDIS_URL)('two server processes sharing events through Redis', () => {
+  it('a subscriber on one server sees a turn run by the other, and can resume there', async () => {
+    const a = await createTestServer({ redisUrl: process.env.REDIS_URL, titleGenerationEnabled: false });
+    const bApp = await createApp(testConfig({ redisUrl: process.env.REDIS_URL, ollamaHost: a.fake.url }), { db: a.app.db });
+    const b = await startServer(bApp);
+    try {
+      const created = await a.http(`mutation { createSession(input: {}) { id } }`);
+      const sessionId = created.data.createSession.id;
+      const { createClient } = await import('graphql-ws');
+      const WebSocket = (await import('ws')).default;
+      const client = createClient({ url: `${b.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+      const events: any[] = [];
+      const done = new Promise<void>((resolve, reject) => {
+        client.subscribe(
+          { query: EVENTS_SUBSCRIPTION, variables: { sessionId } },
+          { next: (v) => { events.push((v.data as any).sessionEvents); if ((v.data as any).sessionEvents.__typename === 'TurnEnded') resolve(); }, error: reject, complete: () => undefined },
+        );
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      a.fake.enqueue({ text: ['across ', 'processes'], chunkDelayMs: 20 });
+      await a.http(SEND, { input: { sessionId, content: 'hello from A' } });
+      await done;
+      expect(events.filter((e) => e.__typename === 'TextDelta').map((e) => e.text).join('')).toBe('across processes');
+      // replay on B from the first event id, as a reconnecting client would
+      const replay = await bApp.bus.replay(Buffer.from(sessionId, 'base64').toString().split(':')[1]!, events[0].eventId);
+      expect(replay.map((e) => e.eventId)).toEqual(events.slice(1).map((e) => e.eventId));
+      await client.dispose();
+    } finally {
+      await b.close();
+      await bApp.close();
+      await a.close();
+    }
+  });
+});
