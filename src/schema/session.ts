@@ -1,4 +1,5 @@
 /** Session: the node, its summary fields, history, context; the session list; session mutations. */
+import { queryFromInfo } from '@pothos/plugin-prisma';
 import DataLoader from 'dataloader';
 import { BadInput, Forbidden } from '../store/errors.js';
 import { pageWindow } from '../sessions/paging.js';
@@ -182,12 +183,17 @@ const isSessionCursor = (v: unknown): v is SessionCursor =>
   /^[0-9a-f-]{36}$/i.test((v as SessionCursor).id);
 
 builder.queryFields((t) => ({
-  session: t.field({
-    type: SessionRef,
+  session: t.prismaField({
+    type: 'Session',
     nullable: true,
     authScopes: { authenticated: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.app.sessions.findReadable(ctx.viewer!, parseGlobalId(String(args.id), 'Session')),
+    // One query: the selection drives the SQL and the access rule is part of the filter.
+    resolve: (query, _root, args, ctx) =>
+      ctx.app.db.prisma.session.findFirst({
+        ...query,
+        where: { id: parseGlobalId(String(args.id), 'Session'), ...ctx.app.store.readWhere(ctx.viewer!) },
+      }),
   }),
   sessions: t.field({
     type: SessionConnectionRef,
@@ -200,7 +206,7 @@ builder.queryFields((t) => ({
       orderBy: t.arg({ type: SessionOrderFieldEnum, defaultValue: 'LAST_ACTIVE' }),
       direction: t.arg({ type: SortDirectionEnum, defaultValue: 'DESC' }),
     },
-    resolve: async (_root, args, ctx) => {
+    resolve: async (_root, args, ctx, info) => {
       const max = ctx.app.config.maxPageSize;
       const first = args.first ?? 50;
       if (first < 0 || first > max) {
@@ -213,7 +219,7 @@ builder.queryFields((t) => ({
       const ids = search ? [...search.keys()] : undefined;
       const listOptions = { viewer: ctx.viewer!, profileId, orderBy, direction: args.direction ?? 'DESC', first, after, ids };
       const [{ rows, hasNextPage }, totalCount] = await Promise.all([
-        ctx.app.store.list(listOptions),
+        ctx.app.store.list(listOptions, queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'Session' })),
         ctx.app.store.count(ctx.viewer!, profileId, ids),
       ]);
       const matches = search ? await ctx.app.search.matchesFor(rows.map((r) => r.id), args.search!) : null;

@@ -4,6 +4,7 @@
  */
 import type { ChatMessage, NewMessage } from '../domain/types.js';
 import { makeMessage } from '../domain/types.js';
+import { orderContext } from '../domain/context-order.js';
 import type { Database } from '../db/client.js';
 import type { Prisma, Session } from '../generated/prisma/client.js';
 import { MESSAGE_COLUMNS, type MessageRow, type StoredMessage, toRowData, toStoredMessage } from './rows.js';
@@ -77,6 +78,13 @@ export class SessionStore {
     return { sql: 's.user_id = $1', params: [viewer.userId ?? ANONYMOUS] };
   }
 
+  /** The Prisma filter equivalent of canRead, so a read is one query. */
+  readWhere(viewer: Viewer): Prisma.SessionWhereInput {
+    if (!viewer.authEnabled || viewer.isAdmin) return {};
+    if (viewer.permissions.includes('sessions.read_all')) return { userId: { not: null } };
+    return { userId: viewer.userId ?? ANONYMOUS };
+  }
+
   canRead(viewer: Viewer, session: { userId: string | null }): boolean {
     if (!viewer.authEnabled || viewer.isAdmin) return true;
     if (session.userId === null) return false;
@@ -93,7 +101,10 @@ export class SessionStore {
    * keyset-paginated on (pinned, order value, id). History is never loaded;
    * displayMessageCount is a column kept by appends.
    */
-  async list(options: ListOptions): Promise<{ rows: SessionRow[]; hasNextPage: boolean }> {
+  async list(
+    options: ListOptions,
+    query: { include?: Prisma.SessionInclude; select?: Prisma.SessionSelect } = {},
+  ): Promise<{ rows: SessionRow[]; hasNextPage: boolean }> {
     const where = this.listWhere(options.viewer);
     const params = [...where.params];
     const conditions = [where.sql];
@@ -124,7 +135,7 @@ export class SessionStore {
       ...params,
     );
     const ids = rows.slice(0, options.first).map((r) => r.id as string);
-    const full = await this.prisma.session.findMany({ where: { id: { in: ids } } });
+    const full = (await this.prisma.session.findMany({ ...(query as object), where: { id: { in: ids } } })) as SessionRow[];
     const byId = new Map(full.map((s) => [s.id, s]));
     return { rows: ids.map((id) => byId.get(id)!).filter(Boolean), hasNextPage: rows.length > options.first };
   }
@@ -251,7 +262,10 @@ export class SessionStore {
     return rows.map((r) => toStoredMessage(r, r.archived));
   }
 
-  /** The model's context rebuilt from stored rows: `[m for m in all if m.is_context]`. */
+  /**
+   * The model's context rebuilt from stored rows: `[m for m in all if m.is_context]`,
+   * in context order (compression rows placed by metadata.contextOrder, see domain/context-order).
+   */
   async context(sessionId: string, tx?: Tx): Promise<StoredMessage[]> {
     const client = tx ?? this.prisma;
     const rows = await client.$queryRawUnsafe<(MessageRow & { archived: boolean })[]>(
@@ -261,7 +275,7 @@ export class SessionStore {
        ORDER BY "sequenceNumber"`,
       sessionId,
     );
-    return rows.map((r) => toStoredMessage(r, r.archived));
+    return orderContext(rows.map((r) => toStoredMessage(r, r.archived)));
   }
 
   /**

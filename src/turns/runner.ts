@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { TOOL_RESULT_MAX_CHARS, capNewToolResults } from '../domain/compression/tool-results.js';
-import { imageTokensFromBytes } from '../domain/image-tokens.js';
+import { maxSequence } from '../domain/context-order.js';
+import { imageTokensFromBase64, imageTokensFromBytes } from '../domain/image-tokens.js';
 import { RepeatGuard, ledgerWith, repeatNoteMessage, type StreamRuleLedger } from '../domain/repeat-guard.js';
 import { defaultCalibration, contextChars, realBaselineEstimate, type RealBaseline } from '../domain/tokens.js';
 import type { ToolCall, Usage } from '../domain/types.js';
@@ -165,6 +166,7 @@ class TurnRun {
         ]);
         this.text = '';
         this.thinking = '';
+        await this.flushing;
         await this.prisma.turn.update({ where: { id: this.turn.id }, data: { partialText: '', partialThinking: '' } });
         if (this.repeatStopped) break;
         if (calls.length === 0) break;
@@ -187,18 +189,22 @@ class TurnRun {
   private repeatStopped = false;
 
   /** The call's messages and its estimate, on the view the model is sent. */
-  private async buildCall(ctx: RunContext, turnContext: string | null) {
+  private async buildCall(ctx: RunContext, turnContext: string | null, skipImagesOf: number | null = null) {
     const { store, config } = this.deps;
     const context = await store.context(ctx.session.id);
     const budget = messageTokenBudget(config.contextMessageTokenBudget, ctx.window);
     const capped = capNewToolResults(modelView(context), TOOL_RESULT_MAX_CHARS);
     const truncated = truncateOversized(capped, budget, ctx.profile.model);
     const view = withTurnContext(truncated, turnContext);
-    const images = ctx.profile.vision ? await this.loadImages(view) : new Map<string, { b64: string; tokens: number }>();
+    const images = ctx.profile.vision
+      ? await this.loadImages(view.filter((m) => m.sequenceNumber !== skipImagesOf))
+      : new Map<string, { b64: string; tokens: number }>();
     const withSystem = ctx.profile.systemPrompt
       ? [{ ...view[0]!, role: 'system' as const, content: ctx.profile.systemPrompt, images: [], toolCalls: [], sequenceNumber: -1 }, ...view]
       : view;
-    const imagePricer = (img: { value: string }) => images.get(img.value)?.tokens ?? config.contextImageTokens;
+    // A stored image costs only when it is sent (loaded and within the budget); inline base64 (image_view) by its size.
+    const imagePricer = (img: { kind: string; value: string }) =>
+      img.kind === 'path' ? (images.get(img.value)?.tokens ?? 0) : imageTokensFromBase64(img.value, config.contextImageTokens);
     const baseline = (ctx.session.metadata as { baseline?: RealBaseline }).baseline ?? null;
     const estimate = realBaselineEstimate({
       baseline,
@@ -213,7 +219,7 @@ class TurnRun {
       images: new Map([...images].map(([k, v]) => [k, v.b64])),
     });
     const chars = contextChars(withSystem);
-    return { messages, estimate, chars, hadImages: images.size > 0, lastSequence: context.at(-1)?.sequenceNumber ?? -1 };
+    return { messages, estimate, chars, hadImages: images.size > 0, lastSequence: maxSequence(context) };
   }
 
   private async loadImages(view: { images: string[]; metadata: Record<string, unknown> }[]) {
@@ -239,8 +245,8 @@ class TurnRun {
       const bytes = await readSessionFile(this.deps.files, rel);
       priced.push({ relPath: rel, tokens: bytes ? imageTokensFromBytes(bytes, this.deps.config.contextImageTokens) : this.deps.config.contextImageTokens });
     }
-    const withoutImages = { ...ctx.profile, vision: false };
-    const base = await this.buildCall({ ...ctx, profile: withoutImages }, null);
+    // The context without this message's own images: they are what the budget is for.
+    const base = await this.buildCall(ctx, null, message.sequenceNumber);
     const allowed = ctx.profile.vision ? selectImagesWithinBudget(priced, imageBudget(ctx.window, base.estimate)) : { inContext: [], notLoaded: priced };
     const notice = imageNotice(allowed.inContext.map((i) => i.relPath), allowed.notLoaded.map((i) => i.relPath));
     const previous = typeof message.metadata.contextNotice === 'string' ? `${message.metadata.contextNotice}\n` : '';
@@ -301,7 +307,7 @@ class TurnRun {
         } else if (chunk.type === 'usage') {
           usage = chunk.usage;
         }
-        await this.maybeFlush();
+        this.maybeFlush();
       }
     } catch (error) {
       if (ctx.signal.aborted) throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new CancelledError();
@@ -315,20 +321,25 @@ class TurnRun {
 
   private pendingNotes: ReturnType<typeof repeatNoteMessage>[] = [];
 
-  /** Persists the partial answer at most every partialFlushMs; also the heartbeat and the cross-process cancel check. */
-  private async maybeFlush(force = false) {
+  /**
+   * Persists the partial answer at most every partialFlushMs; also the
+   * heartbeat and the cross-process cancel check. Never awaited by the
+   * stream loop, so a slow write does not delay the deltas.
+   */
+  private maybeFlush() {
     const now = Date.now();
-    if (!force && now - this.lastFlush < this.deps.config.partialFlushMs) return;
-    if (this.flushing) return;
+    if (this.flushing || now - this.lastFlush < this.deps.config.partialFlushMs) return;
     this.lastFlush = now;
-    this.flushing = (async () => {
-      const updated = await this.prisma.turn.updateMany({
+    this.flushing = this.prisma.turn
+      .updateMany({
         where: { id: this.turn.id, status: { in: ['RUNNING', 'WAITING_FOR_TOOL'] } },
         data: { partialText: this.text, partialThinking: this.thinking, heartbeatAt: new Date() },
-      });
-      if (updated.count === 0 && !this.controller.signal.aborted) this.controller.abort(new CancelledError());
-    })().finally(() => (this.flushing = null));
-    await this.flushing;
+      })
+      .then((updated) => {
+        if (updated.count === 0 && !this.controller.signal.aborted) this.controller.abort(new CancelledError());
+      })
+      .catch((error) => this.deps.log.warn({ err: error, turnId: this.turn.id }, 'turn.flush_failed'))
+      .finally(() => (this.flushing = null));
   }
 
   private async recordUsage(ctx: RunContext, usage: Usage | null, call: { estimate: number; chars: number; hadImages: boolean; lastSequence: number }) {
@@ -340,7 +351,9 @@ class TurnRun {
     };
     const outcome = defaultCalibration.recordObservation(ctx.profile.model, call.chars, usage.promptTokens, {
       hadImages: call.hadImages,
-      sentEstimate: call.estimate,
+      // Ollama cuts an oversized prompt to about half the window: a prompt we put below half
+      // the window cannot have been cut, and an uncalibrated estimate must not block the fit.
+      sentEstimate: call.estimate >= ctx.window / 2 ? call.estimate : undefined,
     });
     const truncated = outcome === 'truncated';
     const metadata = { ...(ctx.session.metadata as Record<string, unknown>) };
@@ -432,6 +445,7 @@ class TurnRun {
   }
 
   private async finish(status: 'COMPLETED' | 'CANCELLED', error: string | null, _started: number, _toolCalls: number) {
+    await this.flushing;
     const turn = await this.prisma.turn.update({
       where: { id: this.turn.id },
       data: { status, endedAt: new Date(), error, partialText: '', partialThinking: '', pendingToolCalls: [] },
@@ -446,6 +460,7 @@ class TurnRun {
   }
 
   private async fail(error: unknown, started: number) {
+    await this.flushing;
     const cancelled = error instanceof CancelledError || this.controller.signal.aborted;
     // The partial answer is kept, whatever ended the stream.
     if (this.text || this.thinking) {

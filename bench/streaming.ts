@@ -1,0 +1,135 @@
+/**
+ * Issue 3's benchmark: 100 concurrent turns streaming from a wire-level fake
+ * Ollama, 10 graphql-ws subscribers each. Measures delta latency from the
+ * provider writing a chunk to a subscriber receiving it (p50/p99), server CPU,
+ * and memory per idle subscription with 1,000 sockets. Run with
+ *   node --expose-gc --import tsx bench/streaming.ts
+ * (DATABASE_URL for the server database; default embedded PGlite in memory).
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { startServer } from '../src/server.js';
+import { percentile } from './lib.js';
+
+const TURNS = Number(process.env.BENCH_TURNS ?? 100);
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 10);
+const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 40);
+const CHUNK_MS = Number(process.env.BENCH_CHUNK_MS ?? 25);
+const IDLE_SOCKETS = Number(process.env.BENCH_IDLE ?? 1000);
+const now = () => performance.timeOrigin + performance.now();
+
+/** Ollama /api/chat that stamps each chunk with the moment it is written. */
+async function stampingOllama() {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', async () => {
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      for (let i = 0; i < CHUNKS; i++) {
+        await new Promise((r) => setTimeout(r, CHUNK_MS));
+        res.write(`${JSON.stringify({ model: 'm', message: { role: 'assistant', content: `@${now().toFixed(3)}|` }, done: false })}\n`);
+      }
+      res.end(`${JSON.stringify({ model: 'm', message: { role: 'assistant', content: '' }, done: true, prompt_eval_count: 100, eval_count: CHUNKS })}\n`);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+async function main() {
+  const llm = await stampingOllama();
+  const config = loadConfig({}, {
+    databaseUrl: process.env.DATABASE_URL,
+    dataDir: 'memory://',
+    logLevel: 'silent',
+    port: 0,
+    ollamaHost: llm.url,
+    titleGenerationEnabled: false,
+    contextCompressionEnabled: false,
+  });
+  const app = await createApp(config);
+  const server = await startServer(app);
+  const wsUrl = `${server.url.replace('http', 'ws')}/graphql`;
+  const gql = async (query: string, variables: object = {}) => {
+    const r = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+    return ((await r.json()) as { data: any }).data;
+  };
+  const sessions: string[] = [];
+  for (let i = 0; i < TURNS; i++) sessions.push((await gql(`mutation { createSession(input: {}) { id } }`)).createSession.id);
+
+  // 10 subscribers per session, each on its own socket.
+  const latencies: number[] = [];
+  const clients: Client[] = [];
+  let ended = 0;
+  const allEnded = new Promise<void>((resolve) => {
+    for (const sessionId of sessions) {
+      for (let s = 0; s < SUBSCRIBERS; s++) {
+        const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0 });
+        clients.push(client);
+        client.subscribe(
+          { query: `subscription($id: ID!) { sessionEvents(sessionId: $id) { __typename ... on TextDelta { text } } }`, variables: { id: sessionId } },
+          {
+            next: (value) => {
+              const event = (value.data as any).sessionEvents;
+              if (event.__typename === 'TextDelta') latencies.push(now() - Number(event.text.slice(1, -1)));
+              else if (event.__typename === 'TurnEnded' && ++ended === TURNS * SUBSCRIBERS) resolve();
+            },
+            error: (e) => console.error('subscription error', e),
+            complete: () => undefined,
+          },
+        );
+      }
+    }
+  });
+  await new Promise((r) => setTimeout(r, 2000));
+  const cpuBefore = process.cpuUsage();
+  const wallBefore = now();
+  await Promise.all(sessions.map((id) => gql(`mutation($id: ID!) { sendMessage(input: { sessionId: $id, content: "go" }) { turn { id } } }`, { id })));
+  await allEnded;
+  const wall = now() - wallBefore;
+  const cpu = process.cpuUsage(cpuBefore);
+  latencies.sort((a, b) => a - b);
+  console.log(`${TURNS} concurrent turns × ${SUBSCRIBERS} subscribers, ${CHUNKS} chunks every ${CHUNK_MS} ms (database: ${app.db.kind})`);
+  console.log(`deltas received: ${latencies.length} (expected ${TURNS * SUBSCRIBERS * CHUNKS})`);
+  console.log(`delta latency provider→subscriber: p50 ${percentile(latencies, 50).toFixed(2)} ms, p99 ${percentile(latencies, 99).toFixed(2)} ms (goal p99 ≤ 20 ms)`);
+  console.log(`process CPU during the run: ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms over ${wall.toFixed(0)} ms wall = ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(0)}% of one core (includes the subscribers and the fake provider in this process)`);
+  for (const c of clients) await c.dispose();
+
+  // Memory per idle subscription.
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const settle = async () => {
+    for (let i = 0; i < 3; i++) {
+      gc?.();
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    return process.memoryUsage();
+  };
+  const idleSession = sessions[0]!;
+  const before = await settle();
+  const idle: Client[] = [];
+  let acked = 0;
+  await new Promise<void>((resolve) => {
+    for (let i = 0; i < IDLE_SOCKETS; i++) {
+      const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, on: { connected: () => { if (++acked === IDLE_SOCKETS) resolve(); } } });
+      idle.push(client);
+      client.subscribe({ query: `subscription($id: ID!) { sessionEvents(sessionId: $id) { __typename } }`, variables: { id: idleSession } }, { next: () => undefined, error: () => undefined, complete: () => undefined });
+    }
+  });
+  await new Promise((r) => setTimeout(r, 1500));
+  const after = await settle();
+  const perHeap = (after.heapUsed - before.heapUsed) / IDLE_SOCKETS;
+  const perRss = (after.rss - before.rss) / IDLE_SOCKETS;
+  console.log(`${IDLE_SOCKETS} idle subscriptions: +${(perHeap / 1024).toFixed(1)} KB heap and +${(perRss / 1024).toFixed(1)} KB RSS per subscription, both ends in this process (goal ≤ 20 KB)${gc ? '' : ' — run with --expose-gc for a settled figure'}`);
+  for (const c of idle) await c.dispose();
+  await server.close();
+  await app.close();
+  llm.server.close();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
