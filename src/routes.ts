@@ -1,7 +1,100 @@
 /** Non-GraphQL HTTP routes of the service (file downloads, the web client). */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { decodeGlobalID } from '@pothos/plugin-relay';
+import { fileURLToPath } from 'node:url';
 import type { App } from './app.js';
+import { createStaticHandler } from './web/serve.js';
 import type { RouteHandler } from './server.js';
+import { Unauthenticated } from './store/errors.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DOWNLOAD = /^\/sessions\/([^/?#]+)\/files\/([^/?#]+)$/;
+
+/** A session id from the path: the raw UUID, or a Session global id. */
+function sessionIdFrom(segment: string): string | null {
+  if (UUID.test(segment)) return segment.toLowerCase();
+  try {
+    const { typename, id } = decodeGlobalID(segment);
+    return typename === 'Session' && UUID.test(id) ? id.toLowerCase() : null;
+  } catch {
+    return null;
+  }
+}
+
+function send(res: import('node:http').ServerResponse, status: number, text: string, extra: Record<string, string> = {}) {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', ...extra });
+  res.end(text);
+}
+
+/**
+ * `GET /sessions/{id}/files/{filename}` with the caller's credentials
+ * (Authorization header). Missing file, missing session and someone else's
+ * session all answer the same 404. The type comes from the file's signature
+ * and extension (a PNG named .txt is served as image/png), never sniffed by
+ * the browser; HTML and SVG, which could script against this origin, are
+ * served as attachments inside a CSP sandbox.
+ */
+export const fileDownloadRoute: RouteHandler = async (req, res, app) => {
+  const url = new URL(req.url ?? '/', 'http://local');
+  const match = DOWNLOAD.exec(url.pathname);
+  if (!match) return false;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    send(res, 405, 'Method not allowed', { allow: 'GET, HEAD' });
+    return true;
+  }
+  let viewer;
+  try {
+    viewer = await app.auth.viewerFor(req.headers.authorization ?? null);
+  } catch (error) {
+    if (error instanceof Unauthenticated) {
+      send(res, 401, 'Missing or invalid credentials', { 'www-authenticate': 'Bearer' });
+      return true;
+    }
+    throw error;
+  }
+  if (!viewer) {
+    send(res, 401, 'Missing or invalid credentials', { 'www-authenticate': 'Bearer' });
+    return true;
+  }
+  let filename: string;
+  try {
+    filename = decodeURIComponent(match[2]!);
+  } catch {
+    send(res, 404, 'Not found');
+    return true;
+  }
+  const sessionId = sessionIdFrom(decodeURIComponent(match[1]!));
+  const session = sessionId ? await app.sessions.findReadable(viewer, sessionId) : null;
+  const opened = session ? await app.files.open(session.id, filename) : null;
+  if (!opened) {
+    send(res, 404, 'Not found');
+    return true;
+  }
+  const active = opened.kind === 'html' || opened.kind === 'svg';
+  const disposition = `${active ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(opened.filename)}`;
+  res.writeHead(200, {
+    'content-type': opened.contentType,
+    'content-length': String(opened.size),
+    'content-disposition': disposition,
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'private, no-store',
+    'referrer-policy': 'no-referrer',
+    ...(active ? { 'content-security-policy': 'sandbox' } : {}),
+  });
+  if (req.method === 'HEAD') {
+    await opened.stream.cancel().catch(() => undefined);
+    res.end();
+    return true;
+  }
+  await pipeline(Readable.fromWeb(opened.stream as never), res).catch(() => undefined);
+  return true;
+};
+
+const WEB_DIST = fileURLToPath(new URL('../web/dist', import.meta.url));
 
 export function appRoutes(_app: App): RouteHandler[] {
-  return [];
+  const web = createStaticHandler(WEB_DIST);
+  // The web client is last: it claims only `/` and its own assets.
+  return [fileDownloadRoute, (req, res) => web(req, res)];
 }

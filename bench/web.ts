@@ -1,0 +1,102 @@
+/**
+ * Web client benchmark (issue 8): page weight of web/dist and time to the
+ * first rendered message in headless Chromium, for a 1,000-message session
+ * against a 30-message one (the ratio shows whether the first paint depends
+ * on history length: it should not, only the newest page is loaded).
+ *
+ *   npx tsx bench/web.ts            (builds web/dist if stale; needs /usr/bin/chromium + playwright-core)
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser } from 'playwright-core';
+import type { NewMessage } from '../src/domain/types.js';
+import { CHROMIUM, CHROMIUM_ARGS, distDir, startE2EServer, type E2EServer } from '../test/support/e2e.js';
+
+const RUNS = 7;
+
+function pageWeight(): void {
+  const assets = join(distDir, 'assets');
+  const rows = readdirSync(assets)
+    .filter((f) => /\.(js|css)$/.test(f))
+    .map((file) => {
+      const raw = readFileSync(join(assets, file));
+      return { file, raw: raw.length, gzip: gzipSync(raw, { level: 9 }).length };
+    });
+  const html = readFileSync(join(distDir, 'index.html'));
+  rows.push({ file: 'index.html', raw: html.length, gzip: gzipSync(html, { level: 9 }).length });
+  console.log('\nPage weight (web/dist)');
+  console.table(rows.map((r) => ({ file: r.file, 'raw KB': (r.raw / 1024).toFixed(2), 'gzip KB': (r.gzip / 1024).toFixed(2) })));
+  for (const ext of ['js', 'css']) {
+    const of = rows.filter((r) => r.file.endsWith(`.${ext}`));
+    const raw = of.reduce((n, r) => n + r.raw, 0);
+    const gz = of.reduce((n, r) => n + r.gzip, 0);
+    console.log(`${ext.toUpperCase()} total: ${(raw / 1024).toFixed(2)} KB raw, ${(gz / 1024).toFixed(2)} KB gzip${ext === 'js' ? ` (budget 150 KB: ${((gz / (150 * 1024)) * 100).toFixed(1)}%)` : ''}`);
+  }
+}
+
+const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
+
+async function seed(server: E2EServer, name: string, count: number): Promise<string> {
+  const created = await server.gql(`mutation($name: String) { createSession(input: { name: $name }) { id } }`, { name });
+  if (created.errors) throw new Error(JSON.stringify(created.errors));
+  const id = created.data.createSession.id as string;
+  const messages: NewMessage[] = Array.from({ length: count }, (_, i) => ({
+    role: i % 2 === 0 ? 'user' : 'assistant',
+    content:
+      i % 2 === 0
+        ? `Question ${i}: how do I do thing number ${i}?`
+        : `Answer ${i}.\n\n- step one with **bold**\n- step two with \`code\`\n\n\`\`\`ts\nconst value${i} = compute(${i});\n\`\`\`\n`,
+  }));
+  for (let i = 0; i < messages.length; i += 250) await server.app.store.append(rawId(id), messages.slice(i, i + 250));
+  return id;
+}
+
+/** ms from navigation start to the `first-message` mark the client sets when the first page is in the DOM. */
+async function firstMessage(browser: Browser, url: string): Promise<number> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => performance.getEntriesByName('first-message').length > 0, undefined, { timeout: 15_000 });
+  const ms = await page.evaluate(() => performance.getEntriesByName('first-message')[0]!.startTime);
+  await context.close();
+  return ms;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function timings(browser: Browser, label: string, url: string): Promise<number> {
+  await firstMessage(browser, url); // warm-up: server caches, JIT
+  const runs: number[] = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await firstMessage(browser, url));
+  const m = median(runs);
+  console.log(`${label.padEnd(34)} median ${m.toFixed(0).padStart(4)} ms  (min ${Math.min(...runs).toFixed(0)}, max ${Math.max(...runs).toFixed(0)}, ${RUNS} runs)`);
+  return m;
+}
+
+async function main(): Promise<void> {
+  const server = await startE2EServer();
+  pageWeight();
+  if (!existsSync(CHROMIUM)) {
+    console.log(`\n${CHROMIUM} not found: timing skipped`);
+    return server.close();
+  }
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    const big = await seed(server, 'Thousand', 1000);
+    const small = await seed(server, 'Thirty', 30);
+    console.log('\nTime to first rendered message (headless Chromium, same server)');
+    const chatBig = await timings(browser, 'chat page, 1,000 messages', `${server.url}/#session=${encodeURIComponent(big)}`);
+    const chatSmall = await timings(browser, 'chat page, 30 messages', `${server.url}/#session=${encodeURIComponent(small)}`);
+    console.log(`ratio 1,000 / 30 messages: ${(chatBig / chatSmall).toFixed(2)}  (≈1: first paint independent of history length; target < 300 ms)`);
+    const share = await server.gql(`mutation($id: ID!) { shareSession(id: $id) { url } }`, { id: big });
+    if (share.errors) console.log(`share viewer: skipped (${share.errors[0]?.message})`);
+    else await timings(browser, 'share viewer, 1,000 messages', `${server.url}${share.data.shareSession.url}`);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+await main();

@@ -1,0 +1,158 @@
+/**
+ * Serves the built web client (web/dist) at `/`: the same process as the API,
+ * no second server. Hashed files under /assets/ are immutable; index.html is
+ * revalidated every time so a deploy shows at once. Every response carries
+ * `Referrer-Policy: no-referrer` (share links hold a capability token in the
+ * URL) and a CSP that allows nothing but this origin.
+ *
+ *   const web = createStaticHandler(fileURLToPath(new URL('../../web/dist', import.meta.url)));
+ *   startServer(app, { routes: [web, ...] });   // returns false for what it does not own
+ */
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, resolve, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
+
+const gzip = promisify(gzipCallback);
+
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "connect-src 'self' ws: wss:",
+  "img-src 'self' data: blob:",
+  "style-src 'self'",
+  "script-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'referrer-policy': 'no-referrer',
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.webmanifest': 'application/manifest+json',
+};
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.svg', '.txt', '.webmanifest']);
+
+/** Paths the API server owns: never answered here, whatever dist holds. */
+const NOT_OURS = /^\/(graphql|healthz|sessions)(\/|$)/;
+/** Vite's `[name]-[hash].ext` under assets/. */
+const HASHED = /^\/assets\/.+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/;
+
+interface Entry {
+  mtimeMs: number;
+  size: number;
+  raw: Buffer;
+  gzipped: Buffer | null;
+  etag: string;
+}
+
+export type StaticHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
+
+export function createStaticHandler(distDir: string): StaticHandler {
+  const root = resolve(distDir);
+  const cache = new Map<string, Entry>();
+
+  async function load(file: string): Promise<Entry | null> {
+    let info;
+    try {
+      info = await stat(file);
+    } catch {
+      return null;
+    }
+    if (!info.isFile()) return null;
+    const cached = cache.get(file);
+    if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached;
+    const raw = await readFile(file);
+    // Compressed once per build, not per request.
+    const gzipped = COMPRESSIBLE.has(extname(file)) && raw.length > 512 ? await gzip(raw, { level: 9 }) : null;
+    const etag = `"${createHash('sha1').update(raw).digest('base64url').slice(0, 20)}"`;
+    const entry = { mtimeMs: info.mtimeMs, size: info.size, raw, gzipped, etag };
+    cache.set(file, entry);
+    return entry;
+  }
+
+  return async (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    } catch {
+      return false;
+    }
+    if (NOT_OURS.test(pathname) || pathname.includes('\0')) return false;
+    const relative = pathname === '/' ? '/index.html' : pathname;
+    const file = resolve(root, `.${relative}`);
+    if (file !== root && !file.startsWith(root + sep)) return false;
+    if (relative.split('/').some((part) => part.startsWith('.') && part !== '')) return false;
+
+    const entry = await load(file);
+    if (!entry) {
+      if (relative !== '/index.html') return false;
+      send(res, 503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, 'The web client is not built: run `npm run build:web`.\n', req.method === 'HEAD');
+      return true;
+    }
+
+    const headers: Record<string, string> = {
+      'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      'cache-control': HASHED.test(relative) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      etag: entry.etag,
+    };
+    if (entry.gzipped) headers.vary = 'Accept-Encoding';
+    const inm = req.headers['if-none-match'];
+    if (inm && inm.split(/\s*,\s*/).some((tag) => tag === entry.etag || tag === `W/${entry.etag}`)) {
+      send(res, 304, headers, null, true);
+      return true;
+    }
+    const useGzip = entry.gzipped !== null && acceptsGzip(req.headers['accept-encoding']);
+    if (useGzip) headers['content-encoding'] = 'gzip';
+    const body = useGzip ? entry.gzipped! : entry.raw;
+    headers['content-length'] = String(body.length);
+    send(res, 200, headers, body, req.method === 'HEAD');
+    return true;
+  };
+}
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer | string | null, headOnly: boolean): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, ...headers });
+  res.end(headOnly ? undefined : (body ?? undefined));
+}
+
+/** `gzip` listed with a non-zero q (or `*`), per RFC 9110. */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  let star = false;
+  for (const part of value.toLowerCase().split(',')) {
+    const [coding, ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const weight = q ? Number(q.slice(2)) : 1;
+    if (coding === 'gzip' || coding === 'x-gzip') return weight > 0;
+    if (coding === '*') star = weight > 0;
+  }
+  return star;
+}

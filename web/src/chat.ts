@@ -1,0 +1,410 @@
+/**
+ * The reference chat page: API key (or no-auth mode), session list, the open
+ * conversation, the composer with pasted images and file uploads, cancel,
+ * the context meter and the share button.
+ */
+import { ApiError, gql, storedKey, storeKey } from './api.js';
+import { onSocketStatus } from './socket.js';
+import { announce, clear, h, uid } from './dom.js';
+import { Conversation } from './conversation.js';
+import { CANCEL, CREATE, FILES, SEND, SHARE, UPLOAD, VIEWER, type Message, type SessionFileView, type SessionSummary } from './queries.js';
+import { Sidebar } from './sidebar.js';
+
+interface Attachment {
+  file: File;
+  kind: 'image' | 'file';
+}
+
+export async function mountChat(root: HTMLElement, early: { session: string; data: Promise<unknown> | undefined } | null): Promise<void> {
+  // A deep link opens its conversation at once: the viewer query runs alongside, not before it.
+  const fromHash = early?.session;
+  const viewerQuery = gql<{ viewer: Viewer }>(VIEWER).then(
+    (d) => d.viewer,
+    (error: unknown) => error,
+  );
+  if (fromHash && (!needsKeyHint() || storedKey())) {
+    const screen = chatScreen(root, viewerQuery, fromHash, early?.data);
+    const viewer = await viewerQuery;
+    if (!(await authProblem(root, viewer))) return screen;
+    return;
+  }
+  const viewer = await viewerQuery;
+  if (await authProblem(root, viewer)) return;
+  await chatScreen(root, viewerQuery, null);
+}
+
+interface Viewer {
+  authEnabled: boolean;
+  user: { name: string } | null;
+}
+
+/** Whether the last visit needed a key (so a deep link without one goes to the key form first). */
+function needsKeyHint(): boolean {
+  try {
+    return localStorage.getItem('chat.authEnabled') === 'true';
+  } catch {
+    return false;
+  }
+}
+
+/** Shows the key screen when the viewer query says a (valid) key is needed; true when it did. */
+async function authProblem(root: HTMLElement, viewer: Viewer | unknown): Promise<boolean> {
+  if (viewer instanceof ApiError && viewer.code === 'UNAUTHENTICATED') {
+    keyScreen(root, 'That API key was not accepted.');
+    return true;
+  }
+  if (viewer instanceof Error || !viewer) throw viewer;
+  const v = viewer as Viewer;
+  try {
+    localStorage.setItem('chat.authEnabled', String(v.authEnabled));
+  } catch {
+    /* storage disabled */
+  }
+  if (v.authEnabled && !storedKey()) {
+    keyScreen(root, null);
+    return true;
+  }
+  if (v.authEnabled && !v.user) {
+    keyScreen(root, 'That API key was not accepted.');
+    return true;
+  }
+  return false;
+}
+
+function keyForm(message: string | null): HTMLFormElement {
+  const id = uid('key');
+  const input = h('input', { id, type: 'password', autocomplete: 'off', spellcheck: 'false', required: true, value: storedKey() ?? '' });
+  const form = h(
+    'form',
+    { class: 'key-form' },
+    h('label', { for: id, text: 'API key' }),
+    input,
+    h('button', { type: 'submit', text: 'Save key' }),
+    storedKey() ? h('button', { type: 'button', text: 'Forget key', onclick: () => (storeKey(null), location.reload()) }) : null,
+    message ? h('p', { class: 'error', role: 'alert', text: message }) : null,
+    h('p', { class: 'hint', text: 'Stored in this browser only (localStorage) and sent as a Bearer token.' }),
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    storeKey(input.value.trim());
+    location.reload();
+  });
+  return form;
+}
+
+function keyScreen(root: HTMLElement, message: string | null): void {
+  clear(root);
+  root.className = 'app key-screen';
+  root.append(h('main', { id: 'main', class: 'notice' }, h('h1', { text: 'Chat sessions' }), keyForm(message)));
+  root.querySelector('input')?.focus();
+}
+
+async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unknown>, openFirst: string | null, firstData?: Promise<unknown>): Promise<void> {
+  const status = h('p', { class: 'sr-only', role: 'status', 'aria-live': 'polite' });
+  const alert = h('p', { class: 'alert', role: 'alert', hidden: true });
+  const connection = h('span', { class: 'connection', role: 'status', text: '' });
+  const account = h('span', { class: 'account' });
+  onSocketStatus((s) => (connection.textContent = s === 'connected' ? '' : 'Reconnecting…'));
+
+  const title = h('h2', { class: 'conversation-title', text: 'No conversation open' });
+  const profile = h('span', { class: 'profile' });
+  const meterId = uid('meter');
+  const meter = h('meter', { id: meterId, min: '0', max: '1', value: '0', low: '0.7', high: '0.9', optimum: '0' });
+  const meterText = h('span', { class: 'meter-text' });
+  const shareOut = h('input', { type: 'text', readonly: true, class: 'share-link', hidden: true, 'aria-label': 'Share link' });
+  const shareButton = h('button', { type: 'button', text: 'Share', disabled: true });
+  const filesList = h('ul', { class: 'session-files' });
+  const filesSummary = h('summary', { text: 'Files' });
+  const uploadId = uid('upload');
+  const uploadInput = h('input', { id: uploadId, type: 'file', multiple: true });
+  const filesPanel = h('details', { class: 'files-panel' }, filesSummary, filesList, h('label', { for: uploadId, text: 'Upload files to this conversation' }), uploadInput);
+
+  const edge = h('p', { class: 'history-edge' });
+  const log = h('div', { class: 'messages', role: 'log', 'aria-live': 'off', 'aria-label': 'Messages' });
+  const scroller = h('div', { class: 'scroll', tabindex: '0', 'aria-label': 'Conversation history' }, edge, log);
+
+  const textId = uid('message');
+  const textarea = h('textarea', { id: textId, rows: '3', placeholder: 'Message (Enter to send, Shift+Enter for a new line)', disabled: false });
+  const attachId = uid('attach');
+  const attachInput = h('input', { id: attachId, type: 'file', multiple: true, class: 'sr-only' });
+  const attachmentsList = h('ul', { class: 'attachments pending', 'aria-label': 'Attachments to send' });
+  const sendButton = h('button', { type: 'submit', class: 'primary', text: 'Send' });
+  const cancelButton = h('button', { type: 'button', class: 'cancel', text: 'Stop', hidden: true });
+  const composer = h(
+    'form',
+    { class: 'composer' },
+    h('label', { for: textId, class: 'sr-only', text: 'Message' }),
+    textarea,
+    attachmentsList,
+    h('div', { class: 'composer-actions' }, h('label', { for: attachId, class: 'button', text: 'Attach files' }), attachInput, cancelButton, sendButton),
+  );
+
+  const newButton = h('button', { type: 'button', class: 'new', text: '+ New conversation' });
+  const attachments: Attachment[] = [];
+
+  const loadFiles = async () => {
+    const sessionId = conversation.sessionId;
+    if (!sessionId) return;
+    try {
+      const data = await gql<{ session: { files: SessionFileView[] } | null }>(FILES, { id: sessionId });
+      if (data.session && conversation.sessionId === sessionId) renderFiles(data.session.files);
+    } catch (error) {
+      showError(error);
+    }
+  };
+  // Listed when the panel opens: most views never need it.
+  filesPanel.addEventListener('toggle', () => filesPanel.open && void loadFiles());
+
+  const renderFiles = (files: SessionFileView[]) => {
+    filesSummary.textContent = `Files (${files.length})`;
+    filesList.replaceChildren(
+      ...files.map((f) =>
+        h('li', {}, h('button', { type: 'button', class: 'link', text: `${f.filename} (${formatSize(f.size)})`, onclick: () => void download(f) })),
+      ),
+    );
+  };
+
+  const showError = (error: unknown) => {
+    const text = error instanceof ApiError ? error.message : error instanceof Error ? error.message : String(error);
+    alert.textContent = text;
+    alert.hidden = false;
+    if (error instanceof ApiError && error.code === 'UNAUTHENTICATED') alert.append(' ', keyForm(null));
+  };
+
+  const conversation = new Conversation(
+    { scroller, log, edge, status },
+    {
+      loaded: (session) => {
+        title.textContent = session.name || 'New conversation';
+        profile.textContent = `${session.profile.name} · ${session.profile.model}`;
+        shareButton.disabled = false;
+        shareOut.hidden = true;
+        filesPanel.open = false;
+        filesSummary.textContent = 'Files';
+        filesList.replaceChildren();
+        document.title = `${session.name || 'New conversation'} — Chat`;
+      },
+      renamed: (name) => {
+        title.textContent = name;
+        document.title = `${name} — Chat`;
+      },
+      meter: (tokens, window) => {
+        meter.max = Math.max(1, window);
+        meter.value = tokens;
+        meterText.textContent = `${tokens.toLocaleString()} / ${window.toLocaleString()} tokens`;
+      },
+      busy: (turnId) => {
+        cancelButton.hidden = !turnId;
+        sendButton.disabled = Boolean(turnId);
+      },
+      error: showError,
+    },
+  );
+
+  const openSession = async (sessionId: string, jumpTo?: number, prefetched?: Promise<unknown>) => {
+    alert.hidden = true;
+    sidebar.select(sessionId);
+    history.replaceState(null, '', `#session=${encodeURIComponent(sessionId)}`);
+    try {
+      if (conversation.sessionId !== sessionId) await conversation.open(sessionId, prefetched);
+      if (jumpTo !== undefined && !(await conversation.jumpTo(jumpTo))) announce(status, 'That match could not be found any more.');
+      else if (jumpTo === undefined) textarea.focus();
+    } catch (error) {
+      showError(error);
+    }
+  };
+
+  const sidebar = new Sidebar(
+    {
+      open: (id, jumpTo) => void openSession(id, jumpTo),
+      deleted: (id) => {
+        if (conversation.sessionId !== id) return;
+        conversation.close();
+        title.textContent = 'No conversation open';
+        profile.textContent = meterText.textContent = '';
+        shareButton.disabled = true;
+        history.replaceState(null, '', location.pathname);
+      },
+      changed: (session: SessionSummary) => {
+        if (conversation.sessionId === session.id) title.textContent = session.name || 'New conversation';
+      },
+      error: showError,
+    },
+    newButton,
+  );
+
+  const createSession = async (): Promise<string> => {
+    const { createSession: session } = await gql<{ createSession: SessionSummary }>(CREATE);
+    sidebar.upsert(session);
+    await openSession(session.id);
+    return session.id;
+  };
+  newButton.addEventListener('click', () => void createSession().catch(showError));
+
+  const renderAttachments = () => {
+    attachmentsList.replaceChildren(
+      ...attachments.map((a, i) =>
+        h(
+          'li',
+          {},
+          `${a.kind === 'image' ? '🖼' : '📎'} ${a.file.name} `,
+          h('button', { type: 'button', class: 'icon', 'aria-label': `Remove ${a.file.name}`, text: '✕', onclick: () => (attachments.splice(i, 1), renderAttachments(), textarea.focus()) }),
+        ),
+      ),
+    );
+  };
+  const addFiles = (files: Iterable<File>) => {
+    for (const file of files) attachments.push({ file, kind: file.type.startsWith('image/') ? 'image' : 'file' });
+    renderAttachments();
+  };
+  attachInput.addEventListener('change', () => {
+    addFiles(attachInput.files ?? []);
+    attachInput.value = '';
+  });
+  textarea.addEventListener('paste', (e) => {
+    const files = [...(e.clipboardData?.files ?? [])];
+    if (!files.length) return;
+    e.preventDefault();
+    addFiles(files.map((f, i) => (f.name && f.name !== 'image.png' ? f : new File([f], `pasted-${Date.now()}-${i}.${(f.type.split('/')[1] || 'png').replace(/\W/g, '')}`, { type: f.type }))));
+  });
+  textarea.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      composer.requestSubmit();
+    }
+  });
+
+  composer.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const content = textarea.value.trim();
+    if ((!content && !attachments.length) || conversation.activeTurn) return;
+    sendButton.disabled = true;
+    alert.hidden = true;
+    try {
+      const sessionId = conversation.sessionId ?? (await createSession());
+      const input = {
+        sessionId,
+        content,
+        images: attachments.filter((a) => a.kind === 'image').map((a) => a.file),
+        files: attachments.filter((a) => a.kind === 'file').map((a) => a.file),
+        idempotencyKey: crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}`,
+      };
+      if (!input.images.length) delete (input as Partial<typeof input>).images;
+      if (!input.files.length) delete (input as Partial<typeof input>).files;
+      const { sendMessage } = await gql<{ sendMessage: { turn: { id: string }; userMessage: Message } }>(SEND, { input });
+      textarea.value = '';
+      attachments.length = 0;
+      renderAttachments();
+      if (conversation.sessionId === sessionId) conversation.userMessageSent(sendMessage.turn.id, sendMessage.userMessage);
+    } catch (error) {
+      sendButton.disabled = false;
+      showError(error);
+    }
+  });
+
+  cancelButton.addEventListener('click', async () => {
+    const turnId = conversation.activeTurn;
+    if (!turnId) return;
+    try {
+      await gql(CANCEL, { turnId });
+      announce(status, 'Stopping…');
+    } catch (error) {
+      showError(error);
+    }
+  });
+
+  shareButton.addEventListener('click', async () => {
+    if (!conversation.sessionId) return;
+    try {
+      const { shareSession } = await gql<{ shareSession: { url: string } }>(SHARE, { id: conversation.sessionId });
+      const link = location.origin + shareSession.url;
+      shareOut.value = link;
+      shareOut.hidden = false;
+      try {
+        await navigator.clipboard.writeText(link);
+        announce(status, 'Share link copied to the clipboard');
+      } catch {
+        shareOut.focus();
+        shareOut.select();
+        announce(status, 'Share link ready: copy it from the field');
+      }
+    } catch (error) {
+      showError(error);
+    }
+  });
+
+  uploadInput.addEventListener('change', async () => {
+    const files = [...(uploadInput.files ?? [])];
+    uploadInput.value = '';
+    if (!files.length || !conversation.sessionId) return;
+    try {
+      await gql(UPLOAD, { sessionId: conversation.sessionId, files });
+      announce(status, `${files.length} file${files.length === 1 ? '' : 's'} uploaded`);
+      await loadFiles();
+    } catch (error) {
+      showError(error);
+    }
+  });
+
+  clear(root);
+  root.className = 'app chat';
+  root.append(
+    h(
+      'header',
+      { class: 'topbar' },
+      h('h1', { text: 'Chat sessions' }),
+      connection,
+      account,
+    ),
+    sidebar.element,
+    h(
+      'main',
+      { id: 'main', class: 'conversation', tabindex: '-1' },
+      h(
+        'header',
+        { class: 'conversation-header' },
+        h('div', { class: 'title-block' }, title, profile),
+        h('div', { class: 'meter' }, h('label', { for: meterId, text: 'Context' }), meter, meterText),
+        h('div', { class: 'share' }, shareButton, shareOut),
+        filesPanel,
+      ),
+      alert,
+      scroller,
+      composer,
+      status,
+    ),
+  );
+
+  void viewerQuery.then((viewer) => {
+    if (!viewer || viewer instanceof Error) return;
+    const v = viewer as Viewer;
+    account.replaceChildren(
+      ...[
+        v.user ? h('span', { class: 'user', text: v.user.name }) : null,
+        v.authEnabled ? h('details', { class: 'key-panel' }, h('summary', { text: 'API key' }), keyForm(null)) : h('span', { class: 'mode', text: 'Local mode (no authentication)' }),
+      ].filter((n): n is HTMLElement => n !== null),
+    );
+  });
+  // The newest page first; the session list and its live updates only after it is on screen.
+  if (openFirst) await openSession(openFirst, undefined, firstData);
+  await sidebar.start().catch(showError);
+  if (openFirst) sidebar.select(openFirst);
+}
+
+async function download(file: SessionFileView): Promise<void> {
+  const key = storedKey();
+  const response = await fetch(file.url, { headers: key ? { authorization: `Bearer ${key}` } : {}, referrerPolicy: 'no-referrer' });
+  if (!response.ok) return;
+  const url = URL.createObjectURL(await response.blob());
+  const a = h('a', { href: url, download: file.filename });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}

@@ -1,0 +1,384 @@
+/**
+ * One open conversation: history (newest page first, older pages on scroll
+ * up), the live event stream rendered token by token, and jump-to-match.
+ * Ids stay in these Maps; the DOM only ever sees rendered text.
+ */
+import { ApiError, gql } from './api.js';
+import { subscribe, type Subscription } from './socket.js';
+import { announce, clear, h } from './dom.js';
+import { renderMarkdown } from './markdown.js';
+import {
+  CONTEXT_METER,
+  OLDER,
+  OPEN_SESSION,
+  SESSION_EVENTS,
+  TURN_STATUS,
+  type HistoryPage,
+  type Message,
+  type SessionDetail,
+  type SessionEvent,
+} from './queries.js';
+import { compressionCard, fillBody, markFirstRender, prependKeepingScroll, renderMessage, thinkingBlock, toolCallBlock } from './render.js';
+
+const PAGE = 30;
+const JUMP_PAGE = 200;
+const SEEN_LIMIT = 5000;
+
+interface Stream {
+  article: HTMLElement;
+  body: HTMLElement;
+  thinking: HTMLDetailsElement | null;
+  text: string;
+  thinkingText: string;
+  frame: number;
+}
+
+export interface ConversationView {
+  scroller: HTMLElement;
+  log: HTMLElement;
+  edge: HTMLElement;
+  status: HTMLElement;
+}
+
+export interface ConversationEvents {
+  loaded(session: SessionDetail): void;
+  renamed(name: string): void;
+  meter(tokens: number, window: number): void;
+  busy(turnId: string | null): void;
+  error(error: unknown): void;
+}
+
+export class Conversation {
+  sessionId: string | null = null;
+  activeTurn: string | null = null;
+  private cursor: string | null = null;
+  private hasOlder = false;
+  private oldestIndex = Number.POSITIVE_INFINITY;
+  private nextIndex = 0;
+  private readonly byMessage = new Map<string, HTMLElement>();
+  private readonly byIndex = new Map<number, HTMLElement>();
+  private readonly streams = new Map<string, Stream>();
+  private readonly seen = new Set<string>();
+  private readonly turnsWithEvents = new Set<string>();
+  private subscription: Subscription | null = null;
+  private loadingOlder: Promise<void> | null = null;
+  private generation = 0;
+
+  constructor(
+    private readonly view: ConversationView,
+    private readonly on: ConversationEvents,
+  ) {
+    new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void this.loadOlder(), {
+      root: view.scroller,
+      rootMargin: '400px 0px 0px 0px',
+    }).observe(view.edge);
+  }
+
+  async open(sessionId: string, prefetched?: Promise<unknown>): Promise<void> {
+    this.close();
+    const generation = ++this.generation;
+    this.sessionId = sessionId;
+    // Subscribe before loading so nothing between the page and the stream is lost (messages dedupe by id).
+    this.subscription = subscribe<{ sessionEvents: SessionEvent }>(
+      SESSION_EVENTS,
+      { sessionId, after: null },
+      (data) => this.handle(data.sessionEvents),
+      (error) => this.on.error(error),
+    );
+    this.view.edge.textContent = 'Loading…';
+    const data = ((await prefetched) as { session: SessionDetail | null } | undefined) ?? (await gql<{ session: SessionDetail | null }>(OPEN_SESSION, { id: sessionId, last: PAGE }));
+    if (generation !== this.generation) return;
+    if (!data.session) throw new ApiError('Conversation not found', 'NOT_FOUND');
+    const session = data.session;
+    this.place(session.history, 'replace');
+    this.on.loaded(session);
+    void this.refreshMeter();
+    if (session.activeTurn && ['RUNNING', 'WAITING_FOR_TOOL'].includes(session.activeTurn.status)) this.setBusy(session.activeTurn.id);
+    this.view.scroller.scrollTop = this.view.scroller.scrollHeight;
+    if (session.history.edges.length) markFirstRender();
+  }
+
+  close(): void {
+    this.generation++;
+    this.subscription?.stop();
+    this.subscription = null;
+    this.sessionId = null;
+    this.setBusy(null);
+    for (const s of this.streams.values()) cancelAnimationFrame(s.frame);
+    this.streams.clear();
+    this.byMessage.clear();
+    this.byIndex.clear();
+    this.seen.clear();
+    this.turnsWithEvents.clear();
+    this.cursor = null;
+    this.hasOlder = false;
+    this.oldestIndex = Number.POSITIVE_INFINITY;
+    this.nextIndex = 0;
+    clear(this.view.log);
+    this.view.edge.textContent = '';
+  }
+
+  /** Older pages on scroll up; `size` is larger when jumping to a search match. */
+  loadOlder(size = PAGE): Promise<void> {
+    if (!this.sessionId || !this.hasOlder) return Promise.resolve();
+    if (this.loadingOlder) return this.loadingOlder;
+    const generation = this.generation;
+    this.view.edge.textContent = 'Loading earlier messages…';
+    this.view.log.setAttribute('aria-busy', 'true');
+    this.loadingOlder = gql<{ session: { history: HistoryPage } | null }>(OLDER, { id: this.sessionId, last: size, before: this.cursor })
+      .then((data) => {
+        if (generation !== this.generation || !data.session) return;
+        this.place(data.session.history, 'prepend');
+      })
+      .catch((error) => {
+        this.view.edge.textContent = 'Earlier messages could not be loaded.';
+        this.on.error(error);
+      })
+      .finally(() => {
+        this.loadingOlder = null;
+        this.view.log.setAttribute('aria-busy', 'false');
+      });
+    return this.loadingOlder;
+  }
+
+  /**
+   * Brings display index `index` on screen. The loaded window is always the
+   * contiguous tail of the history, so older pages (200 at a time) are added
+   * until it reaches the index: cursors stay opaque and infinite scroll keeps
+   * working from there.
+   */
+  async jumpTo(index: number): Promise<boolean> {
+    const generation = this.generation;
+    while (!this.byIndex.has(index) && this.hasOlder && index < this.oldestIndex && generation === this.generation) {
+      const oldest = this.oldestIndex;
+      await this.loadOlder(JUMP_PAGE);
+      if (this.oldestIndex === oldest) break; // the page failed: do not spin
+    }
+    const target = this.byIndex.get(index);
+    if (!target) return false;
+    for (const el of this.view.log.querySelectorAll('.match')) el.classList.remove('match');
+    target.classList.add('match');
+    target.tabIndex = -1;
+    target.scrollIntoView({ block: 'center' });
+    target.focus({ preventScroll: true });
+    return true;
+  }
+
+  private place(history: HistoryPage, mode: 'replace' | 'prepend'): void {
+    const nodes: HTMLElement[] = [];
+    for (const edge of history.edges) {
+      if (this.byMessage.has(edge.node.id)) continue;
+      const el = renderMessage(edge.node);
+      this.byMessage.set(edge.node.id, el);
+      this.byIndex.set(edge.displayIndex, el);
+      this.oldestIndex = Math.min(this.oldestIndex, edge.displayIndex);
+      this.nextIndex = Math.max(this.nextIndex, edge.displayIndex + 1);
+      nodes.push(el);
+    }
+    if (mode === 'replace') {
+      this.view.log.append(...nodes);
+      this.cursor = history.pageInfo.startCursor;
+      this.hasOlder = history.pageInfo.hasPreviousPage;
+    } else {
+      prependKeepingScroll(this.view.scroller, this.view.log, nodes);
+      this.cursor = history.pageInfo.startCursor;
+      this.hasOlder = history.pageInfo.hasPreviousPage;
+    }
+    if (!this.byMessage.size && !this.streams.size) this.view.edge.textContent = 'No messages yet. Say something below.';
+    else this.view.edge.textContent = this.hasOlder ? '' : 'Beginning of the conversation';
+  }
+
+  /** A message that arrived live (sendMessage answer or an event): appended once. */
+  addMessage(message: Message, before?: HTMLElement): HTMLElement | null {
+    if (!message.isDisplay) return null;
+    const existing = this.byMessage.get(message.id);
+    if (existing) return existing;
+    const el = renderMessage(message);
+    this.byMessage.set(message.id, el);
+    this.byIndex.set(this.nextIndex++, el);
+    if (before) before.before(el);
+    else this.appendAtBottom(el);
+    this.view.edge.textContent = this.hasOlder ? '' : 'Beginning of the conversation';
+    return el;
+  }
+
+  userMessageSent(turnId: string, message: Message): void {
+    this.addMessage(message, this.streams.get(turnId)?.article);
+    this.setBusy(turnId);
+    // If the stream was not listening yet when the turn started, reconcile from the API.
+    setTimeout(() => void this.watchdog(turnId), 4000);
+  }
+
+  private async watchdog(turnId: string): Promise<void> {
+    if (this.turnsWithEvents.has(turnId) || this.activeTurn !== turnId || !this.sessionId) return;
+    const sessionId = this.sessionId;
+    try {
+      const data = await gql<{ turn: { status: string } | null }>(TURN_STATUS, { id: turnId });
+      if (this.sessionId !== sessionId || this.turnsWithEvents.has(turnId)) return;
+      if (!data.turn || !['RUNNING', 'WAITING_FOR_TOOL'].includes(data.turn.status)) await this.reloadNewest();
+      else setTimeout(() => void this.watchdog(turnId), 4000);
+    } catch {
+      /* the next event or a reload will tell */
+    }
+  }
+
+  private async reloadNewest(): Promise<void> {
+    if (!this.sessionId) return;
+    const data = await gql<{ session: SessionDetail | null }>(OPEN_SESSION, { id: this.sessionId, last: PAGE });
+    if (!data.session) return;
+    for (const edge of data.session.history.edges) this.addMessage(edge.node);
+    void this.refreshMeter();
+    if (!data.session.activeTurn) this.setBusy(null);
+  }
+
+  private handle(event: SessionEvent): void {
+    // Exactly once: replays after a reconnect repeat what was already applied.
+    if (this.seen.has(event.eventId)) return;
+    this.seen.add(event.eventId);
+    if (this.seen.size > SEEN_LIMIT) this.seen.delete(this.seen.values().next().value!);
+    if (this.subscription) this.subscription.variables.after = event.eventId;
+    if ('turnId' in event && event.turnId) this.turnsWithEvents.add(event.turnId);
+    if ('savedTurnId' in event && event.savedTurnId) this.turnsWithEvents.add(event.savedTurnId);
+    if ('turn' in event) this.turnsWithEvents.add(event.turn.id);
+
+    switch (event.__typename) {
+      case 'TurnStarted':
+        this.addMessage(event.userMessage);
+        this.setBusy(event.turn.id);
+        break;
+      case 'TextDelta': {
+        const stream = this.stream(event.turnId);
+        stream.text += event.text;
+        this.schedule(stream);
+        break;
+      }
+      case 'ThinkingDelta': {
+        const stream = this.stream(event.turnId);
+        stream.thinkingText += event.text;
+        if (!stream.thinking) {
+          stream.thinking = thinkingBlock('', true);
+          stream.body.before(stream.thinking);
+        }
+        this.schedule(stream);
+        break;
+      }
+      case 'ToolCallRequested':
+        this.stream(event.turnId).article.append(toolCallBlock(event.toolCall));
+        break;
+      case 'MessageSaved': {
+        const stream = event.savedTurnId ? this.streams.get(event.savedTurnId) : undefined;
+        if (stream && event.message.role === 'ASSISTANT' && !this.byMessage.has(event.message.id)) {
+          this.finish(event.savedTurnId!, event.message);
+        } else this.addMessage(event.message);
+        break;
+      }
+      case 'CompressionStarted':
+        announce(this.view.status, 'Compressing the context…');
+        break;
+      case 'ContextCompressed':
+        this.appendAtBottom(compressionCard(event.messagesBefore, event.messagesAfter, event.summary));
+        this.on.meter(event.contextTokens, event.maxContextTokens);
+        announce(this.view.status, `Context compressed: ${event.messagesBefore} → ${event.messagesAfter} messages`);
+        break;
+      case 'SessionRenamed':
+        this.on.renamed(event.name);
+        break;
+      case 'TurnEnded': {
+        if (event.assistantMessage && !this.byMessage.has(event.assistantMessage.id)) {
+          if (this.streams.has(event.turn.id)) this.finish(event.turn.id, event.assistantMessage);
+          else this.addMessage(event.assistantMessage);
+        }
+        this.endStream(event.turn.id, event.turn.status === 'CANCELLED' ? 'Stopped.' : null);
+        if (this.activeTurn === event.turn.id) this.setBusy(null);
+        announce(this.view.status, event.turn.status === 'CANCELLED' ? 'Answer stopped' : 'Answer complete');
+        void this.refreshMeter();
+        break;
+      }
+      case 'TurnFailed': {
+        const stream = this.stream(event.turn.id);
+        stream.article.append(h('p', { class: 'turn-error', role: 'alert', text: `The answer failed: ${event.errorMessage}` }));
+        this.endStream(event.turn.id, null);
+        if (this.activeTurn === event.turn.id) this.setBusy(null);
+        break;
+      }
+    }
+  }
+
+  private stream(turnId: string): Stream {
+    let stream = this.streams.get(turnId);
+    if (stream) return stream;
+    const body = h('div', { class: 'md' });
+    const article = renderMessage({ role: 'ASSISTANT', content: '', isPlan: false, toolCalls: [], createdAt: new Date().toISOString() });
+    article.classList.add('streaming');
+    article.setAttribute('aria-busy', 'true');
+    article.append(body);
+    this.appendAtBottom(article);
+    stream = { article, body, thinking: null, text: '', thinkingText: '', frame: 0 };
+    this.streams.set(turnId, stream);
+    return stream;
+  }
+
+  /** Re-renders at most once a frame: every token shows, the markdown parse does not run per token. */
+  private schedule(stream: Stream): void {
+    if (stream.frame) return;
+    stream.frame = requestAnimationFrame(() => {
+      stream.frame = 0;
+      const stick = this.atBottom();
+      stream.body.innerHTML = renderMarkdown(stream.text); // escaped by the renderer
+      if (stream.thinking) stream.thinking.lastElementChild!.textContent = stream.thinkingText;
+      if (stick) this.view.scroller.scrollTop = this.view.scroller.scrollHeight;
+    });
+  }
+
+  /** The streamed bubble becomes the saved message; later deltas of the turn start a new bubble. */
+  private finish(turnId: string, message: Message): void {
+    const stream = this.streams.get(turnId)!;
+    cancelAnimationFrame(stream.frame);
+    this.streams.delete(turnId);
+    stream.article.classList.remove('streaming');
+    stream.article.removeAttribute('aria-busy');
+    fillBody(stream.article, { ...message, thinking: message.thinking ?? (stream.thinkingText || null) });
+    this.byMessage.set(message.id, stream.article);
+    this.byIndex.set(this.nextIndex++, stream.article);
+  }
+
+  private endStream(turnId: string, note: string | null): void {
+    const stream = this.streams.get(turnId);
+    if (!stream) return;
+    cancelAnimationFrame(stream.frame);
+    stream.frame = 0;
+    if (stream.text) stream.body.innerHTML = renderMarkdown(stream.text);
+    if (stream.thinking) stream.thinking.lastElementChild!.textContent = stream.thinkingText;
+    stream.article.classList.remove('streaming');
+    stream.article.removeAttribute('aria-busy');
+    if (note) stream.article.append(h('p', { class: 'turn-note', text: note }));
+    if (!stream.text && !stream.thinkingText && stream.article.querySelectorAll('details, .turn-error, .turn-note').length === 0) stream.article.remove();
+    this.streams.delete(turnId);
+  }
+
+  private setBusy(turnId: string | null): void {
+    this.activeTurn = turnId;
+    this.on.busy(turnId);
+  }
+
+  private async refreshMeter(): Promise<void> {
+    if (!this.sessionId) return;
+    try {
+      const data = await gql<{ session: { contextTokens: number; contextWindow: number } | null }>(CONTEXT_METER, { id: this.sessionId });
+      if (data.session) this.on.meter(data.session.contextTokens, data.session.contextWindow);
+    } catch {
+      /* the meter is advisory */
+    }
+  }
+
+  private atBottom(): boolean {
+    const s = this.view.scroller;
+    return s.scrollHeight - s.scrollTop - s.clientHeight < 80;
+  }
+
+  private appendAtBottom(el: HTMLElement): void {
+    const stick = this.atBottom();
+    this.view.log.append(el);
+    if (stick) this.view.scroller.scrollTop = this.view.scroller.scrollHeight;
+  }
+}

@@ -1,0 +1,120 @@
+/** Every operation the chat page sends: only fields of the API contract (shared/design/api.graphql). */
+import type { MessageView } from './render.js';
+import { HISTORY, MESSAGE_FIELDS } from './first-page.js';
+
+export { MESSAGE_FIELDS, OPEN_SESSION } from './first-page.js';
+
+export const SESSION_FIELDS = `fragment Summary on Session { id name pinned lastActive displayMessageCount preview profile { name } }`;
+
+export interface Message extends MessageView {
+  id: string;
+  isDisplay: boolean;
+}
+
+export interface SessionSummary {
+  id: string;
+  name: string | null;
+  pinned: boolean;
+  lastActive: string;
+  displayMessageCount: number;
+  preview: string | null;
+  profile: { name: string };
+}
+
+export interface HistoryPage {
+  pageInfo: { hasPreviousPage: boolean; hasNextPage: boolean; startCursor: string | null; endCursor: string | null };
+  edges: { cursor: string; displayIndex: number; node: Message }[];
+}
+
+export interface SessionDetail {
+  id: string;
+  name: string | null;
+  createdAt: string;
+  profile: { name: string; model: string };
+  activeTurn: { id: string; status: string } | null;
+  history: HistoryPage;
+}
+
+export interface SessionFileView {
+  filename: string;
+  size: number;
+  contentType: string;
+  url: string;
+}
+
+export const OLDER = `query Older($id: ID!, $last: Int!, $before: String) {
+  session(id: $id) { id history(last: $last, before: $before) { ${HISTORY} } }
+}
+${MESSAGE_FIELDS}`;
+
+/** Off the first-render path: the token count may cost the server more than the page does. */
+export const CONTEXT_METER = `query Meter($id: ID!) { session(id: $id) { id contextTokens contextWindow } }`;
+
+export const FILES = `query Files($id: ID!) { session(id: $id) { id files { filename size contentType url } } }`;
+
+export const TURN_STATUS = `query TurnStatus($id: ID!) { turn(id: $id) { id status } }`;
+
+export const SEND = `mutation Send($input: SendMessageInput!) {
+  sendMessage(input: $input) { turn { id status } userMessage { ...Msg } }
+}
+${MESSAGE_FIELDS}`;
+
+export const CANCEL = `mutation Cancel($turnId: ID!) { cancelTurn(turnId: $turnId) { id status } }`;
+
+export const SHARE = `mutation Share($id: ID!) { shareSession(id: $id) { url } }`;
+
+export const UPLOAD = `mutation Upload($sessionId: ID!, $files: [File!]!) { uploadSessionFiles(sessionId: $sessionId, files: $files) { filename size contentType url } }`;
+
+export const CREATE = `mutation Create { createSession(input: {}) { ...Summary } }
+${SESSION_FIELDS}`;
+
+export const RENAME = `mutation Rename($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { ...Summary } }
+${SESSION_FIELDS}`;
+
+export const PIN = `mutation Pin($id: ID!, $pinned: Boolean!) { setSessionPinned(id: $id, pinned: $pinned) { ...Summary } }
+${SESSION_FIELDS}`;
+
+export const DELETE = `mutation Delete($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`;
+
+export const LIST = `query List($after: String, $search: String) {
+  sessions(first: 50, after: $after, search: $search) {
+    pageInfo { hasNextPage endCursor }
+    edges { node { ...Summary } matches { displayIndices snippet } }
+  }
+}
+${SESSION_FIELDS}`;
+
+export const LIST_EVENTS = `subscription ListEvents { sessionListEvents { kind sessionId session { ...Summary } } }
+${SESSION_FIELDS}`;
+
+export const VIEWER = `query Viewer { viewer { authEnabled isAdmin user { name } } }`;
+
+/** Same-named fields of different types (turnId: ID! / ID, message: Message! / String!) are aliased: GraphQL forbids the conflict. */
+export const SESSION_EVENTS = `subscription Events($sessionId: ID!, $after: String) {
+  sessionEvents(sessionId: $sessionId, after: $after) {
+    __typename eventId
+    ... on TurnStarted { turn { id status } userMessage { ...Msg } }
+    ... on TextDelta { turnId text }
+    ... on ThinkingDelta { turnId text }
+    ... on ToolCallRequested { turnId clientSide toolCall { name arguments } }
+    ... on MessageSaved { savedTurnId: turnId message { ...Msg } }
+    ... on CompressionStarted { contextTokens maxContextTokens }
+    ... on ContextCompressed { messagesBefore messagesAfter summary contextTokens maxContextTokens }
+    ... on SessionRenamed { name }
+    ... on TurnEnded { turn { id status } assistantMessage { ...Msg } }
+    ... on TurnFailed { turn { id status } code errorMessage: message }
+  }
+}
+${MESSAGE_FIELDS}`;
+
+export type SessionEvent = { eventId: string } & (
+  | { __typename: 'TurnStarted'; turn: { id: string }; userMessage: Message }
+  | { __typename: 'TextDelta' | 'ThinkingDelta'; turnId: string; text: string }
+  | { __typename: 'ToolCallRequested'; turnId: string; clientSide: boolean; toolCall: { name: string; arguments: unknown } }
+  | { __typename: 'MessageSaved'; savedTurnId: string | null; message: Message }
+  | { __typename: 'CompressionStarted'; contextTokens: number; maxContextTokens: number }
+  | { __typename: 'ContextCompressed'; messagesBefore: number; messagesAfter: number; summary: string; contextTokens: number; maxContextTokens: number }
+  | { __typename: 'SessionRenamed'; name: string }
+  | { __typename: 'TurnEnded'; turn: { id: string; status: string }; assistantMessage: Message | null }
+  | { __typename: 'TurnFailed'; turn: { id: string; status: string }; code: string; errorMessage: string }
+);

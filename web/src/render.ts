@@ -1,0 +1,114 @@
+/**
+ * How one message looks, for the owner's chat page and the share viewer
+ * alike. Nothing here writes an id (session, message, tool call) into the DOM.
+ */
+import { formatDate, h } from './dom.js';
+import { renderMarkdown } from './markdown.js';
+
+export type Role = 'USER' | 'ASSISTANT' | 'TOOL' | 'SYSTEM';
+
+export interface ToolCallView {
+  name: string;
+  arguments: unknown;
+}
+
+export interface MessageView {
+  role: Role;
+  content: string;
+  isPlan: boolean;
+  toolCalls: ToolCallView[];
+  name?: string | null;
+  createdAt: string;
+  thinking?: string | null;
+  isCompression?: boolean;
+  isSummary?: boolean;
+  files?: string[];
+  images?: string[];
+  elapsedSeconds?: number | null;
+}
+
+const ROLE_LABEL: Record<Role, string> = { USER: 'You', ASSISTANT: 'Assistant', TOOL: 'Tool result', SYSTEM: 'System' };
+
+export function renderMessage(message: MessageView, options: { ownerLabels?: boolean } = {}): HTMLElement {
+  const role = message.role.toLowerCase();
+  const label = message.role === 'USER' && options.ownerLabels === false ? 'User' : ROLE_LABEL[message.role] ?? message.role;
+  const article = h('article', { class: `msg msg-${role}${message.isPlan ? ' msg-plan' : ''}` });
+  const header = h(
+    'header',
+    { class: 'msg-meta' },
+    h('span', { class: 'msg-role', text: message.role === 'TOOL' && message.name ? `${label} · ${message.name}` : label }),
+    h('time', { datetime: message.createdAt, text: formatDate(message.createdAt) }),
+  );
+  article.append(header);
+  fillBody(article, message);
+  return article;
+}
+
+/** (Re)renders everything below the header: used when a streamed message is finalized. */
+export function fillBody(article: HTMLElement, message: MessageView): void {
+  while (article.children.length > 1) article.lastElementChild!.remove();
+  if (message.thinking) article.append(thinkingBlock(message.thinking));
+  if (message.isCompression || message.isSummary) {
+    article.append(
+      h('details', { class: 'card summary-card' }, h('summary', { text: 'Context summary' }), markdownBlock(message.content)),
+    );
+  } else if (message.role === 'TOOL') {
+    article.append(h('details', { class: 'tool' }, h('summary', { text: `Output${message.name ? ` of ${message.name}` : ''}` }), h('pre', {}, h('code', { text: message.content }))));
+  } else if (message.isPlan) {
+    article.append(h('section', { class: 'card plan-card', 'aria-label': 'Plan' }, h('h3', { class: 'card-title', text: 'Plan' }), markdownBlock(message.content)));
+  } else if (message.content) {
+    article.append(markdownBlock(message.content));
+  }
+  for (const call of message.toolCalls) article.append(toolCallBlock(call));
+  // Stored paths hold the session directory: show the file name only.
+  const base = (path: string) => path.split(/[\\/]/).pop() || path;
+  const attachments = [...(message.images ?? []).map((n) => `🖼 ${base(n)}`), ...(message.files ?? []).map((n) => `📎 ${base(n)}`)];
+  if (attachments.length) {
+    article.append(h('ul', { class: 'attachments', 'aria-label': 'Attachments' }, ...attachments.map((a) => h('li', { text: a }))));
+  }
+}
+
+export function markdownBlock(text: string): HTMLElement {
+  const div = h('div', { class: 'md' });
+  div.innerHTML = renderMarkdown(text); // escaped by the renderer before any tag is emitted
+  return div;
+}
+
+export function thinkingBlock(text: string, open = false): HTMLDetailsElement {
+  return h('details', { class: 'thinking', open }, h('summary', { text: 'Thinking' }), h('div', { class: 'thinking-text', text }));
+}
+
+export function toolCallBlock(call: ToolCallView): HTMLDetailsElement {
+  let args: string;
+  try {
+    args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments, null, 2);
+  } catch {
+    args = String(call.arguments);
+  }
+  return h('details', { class: 'tool' }, h('summary', { text: `Tool call: ${call.name}` }), h('pre', {}, h('code', { text: args })));
+}
+
+export function compressionCard(before: number, after: number, summary?: string): HTMLElement {
+  return h(
+    'aside',
+    { class: 'card compression-card', role: 'note' },
+    h('p', { class: 'card-title', text: `Context compressed: ${before} → ${after} messages` }),
+    summary ? h('details', {}, h('summary', { text: 'Summary' }), markdownBlock(summary)) : null,
+  );
+}
+
+/**
+ * Keeps the viewport anchored while older messages are inserted above, so
+ * loading history on scroll-up does not make the reader jump.
+ */
+export function prependKeepingScroll(scroller: HTMLElement, container: HTMLElement, nodes: Node[]): void {
+  const before = scroller.scrollHeight - scroller.scrollTop;
+  const fragment = document.createDocumentFragment();
+  fragment.append(...nodes);
+  container.prepend(fragment);
+  scroller.scrollTop = scroller.scrollHeight - before;
+}
+
+export function markFirstRender(): void {
+  if (!performance.getEntriesByName('first-message').length) performance.mark('first-message');
+}
