@@ -1,33 +1,9 @@
 /** JSON-safe event payloads. Dates are ISO strings; messages and turns are snapshots. */
 import type { ToolCall, Usage } from '../domain/types.js';
+import type { StoredMessage } from '../store/rows.js';
 
-export interface MessageJson {
-  sessionId: string;
-  sequenceNumber: number;
-  displayIndex: number | null;
-  archived: boolean;
-  role: string;
-  content: string;
-  thinking: string | null;
-  isContext: boolean;
-  isDisplay: boolean;
-  isPlan: boolean;
-  isCompression: boolean;
-  isSummary: boolean;
-  isCompressionCritical: boolean;
-  isRecall: boolean;
-  isAgentNote: boolean;
-  toolCalls: ToolCall[];
-  toolCallId: string | null;
-  name: string | null;
-  metadata: Record<string, unknown>;
-  elapsedSeconds: number | null;
-  toolCallCount: number | null;
-  tokenCount: number | null;
-  files: string[];
-  images: string[];
-  createdAt: string;
-}
+/** A stored message as an event carries it: createdAt as an ISO string. */
+export type MessageJson = Omit<StoredMessage, 'createdAt'> & { createdAt: string };
 
 export interface TurnJson {
   id: string;
