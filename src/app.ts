@@ -17,6 +17,10 @@ import { ToolRegistry } from './turns/tools.js';
 import { generateTitle } from './turns/titles.js';
 import { SessionService } from './sessions/service.js';
 import { SessionStore } from './store/sessions.js';
+import { registerFileTools } from './files/tools.js';
+import { registerCompression } from './compression/index.js';
+import { EditStore } from './store/edits.js';
+import { EditingService } from './editing/service.js';
 
 export interface App {
   config: Config;
@@ -31,6 +35,7 @@ export interface App {
   files: SessionFiles;
   tools: ToolRegistry;
   turns: TurnService;
+  editing: EditingService;
   hooks: TurnHooks;
   provider(profile: Pick<Profile, 'provider'>): LlmProvider;
   trigram: boolean;
@@ -92,6 +97,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     files,
     tools,
     turns,
+    editing: new EditingService(store, new EditStore(store), sessions, bus),
     hooks,
     provider,
     trigram,
@@ -130,5 +136,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       turn,
       clientTools,
     );
+  registerCompression(app);
+  registerFileTools(app);
   return app;
 }

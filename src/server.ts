@@ -15,6 +15,7 @@ import type { Context } from './schema/builder.js';
 import { maskError } from './schema/errors.js';
 import { buildSchema } from './schema/index.js';
 import { Unauthenticated } from './store/errors.js';
+import { useStreamingUploads } from './files/multipart.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, app: App) => Promise<boolean>;
 
@@ -44,6 +45,8 @@ export function createGraphQLHandler(app: App) {
       },
     },
     batching: false,
+    // Body limits are enforced by useStreamingUploads below (uploads up to SESSION_FILES_MAX_SIZE_MB, other bodies 65 MB).
+    maxRequestBodySize: false,
     logging: {
       debug: (...args) => app.log.debug(args.map(String).join(' ')),
       info: (...args) => app.log.info(args.map(String).join(' ')),
@@ -60,6 +63,10 @@ export function createGraphQLHandler(app: App) {
         maxDirectives: { n: 20 },
         blockFieldSuggestion: { enabled: true },
       }),
+      // Multipart uploads streamed to disk (never buffered whole); over the limit → PAYLOAD_TOO_LARGE.
+      useStreamingUploads({ spoolDir: `${app.files.baseDir}/.incoming`, maxBytes: app.files.maxBytes }),
+      // Share tokens live in the URL hash; never leak a page URL through Referer.
+      { onResponse: ({ response }) => void response.headers.set('referrer-policy', 'no-referrer') },
     ],
     context: async (initial) => {
       const authorization = authorizationFrom(initial as YogaInitialContext & WsInitialContext);

@@ -66,19 +66,10 @@ const PENDING: readonly Pending[] = [
   // Issue 3 (turns and streaming: sendMessage, cancelTurn, submitToolResult,
   // Query.turn, Session.activeTurn/usage/cost, Cost, their inputs and payloads)
   // is implemented: nothing pending.
-  // Issue 4: compression and memory.
-  ...pending(4, 'forced compaction (issue 4)', 'Mutation.compactSession', 'CompactSessionPayload'),
-  ...pending(4, 'compression dry run (issue 4)', 'Query.compressionPlan', 'CompressionPlan'),
-  ...pending(4, 'raw-scope memory search (issue 4)', 'Query.memorySearch', 'MemoryChunk'),
-  // Issue 6: shares, files, import/export.
-  ...pending(6, 'share links (issue 6)', 'Mutation.shareSession', 'ShareSessionPayload', 'Query.sharedSession', 'SharedSession', 'SharedMessageConnection', 'SharedMessageEdge', 'SharedMessage', 'Session.shareUrl'),
-  ...pending(6, 'session files (issue 6)', 'Mutation.uploadSessionFiles', 'SessionFile', 'Session.files'),
-  ...pending(6, 'import/export (issue 6)', 'Mutation.importSession', 'ImportSessionInput', 'Session.export', 'ExportFormat'),
-  // Issue 7: editing, branches, checkpoints.
-  ...pending(7, 'history editing (issue 7)', 'Mutation.forkSession', 'Mutation.undoLastTurn', 'Mutation.redo', 'Mutation.revertSession'),
-  ...pending(7, 'branches (issue 7)', 'Mutation.markBranch', 'Mutation.switchBranch', 'Session.branches', 'Branch', 'Session.tree', 'TreeRow'),
-  ...pending(7, 'checkpoints and rewind (issue 7)', 'Mutation.markCheckpoint', 'Mutation.rewindSession', 'Session.checkpoint', 'Checkpoint'),
-  ...pending(7, 'edit statistics (issue 7)', 'Session.editStats', 'EditStats'),
+  // Issue 4 (compression and memory: compactSession, compressionPlan,
+  // memorySearch and their types) is implemented: nothing pending.
+  // Issue 6 (share links, session files and uploads, export/import) is implemented: nothing pending.
+  // Issue 7 (editing, branches, checkpoints, edit stats) is implemented: nothing pending.
 ];
 
 interface Problem {

@@ -19,8 +19,10 @@ async function runTurn(sessionId: string, content: string) {
   // after: '0' replays from the start of the log, so a slow subscription start misses nothing
   const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: '0' });
   await new Promise((r) => setTimeout(r, 120));
-  await t.http(SEND, { input: { sessionId, content } });
-  const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'));
+  const sent = await t.http(SEND, { input: { sessionId, content } });
+  const turnId = sent.data.sendMessage.turn.id;
+  const all = await sub.waitFor((es) => es.some((e) => (e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed') && e.turn.id === turnId));
+  const events = all.slice(all.findIndex((e) => e.__typename === 'TurnStarted' && e.turn.id === turnId));
   return { events, sub };
 }
 

@@ -34,7 +34,9 @@ export function maskError(error: unknown, message: string): Error {
   const domain = findDomainError(error);
   if (domain) {
     const path = error instanceof GraphQLError ? error.path : undefined;
-    return new GraphQLError(domain.message, { path, extensions: { code: domain.code } });
+    // An HTTP status set by a request-level error (413 for an oversized upload) survives masking.
+    const http = error instanceof GraphQLError ? error.extensions?.http : undefined;
+    return new GraphQLError(domain.message, { path, extensions: { code: domain.code, ...(http ? { http } : {}) } });
   }
   if (error instanceof GraphQLError) {
     const code = error.extensions?.code;

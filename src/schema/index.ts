@@ -7,6 +7,9 @@ import './message.js';
 import './session.js';
 import './turn.js';
 import './events.js';
+import './share.js';
+import './compression.js';
+import './editing.js';
 
 export function buildSchema() {
   return builder.toSchema();

@@ -1,0 +1,179 @@
+/**
+ * compressAndSaveSession: the one pipeline every trigger (pre-turn, mid-turn,
+ * post-turn, forced) and every strategy goes through. Plans on the view with
+ * the shared planner, runs the strategy, then saves in ONE transaction:
+ * demoted rows (including context-only ones: old summaries, copies) get
+ * is_context = false, the new context-only rows and the is_compression marker
+ * are appended, the token meter is reset to the calibrated estimate of the
+ * new context, the baseline and truncated flag are cleared, and old rows are
+ * archived past sessionMessagesWindow. A failure leaves the session as it was.
+ * The raw-history index is written after the commit and can never fail it.
+ */
+import type { App } from '../app.js';
+import type { ChatMessage, NewMessage } from '../domain/types.js';
+import { NotFound } from '../store/errors.js';
+import { compressionSettings, estimateNextPrompt, imagePrices, makeContextEstimator } from './estimate.js';
+import { MemoryIndex } from './memory.js';
+import { applyOutcome, runStrategy, type CompressionReason, type CompressionStrategy, type Outcome } from './strategies.js';
+
+export interface CompressOptions {
+  reason: CompressionReason;
+  strategy?: CompressionStrategy;
+  /** the profile's window resolved once by the caller (defaults to the profile's) */
+  window?: number;
+  /** enables the intra-turn fallback (mid-turn / post-turn) */
+  keepRecentMessages?: number | null;
+  /** the caller's real-token estimate of the next prompt, reused rather than re-derived */
+  currentTokens?: number;
+  signal?: AbortSignal;
+}
+
+export interface CompressionResult {
+  summary: string;
+  messagesBefore: number;
+  messagesAfter: number;
+  contextTokens: number;
+  maxContextTokens: number;
+  reason: CompressionReason;
+  strategy: CompressionStrategy;
+  fallback?: Outcome['fallback'];
+}
+
+/** One compression pass per session at a time, in this process. */
+export class SessionLocks {
+  private readonly tails = new Map<string, Promise<unknown>>();
+
+  run<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
+    const prev = this.tails.get(sessionId) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    const tail = next.catch(() => undefined);
+    this.tails.set(sessionId, tail);
+    void tail.then(() => {
+      if (this.tails.get(sessionId) === tail) this.tails.delete(sessionId);
+    });
+    return next;
+  }
+
+  /** Resolves once no pass is running or queued for the session. */
+  async idle(sessionId: string): Promise<void> {
+    for (let tail = this.tails.get(sessionId); tail; tail = this.tails.get(sessionId)) await tail;
+  }
+}
+
+const locks = new WeakMap<App, SessionLocks>();
+export function sessionLocks(app: App): SessionLocks {
+  let l = locks.get(app);
+  if (!l) locks.set(app, (l = new SessionLocks()));
+  return l;
+}
+
+export function markerText(before: number, after: number): string {
+  return `Context compressed: ${before} → ${after} messages`;
+}
+
+/** Loads what one pass needs: session, profile, settings, ordered context, estimators. */
+export async function loadCompressionInput(app: App, sessionId: string, window?: number) {
+  const session = await app.store.get(sessionId);
+  if (!session) throw new NotFound();
+  const profile = await app.db.prisma.profile.findUnique({ where: { id: session.profileId } });
+  if (!profile) throw new NotFound('Profile');
+  const settings = compressionSettings(app, profile, window);
+  const context: ChatMessage[] = await app.store.context(sessionId);
+  const price = await imagePrices(app, context);
+  const estimate = makeContextEstimator(app, profile, settings.window, price);
+  const current = () => estimateNextPrompt(app, session, profile, settings.window, context, price);
+  return { session, profile, settings, context, price, estimate, current };
+}
+
+export function compressAndSaveSession(app: App, sessionId: string, opts: CompressOptions): Promise<CompressionResult | null> {
+  return sessionLocks(app).run(sessionId, () => compressLocked(app, sessionId, opts));
+}
+
+/** The pass itself; callers must hold the session lock (compressAndSaveSession does). */
+export async function compressLocked(app: App, sessionId: string, opts: CompressOptions): Promise<CompressionResult | null> {
+  const strategy = opts.strategy ?? 'SUMMARY';
+  const input = await loadCompressionInput(app, sessionId, opts.window);
+  const { profile, settings, context, estimate } = input;
+  const tokensBefore = opts.currentTokens ?? input.current();
+  const outcome = await runStrategy(strategy, context, {
+    app,
+    profile,
+    settings,
+    estimate,
+    price: input.price,
+    keepRecentMessages: opts.keepRecentMessages ?? null,
+    signal: opts.signal,
+    onStart: () => app.bus.publish(sessionId, { type: 'CompressionStarted', contextTokens: tokensBefore, maxContextTokens: settings.window }).then(() => undefined),
+  });
+  if (!outcome || (outcome.dropped.length === 0 && outcome.added.length === 0)) return null;
+
+  const next = applyOutcome(context, outcome);
+  const contextTokens = estimate(next);
+  const result: CompressionResult = {
+    summary: outcome.summary,
+    messagesBefore: context.length,
+    messagesAfter: next.length,
+    contextTokens,
+    maxContextTokens: settings.window,
+    reason: opts.reason,
+    strategy,
+    ...(outcome.fallback && { fallback: outcome.fallback }),
+  };
+  await saveOutcome(app, sessionId, outcome, result);
+
+  if (app.config.memorySearchEnabled) {
+    try {
+      await new MemoryIndex(app.db.prisma, app.trigram).indexDemoted(sessionId, outcome.dropped, outcome.keys);
+    } catch (error) {
+      app.log.warn({ err: error, sessionId }, 'compressor.index_failed');
+    }
+  }
+  await app.bus.publish(sessionId, { type: 'ContextCompressed', ...result });
+  app.log.info(
+    { sessionId, reason: opts.reason.toLowerCase(), strategy, fallback: outcome.fallback, before: result.messagesBefore, after: result.messagesAfter, contextTokens },
+    'compressor.compressed',
+  );
+  return result;
+}
+
+/** Test seam: runs inside the save transaction after every write (throw to simulate a store failure). */
+export const saveHooks: { afterWrites?: (sessionId: string) => Promise<void> | void } = {};
+
+async function saveOutcome(app: App, sessionId: string, outcome: Outcome, result: CompressionResult): Promise<void> {
+  const { store } = app;
+  const added: NewMessage[] = outcome.added.map(({ sequenceNumber: _s, createdAt: _c, ...m }) => ({ ...m, isContext: true, isDisplay: false }));
+  const marker: NewMessage = {
+    role: 'system',
+    content: markerText(result.messagesBefore, result.messagesAfter),
+    isCompression: true,
+    isContext: false,
+    isDisplay: true,
+    metadata: {
+      summary: result.summary,
+      reason: result.reason,
+      strategy: result.strategy,
+      messagesBefore: result.messagesBefore,
+      messagesAfter: result.messagesAfter,
+      contextTokens: result.contextTokens,
+      maxContextTokens: result.maxContextTokens,
+      ...(result.fallback && { fallback: result.fallback }),
+    },
+  };
+  await store.transaction(async (tx) => {
+    // Deliberately not filtered on is_display: context-only rows (old summaries, copies) must stay demoted after reload.
+    await store.setContextFlag(sessionId, outcome.dropped.map((m) => m.sequenceNumber), false, tx);
+    const saved = await store.append(sessionId, [...added, marker], tx);
+    const markerRow = saved.at(-1);
+    const row = await tx.session.findUnique({ where: { id: sessionId }, select: { metadata: true } });
+    const { baseline: _b, contextTruncated: _t, ...metadata } = (row?.metadata ?? {}) as Record<string, unknown>;
+    await tx.session.update({
+      where: { id: sessionId },
+      data: {
+        contextTokenCount: result.contextTokens,
+        metadata: { ...metadata, lastCompression: { at: new Date().toISOString(), reason: result.reason, marker: markerRow?.sequenceNumber } } as never,
+      },
+    });
+    await store.archiveBeyondWindow(sessionId, app.config.sessionMessagesWindow, tx);
+    await saveHooks.afterWrites?.(sessionId);
+  });
+}

@@ -1,0 +1,303 @@
+/**
+ * GraphQL multipart requests (jaydenseric's spec: `operations`, `map`, files)
+ * parsed as a stream, replacing Yoga's own multipart parser.
+ *
+ * Why: Yoga calls `request.formData()`, and @whatwg-node/node-fetch's
+ * formData() collects every file part into an in-memory array of chunks
+ * before the resolver runs (its `formDataLimits.fileSize` only caps that
+ * buffer). A 200 MB upload would cost 200 MB of heap per request. Here each
+ * file part is streamed to a spool file on disk as it arrives (like
+ * graphql-upload's fs-capacitor), counted against the per-file limit
+ * (over → PAYLOAD_TOO_LARGE at once, spool deleted, nothing reaches the
+ * session directory), and the resolver gets a File-like object whose
+ * stream() reads the spool. Spool files are removed when the response is
+ * sent. Memory stays flat whatever the file size (see docs/performance-share.md).
+ */
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Busboy } from '@fastify/busboy';
+import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { PayloadTooLargeError } from './errors.js';
+
+export interface StreamingUploadsOptions {
+  /** directory for spool files (created 0700) */
+  spoolDir: string;
+  /** per-file limit in bytes */
+  maxBytes: number;
+  /** files per request */
+  maxFiles?: number;
+  /** largest non-file field (the `operations` JSON) in bytes */
+  maxFieldBytes?: number;
+  /**
+   * Body limit of every other request (JSON, GET-less POSTs). Yoga's own
+   * `maxRequestBodySize` (25 MB by default) must be turned off for uploads
+   * to reach `maxBytes`; this plugin enforces the limit instead.
+   */
+  maxOtherBodyBytes?: number;
+}
+
+/** Default body limit of non-multipart requests: an importSession of MAX_IMPORT_CHARS (64 MB) plus envelope. */
+export const DEFAULT_MAX_OTHER_BODY_BYTES = 65 * 1024 * 1024;
+
+const bodyTooLarge = () =>
+  new GraphQLError('Request body too large', { extensions: { code: 'PAYLOAD_TOO_LARGE', http: { status: 413 } } });
+
+/** Yoga's limitRequestBodySize, for the requests this plugin does not parse itself. */
+function limitBody(request: Request, limit: number, fetchAPI: { Request: typeof Request; TransformStream: typeof TransformStream }): Request {
+  const body = request.body;
+  if (!body) return request;
+  const Transform = body instanceof ReadableStream ? globalThis.TransformStream : fetchAPI.TransformStream;
+  let read = 0;
+  const limited = body.pipeThrough(
+    new Transform<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        read += chunk.byteLength;
+        if (read > limit) return controller.error(bodyTooLarge());
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new fetchAPI.Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    signal: request.signal,
+    body: limited,
+    duplex: 'half',
+  } as RequestInit);
+}
+
+/** A spooled upload: what resolvers receive for a `File` argument. */
+export class SpooledFile {
+  readonly lastModified = Date.now();
+  readonly webkitRelativePath = '';
+
+  constructor(
+    readonly name: string,
+    readonly type: string,
+    readonly size: number,
+    readonly spoolPath: string,
+  ) {}
+
+  stream(): ReadableStream<Uint8Array> {
+    return Readable.toWeb(createReadStream(this.spoolPath)) as unknown as ReadableStream<Uint8Array>;
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const buf = await fs.readFile(this.spoolPath);
+    return buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength) as ArrayBuffer;
+  }
+
+  async bytes(): Promise<Uint8Array> {
+    return new Uint8Array(await this.arrayBuffer());
+  }
+
+  async text(): Promise<string> {
+    return fs.readFile(this.spoolPath, 'utf8');
+  }
+}
+
+const badRequest = (message: string) =>
+  new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+
+function tooLarge(maxBytes: number, filename: string) {
+  const e = new PayloadTooLargeError(maxBytes, filename);
+  return new GraphQLError(e.message, { extensions: { code: 'PAYLOAD_TOO_LARGE', http: { status: 413 } } });
+}
+
+function setPath(target: unknown, keyPath: string, value: unknown): boolean {
+  const keys = keyPath.split('.');
+  let current = target as Record<string, unknown>;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (key === '__proto__' || key === 'constructor' || key === 'prototype') return false;
+    if (i === keys.length - 1) {
+      current[key] = value;
+      return true;
+    }
+    const next = current[key];
+    if (typeof next !== 'object' || next === null) return false;
+    current = next as Record<string, unknown>;
+  }
+  return false;
+}
+
+function nodeBody(request: Request): Readable | null {
+  const body = request.body as (ReadableStream<Uint8Array> & { readable?: unknown }) | null;
+  if (!body) return null;
+  if (body.readable instanceof Readable) return body.readable;
+  return Readable.fromWeb(body as never);
+}
+
+/** Parse one multipart request, spooling files; `spooled` receives every spool path created. */
+export async function parseMultipartOperations(
+  request: Request,
+  opts: StreamingUploadsOptions,
+  spooled: string[],
+): Promise<unknown> {
+  const contentType = request.headers.get('content-type') ?? '';
+  const body = nodeBody(request);
+  if (!body) throw badRequest('Multipart request has no body');
+  await fs.mkdir(opts.spoolDir, { recursive: true, mode: 0o700 });
+  const maxFiles = opts.maxFiles ?? 20;
+  const fields = new Map<string, string>();
+  const files = new Map<string, SpooledFile>();
+  const writes: Promise<void>[] = [];
+  const open = new Set<import('node:fs').WriteStream>();
+
+  await new Promise<void>((resolve, reject) => {
+    let settled = false;
+    let bb: InstanceType<typeof Busboy>;
+    const finish = (error?: unknown) => {
+      if (settled) return;
+      settled = true;
+      body.unpipe(bb);
+      body.off('error', onBodyError);
+      if (error) for (const ws of open) ws.destroy();
+      // Not cancelled: Node discards the rest of the body once the response is sent, so the client reads the answer.
+      if (error) reject(error);
+      else resolve();
+    };
+    try {
+      bb = new Busboy({
+        headers: { 'content-type': contentType },
+        preservePath: true,
+        limits: {
+          fileSize: opts.maxBytes,
+          files: maxFiles,
+          fields: 16,
+          parts: maxFiles + 16,
+          fieldSize: opts.maxFieldBytes ?? 65 * 1024 * 1024,
+        },
+      });
+    } catch (e) {
+      reject(badRequest(`Malformed multipart request: ${(e as Error).message}`));
+      return;
+    }
+    bb.on('field', (name, value, _nameTruncated, valueTruncated) => {
+      if (valueTruncated) return finish(badRequest(`Multipart field "${name}" is too large`));
+      fields.set(name, value);
+    });
+    bb.on('file', (name, stream, filename, _enc, mimeType) => {
+      const spool = path.join(opts.spoolDir, `${randomUUID()}.part`);
+      spooled.push(spool);
+      let size = 0;
+      stream.on('data', (chunk: Buffer) => (size += chunk.length));
+      const ws = createWriteStream(spool, { flags: 'wx', mode: 0o600 });
+      open.add(ws);
+      stream.on('limit', () => finish(tooLarge(opts.maxBytes, filename || name)));
+      const write = pipeline(stream, ws).then(
+        () => {
+          open.delete(ws);
+          if (!stream.truncated) files.set(name, new SpooledFile(filename || 'upload', mimeType, size, spool));
+        },
+        (e: unknown) => {
+          open.delete(ws);
+          finish(badRequest(`Upload of "${filename}" failed: ${(e as Error).message}`));
+        },
+      );
+      writes.push(write);
+    });
+    bb.on('filesLimit', () => finish(badRequest(`At most ${maxFiles} files per request`)));
+    bb.on('fieldsLimit', () => finish(badRequest('Too many multipart fields')));
+    bb.on('partsLimit', () => finish(badRequest('Too many multipart parts')));
+    bb.on('error', (e: Error) =>
+      finish(badRequest(`The multipart body is malformed or was truncated before it completed: ${e.message}`)),
+    );
+    bb.on('finish', () => {
+      void Promise.all(writes).then(() => finish());
+    });
+    const onBodyError = (e: Error) => finish(badRequest(`The request body was interrupted: ${e.message}`));
+    body.on('error', onBodyError);
+    body.pipe(bb);
+  });
+
+  const operationsText = fields.get('operations');
+  if (operationsText === undefined) throw badRequest('Missing multipart field "operations"');
+  let operations: unknown;
+  try {
+    operations = JSON.parse(operationsText);
+  } catch {
+    throw badRequest('Multipart field "operations" must be valid JSON');
+  }
+  const mapText = fields.get('map');
+  if (mapText !== undefined) {
+    let map: unknown;
+    try {
+      map = JSON.parse(mapText);
+    } catch {
+      throw badRequest('Multipart field "map" must be valid JSON');
+    }
+    if (!map || typeof map !== 'object' || Array.isArray(map)) throw badRequest('Multipart field "map" must be an object');
+    for (const [key, paths] of Object.entries(map as Record<string, unknown>)) {
+      const file = files.get(key);
+      if (!file) throw badRequest(`Multipart file "${key}" named in "map" was not received (the body may be truncated)`);
+      if (!Array.isArray(paths)) throw badRequest(`"map" entry "${key}" must be an array of paths`);
+      for (const p of paths) {
+        if (typeof p !== 'string' || !setPath(operations, p, file)) throw badRequest(`"map" path ${JSON.stringify(p)} is invalid`);
+      }
+    }
+  }
+  return operations;
+}
+
+/** Yoga plugin: streaming multipart parsing with spool cleanup after the response. */
+export function useStreamingUploads(opts: StreamingUploadsOptions): Plugin {
+  const spools = new WeakMap<Request, string[]>();
+  const cleanup = async (paths: string[] | undefined) => {
+    if (!paths) return;
+    await Promise.all(paths.map((p) => fs.rm(p, { force: true }).catch(() => undefined)));
+  };
+  // Left-overs of a crashed process.
+  void sweepStale(opts.spoolDir, 3_600_000);
+  return {
+    onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
+      const length = request.headers.get('content-length');
+      if (length !== null && !/^\d+$/.test(length)) throw badRequest('Content-Length header is invalid');
+      const multipart = request.method === 'POST' && /^multipart\/form-data/i.test(request.headers.get('content-type') ?? '');
+      if (!multipart) {
+        const limit = opts.maxOtherBodyBytes ?? DEFAULT_MAX_OTHER_BODY_BYTES;
+        if (length !== null && Number(length) > limit) throw bodyTooLarge();
+        if (requestParser && request.body) {
+          const original = requestParser;
+          setRequestParser((req) => original(limitBody(req, limit, fetchAPI as never)));
+        }
+        return;
+      }
+      const maxTotal = (opts.maxFiles ?? 20) * opts.maxBytes + (opts.maxFieldBytes ?? 65 * 1024 * 1024) + 1024 * 1024;
+      if (length !== null && Number(length) > maxTotal) throw bodyTooLarge();
+      setRequestParser(async (req) => {
+        const spooled: string[] = [];
+        spools.set(request, spooled);
+        if (req !== request) spools.set(req, spooled);
+        try {
+          return (await parseMultipartOperations(req, opts, spooled)) as never;
+        } catch (error) {
+          await cleanup(spooled);
+          throw error;
+        }
+      });
+    },
+    onResponse({ request }) {
+      const paths = spools.get(request);
+      spools.delete(request);
+      return cleanup(paths);
+    },
+  };
+}
+
+async function sweepStale(dir: string, olderThanMs: number): Promise<void> {
+  try {
+    const now = Date.now();
+    for (const name of await fs.readdir(dir)) {
+      const p = path.join(dir, name);
+      const st = await fs.stat(p).catch(() => null);
+      if (st && now - st.mtimeMs > olderThanMs) await fs.rm(p, { force: true }).catch(() => undefined);
+    }
+  } catch {
+    /* no spool dir yet */
+  }
+}

@@ -1,0 +1,122 @@
+/** Compression and memory: compactSession, compressionPlan, memorySearch. Thin resolvers over src/compression. */
+import { compressAndSaveSession, compressionPlan, MemoryIndex } from '../compression/index.js';
+import { compressionSettings } from '../compression/estimate.js';
+import type { CompressionPlanResult } from '../compression/plan.js';
+import type { MemoryHit, MemoryScope } from '../compression/memory.js';
+import type { SessionRow } from '../store/sessions.js';
+import { BadInput, Conflict, NothingToCompact, NotFound } from '../store/errors.js';
+import { builder } from './builder.js';
+import { CompressionStrategyEnum } from './events.js';
+import { parseGlobalId } from './ids.js';
+import { SessionRef } from './session.js';
+
+const CompressionPlanRef = builder.objectRef<CompressionPlanResult>('CompressionPlan').implement({
+  fields: (t) => ({
+    wouldCompress: t.exposeBoolean('wouldCompress'),
+    strategy: t.field({ type: CompressionStrategyEnum, resolve: (p) => p.strategy }),
+    contextTokens: t.exposeInt('contextTokens'),
+    contextWindow: t.exposeInt('contextWindow'),
+    messagesToSummarize: t.exposeInt('messagesToSummarize'),
+    messagesToKeep: t.exposeInt('messagesToKeep'),
+    estimatedTokensAfter: t.exposeInt('estimatedTokensAfter'),
+  }),
+});
+
+const MemoryChunkRef = builder.objectRef<MemoryHit>('MemoryChunk').implement({
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    content: t.exposeString('content'),
+    breadcrumbs: t.exposeStringList('breadcrumbs'),
+    turnStart: t.exposeInt('turnStart'),
+    turnEnd: t.exposeInt('turnEnd'),
+    firstAt: t.field({ type: 'DateTime', resolve: (c) => c.firstAt }),
+    lastAt: t.field({ type: 'DateTime', resolve: (c) => c.lastAt }),
+    score: t.exposeFloat('score'),
+  }),
+});
+
+interface CompactPayload {
+  session: SessionRow;
+  summary: string;
+  messagesBefore: number;
+  messagesAfter: number;
+}
+
+const CompactSessionPayloadRef = builder.objectRef<CompactPayload>('CompactSessionPayload').implement({
+  fields: (t) => ({
+    session: t.field({ type: SessionRef, resolve: (p) => p.session }),
+    summary: t.exposeString('summary'),
+    messagesBefore: t.exposeInt('messagesBefore'),
+    messagesAfter: t.exposeInt('messagesAfter'),
+  }),
+});
+
+builder.queryFields((t) => ({
+  compressionPlan: t.field({
+    type: CompressionPlanRef,
+    description: 'Dry run of compression: what a compaction would summarize and keep now, without doing it.',
+    authScopes: { authenticated: true },
+    args: {
+      sessionId: t.arg.id({ required: true }),
+      strategy: t.arg({ type: CompressionStrategyEnum, defaultValue: 'SUMMARY' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const session = await ctx.app.sessions.readable(ctx.viewer!, parseGlobalId(String(args.sessionId), 'Session'));
+      return compressionPlan(ctx.app, session.id, args.strategy ?? 'SUMMARY');
+    },
+  }),
+  memorySearch: t.field({
+    type: [MemoryChunkRef],
+    description: "Verbatim excerpts of history that compression removed from the model's window (scope raw).",
+    authScopes: { authenticated: true },
+    args: {
+      sessionId: t.arg.id(),
+      query: t.arg.string({ required: true }),
+      first: t.arg.int({ defaultValue: 5 }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const viewer = ctx.viewer!;
+      const first = args.first ?? 5;
+      if (first < 1 || first > ctx.app.config.maxPageSize) throw new BadInput(`first must be between 1 and ${ctx.app.config.maxPageSize}`);
+      let scope: MemoryScope;
+      if (args.sessionId) {
+        const session = await ctx.app.sessions.readable(viewer, parseGlobalId(String(args.sessionId), 'Session'));
+        scope = { sessionIds: [session.id] };
+      } else if (!viewer.authEnabled || viewer.isAdmin || viewer.permissions.includes('sessions.read_all')) {
+        scope = { all: true };
+      } else if (viewer.userId) {
+        scope = { userId: viewer.userId };
+      } else {
+        return [];
+      }
+      return new MemoryIndex(ctx.app.db.prisma, ctx.app.trigram).search({ scope, query: args.query, first });
+    },
+  }),
+}));
+
+builder.mutationField('compactSession', (t) =>
+  t.field({
+    type: CompactSessionPayloadRef,
+    description: 'Forced /compact: bypasses the threshold. NOTHING_TO_COMPACT when nothing can be compressed.',
+    authScopes: { authenticated: true },
+    args: {
+      id: t.arg.id({ required: true }),
+      strategy: t.arg({ type: CompressionStrategyEnum, defaultValue: 'SUMMARY' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const { app } = ctx;
+      const session = await app.sessions.writable(ctx.viewer!, parseGlobalId(String(args.id), 'Session'));
+      if (await app.turns.activeTurn(session.id)) throw new Conflict('A turn is running in this session');
+      const profile = await app.db.prisma.profile.findUnique({ where: { id: session.profileId } });
+      if (!profile) throw new NotFound('Profile');
+      const result = await compressAndSaveSession(app, session.id, {
+        reason: 'FORCED',
+        strategy: args.strategy ?? 'SUMMARY',
+        keepRecentMessages: compressionSettings(app, profile).midTurnKeepMessages,
+      });
+      if (!result) throw new NothingToCompact();
+      const fresh = await app.store.get(session.id);
+      return { session: fresh!, summary: result.summary, messagesBefore: result.messagesBefore, messagesAfter: result.messagesAfter };
+    },
+  }),
+);

@@ -1,0 +1,117 @@
+/** History editing: fork, undo / redo / revert, branches and tree, checkpoint / rewind, edit stats. */
+import type { EditStats } from '../domain/edit-stats.js';
+import type { Checkpoint } from '../domain/history-edits.js';
+import type { BranchSummary, TreeRow } from '../domain/tree.js';
+import { builder } from './builder.js';
+import { parseGlobalId } from './ids.js';
+import { SessionRef } from './session.js';
+
+const BranchRef = builder.objectRef<BranchSummary>('Branch').implement({
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    messageCount: t.exposeInt('messageCount'),
+    createdAt: t.field({ type: 'DateTime', resolve: (b) => b.createdAt }),
+  }),
+});
+
+const TreeRowRef = builder.objectRef<TreeRow>('TreeRow').implement({
+  fields: (t) => ({
+    label: t.exposeString('label', { description: 'user turn text, shortened' }),
+    depth: t.exposeInt('depth'),
+    active: t.exposeBoolean('active'),
+    branch: t.exposeString('branch', { nullable: true }),
+    sequenceNumber: t.exposeInt('sequenceNumber'),
+  }),
+});
+
+const CheckpointRef = builder.objectRef<Checkpoint>('Checkpoint').implement({
+  fields: (t) => ({
+    goal: t.exposeString('goal'),
+    afterSequenceNumber: t.exposeInt('afterSequenceNumber'),
+    createdAt: t.field({ type: 'DateTime', resolve: (c) => c.createdAt }),
+  }),
+});
+
+const EditStatsRef = builder.objectRef<EditStats>('EditStats').implement({
+  fields: (t) => ({
+    linesAdded: t.exposeInt('linesAdded'),
+    linesRemoved: t.exposeInt('linesRemoved'),
+  }),
+});
+
+builder.prismaObjectFields('Session', (t) => ({
+  branches: t.field({
+    type: [BranchRef],
+    select: { id: true },
+    resolve: (s, _a, ctx) => ctx.app.editing.branches(s.id),
+  }),
+  tree: t.field({
+    type: [TreeRowRef],
+    select: { id: true },
+    resolve: (s, _a, ctx) => ctx.app.editing.tree(s.id),
+  }),
+  checkpoint: t.field({
+    type: CheckpointRef,
+    nullable: true,
+    select: { checkpoint: true },
+    resolve: (s, _a, ctx) => ctx.app.editing.checkpoint(s),
+  }),
+  editStats: t.field({
+    type: EditStatsRef,
+    select: { id: true },
+    resolve: (s, _a, ctx) => ctx.app.editing.editStats(s.id),
+  }),
+}));
+
+const sessionId = (id: string | number) => parseGlobalId(String(id), 'Session');
+
+builder.mutationFields((t) => ({
+  forkSession: t.field({
+    type: SessionRef,
+    authScopes: { authenticated: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.app.editing.fork(ctx.viewer!, sessionId(args.id)),
+  }),
+  undoLastTurn: t.field({
+    type: SessionRef,
+    authScopes: { authenticated: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.app.editing.undoLastTurn(ctx.viewer!, sessionId(args.id)),
+  }),
+  redo: t.field({
+    type: SessionRef,
+    authScopes: { authenticated: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.app.editing.redo(ctx.viewer!, sessionId(args.id)),
+  }),
+  revertSession: t.field({
+    type: SessionRef,
+    authScopes: { authenticated: true },
+    args: { id: t.arg.id({ required: true }), sequenceNumber: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.app.editing.revert(ctx.viewer!, sessionId(args.id), args.sequenceNumber),
+  }),
+  markBranch: t.field({
+    type: BranchRef,
+    authScopes: { authenticated: true },
+    args: { id: t.arg.id({ required: true }), name: t.arg.string() },
+    resolve: (_root, args, ctx) => ctx.app.editing.markBranch(ctx.viewer!, sessionId(args.id), args.name),
+  }),
+  switchBranch: t.field({
+    type: SessionRef,
+    authScopes: { authenticated: true },
+    args: { id: t.arg.id({ required: true }), branch: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.app.editing.switchBranch(ctx.viewer!, sessionId(args.id), args.branch),
+  }),
+  markCheckpoint: t.field({
+    type: CheckpointRef,
+    authScopes: { authenticated: true },
+    args: { id: t.arg.id({ required: true }), goal: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.app.editing.markCheckpoint(ctx.viewer!, sessionId(args.id), args.goal),
+  }),
+  rewindSession: t.field({
+    type: SessionRef,
+    authScopes: { authenticated: true },
+    args: { id: t.arg.id({ required: true }), report: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.app.editing.rewind(ctx.viewer!, sessionId(args.id), args.report),
+  }),
+}));

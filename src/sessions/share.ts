@@ -1,0 +1,100 @@
+/**
+ * Public read-only share links (seed: "Public read-only share"). One
+ * capability token per session (`session_shares`), 256 bits from the CSPRNG,
+ * base64url; the URL carries it in the hash (`/#share=<token>`) so it never
+ * reaches a request line, access log or Referer header. No expiry, no revoke:
+ * deleting the session cascades the row away and the link stops resolving.
+ */
+import { randomBytes } from 'node:crypto';
+import { Conflict, Forbidden, NotFound } from '../store/errors.js';
+import { ANONYMOUS, type SessionRow, type SessionStore, type Viewer } from '../store/sessions.js';
+
+/** 32 random bytes → 43 base64url characters. */
+export const SHARE_TOKEN_BYTES = 32;
+const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
+
+export function newShareToken(): string {
+  return randomBytes(SHARE_TOKEN_BYTES).toString('base64url');
+}
+
+export function shareUrl(token: string): string {
+  return `/#share=${token}`;
+}
+
+/** Whether the token is even shaped like one we issue (a cheap reject before any query). */
+export function isShareTokenShape(token: string): boolean {
+  return typeof token === 'string' && TOKEN_RE.test(token);
+}
+
+/**
+ * Who may publish a session: its owner or an admin. `sessions.read_all`
+ * permits reading someone else's session, not publishing it. With auth
+ * disabled only ownerless (local-mode) sessions qualify.
+ */
+export function canShare(viewer: Viewer | null, session: { userId: string | null }): boolean {
+  if (!viewer) return false;
+  if (!viewer.authEnabled) return session.userId === null || session.userId === ANONYMOUS;
+  if (viewer.isAdmin) return true;
+  return viewer.userId !== null && session.userId === viewer.userId;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const text = `${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`;
+  return /P2002|23505|unique constraint/i.test(text);
+}
+
+export class ShareService {
+  constructor(private readonly store: SessionStore) {}
+
+  private get prisma() {
+    return this.store.prisma;
+  }
+
+  /**
+   * Issue (or return the existing) token. NOT_FOUND when the viewer cannot
+   * read the session (same as missing), FORBIDDEN when they can read but not
+   * publish it, CONFLICT while no message has been saved.
+   */
+  async issue(viewer: Viewer, sessionId: string): Promise<{ token: string; url: string }> {
+    const session = await this.store.get(sessionId);
+    if (!session || !this.store.canRead(viewer, session)) throw new NotFound();
+    if (!canShare(viewer, session)) {
+      throw new Forbidden(
+        viewer.authEnabled
+          ? 'Only the owner of the session or an admin may share it'
+          : 'With authentication disabled only local-mode sessions can be shared',
+      );
+    }
+    const existing = await this.prisma.sessionShare.findUnique({ where: { sessionId } });
+    if (existing) return { token: existing.token, url: shareUrl(existing.token) };
+    if (session.nextSequence === 0) throw new Conflict('The session has no saved message yet; send one before sharing it');
+    try {
+      const row = await this.prisma.sessionShare.create({ data: { sessionId, token: newShareToken() } });
+      return { token: row.token, url: shareUrl(row.token) };
+    } catch (error) {
+      // A concurrent call won the insert: answer with its token.
+      if (!isUniqueViolation(error)) throw error;
+      const row = await this.prisma.sessionShare.findUnique({ where: { sessionId } });
+      if (!row) throw error;
+      return { token: row.token, url: shareUrl(row.token) };
+    }
+  }
+
+  /** The existing token of a session, if any (no checks: callers decide who sees it). */
+  async tokenOf(sessionId: string): Promise<string | null> {
+    const row = await this.prisma.sessionShare.findUnique({ where: { sessionId }, select: { token: true } });
+    return row?.token ?? null;
+  }
+
+  /** The shared session behind a token; null for unknown, forged or deleted alike. */
+  async resolve(token: string): Promise<(SessionRow & { profileName: string }) | null> {
+    if (!isShareTokenShape(token)) return null;
+    const row = await this.prisma.sessionShare.findUnique({
+      where: { token },
+      include: { session: { include: { profile: { select: { name: true } } } } },
+    });
+    if (!row?.session) return null;
+    const { profile, ...session } = row.session;
+    return { ...session, profileName: profile.name };
+  }
+}

@@ -1,0 +1,343 @@
+/**
+ * Export (MARKDOWN for reading, JSON for a lossless round trip) and import
+ * (our JSON export, or a ChatGPT `conversations.json`) of whole sessions.
+ *
+ * Import writes a new session owned by the caller in one transaction, so a
+ * malformed or failing import leaves nothing behind; `session_imports`
+ * (user, fingerprint) → session makes importing the same data twice return the
+ * session created the first time. Attachment paths are rewritten to the new
+ * session's own directory: an export cannot point the model at another
+ * session's files.
+ */
+import { createHash } from 'node:crypto';
+import { parseChatGptExport, type ImportedConversation } from '../domain/chatgpt-import.js';
+import {
+  canonicalJson,
+  decodeExport,
+  type DecodedExport,
+  EXPORT_FORMAT,
+  exportFingerprint,
+  exportJson,
+  exportMarkdown,
+  type MemoryChunkInput,
+  parseExport,
+} from '../domain/export.js';
+import type { Checkpoint } from '../domain/history-edits.js';
+import type { TitleSource } from '../domain/titles.js';
+import { messageToJson, type StoredBranch } from '../domain/tree.js';
+import { type ChatMessage, makeMessage, type Usage, ZERO_USAGE } from '../domain/types.js';
+import type { EventBus } from '../events/bus.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import { BadInput, Forbidden, NotFound } from '../store/errors.js';
+import { toRowData } from '../store/rows.js';
+import { ANONYMOUS, type SessionRow, type SessionStore, type Viewer } from '../store/sessions.js';
+import type { ProfileService } from './profiles.js';
+
+export type ExportFormat = 'MARKDOWN' | 'JSON';
+
+/** Largest import accepted (characters of the JSON text). */
+export const MAX_IMPORT_CHARS = 64 * 1024 * 1024;
+/** Conversations one ChatGPT import may create. */
+export const MAX_IMPORT_CONVERSATIONS = 1000;
+const INSERT_BATCH = 1000;
+
+type Tx = Prisma.TransactionClient;
+
+// ---------------------------------------------------------------- stored shapes (shared with src/editing)
+
+/** `sessions.checkpoint` JSON → Checkpoint (tolerant: anything malformed reads as none). */
+export function checkpointFromJson(value: unknown): Checkpoint | null {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as Record<string, unknown>;
+  const createdAt = new Date(String(v.createdAt ?? ''));
+  if (typeof v.goal !== 'string' || typeof v.afterSequenceNumber !== 'number' || Number.isNaN(createdAt.getTime())) return null;
+  return { goal: v.goal, afterSequenceNumber: v.afterSequenceNumber, createdAt };
+}
+
+export function checkpointToJson(c: Checkpoint | null): Prisma.InputJsonValue | undefined {
+  return c ? { goal: c.goal, afterSequenceNumber: c.afterSequenceNumber, createdAt: c.createdAt.toISOString() } : undefined;
+}
+
+/** A `session_branches.suffix` element (ChatMessage as JSON) → ChatMessage. */
+export function suffixMessageFromJson(value: unknown, index: number, baseSequence: number): ChatMessage {
+  const v = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
+  const created = new Date(String(v.createdAt ?? ''));
+  return makeMessage({
+    ...(v as Partial<ChatMessage>),
+    role: (['user', 'assistant', 'tool', 'system'].includes(String(v.role)) ? v.role : 'user') as ChatMessage['role'],
+    content: typeof v.content === 'string' ? v.content : '',
+    sequenceNumber: typeof v.sequenceNumber === 'number' ? v.sequenceNumber : baseSequence + 1 + index,
+    createdAt: Number.isNaN(created.getTime()) ? new Date(0) : created,
+  });
+}
+
+/** Same JSON form as src/store/edits.ts (domain/tree `messageToJson`). */
+export function suffixToJson(suffix: readonly ChatMessage[]): Prisma.InputJsonValue {
+  return suffix.map(messageToJson) as unknown as Prisma.InputJsonValue;
+}
+
+// ---------------------------------------------------------------- helpers
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** `session_files/<any>/<name>` → `session_files/<sessionId>/<name>`; anything else is dropped. */
+export function rebasePath(rel: string, sessionId: string): string | null {
+  const m = /^session_files\/[^/]+\/([^/\\]+)$/.exec(rel);
+  if (!m || m[1] === '..' || m[1] === '.') return null;
+  return `session_files/${sessionId}/${m[1]}`;
+}
+
+function rebaseMessage(m: ChatMessage, sessionId: string): ChatMessage {
+  const rebase = (paths: readonly string[]) => paths.map((p) => rebasePath(p, sessionId)).filter((p): p is string => p !== null);
+  const metadata = { ...m.metadata };
+  if (Array.isArray(metadata.imagesInContext)) metadata.imagesInContext = rebase(metadata.imagesInContext.map(String));
+  return { ...m, files: rebase(m.files), images: rebase(m.images), metadata };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const text = `${(error as { code?: string }).code ?? ''} ${(error as Error).message ?? ''}`;
+  return /P2002|23505|unique constraint/i.test(text);
+}
+
+interface SessionImport {
+  fingerprint: string;
+  name: string | null;
+  titleSource: TitleSource;
+  pinned: boolean;
+  createdAt: Date;
+  lastActive: Date;
+  usage: Usage;
+  planningLogs: unknown;
+  metadata: Record<string, unknown>;
+  profileKey: string | null;
+  checkpoint: Checkpoint | null;
+  lastRewindReport: string | null;
+  contextTokenCount: number;
+  messages: (ChatMessage & { archived?: boolean })[];
+  branches: StoredBranch[];
+  memoryChunks: MemoryChunkInput[];
+}
+
+function fromExport(decoded: DecodedExport, fingerprint: string): SessionImport {
+  const s = decoded.session;
+  return {
+    fingerprint,
+    ...s,
+    contextTokenCount: s.contextTokenCount ?? 0,
+    messages: decoded.messages,
+    branches: decoded.branches,
+    memoryChunks: decoded.memoryChunks,
+  };
+}
+
+function fromChatGpt(conv: ImportedConversation): SessionImport {
+  const fingerprint = `chatgpt:${sha256(JSON.stringify(canonicalJson(conv)))}`;
+  return {
+    fingerprint,
+    name: conv.title,
+    titleSource: conv.titleSource,
+    pinned: false,
+    createdAt: conv.createdAt,
+    lastActive: conv.lastActive,
+    usage: { ...ZERO_USAGE },
+    planningLogs: [],
+    metadata: { importedFrom: 'chatgpt', ...(conv.sourceId ? { chatgptConversationId: conv.sourceId } : {}) },
+    profileKey: null,
+    checkpoint: null,
+    lastRewindReport: null,
+    contextTokenCount: 0,
+    messages: conv.messages,
+    branches: conv.branches,
+    memoryChunks: [],
+  };
+}
+
+/** Parse import text into one or more sessions to create. BAD_USER_INPUT on anything malformed. */
+export function parseImport(data: string): SessionImport[] {
+  if (typeof data !== 'string' || data.trim() === '') throw new BadInput('Import data is empty');
+  if (data.length > MAX_IMPORT_CHARS) throw new BadInput(`Import data is larger than ${MAX_IMPORT_CHARS / (1024 * 1024)} MB`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(data);
+  } catch (e) {
+    throw new BadInput(`Import data is not valid JSON: ${(e as Error).message}`);
+  }
+  const isChatGpt = Array.isArray(raw) || (raw !== null && typeof raw === 'object' && 'mapping' in raw);
+  if (isChatGpt) {
+    const conversations = parseChatGptExport(raw);
+    if (conversations.length === 0) throw new BadInput('The ChatGPT export holds no conversation');
+    if (conversations.length > MAX_IMPORT_CONVERSATIONS) {
+      throw new BadInput(`A ChatGPT export may hold at most ${MAX_IMPORT_CONVERSATIONS} conversations`);
+    }
+    return conversations.map(fromChatGpt);
+  }
+  if (raw === null || typeof raw !== 'object' || (raw as { format?: unknown }).format !== EXPORT_FORMAT) {
+    throw new BadInput(`Import data is neither a session export (format "${EXPORT_FORMAT}") nor a ChatGPT conversations.json`);
+  }
+  const parsed = parseExport(data);
+  return [fromExport(decodeExport(parsed), `export:${exportFingerprint(parsed)}`)];
+}
+
+// ---------------------------------------------------------------- service
+
+export class TransferService {
+  constructor(
+    private readonly store: SessionStore,
+    private readonly profiles: ProfileService,
+    private readonly bus: EventBus,
+  ) {}
+
+  private get prisma() {
+    return this.store.prisma;
+  }
+
+  /**
+   * MARKDOWN: the display history, for anyone who may read the session.
+   * JSON: everything, including the model's context, so owner or admin only
+   * (like Session.context).
+   */
+  async export(viewer: Viewer, session: SessionRow, format: ExportFormat): Promise<string> {
+    const messages = await this.store.allMessages(session.id);
+    if (format === 'MARKDOWN') return exportMarkdown(session, messages);
+    if (!this.store.canWrite(viewer, session)) throw new Forbidden('Only the owner or an admin may export the full session');
+    const [profile, branches, chunks] = await Promise.all([
+      this.prisma.profile.findUnique({ where: { id: session.profileId }, select: { key: true } }),
+      this.prisma.sessionBranch.findMany({ where: { sessionId: session.id }, orderBy: [{ createdAt: 'asc' }, { name: 'asc' }] }),
+      this.prisma.memoryChunk.findMany({ where: { sessionId: session.id }, orderBy: [{ turnStart: 'asc' }, { createdAt: 'asc' }] }),
+    ]);
+    return exportJson({
+      session: {
+        name: session.name,
+        titleSource: session.titleSource as TitleSource,
+        pinned: session.pinned,
+        createdAt: session.createdAt,
+        lastActive: session.lastActive,
+        usage: { ...ZERO_USAGE, ...(session.usage as Partial<Usage>) },
+        planningLogs: session.planningLogs,
+        metadata: (session.metadata ?? {}) as Record<string, unknown>,
+        profileKey: profile?.key ?? null,
+        checkpoint: checkpointFromJson(session.checkpoint),
+        lastRewindReport: session.lastRewindReport,
+        contextTokenCount: session.contextTokenCount,
+      },
+      messages,
+      branches: branches.map((b) => ({
+        name: b.name,
+        baseSequence: b.baseSequence,
+        suffix: (Array.isArray(b.suffix) ? b.suffix : []).map((m, i) => suffixMessageFromJson(m, i, b.baseSequence)),
+        createdAt: b.createdAt,
+      })),
+      memoryChunks: chunks.map((c) => ({
+        content: c.content,
+        breadcrumbs: c.breadcrumbs,
+        turnStart: c.turnStart,
+        turnEnd: c.turnEnd,
+        firstAt: c.firstAt,
+        lastAt: c.lastAt,
+      })),
+    });
+  }
+
+  /** Import as new session(s) of the caller; returns the (first) session. */
+  async import(viewer: Viewer, input: { data: string; profileId?: string | null }): Promise<SessionRow> {
+    const items = parseImport(input.data);
+    const explicitProfile = input.profileId ? await this.profiles.get(input.profileId) : null;
+    if (input.profileId && !explicitProfile) throw new NotFound('Profile');
+    const owner = viewer.userId ?? ANONYMOUS;
+    const results: SessionRow[] = [];
+    const created: SessionRow[] = [];
+    for (const item of items) {
+      const existing = await this.existingImport(owner, item.fingerprint);
+      if (existing) {
+        results.push(existing);
+        continue;
+      }
+      const profileId =
+        explicitProfile?.id ??
+        (item.profileKey ? (await this.prisma.profile.findUnique({ where: { key: item.profileKey } }))?.id : undefined) ??
+        (await this.profiles.default()).id;
+      try {
+        const session = await this.store.transaction((tx) => this.write(tx, owner, profileId, item));
+        results.push(session);
+        created.push(session);
+      } catch (error) {
+        // The same import raced us: answer with the session it created.
+        if (!isUniqueViolation(error)) throw error;
+        const raced = await this.existingImport(owner, item.fingerprint);
+        if (!raced) throw error;
+        results.push(raced);
+      }
+    }
+    for (const s of created) await this.bus.publishList({ kind: 'created', sessionId: s.id, userId: s.userId });
+    return results[0]!;
+  }
+
+  private async existingImport(owner: string, fingerprint: string): Promise<SessionRow | null> {
+    const row = await this.prisma.sessionImport.findUnique({ where: { userId_fingerprint: { userId: owner, fingerprint } } });
+    if (!row) return null;
+    const session = await this.store.get(row.sessionId);
+    if (session) return session;
+    // The imported session was deleted since: forget the mapping so it can be imported again.
+    await this.prisma.sessionImport.deleteMany({ where: { userId: owner, fingerprint } });
+    return null;
+  }
+
+  private async write(tx: Tx, owner: string, profileId: string, item: SessionImport): Promise<SessionRow> {
+    const messages = [...item.messages].sort((a, b) => a.sequenceNumber - b.sequenceNumber);
+    let displayIndex = 0;
+    const session = await tx.session.create({
+      data: {
+        profileId,
+        userId: owner,
+        name: item.name,
+        titleSource: item.titleSource,
+        pinned: item.pinned,
+        createdAt: item.createdAt,
+        lastActive: item.lastActive,
+        usage: item.usage as unknown as Prisma.InputJsonValue,
+        planningLogs: (item.planningLogs ?? []) as Prisma.InputJsonValue,
+        metadata: item.metadata as Prisma.InputJsonValue,
+        checkpoint: checkpointToJson(item.checkpoint),
+        lastRewindReport: item.lastRewindReport,
+        contextTokenCount: item.contextTokenCount,
+        nextSequence: messages.length > 0 ? messages[messages.length - 1]!.sequenceNumber + 1 : 0,
+        displayCount: messages.filter((m) => m.isDisplay).length,
+      },
+    });
+    const hot: Prisma.SessionMessageCreateManyInput[] = [];
+    const archived: Prisma.SessionMessageArchiveCreateManyInput[] = [];
+    for (const m of messages) {
+      const row = toRowData(session.id, rebaseMessage(m, session.id), m.isDisplay ? displayIndex++ : null);
+      (m.archived ? archived : hot).push(row);
+    }
+    for (let i = 0; i < hot.length; i += INSERT_BATCH) await tx.sessionMessage.createMany({ data: hot.slice(i, i + INSERT_BATCH) });
+    for (let i = 0; i < archived.length; i += INSERT_BATCH) {
+      await tx.sessionMessageArchive.createMany({ data: archived.slice(i, i + INSERT_BATCH) });
+    }
+    if (item.branches.length > 0) {
+      await tx.sessionBranch.createMany({
+        data: item.branches.map((b) => ({
+          sessionId: session.id,
+          name: b.name,
+          baseSequence: b.baseSequence,
+          suffix: suffixToJson(b.suffix.map((m) => rebaseMessage(m, session.id))),
+          createdAt: b.createdAt,
+        })),
+      });
+    }
+    const hashes = new Set<string>();
+    const chunks = item.memoryChunks.filter((c) => {
+      const h = sha256(c.content);
+      if (hashes.has(h)) return false;
+      hashes.add(h);
+      return true;
+    });
+    if (chunks.length > 0) {
+      await tx.memoryChunk.createMany({
+        data: chunks.map((c) => ({ sessionId: session.id, ...c, contentHash: sha256(c.content) })),
+      });
+    }
+    await tx.sessionImport.create({ data: { userId: owner, fingerprint: item.fingerprint, sessionId: session.id } });
+    return session;
+  }
+}

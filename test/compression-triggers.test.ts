@@ -1,0 +1,162 @@
+/** When compression runs: pre-turn, mid-turn (a long autonomous turn), post-turn, truncated prompts, no re-firing. */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CONTEXT_TOO_LARGE_REPLY } from '../src/turns/runner.js';
+import { createTestServer, dbKind, type ServerContext } from './support/harness.js';
+import { compressed, exchanges, isSummaryCall, profileSession, respond, sendAndWait } from './support/compression.js';
+
+let t: ServerContext;
+beforeAll(async () => {
+  t = await createTestServer({ titleGenerationEnabled: false, maxToolIterations: 400 });
+});
+afterAll(() => t.close());
+afterEach(() => {
+  t.fake.responder = undefined;
+  t.fake.tokensPerChar = 0.25;
+});
+
+const SUMMARY = '- Earlier work summarized.\nKEYS: earlier';
+const turnCalls = (from: number) => t.fake.requests.slice(from).filter((b) => !isSummaryCall({ body: b } as any));
+const promptChars = (b: any) =>
+  (b.messages ?? []).reduce((n: number, m: any) => n + String(m.content ?? '').length, 0) + (b.tools ? JSON.stringify(b.tools).length : 0);
+const tooLarge = CONTEXT_TOO_LARGE_REPLY(0, 0).slice(0, 40);
+
+describe(`compression triggers (${dbKind})`, () => {
+  it('pre-turn: a context near the window is compressed before the first call, the incoming message counted', async () => {
+    const s = await profileSession(t, { window: 2048, keepRecent: 2 });
+    await t.app.store.append(s.raw, exchanges(8, 220));
+    respond(t, SUMMARY);
+    const from = t.fake.requests.length;
+    const { events } = await sendAndWait(t, s.id, 'next question');
+    const types = events.map((e) => e.__typename);
+    const done = compressed(events);
+    expect(done).toHaveLength(1);
+    expect(done[0]).toMatchObject({ reason: 'PRETURN', strategy: 'SUMMARY', maxContextTokens: 2048 });
+    expect(types.indexOf('CompressionStarted')).toBeLessThan(types.indexOf('ContextCompressed'));
+    expect(types.indexOf('ContextCompressed')).toBeLessThan(types.indexOf('TurnEnded'));
+    const call = turnCalls(from)[0];
+    expect(call.messages[0].content).toContain('[Summary of the earlier conversation]');
+    expect(call.messages.at(-1).content.startsWith('next question')).toBe(true);
+    const ended = events.find((e) => e.__typename === 'TurnEnded');
+    expect(ended.assistantMessage.content).toBe('fine');
+  });
+
+  it('no re-firing: after compressing toward 65% the next messages do not compress again', async () => {
+    const s = await profileSession(t, { window: 2048, keepRecent: 2 });
+    await t.app.store.append(s.raw, exchanges(8, 220));
+    respond(t, SUMMARY);
+    const all: any[] = [];
+    for (const q of ['one', 'two', 'three', 'four']) all.push(...(await sendAndWait(t, s.id, `question ${q}`)).events);
+    await new Promise((r) => setTimeout(r, 300));
+    const markers = (await t.app.store.allMessages(s.raw)).filter((m) => m.isCompression);
+    expect(markers).toHaveLength(1);
+    expect(compressed(all)).toHaveLength(1);
+  });
+
+  it('post-turn: the worker compresses after TurnEnded when the reply filled the window', async () => {
+    const s = await profileSession(t, { window: 2048, keepRecent: 2 });
+    await t.app.store.append(s.raw, exchanges(4, 200));
+    t.fake.enqueue({ text: 'x'.repeat(900), promptTokens: 1300 });
+    respond(t, SUMMARY);
+    const { events } = await sendAndWait(t, s.id, 'write a lot', (es) => compressed(es).length > 0);
+    const types = events.map((e) => e.__typename);
+    expect(types.indexOf('TurnEnded')).toBeLessThan(types.indexOf('ContextCompressed'));
+    expect(compressed(events)[0]).toMatchObject({ reason: 'POSTTURN' });
+    const context = await t.app.store.context(s.raw);
+    expect(context[0]!.isSummary).toBe(true);
+    expect(context.at(-1)!.content).toBe('x'.repeat(900));
+  });
+
+  it('a truncated prompt report: no baseline recorded, flag raised, post-turn compresses, the meter stays honest', async () => {
+    const s = await profileSession(t, { window: 4096, keepRecent: 1 });
+    respond(t, SUMMARY);
+    await sendAndWait(t, s.id, 'hello there');
+    const first = (await t.app.store.get(s.raw))!.metadata as any;
+    expect(first.baseline?.promptTokens).toBeGreaterThan(0);
+
+    const seen: any[] = [];
+    const worker = t.app.hooks.afterTurn!;
+    t.app.hooks.afterTurn = async (ctx) => {
+      seen.push(await t.app.store.get(s.raw));
+      return worker(ctx);
+    };
+    try {
+      // The server evaluated only part of the prompt (Ollama's silent truncation) and says so in its count.
+      t.fake.enqueue({ text: 'partial view', promptTokens: 200 });
+      await t.app.store.append(s.raw, exchanges(2, 880, 'pasted'));
+      const { events } = await sendAndWait(t, s.id, 'what do you make of it?', (es) => compressed(es).length > 0);
+      const row = seen[0];
+      expect(row.metadata.contextTruncated).toBe(true);
+      expect(row.metadata.baseline).toEqual(first.baseline);
+      expect(row.contextTokenCount).toBeGreaterThan(1000);
+      const done = compressed(events)[0];
+      expect(done.reason).toBe('POSTTURN');
+      // Below the threshold: only the flag made it fire.
+      expect(row.contextTokenCount).toBeLessThan(0.75 * 4096);
+      const after = (await t.app.store.get(s.raw))!;
+      expect(after.metadata).not.toHaveProperty('contextTruncated');
+      expect(after.contextTokenCount).toBe(done.contextTokens);
+      expect(after.contextTokenCount).not.toBe(200);
+    } finally {
+      t.app.hooks.afterTurn = worker;
+    }
+  });
+
+  it('a first huge tool result does not end the session with "too large" (the view is what counts)', async () => {
+    const s = await profileSession(t, { window: 8192 });
+    t.app.tools.register({
+      name: 'dump_log',
+      description: 'returns a huge log',
+      parameters: { type: 'object', properties: {} },
+      run: async () => ({ content: `BEGIN ${'log line\n'.repeat(125_000)} END` }),
+    });
+    let calls = 0;
+    respond(t, SUMMARY, () => (++calls === 1 ? { toolCalls: [{ name: 'dump_log', arguments: {} }] } : { text: 'The log ends with END.' }));
+    const from = t.fake.requests.length;
+    const { events } = await sendAndWait(t, s.id, 'show me the log');
+    const ended = events.find((e) => e.__typename === 'TurnEnded');
+    expect(ended.turn.status).toBe('COMPLETED');
+    expect(ended.assistantMessage.content).toBe('The log ends with END.');
+    const second = turnCalls(from)[1];
+    const tool = second.messages.find((m: any) => m.role === 'tool');
+    expect(tool.content).toContain('chars truncated');
+    expect(tool.content.length).toBeLessThan(10_000);
+    const stored = (await t.app.store.allMessages(s.raw)).find((m) => m.role === 'tool')!;
+    expect(stored.content.length).toBeGreaterThan(1_000_000);
+    expect((await t.app.store.allMessages(s.raw)).some((m) => m.content.startsWith(tooLarge))).toBe(false);
+  });
+
+  it('mid-turn: one user message and 200 tool iterations stay within the window end to end', { timeout: 240_000 }, async () => {
+    const window = 4096;
+    const s = await profileSession(t, { window, keepRecent: 4 });
+    let steps = 0;
+    t.app.tools.register({
+      name: 'step',
+      description: 'one step of work',
+      parameters: { type: 'object', properties: { i: { type: 'integer' } } },
+      run: async (args) => ({ content: `step ${String(args.i)} output: ${'r'.repeat(500)}` }),
+    });
+    respond(t, SUMMARY, () => (steps < 200 ? { toolCalls: [{ name: 'step', arguments: { i: ++steps } }] } : { text: 'all 200 steps done' }));
+    const from = t.fake.requests.length;
+    const { events } = await sendAndWait(
+      t,
+      s.id,
+      'run the 200 steps',
+      (es) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'),
+      200_000,
+    );
+    const ended = events.find((e) => e.__typename === 'TurnEnded');
+    expect(ended?.turn.status).toBe('COMPLETED');
+    expect(ended.assistantMessage.content).toBe('all 200 steps done');
+    const mid = compressed(events).filter((e) => e.reason === 'MIDTURN');
+    expect(mid.length).toBeGreaterThan(3);
+    // Every call the model received fit its window (the fake counts 0.25 token/char and would truncate past num_ctx).
+    const calls = turnCalls(from);
+    expect(calls).toHaveLength(201);
+    for (const c of calls) expect(promptChars(c) * 0.25).toBeLessThan(window);
+    // The request is always kept verbatim, and nothing was lost from the display history.
+    for (const c of calls.slice(-5)) expect(c.messages.some((m: any) => m.role === 'user' && m.content === 'run the 200 steps')).toBe(true);
+    const all = await t.app.store.allMessages(s.raw);
+    expect(all.filter((m) => m.role === 'tool' && m.isDisplay)).toHaveLength(200);
+    expect(all.some((m) => m.content.startsWith(tooLarge))).toBe(false);
+  });
+});

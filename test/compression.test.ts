@@ -1,0 +1,283 @@
+/** Forced compaction, the save transaction, the dual buffer, the raw-history index and recall. */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { saveHooks } from '../src/compression/compress.js';
+import { MemoryIndex } from '../src/compression/memory.js';
+import { codeOf, createTestServer, dbKind, type ServerContext } from './support/harness.js';
+import { COMPACT, PLAN, compressed, exchanges, isSummaryCall, lastUserText, profileSession, respond, sendAndWait, withEvents } from './support/compression.js';
+
+let t: ServerContext;
+beforeAll(async () => {
+  t = await createTestServer({ titleGenerationEnabled: false });
+});
+afterAll(() => t.close());
+afterEach(() => {
+  t.fake.responder = undefined;
+  saveHooks.afterWrites = undefined;
+});
+
+const SUMMARY = '- The user asked about the gateway.\n- Decided to deploy on port 8443.\nKEYS: port 8443, gateway rollout';
+
+const compactEvents = (es: any[]) => es.some((e) => e.__typename === 'ContextCompressed');
+
+describe(`compression: forced compaction and the dual buffer (${dbKind})`, () => {
+  it('compacts: history unchanged plus a visible marker, context = summary first + kept turns, events, meter reset', async () => {
+    const s = await profileSession(t, { keepRecent: 2, maxTokens: 777 });
+    await t.app.store.append(s.raw, exchanges(6));
+    const before = await t.app.store.allMessages(s.raw);
+    await t.app.db.prisma.session.update({ where: { id: s.raw }, data: { metadata: { baseline: { promptTokens: 999, lastSequence: 11 }, keep: 1 }, contextTokenCount: 999 } });
+    respond(t, SUMMARY);
+
+    const { result, events } = await withEvents(t, s.id, () => t.http(COMPACT, { id: s.id }), compactEvents);
+    expect(result.errors).toBeUndefined();
+    const payload = result.data.compactSession;
+    expect(payload).toMatchObject({ messagesBefore: 12, messagesAfter: 5 });
+    expect(payload.summary).toContain('Decided to deploy on port 8443.');
+    expect(payload.summary).not.toContain('KEYS:');
+
+    const types = events.map((e) => e.__typename);
+    expect(types.indexOf('CompressionStarted')).toBeGreaterThanOrEqual(0);
+    expect(types.indexOf('CompressionStarted')).toBeLessThan(types.indexOf('ContextCompressed'));
+    const done = compressed(events)[0];
+    expect(done).toMatchObject({ reason: 'FORCED', strategy: 'SUMMARY', messagesBefore: 12, messagesAfter: 5, maxContextTokens: 2048 });
+
+    // Dual buffer: every display row unchanged, one marker appended to the history.
+    const after = await t.app.store.allMessages(s.raw);
+    const display = after.filter((m) => m.isDisplay);
+    expect(display.slice(0, 12).map((m) => [m.sequenceNumber, m.content])).toEqual(before.map((m) => [m.sequenceNumber, m.content]));
+    expect(display).toHaveLength(13);
+    const marker = display[12]!;
+    expect(marker).toMatchObject({ role: 'system', isCompression: true, isContext: false, content: 'Context compressed: 12 → 5 messages' });
+    expect(marker.metadata.summary).toBe(payload.summary);
+    const history = await t.http(`query($id: ID!) { session(id: $id) { displayMessageCount history(last: 1) { edges { node { role content isDisplay } } } } }`, { id: s.id });
+    expect(history.data.session.displayMessageCount).toBe(13);
+    expect(history.data.session.history.edges[0].node.content).toBe('Context compressed: 12 → 5 messages');
+
+    // Context: the summary sits before the kept turns although it was appended last.
+    const context = await t.app.store.context(s.raw);
+    expect(context.map((m) => m.content.slice(0, 16))).toEqual([
+      '[Summary of the ',
+      'turn 4 question:',
+      'turn 4 answer: a',
+      'turn 5 question:',
+      'turn 5 answer: a',
+    ]);
+    expect(context[0]).toMatchObject({ role: 'user', isSummary: true, isDisplay: false, isContext: true });
+    expect(context[0]!.metadata.breadcrumbs).toEqual(['port 8443', 'gateway rollout']);
+    expect(after.filter((m) => m.sequenceNumber < 8).every((m) => !m.isContext)).toBe(true);
+
+    // The summary call: think off, temperature 0.3, the profile's max tokens, the window as num_ctx.
+    const call = t.fake.requests.find((b) => isSummaryCall({ body: b } as any))!;
+    expect(call.think).toBe(false);
+    expect(call.options).toMatchObject({ temperature: 0.3, num_predict: 777, num_ctx: 2048 });
+    expect(lastUserText(call)).toContain('turn 0 question');
+    expect(lastUserText(call)).not.toContain('turn 5 question');
+
+    // Meter reset to the calibrated estimate of the new context; baseline and flag cleared, other metadata kept.
+    const row = (await t.app.store.get(s.raw))!;
+    expect(row.contextTokenCount).toBe(done.contextTokens);
+    expect(payload.session.contextTokens).toBe(done.contextTokens);
+    expect(row.contextTokenCount).toBeLessThan(999);
+    expect(row.metadata).not.toHaveProperty('baseline');
+    expect(row.metadata).toMatchObject({ keep: 1 });
+  });
+
+  it('answers NOTHING_TO_COMPACT when nothing can shrink, for every strategy', async () => {
+    const empty = await profileSession(t);
+    expect(codeOf(await t.http(COMPACT, { id: empty.id }))).toBe('NOTHING_TO_COMPACT');
+    const one = await profileSession(t);
+    await t.app.store.append(one.raw, [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }]);
+    for (const s of ['SUMMARY', 'FULL_REPLACE', 'LOCAL']) {
+      expect(codeOf(await t.http(COMPACT, { id: one.id, s }))).toBe('NOTHING_TO_COMPACT');
+    }
+    const plan = await t.http(PLAN, { id: one.id });
+    expect(plan.data.compressionPlan).toMatchObject({ wouldCompress: false, messagesToSummarize: 0, messagesToKeep: 2 });
+    expect(t.fake.requests.some((b) => isSummaryCall({ body: b } as any) && JSON.stringify(b).includes('hello'))).toBe(false);
+    expect(codeOf(await t.http(COMPACT, { id: one.id, s: 'NATIVE' }))).toBe('BAD_USER_INPUT');
+  });
+
+  it('the dry run shares the planner with the real run', async () => {
+    const s = await profileSession(t, { keepRecent: 3 });
+    await t.app.store.append(s.raw, exchanges(7));
+    const plan = (await t.http(PLAN, { id: s.id })).data.compressionPlan;
+    expect(plan).toMatchObject({ wouldCompress: true, strategy: 'SUMMARY', contextWindow: 2048, messagesToSummarize: 8, messagesToKeep: 6 });
+    expect(plan.estimatedTokensAfter).toBeLessThan(plan.contextTokens);
+    respond(t, SUMMARY);
+    const done = (await t.http(COMPACT, { id: s.id })).data.compactSession;
+    expect(done.messagesBefore - done.messagesAfter + 1).toBe(plan.messagesToSummarize);
+  });
+
+  it('old summaries never resurrect: context-only rows are demoted in the database', async () => {
+    const s = await profileSession(t, { keepRecent: 2 });
+    await t.app.store.append(s.raw, exchanges(5, 200, 'first'));
+    respond(t, '- first summary\nKEYS: alpha');
+    await t.http(COMPACT, { id: s.id });
+    await t.app.store.append(s.raw, exchanges(5, 200, 'second'));
+    respond(t, '- second summary\nKEYS: beta');
+    const second = await t.http(COMPACT, { id: s.id });
+    expect(second.errors).toBeUndefined();
+    const all = await t.app.store.allMessages(s.raw);
+    const summaries = all.filter((m) => m.isSummary);
+    expect(summaries).toHaveLength(2);
+    expect(summaries[0]).toMatchObject({ isContext: false, isDisplay: false });
+    // Rebuilt from rows (what a reload sees): exactly one live summary, the newest, first.
+    const context = await t.app.store.context(s.raw);
+    expect(context.filter((m) => m.isSummary).map((m) => m.content)).toEqual(['[Summary of the earlier conversation]\n- second summary']);
+    expect(context[0]!.isSummary).toBe(true);
+    const summaryCall = t.fake.requests.filter((b) => isSummaryCall({ body: b } as any)).at(-1);
+    expect(lastUserText(summaryCall)).toContain('PREVIOUS SUMMARY: [Summary of the earlier conversation]\n- first summary');
+  });
+
+  it('summarizer failing twice falls back to hard truncation, with no display loss', async () => {
+    const s = await profileSession(t, { keepRecent: 2, window: 2048 });
+    await t.app.store.append(s.raw, exchanges(10, 300));
+    t.fake.responder = (call) => (isSummaryCall(call) ? { status: 500 } : { text: 'ok' });
+    const before = t.fake.requests.length;
+    const { result, events } = await withEvents(t, s.id, () => t.http(COMPACT, { id: s.id }), compactEvents);
+    expect(result.errors).toBeUndefined();
+    expect(t.fake.requests.slice(before).filter((b) => isSummaryCall({ body: b } as any)).length).toBeGreaterThanOrEqual(2);
+    const all = await t.app.store.allMessages(s.raw);
+    expect(all.filter((m) => m.isDisplay && !m.isCompression)).toHaveLength(20);
+    const marker = all.find((m) => m.isCompression)!;
+    expect(marker.metadata.fallback).toBe('hard_truncate');
+    const context = await t.app.store.context(s.raw);
+    expect(context[0]).toMatchObject({ isSummary: true });
+    expect(context[0]!.metadata).toMatchObject({ hardTruncated: true });
+    expect(context.at(-1)!.content).toContain('turn 9 answer');
+    // Under half the window (hard-truncate budget) as the compressor measures it.
+    expect(compressed(events)[0].contextTokens).toBeLessThan(2048 * 0.65);
+  });
+
+  it('a store failure mid-save rolls everything back', async () => {
+    const s = await profileSession(t, { keepRecent: 2 });
+    await t.app.store.append(s.raw, exchanges(6));
+    await t.app.db.prisma.session.update({ where: { id: s.raw }, data: { metadata: { baseline: { promptTokens: 500, lastSequence: 11 } }, contextTokenCount: 500 } });
+    const before = await t.app.store.allMessages(s.raw);
+    const chunksBefore = await t.app.db.prisma.memoryChunk.count({ where: { sessionId: s.raw } });
+    respond(t, SUMMARY);
+    saveHooks.afterWrites = () => {
+      throw new Error('disk full');
+    };
+    const r = await t.http(COMPACT, { id: s.id });
+    expect(r.errors?.length).toBeGreaterThan(0);
+    const after = await t.app.store.allMessages(s.raw);
+    expect(after).toEqual(before);
+    const row = (await t.app.store.get(s.raw))!;
+    expect(row.contextTokenCount).toBe(500);
+    expect(row.metadata).toMatchObject({ baseline: { promptTokens: 500 } });
+    expect(await t.app.db.prisma.memoryChunk.count({ where: { sessionId: s.raw } })).toBe(chunksBefore);
+    // And it works once the store does.
+    saveHooks.afterWrites = undefined;
+    expect((await t.http(COMPACT, { id: s.id })).errors).toBeUndefined();
+  });
+
+  it('CONFLICT while a turn is running', async () => {
+    const s = await profileSession(t);
+    await t.app.store.append(s.raw, exchanges(6));
+    t.fake.responder = () => ({ text: ['a', 'b', 'c', 'd'], chunkDelayMs: 300 });
+    const sent = await t.http(`mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`, { input: { sessionId: s.id, content: 'long one' } });
+    expect(sent.errors).toBeUndefined();
+    expect(codeOf(await t.http(COMPACT, { id: s.id }))).toBe('CONFLICT');
+    await t.app.turns.drain();
+  });
+});
+
+describe(`compression: raw-history index and recall (${dbKind})`, () => {
+  it('writes demoted messages verbatim, idempotently, with breadcrumbs; memorySearch finds them', async () => {
+    const s = await profileSession(t, { keepRecent: 2 });
+    const special = 'We configured the zebrafish gateway in `deploy/gateway.yaml` with GATEWAY_PORT=8443 for ticket OPS-42.';
+    await t.app.store.append(s.raw, [{ role: 'user', content: special }, { role: 'assistant', content: 'Done, the zebrafish gateway listens on 8443.' }, ...exchanges(4)]);
+    respond(t, SUMMARY);
+    expect((await t.http(COMPACT, { id: s.id })).errors).toBeUndefined();
+    const chunks = await t.app.db.prisma.memoryChunk.findMany({ where: { sessionId: s.raw }, orderBy: { turnStart: 'asc' } });
+    expect(chunks.length).toBeGreaterThan(0);
+    const text = chunks.map((c) => c.content).join('\n\n');
+    expect(text).toContain(special);
+    expect(text).toContain('turn 1 answer: ' + 'a'.repeat(200));
+    expect(text).not.toContain('turn 3 question');
+    expect(chunks[0]).toMatchObject({ turnStart: 0 });
+    expect(chunks[0]!.breadcrumbs).toEqual(expect.arrayContaining(['port 8443', 'deploy/gateway.yaml', 'GATEWAY_PORT', 'OPS-42']));
+
+    // Idempotent: the same demoted rows index to nothing new.
+    const demoted = (await t.app.store.allMessages(s.raw)).filter((m) => !m.isContext && !m.isCompression);
+    expect(await new MemoryIndex(t.app.db.prisma, t.app.trigram).indexDemoted(s.raw, demoted, ['port 8443', 'gateway rollout'])).toBe(0);
+    expect(await t.app.db.prisma.memoryChunk.count({ where: { sessionId: s.raw } })).toBe(chunks.length);
+
+    const found = await t.http(`query($id: ID, $q: String!) { memorySearch(sessionId: $id, query: $q, first: 3) { id content breadcrumbs turnStart turnEnd firstAt lastAt score } }`, { id: s.id, q: 'zebrafish gateway' });
+    expect(found.errors).toBeUndefined();
+    expect(found.data.memorySearch[0].content).toContain(special);
+    expect(found.data.memorySearch[0].score).toBeGreaterThan(0.3);
+    const everywhere = await t.http(`query($q: String!) { memorySearch(query: $q) { content } }`, { q: 'zebrafish' });
+    expect(everywhere.data.memorySearch.length).toBeGreaterThan(0);
+    const nothing = await t.http(`query($id: ID, $q: String!) { memorySearch(sessionId: $id, query: $q) { id } }`, { id: s.id, q: 'platypus' });
+    expect(nothing.data.memorySearch).toEqual([]);
+    // Fallback ranking without pg_trgm (word overlap over ILIKE).
+    const plain = await new MemoryIndex(t.app.db.prisma, false).search({ scope: { sessionIds: [s.raw] }, query: 'zebrafish gateway', first: 2 });
+    expect(plain[0]!.content).toContain(special);
+    expect(plain[0]!.score).toBe(1);
+    // Deleted with the session.
+    await t.http(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: s.id });
+    expect(await t.app.db.prisma.memoryChunk.count({ where: { sessionId: s.raw } })).toBe(0);
+  });
+
+  it('an indexing failure never fails the compression', async () => {
+    const s = await profileSession(t, { keepRecent: 2 });
+    await t.app.store.append(s.raw, exchanges(5));
+    respond(t, SUMMARY);
+    const original = MemoryIndex.prototype.indexDemoted;
+    MemoryIndex.prototype.indexDemoted = async () => {
+      throw new Error('index down');
+    };
+    try {
+      const r = await t.http(COMPACT, { id: s.id });
+      expect(r.errors).toBeUndefined();
+      expect((await t.app.store.context(s.raw))[0]!.isSummary).toBe(true);
+    } finally {
+      MemoryIndex.prototype.indexDemoted = original;
+    }
+  });
+
+  it('recall injects relevant excerpts once per chunk when the context holds a summary', async () => {
+    const s = await profileSession(t, { keepRecent: 2, window: 4096 });
+    await t.app.store.append(s.raw, [
+      { role: 'user', content: 'Remember: the staging gateway port is 8443 and the walrus token rotates weekly.' },
+      { role: 'assistant', content: 'Noted: staging gateway on 8443, walrus token weekly.' },
+      ...exchanges(4),
+    ]);
+    respond(t, SUMMARY);
+    expect((await t.http(COMPACT, { id: s.id })).errors).toBeUndefined();
+
+    let seen = '';
+    respond(t, SUMMARY, (call) => {
+      seen = lastUserText(call.body);
+      return { text: 'It is 8443.' };
+    });
+    await sendAndWait(t, s.id, 'Which port does the staging gateway use?');
+    expect(seen).toContain('Which port does the staging gateway use?');
+    expect(seen).toContain('[Recalled from earlier in this conversation');
+    expect(seen).toContain('the staging gateway port is 8443');
+    const meta = (await t.app.store.get(s.raw))!.metadata as { injected_chunk_ids?: string[] };
+    expect(meta.injected_chunk_ids).toHaveLength(1);
+    // Never stored: the user message in the history is what the user wrote.
+    const stored = (await t.app.store.allMessages(s.raw)).filter((m) => m.content.startsWith('Which port'));
+    expect(stored[0]!.content).toBe('Which port does the staging gateway use?');
+
+    await sendAndWait(t, s.id, 'And the staging gateway port again?');
+    expect(seen).not.toContain('[Recalled from earlier');
+    const meta2 = (await t.app.store.get(s.raw))!.metadata as { injected_chunk_ids?: string[] };
+    expect(meta2.injected_chunk_ids).toEqual(meta.injected_chunk_ids);
+  });
+
+  it('no recall without a summary in the context', async () => {
+    const s = await profileSession(t, { window: 4096 });
+    await t.app.db.prisma.memoryChunk.create({
+      data: { sessionId: s.raw, content: 'USER: the staging gateway port is 8443', contentHash: 'x', turnStart: 0, turnEnd: 1, firstAt: new Date(), lastAt: new Date() },
+    });
+    let seen = '';
+    respond(t, SUMMARY, (call) => {
+      seen = lastUserText(call.body);
+      return { text: 'ok' };
+    });
+    await sendAndWait(t, s.id, 'Which port does the staging gateway use?');
+    expect(seen).toBe('Which port does the staging gateway use?');
+  });
+});

@@ -1,0 +1,97 @@
+/** Helpers shared by the compression test files. */
+import { randomBytes } from 'node:crypto';
+import type { NewMessage } from '../../src/domain/types.js';
+import { parseGlobalId } from '../../src/schema/ids.js';
+import { EVENTS_SUBSCRIPTION, type ServerContext } from './harness.js';
+import type { FakeCall } from './fake-provider.js';
+
+export const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id status } } }`;
+export const COMPACT = `mutation($id: ID!, $s: CompressionStrategy) { compactSession(id: $id, strategy: $s) {
+  summary messagesBefore messagesAfter session { id contextTokens contextWindow displayMessageCount } } }`;
+export const PLAN = `query($id: ID!, $s: CompressionStrategy) { compressionPlan(sessionId: $id, strategy: $s) {
+  wouldCompress strategy contextTokens contextWindow messagesToSummarize messagesToKeep estimatedTokensAfter } }`;
+
+export interface TestSession {
+  id: string;
+  raw: string;
+  model: string;
+}
+
+/** A session on its own profile (unique model name: calibration never leaks between tests). */
+export async function profileSession(
+  t: ServerContext,
+  opts: { window?: number; provider?: string; keepRecent?: number; systemPrompt?: string; maxTokens?: number; prompt?: string } = {},
+): Promise<TestSession> {
+  const key = `cmp_${randomBytes(4).toString('hex')}`;
+  const model = `model-${key}`;
+  const input = {
+    key,
+    name: key,
+    model,
+    provider: opts.provider ?? 'ollama',
+    contextWindow: opts.window ?? 2048,
+    compressionKeepRecent: opts.keepRecent ?? 2,
+    systemPrompt: opts.systemPrompt ?? '',
+    ...(opts.maxTokens && { compressionMaxTokens: opts.maxTokens }),
+    ...(opts.prompt && { compressionPrompt: opts.prompt }),
+  };
+  const p = await t.http(`mutation($i: UpsertProfileInput!) { upsertProfile(input: $i) { id } }`, { i: input });
+  if (p.errors) throw new Error(JSON.stringify(p.errors));
+  const s = await t.http(`mutation($p: ID) { createSession(input: { profileId: $p }) { id } }`, { p: p.data.upsertProfile.id });
+  const id = s.data.createSession.id as string;
+  return { id, raw: parseGlobalId(id, 'Session'), model };
+}
+
+/** `turns` user/assistant exchanges appended straight to the store. */
+export function exchanges(turns: number, size = 200, tag = 'turn'): NewMessage[] {
+  const out: NewMessage[] = [];
+  for (let i = 0; i < turns; i++) {
+    out.push({ role: 'user', content: `${tag} ${i} question: ${'q'.repeat(size)}` });
+    out.push({ role: 'assistant', content: `${tag} ${i} answer: ${'a'.repeat(size)}` });
+  }
+  return out;
+}
+
+export function isSummaryCall(call: FakeCall): boolean {
+  const first = call.body?.messages?.[0];
+  const system = typeof call.body?.system === 'string' ? call.body.system : first?.role === 'system' ? String(first.content) : '';
+  return /^You (compress|merge|write a continuation)/.test(system);
+}
+
+export function lastUserText(body: any): string {
+  const users = (body?.messages ?? []).filter((m: any) => m.role === 'user');
+  const last = users.at(-1);
+  return typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
+}
+
+/** Summary calls answer `summary`; turn calls answer `turn(call)` or plain text. */
+export function respond(t: ServerContext, summary: string, turn?: (call: FakeCall) => any) {
+  t.fake.responder = (call) => (isSummaryCall(call) ? { text: summary } : (turn?.(call) ?? { text: 'fine' }));
+}
+
+export function sendAndWait(
+  t: ServerContext,
+  sessionId: string,
+  content: string,
+  until = (es: any[]) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'),
+  timeoutMs = 20_000,
+) {
+  return withEvents(t, sessionId, () => t.http(SEND, { input: { sessionId, content } }), until, timeoutMs);
+}
+
+export async function withEvents(t: ServerContext, sessionId: string, action: () => Promise<any>, until: (es: any[]) => boolean, timeoutMs = 20_000) {
+  // Subscribe from the last event seen: anything published before the socket is live is replayed, not lost.
+  const past = await t.app.bus.replay(parseGlobalId(sessionId, 'Session'), '0');
+  const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: past.at(-1)?.eventId ?? '0' });
+  await new Promise((r) => setTimeout(r, 50));
+  const result = await action();
+  if (result?.errors) {
+    sub.dispose();
+    return { result, events: sub.events };
+  }
+  const events = await sub.waitFor(until, timeoutMs);
+  sub.dispose();
+  return { result, events: [...events] };
+}
+
+export const compressed = (es: any[]) => es.filter((e) => e.__typename === 'ContextCompressed');

@@ -1,0 +1,100 @@
+/** Helpers for the issue-6 tests: GraphQL multipart requests, turn completion, raw session ids. */
+import { decodeGlobalID } from '@pothos/plugin-relay';
+import { expect } from 'vitest';
+import { EVENTS_SUBSCRIPTION, type ServerContext } from './harness.js';
+
+export interface UploadPart {
+  name: string;
+  bytes: Uint8Array | string;
+  type?: string;
+}
+
+/** POST a GraphQL multipart request (operations, map, files); `paths[i]` is where file i goes in the variables. */
+export async function multipart(
+  t: ServerContext,
+  query: string,
+  variables: Record<string, unknown>,
+  files: UploadPart[],
+  paths: string[],
+  token?: string,
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const fd = new FormData();
+  fd.set('operations', JSON.stringify({ query, variables }));
+  fd.set('map', JSON.stringify(Object.fromEntries(files.map((_, i) => [String(i), [paths[i]]]))));
+  files.forEach((f, i) => {
+    const data = typeof f.bytes === 'string' ? new TextEncoder().encode(f.bytes) : f.bytes;
+    fd.set(String(i), new Blob([data as BlobPart], { type: f.type ?? 'application/octet-stream' }), f.name);
+  });
+  const response = await fetch(`${t.url}/graphql`, {
+    method: 'POST',
+    headers: { 'x-graphql-yoga-csrf': '1', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: fd,
+  });
+  const text = await response.text();
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: response.status, body, headers: response.headers };
+}
+
+export const UPLOAD = `mutation($sessionId: ID!, $files: [File!]!) {
+  uploadSessionFiles(sessionId: $sessionId, files: $files) { filename size contentType url createdAt }
+}`;
+
+export function upload(t: ServerContext, sessionId: string, files: UploadPart[], token?: string) {
+  return multipart(t, UPLOAD, { sessionId, files: files.map(() => null) }, files, files.map((_, i) => `variables.files.${i}`), token);
+}
+
+export const SEND = `mutation($input: SendMessageInput!) {
+  sendMessage(input: $input) { turn { id status } userMessage { sequenceNumber content images files metadata } }
+}`;
+
+/** sendMessage as multipart with `images` and `files`; waits for the turn to end. */
+export async function sendWithAttachments(
+  t: ServerContext,
+  input: { sessionId: string; content: string; hidden?: boolean },
+  attachments: { images?: UploadPart[]; files?: UploadPart[] },
+  token?: string,
+) {
+  const images = attachments.images ?? [];
+  const files = attachments.files ?? [];
+  const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId: input.sessionId }, token);
+  await new Promise((r) => setTimeout(r, 100));
+  const result = await multipart(
+    t,
+    SEND,
+    { input: { ...input, images: images.map(() => null), files: files.map(() => null) } },
+    [...images, ...files],
+    [...images.map((_, i) => `variables.input.images.${i}`), ...files.map((_, i) => `variables.input.files.${i}`)],
+    token,
+  );
+  if (result.body?.errors) {
+    sub.dispose();
+    return { result, events: [] as any[] };
+  }
+  const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'));
+  sub.dispose();
+  return { result, events };
+}
+
+/** JSON sendMessage; waits for the turn to end. */
+export async function sendText(t: ServerContext, sessionId: string, content: string, token?: string) {
+  const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, token);
+  await new Promise((r) => setTimeout(r, 100));
+  const sent = await t.http(SEND, { input: { sessionId, content } }, token);
+  expect(sent.errors).toBeUndefined();
+  const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'));
+  sub.dispose();
+  return events;
+}
+
+export const rawId = (globalId: string) => decodeGlobalID(globalId).id;
+
+export async function newSession(t: ServerContext, token?: string, profileId?: string) {
+  const r = await t.http(`mutation($p: ID) { createSession(input: { profileId: $p }) { id } }`, { p: profileId ?? null }, token);
+  expect(r.errors).toBeUndefined();
+  return r.data.createSession.id as string;
+}

@@ -1,0 +1,205 @@
+/** Issue 6: export (MARKDOWN, JSON) and import (our JSON, ChatGPT conversations.json). */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messageToJson } from '../src/domain/tree.js';
+import { makeMessage } from '../src/domain/types.js';
+import { codeOf, createTestServer, dbKind, type ServerContext } from './support/harness.js';
+import { newSession, rawId, sendText } from './support/uploads.js';
+
+let t: ServerContext;
+let alice: string, bob: string, reader: string;
+
+beforeAll(async () => {
+  t = await createTestServer({ authEnabled: true, titleGenerationEnabled: false });
+  alice = (await t.app.auth.createUser('alice')).key;
+  bob = (await t.app.auth.createUser('bob')).key;
+  reader = (await t.app.auth.createUser('reader', { permissions: ['sessions.read_all'] })).key;
+});
+afterAll(() => t.close());
+
+const EXPORT = `query($id: ID!, $f: ExportFormat!) { session(id: $id) { export(format: $f) } }`;
+const IMPORT = `mutation($data: String!) { importSession(input: { data: $data }) { id name titleSource owner { name } displayMessageCount } }`;
+
+async function exportOf(id: string, format: 'JSON' | 'MARKDOWN', token = alice) {
+  const r = await t.http(EXPORT, { id, f: format }, token);
+  expect(r.errors).toBeUndefined();
+  return r.data.session.export as string;
+}
+
+/** A session exercising everything an export carries: turns, flags, archive, usage, branch, checkpoint, attachments. */
+async function richSession() {
+  const id = await newSession(t, alice);
+  const sid = rawId(id);
+  t.fake.enqueue({ text: 'First answer', promptTokens: 50, completionTokens: 5 });
+  await sendText(t, id, 'Explain recursion', alice);
+  t.fake.enqueue({ thinking: 'hmm', text: 'Second answer', promptTokens: 80, completionTokens: 7 });
+  await sendText(t, id, 'And iteration?', alice);
+  const store = t.app.store;
+  await store.append(sid, [
+    { role: 'user', content: 'Summary of earlier turns', isSummary: true, isDisplay: false, metadata: { kind: 'summary' } },
+    { role: 'system', content: 'Context compressed: 4 → 2 messages', isCompression: true, isContext: false, metadata: { summary: 'x' } },
+    { role: 'user', content: 'note', isAgentNote: true, isDisplay: false },
+    {
+      role: 'user',
+      content: 'see attached',
+      images: [`session_files/${sid}/image_1.png`],
+      files: [`session_files/${sid}/doc.pdf`],
+      metadata: { imagesInContext: [`session_files/${sid}/image_1.png`] },
+    },
+    { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'content_publish', arguments: { filename: 'doc.pdf', z: 1, a: 2 } }] },
+    { role: 'tool', content: '{"url":"/x"}', toolCallId: 'c1', name: 'content_publish', isCompressionCritical: true },
+  ]);
+  await store.archiveOldMessages(sid, 2);
+  await t.app.db.prisma.sessionBranch.create({
+    data: {
+      sessionId: sid,
+      name: 'branch 1',
+      baseSequence: 1,
+      suffix: [messageToJson(makeMessage({ sequenceNumber: 2, role: 'user', content: 'alt question', createdAt: new Date('2026-01-02T03:04:05.000Z') }))] as never,
+      createdAt: new Date('2026-01-02T03:04:06.000Z'),
+    },
+  });
+  await t.app.db.prisma.session.update({
+    where: { id: sid },
+    data: {
+      checkpoint: { goal: 'try a loop', afterSequenceNumber: 3, createdAt: '2026-01-03T00:00:00.000Z' },
+      lastRewindReport: 'earlier report',
+      pinned: true,
+    },
+  });
+  await t.app.db.prisma.memoryChunk.create({
+    data: { sessionId: sid, content: 'verbatim chunk', contentHash: 'h1', breadcrumbs: ['a'], turnStart: 0, turnEnd: 1, firstAt: new Date(0), lastAt: new Date(1000) },
+  });
+  return id;
+}
+
+function normalize(text: string, sessionId: string) {
+  const doc = JSON.parse(text.split(sessionId).join('<SESSION>'));
+  delete doc.exportedAt;
+  return doc;
+}
+
+describe(`export and import (${dbKind})`, () => {
+  it('JSON export → import → export is identical apart from ids; importing again returns the same session', async () => {
+    const id = await richSession();
+    const json = await exportOf(id, 'JSON');
+    const doc = JSON.parse(json);
+    expect(doc.format).toBe('chat-session-export');
+    expect(doc.messages.some((m: any) => m.archived)).toBe(true);
+    expect(doc.messages.some((m: any) => m.isSummary)).toBe(true);
+    expect(doc.branches).toHaveLength(1);
+    expect(doc.session.checkpoint).toEqual({ goal: 'try a loop', afterSequenceNumber: 3, createdAt: '2026-01-03T00:00:00.000Z' });
+    expect(doc.session.usage).toEqual({ promptTokens: 130, completionTokens: 12, cachedPromptTokens: 0 });
+    expect(doc.memoryChunks).toHaveLength(1);
+
+    const sessionsBefore = await t.app.db.prisma.session.count();
+    const imported = await t.http(IMPORT, { data: json }, bob);
+    expect(imported.errors).toBeUndefined();
+    const copy = imported.data.importSession;
+    expect(copy.id).not.toBe(id);
+    expect(copy.owner.name).toBe('bob');
+    const again = await t.http(IMPORT, { data: json }, bob);
+    expect(again.data.importSession.id).toBe(copy.id);
+    // the same text with another exportedAt is the same import
+    const reexported = await exportOf(id, 'JSON');
+    expect((await t.http(IMPORT, { data: reexported }, bob)).data.importSession.id).toBe(copy.id);
+    expect(await t.app.db.prisma.session.count()).toBe(sessionsBefore + 1);
+
+    const roundTrip = await exportOf(copy.id, 'JSON', bob);
+    expect(normalize(roundTrip, rawId(copy.id))).toEqual(normalize(json, rawId(id)));
+    // attachments now point into the new session's own directory
+    expect(roundTrip).toContain(`session_files/${rawId(copy.id)}/image_1.png`);
+    expect(roundTrip).not.toContain(rawId(id));
+
+    // history pages the same for the importer as for the original owner
+    const H = `query($id: ID!) { session(id: $id) { name titleSource pinned displayMessageCount history { edges { displayIndex node { role content archived } } } } }`;
+    const a = (await t.http(H, { id }, alice)).data.session;
+    const b = (await t.http(H, { id: copy.id }, bob)).data.session;
+    expect(b).toEqual(a);
+
+    // another user importing the same data gets their own copy
+    const mine = await t.http(IMPORT, { data: json }, alice);
+    expect(mine.data.importSession.id).not.toBe(copy.id);
+    expect(mine.data.importSession.owner.name).toBe('alice');
+  });
+
+  it('deleting an imported session lets the same data be imported anew', async () => {
+    const id = await newSession(t, alice);
+    await t.app.store.append(rawId(id), [{ role: 'user', content: 'short one' }]);
+    const json = await exportOf(id, 'JSON');
+    const first = (await t.http(IMPORT, { data: json }, alice)).data.importSession.id;
+    await t.http(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: first }, alice);
+    const second = (await t.http(IMPORT, { data: json }, alice)).data.importSession.id;
+    expect(second).not.toBe(first);
+  });
+
+  it('MARKDOWN renders the display history; JSON is owner/admin only', async () => {
+    const id = await newSession(t, alice);
+    t.fake.enqueue({ text: 'Use a **loop**.' });
+    await sendText(t, id, 'How do I repeat things?', alice);
+    const md = await exportOf(id, 'MARKDOWN');
+    expect(md).toMatch(/^# How do I repeat things\?/);
+    expect(md).toContain('## User\n\nHow do I repeat things?');
+    expect(md).toContain('## Assistant\n\nUse a **loop**.');
+    expect(await exportOf(id, 'MARKDOWN', reader)).toBe(md);
+    expect(codeOf(await t.http(EXPORT, { id, f: 'JSON' }, reader))).toBe('FORBIDDEN');
+    // someone else's session answers like a missing one
+    expect(await t.http(EXPORT, { id, f: 'JSON' }, bob)).toEqual({ data: { session: null } });
+  });
+
+  it('imports a ChatGPT conversations.json: every conversation, message trees as branches, idempotent', async () => {
+    const data = readFileSync(new URL('./fixtures/chatgpt-conversations.json', import.meta.url), 'utf8');
+    const before = await t.app.db.prisma.session.count();
+    const r = await t.http(IMPORT, { data }, alice);
+    expect(r.errors).toBeUndefined();
+    expect(r.data.importSession).toMatchObject({ name: 'Reverse a list in Python', titleSource: 'IMPORTED' });
+    expect(await t.app.db.prisma.session.count()).toBe(before + 2);
+    const sid = rawId(r.data.importSession.id);
+    const branches = await t.app.db.prisma.sessionBranch.findMany({ where: { sessionId: sid } });
+    expect(branches.map((b) => b.name)).toEqual(['branch 1']);
+    expect((branches[0]!.suffix as unknown[]).length).toBeGreaterThan(0);
+    const h = await t.http(`query($id: ID!) { session(id: $id) { history { edges { node { role content } } } } }`, { id: r.data.importSession.id }, alice);
+    expect(h.data.session.history.edges[0].node.role).toBe('USER');
+    const again = await t.http(IMPORT, { data }, alice);
+    expect(again.data.importSession.id).toBe(r.data.importSession.id);
+    expect(await t.app.db.prisma.session.count()).toBe(before + 2);
+    // the regenerated-reply conversation kept its alternative reply as a branch
+    const other = await t.app.db.prisma.session.findFirst({ where: { userId: { not: null }, name: 'What is 2**10? Compute it.' } });
+    const otherBranches = await t.app.db.prisma.sessionBranch.findMany({ where: { sessionId: other!.id } });
+    expect(otherBranches).toHaveLength(1);
+  });
+
+  it('malformed imports are BAD_USER_INPUT and write nothing', async () => {
+    const id = await newSession(t, alice);
+    await t.app.store.append(rawId(id), [{ role: 'user', content: 'x' }]);
+    const good = JSON.parse(await exportOf(id, 'JSON'));
+    const dupSeq = structuredClone(good);
+    dupSeq.messages.push({ ...dupSeq.messages[0] });
+    const badRole = structuredClone(good);
+    badRole.messages[0].role = 'wizard';
+    const cyclic = [{ title: 'c', mapping: { a: { id: 'a', parent: 'b', children: [] }, b: { id: 'b', parent: 'a', children: [] } }, current_node: 'a' }];
+    const cases = [
+      '',
+      'not json',
+      '{"hello":"world"}',
+      '42',
+      JSON.stringify({ ...good, version: 99 }),
+      JSON.stringify({ ...good, messages: 'nope' }),
+      JSON.stringify(dupSeq),
+      JSON.stringify(badRole),
+      JSON.stringify([{ title: 'no mapping' }]),
+      JSON.stringify(cyclic),
+      JSON.stringify([{ mapping: { a: { id: 'a', parent: 'missing', children: [] } }, current_node: 'a' }]),
+    ];
+    const sessions = await t.app.db.prisma.session.count();
+    const imports = await t.app.db.prisma.sessionImport.count();
+    for (const data of cases) {
+      const r = await t.http(IMPORT, { data }, alice);
+      expect(codeOf(r), data.slice(0, 60)).toBe('BAD_USER_INPUT');
+      expect(r.errors![0]!.message.length).toBeGreaterThan(10);
+    }
+    expect(await t.app.db.prisma.session.count()).toBe(sessions);
+    expect(await t.app.db.prisma.sessionImport.count()).toBe(imports);
+    expect(codeOf(await t.http(IMPORT, { data: JSON.stringify(good) }))).toBe('UNAUTHENTICATED');
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * Properties of what the pipeline saves (pure part): whatever the strategy,
+ * no display row is changed or lost (only demoted; new rows are context-only),
+ * tool groups are never split in the new context, context order holds, and
+ * the LOCAL result fits the target unless only the newest turn is left.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { applyOutcome, diffContext, hardTruncateOutcome, localStrategy, planFor, type StrategyEnv } from '../../src/compression/strategies.js';
+import { orderContext } from '../../src/domain/context-order.js';
+import type { ChatMessage } from '../../src/domain/types.js';
+import { makeMessage } from '../../src/domain/types.js';
+import { charTokens } from './compression-fixtures.js';
+
+const step = fc.oneof(
+  fc.record({ kind: fc.constant('text' as const), size: fc.integer({ min: 1, max: 300 }) }),
+  fc.record({ kind: fc.constant('tools' as const), results: fc.array(fc.integer({ min: 1, max: 12_000 }), { minLength: 1, maxLength: 3 }) }),
+);
+
+function build(turns: { steps: { kind: 'text' | 'tools'; size?: number; results?: number[] }[] }[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  let seq = 0;
+  const add = (m: Parameters<typeof makeMessage>[0]) => out.push(makeMessage({ ...m, sequenceNumber: seq++ }));
+  turns.forEach((turn, t) => {
+    add({ role: 'user', content: `request ${t}` });
+    for (const s of turn.steps) {
+      if (s.kind === 'text') add({ role: 'assistant', content: 'a'.repeat(s.size!) });
+      else {
+        const ids = s.results!.map((_, i) => `c${seq}_${i}`);
+        add({ role: 'assistant', content: '', toolCalls: ids.map((id) => ({ id, name: 'shell', arguments: {} })) });
+        s.results!.forEach((n, i) => add({ role: 'tool', content: 'r'.repeat(n), toolCallId: ids[i]!, name: 'shell' }));
+      }
+    }
+  });
+  return out;
+}
+
+function groupsIntact(context: readonly ChatMessage[]): boolean {
+  const open = new Set<string>();
+  for (const m of context) {
+    for (const c of m.toolCalls) open.add(c.id);
+    if (m.role === 'tool' && !open.has(m.toolCallId!)) return false;
+  }
+  return true;
+}
+
+const env = (window: number): StrategyEnv => ({
+  app: {} as never,
+  profile: {} as never,
+  settings: { window, model: 'm', threshold: 0.9, target: 0.65, keepRecent: 2, midTurnKeepMessages: 12, temperature: 0.3, maxTokens: 100, prompt: null, vision: false },
+  estimate: charTokens,
+  price: () => 0,
+  keepRecentMessages: 12,
+  onStart: async () => undefined,
+});
+
+const turnsArb = fc.array(fc.record({ steps: fc.array(step, { maxLength: 6 }) }), { minLength: 1, maxLength: 8 });
+
+describe('compression outcome properties', () => {
+  it('LOCAL and hard truncation: display rows untouched, groups intact, target met', async () => {
+    await fc.assert(
+      fc.asyncProperty(turnsArb, fc.integer({ min: 2_000, max: 40_000 }), async (turns, window) => {
+        const context = build(turns);
+        for (const outcome of [await localStrategy(context, env(window)), hardTruncateOutcome(context, env(window), planFor(context, env(window)))]) {
+          if (!outcome) continue;
+          // Demoted rows are existing rows (flag flip only); every new row is context-only.
+          for (const d of outcome.dropped) expect(context).toContain(d);
+          for (const a of outcome.added) expect(a.isDisplay).toBe(false);
+          const next = applyOutcome(context, outcome);
+          expect(groupsIntact(next)).toBe(true);
+          expect(orderContext(next)).toEqual(next);
+        }
+        const local = await localStrategy(context, env(window));
+        if (local) {
+          const next = applyOutcome(context, local);
+          const onlyNewest = next.filter((m) => m.role === 'user' && !m.isSummary).length <= 1;
+          expect(charTokens(next) <= window * 0.65 || onlyNewest).toBe(true);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('diffContext keeps copies at their original place', () => {
+    const context = build([{ steps: [{ kind: 'tools', results: [50, 60] }, { kind: 'text', size: 5 }] }]);
+    const changed = context.map((m) => (m.role === 'tool' ? { ...m, content: 'short' } : m));
+    const { dropped, added } = diffContext(context, changed);
+    expect(dropped.map((m) => m.sequenceNumber)).toEqual([2, 3]);
+    const next = applyOutcome(context, { dropped, added, summary: '', keys: [] });
+    expect(next.map((m) => m.content.slice(0, 7))).toEqual(['request', '', 'short', 'short', 'aaaaa']);
+    expect(next.filter((m) => m.role === 'tool').map((m) => m.metadata.contextCopyOf)).toEqual([2, 3]);
+  });
+});
