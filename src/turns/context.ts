@@ -43,12 +43,31 @@ export interface LlmMessagesInput {
   view: ChatMessage[];
   /** base64 bytes of the images allowed into this call, by stored path */
   images?: Map<string, string>;
+  /** send images that tool results carry (image_view) to vision models */
+  vision?: boolean;
 }
 
-export function toLlmMessages({ systemPrompt, view, images }: LlmMessagesInput): LlmMessage[] {
+/**
+ * Tool results may carry an image (image_view: metadata.is_image + base64).
+ * Providers accept images only on user messages, and tool results must
+ * directly follow their call, so such images travel in one user message
+ * placed right after the run of tool results.
+ */
+export function toLlmMessages({ systemPrompt, view, images, vision = false }: LlmMessagesInput): LlmMessage[] {
   const out: LlmMessage[] = [];
   if (systemPrompt) out.push({ role: 'system', content: systemPrompt });
+  let toolImages: { path: string; b64: string }[] = [];
+  const flushToolImages = () => {
+    if (toolImages.length === 0) return;
+    out.push({
+      role: 'user',
+      content: `[Images opened with image_view: ${toolImages.map((i) => i.path).join(', ')}]`,
+      images: toolImages.map((i) => i.b64),
+    });
+    toolImages = [];
+  };
   for (const m of view) {
+    if (m.role !== 'tool') flushToolImages();
     const message: LlmMessage = { role: m.role, content: m.content };
     if (m.toolCalls.length > 0) message.toolCalls = m.toolCalls;
     if (m.toolCallId) message.toolCallId = m.toolCallId;
@@ -56,6 +75,10 @@ export function toLlmMessages({ systemPrompt, view, images }: LlmMessagesInput):
     const attached = m.images.map((path) => images?.get(path)).filter((b): b is string => Boolean(b));
     if (attached.length > 0) message.images = attached;
     out.push(message);
+    if (vision && m.role === 'tool' && m.metadata.is_image === true && typeof m.metadata.base64 === 'string') {
+      toolImages.push({ path: String(m.metadata.path ?? 'image'), b64: m.metadata.base64 });
+    }
   }
+  flushToolImages();
   return out;
 }

@@ -217,6 +217,7 @@ class TurnRun {
       systemPrompt: ctx.profile.systemPrompt,
       view,
       images: new Map([...images].map(([k, v]) => [k, v.b64])),
+      vision: ctx.profile.vision,
     });
     const chars = contextChars(withSystem);
     return { messages, estimate, chars, hadImages: images.size > 0, lastSequence: maxSequence(context) };
