@@ -156,8 +156,12 @@ export async function parseMultipartOperations(
       settled = true;
       body.unpipe(bb);
       body.off('error', onBodyError);
-      if (error) for (const ws of open) ws.destroy();
-      // Not cancelled: Node discards the rest of the body once the response is sent, so the client reads the answer.
+      if (error) {
+        for (const ws of open) ws.destroy();
+        // Drain (not cancel) the rest of the body: closing a socket with unread
+        // data resets the connection before the client can read the error.
+        body.resume();
+      }
       if (error) reject(error);
       else resolve();
     };
