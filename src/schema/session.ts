@@ -220,7 +220,8 @@ builder.queryFields((t) => ({
       const listOptions = { viewer: ctx.viewer!, profileId, orderBy, direction: args.direction ?? 'DESC', first, after, ids };
       const [{ rows, hasNextPage }, totalCount] = await Promise.all([
         ctx.app.store.list(listOptions, queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'Session' })),
-        ctx.app.store.count(ctx.viewer!, profileId, ids),
+        // matchingSessions already applied the viewer's filter: without a profile filter the count is its size.
+        ids && !profileId ? Promise.resolve(ids.length) : ctx.app.store.count(ctx.viewer!, profileId, ids),
       ]);
       const matches = search ? await ctx.app.search.matchesFor(rows.map((r) => r.id), args.search!) : null;
       const edges = rows.map((node) => ({
