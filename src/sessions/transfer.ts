@@ -20,6 +20,7 @@ import {
   exportJson,
   exportMarkdown,
   type MemoryChunkInput,
+  type ExportSessionInput,
   parseExport,
 } from '../domain/export.js';
 import type { Checkpoint } from '../domain/history-edits.js';
@@ -99,19 +100,8 @@ function isUniqueViolation(error: unknown): boolean {
   return /P2002|23505|unique constraint/i.test(text);
 }
 
-interface SessionImport {
+interface SessionImport extends Omit<ExportSessionInput, 'contextTokenCount'> {
   fingerprint: string;
-  name: string | null;
-  titleSource: TitleSource;
-  pinned: boolean;
-  createdAt: Date;
-  lastActive: Date;
-  usage: Usage;
-  planningLogs: unknown;
-  metadata: Record<string, unknown>;
-  profileKey: string | null;
-  checkpoint: Checkpoint | null;
-  lastRewindReport: string | null;
   contextTokenCount: number;
   messages: (ChatMessage & { archived?: boolean })[];
   branches: StoredBranch[];
