@@ -63,6 +63,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const sessions = new SessionService(store, profiles, bus, config);
   const files = new SessionFiles({ root: config.sessionFilesDir, maxBytes: config.sessionFilesMaxSizeMb * 1024 * 1024, logger: log });
   const turns = new TurnService(store, sessions, bus, config, files, log);
+  sessions.beforeDelete = (sessionId) => turns.stopForDelete(sessionId);
   const providers = new Map<string, LlmProvider>();
   const provider = (profile: Pick<Profile, 'provider'>) => {
     let p = providers.get(profile.provider);

@@ -278,3 +278,33 @@ describe(`turns (${dbKind})`, () => {
     expect(events.find((e) => e.__typename === 'TurnEnded')).toBeTruthy();
   });
 });
+
+describe(`turn robustness (${dbKind})`, () => {
+  it('deleting a session while its turn streams cancels the turn and keeps the server healthy', async () => {
+    const sessionId = await newSession();
+    t.fake.enqueue({ text: ['a ', 'b ', 'c ', 'd '], chunkDelayMs: 300 });
+    const sent = await t.http(SEND, { input: { sessionId, content: 'long' } });
+    const turnId = Buffer.from(sent.data.sendMessage.turn.id, 'base64').toString().split(':')[1]!;
+    await new Promise((r) => setTimeout(r, 400));
+    const del = await t.http(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: sessionId });
+    expect(del.errors).toBeUndefined();
+    expect(await t.app.db.prisma.turn.findUnique({ where: { id: turnId } })).toBeNull();
+    const health = await fetch(`${t.url}/healthz`);
+    expect(health.status).toBe(200);
+    // the server still runs turns
+    const next = await newSession();
+    const { events } = await turnEnded(next, () => t.http(SEND, { input: { sessionId: next, content: 'still there?' } }));
+    expect(events.find((e) => e.__typename === 'TurnEnded')).toBeTruthy();
+  });
+
+  it('never shows provider internals (hosts, upstream text) to clients', async () => {
+    const sessionId = await newSession();
+    t.fake.enqueue({ status: 503 }, { status: 503 });
+    const { events } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'hello?' } }));
+    const failed = events.find((e) => e.__typename === 'TurnFailed');
+    expect(failed.code).toBe('PROVIDER_UNAVAILABLE');
+    expect(failed.errorMessage).not.toMatch(/127\.0\.0\.1|fake error|503|ECONN/);
+    const turn = await t.http(`query($id: ID!) { turn(id: $id) { error } }`, { id: failed.turn.id });
+    expect(turn.data.turn.error).not.toMatch(/127\.0\.0\.1|fake error|ECONN/);
+  });
+});

@@ -5,7 +5,7 @@
  * process. A subscriber that passes `after` gets the gap replayed exactly
  * once, in order, then the live stream.
  */
-import { Repeater } from '@repeaterjs/repeater';
+import { FixedBuffer, Repeater } from '@repeaterjs/repeater';
 import { Redis } from 'ioredis';
 import type { SessionEvent, SessionEventBody, SessionListEvent } from './types.js';
 
@@ -51,8 +51,15 @@ class Listeners<T> {
       },
     };
   }
+  /** One listener's failure never reaches the publisher or the other listeners. */
   emit(key: string, event: T) {
-    for (const listener of this.byKey.get(key) ?? []) listener(event);
+    for (const listener of this.byKey.get(key) ?? []) {
+      try {
+        listener(event);
+      } catch {
+        /* a closed or overflowing subscriber: its own stream reports it */
+      }
+    }
   }
 }
 
@@ -179,7 +186,11 @@ export function sessionEventStream(
   bus: EventBus,
   sessionId: string,
   after: string | null | undefined,
+  bufferSize = 8192,
 ): AsyncIterableIterator<SessionEvent> {
+  // The buffer holds a whole replay plus a burst; a subscriber that falls
+  // further behind is closed with an error (it resumes with `after`) instead
+  // of slowing the turn or dropping events silently.
   return new Repeater<SessionEvent>(async (push, stop) => {
     let last: string | null = after ?? null;
     let replaying = true;
@@ -187,7 +198,11 @@ export function sessionEventStream(
     const deliver = (event: SessionEvent) => {
       if (last !== null && compareEventIds(event.eventId, last) <= 0) return;
       last = event.eventId;
-      void push(event);
+      try {
+        void push(event).catch(() => undefined);
+      } catch {
+        stop(new Error('Subscriber fell too far behind: resubscribe with `after` to resume'));
+      }
     };
     const unsubscribe = bus.onSession(sessionId, (event) => (replaying ? buffered.push(event) : deliver(event)));
     try {
@@ -202,7 +217,7 @@ export function sessionEventStream(
     }
     await stop;
     unsubscribe();
-  });
+  }, new FixedBuffer(bufferSize));
 }
 
 export function createEventBus(options: { redisUrl?: string; retention: number }): EventBus {

@@ -29,9 +29,13 @@ function findDomainError(error: unknown): { code: string; message: string } | nu
   return null;
 }
 
+const GENERIC_PROVIDER = 'The model provider is unavailable or stopped answering; try again.';
+
 /** Yoga's maskError: known errors keep their code and message; the rest become INTERNAL_SERVER_ERROR. */
 export function maskError(error: unknown, message: string): Error {
-  const domain = findDomainError(error);
+  const found = findDomainError(error);
+  // Provider errors carry hosts and upstream text: clients get the code and a generic message.
+  const domain = found?.code === 'PROVIDER_UNAVAILABLE' ? { code: found.code, message: GENERIC_PROVIDER } : found;
   if (domain) {
     const path = error instanceof GraphQLError ? error.path : undefined;
     // An HTTP status set by a request-level error (413 for an oversized upload) survives masking.

@@ -33,9 +33,11 @@ async function loadMessage(raw: string, ctx: Context): Promise<MessageShape | Er
   if (!session) return new Error('Message not found');
   const where = { sessionId_sequenceNumber: { sessionId, sequenceNumber: Number(seq) } };
   const hot = await ctx.app.db.prisma.sessionMessage.findUnique({ where });
-  if (hot) return toStoredMessage(hot, false);
-  const archived = await ctx.app.db.prisma.sessionMessageArchive.findUnique({ where });
-  return archived ? toStoredMessage(archived, true) : new Error('Message not found');
+  const row = hot ?? (await ctx.app.db.prisma.sessionMessageArchive.findUnique({ where }));
+  if (!row) return new Error('Message not found');
+  // Rows that are not displayed (summaries, hidden payloads) belong to the context: owner or admin only.
+  if (!row.isDisplay && !ctx.app.store.canWrite(ctx.viewer!, session)) return new Error('Message not found');
+  return toStoredMessage(row, !hot);
 }
 
 MessageRef.implement({

@@ -48,8 +48,12 @@ export class SessionService {
     return session;
   }
 
+  /** Set by the app: stops a running turn before its session goes. */
+  beforeDelete: ((sessionId: string) => Promise<void>) | null = null;
+
   async delete(viewer: Viewer, id: string) {
     const session = await this.writable(viewer, id);
+    await this.beforeDelete?.(session.id);
     await this.store.delete(session.id);
     await this.bus.publishList({ kind: 'deleted', sessionId: session.id, userId: session.userId });
     return session.id;

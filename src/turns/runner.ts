@@ -60,6 +60,8 @@ export interface RunnerDeps {
   afterTurn?(session: Session, profile: Profile, turnId: string): Promise<void>;
 }
 
+export const PROVIDER_UNAVAILABLE_MESSAGE = 'The model provider is unavailable or stopped answering; try again.';
+
 export const CONTEXT_TOO_LARGE_REPLY = (estimate: number, limit: number) =>
   `The conversation is too large for this model's context window (~${estimate} tokens, limit ${limit}). ` +
   'Compress the session (compactSession) or start a new one, then ask again.';
@@ -118,6 +120,9 @@ class TurnRun {
       estimate: async () => (await this.buildCall(ctx, null)).estimate,
     };
     let toolCallCount = 0;
+    // The heartbeat beats for the whole run, not only while chunks arrive: a slow
+    // first token, a planning or summary call or a long tool must not look dead.
+    const heartbeat = setInterval(() => this.maybeFlush(), this.deps.config.partialFlushMs);
     try {
       await this.decideImages(ctx);
       if (profile.planning) await this.planningPhase(ctx, provider);
@@ -174,7 +179,9 @@ class TurnRun {
       }
       await this.finish('COMPLETED', null, started, toolCallCount);
     } catch (error) {
-      await this.fail(error, started);
+      await this.fail(error, started).catch((e) => log.error({ err: e, turnId: this.turn.id }, 'turn.fail_failed'));
+    } finally {
+      clearInterval(heartbeat);
     }
     if (this.endedStatus === 'COMPLETED' && this.deps.hooks.afterTurn) {
       const { signal: _s, ...rest } = ctx;
@@ -424,12 +431,14 @@ class TurnRun {
       }
       await this.prisma.turn.update({ where: { id: this.turn.id }, data: { heartbeatAt: new Date() } });
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 250);
-        this.onWake(() => {
+        const done = () => {
           clearTimeout(timer);
+          ctx.signal.removeEventListener('abort', done);
           resolve();
-        });
-        ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+        };
+        const timer = setTimeout(done, 250);
+        this.onWake(done);
+        ctx.signal.addEventListener('abort', done, { once: true });
       });
     }
   }
@@ -447,10 +456,8 @@ class TurnRun {
 
   private async finish(status: 'COMPLETED' | 'CANCELLED', error: string | null, _started: number, _toolCalls: number) {
     await this.flushing;
-    const turn = await this.prisma.turn.update({
-      where: { id: this.turn.id },
-      data: { status, endedAt: new Date(), error, partialText: '', partialThinking: '', pendingToolCalls: [] },
-    });
+    const turn = await this.endTurn({ status, error });
+    if (!turn) return;
     this.endedStatus = status;
     await this.publish({
       type: 'TurnEnded',
@@ -458,6 +465,23 @@ class TurnRun {
       assistantMessage: this.lastAssistant ? messageJson(this.lastAssistant) : null,
       usage: this.usage,
     });
+  }
+
+  /**
+   * Ends the turn only if it is still active: a turn another process already
+   * interrupted or cancelled, or whose session was deleted, is left as it is.
+   */
+  private async endTurn(data: { status: string; error: string | null }) {
+    const ended = await this.prisma.turn
+      .updateMany({
+        where: { id: this.turn.id, status: { in: ['RUNNING', 'WAITING_FOR_TOOL'] } },
+        data: { ...data, endedAt: new Date(), partialText: '', partialThinking: '', pendingToolCalls: [] },
+      })
+      .catch(() => ({ count: 0 }));
+    const row = await this.prisma.turn.findUnique({ where: { id: this.turn.id } });
+    // Cancelled from another process: the row already holds the same ending, still announce it.
+    if (ended.count === 0) return row?.status === data.status ? row : null;
+    return row;
   }
 
   private async fail(error: unknown, started: number) {
@@ -477,12 +501,11 @@ class TurnRun {
       return;
     }
     const code = error instanceof ProviderUnavailableError ? 'PROVIDER_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR';
-    const message = error instanceof ProviderUnavailableError ? error.message : 'The turn failed unexpectedly';
-    if (code === 'INTERNAL_SERVER_ERROR') this.deps.log.error({ err: error, turnId: this.turn.id }, 'turn.failed');
-    const turn = await this.prisma.turn.update({
-      where: { id: this.turn.id },
-      data: { status: 'FAILED', endedAt: new Date(), error: message, partialText: '', partialThinking: '', pendingToolCalls: [] },
-    });
+    // Clients get a generic message: provider errors carry hosts and upstream text. The detail is logged.
+    const message = code === 'PROVIDER_UNAVAILABLE' ? PROVIDER_UNAVAILABLE_MESSAGE : 'The turn failed unexpectedly';
+    this.deps.log.error({ err: error, turnId: this.turn.id }, 'turn.failed');
+    const turn = await this.endTurn({ status: 'FAILED', error: message });
+    if (!turn) return;
     this.endedStatus = 'FAILED';
     await this.publish({ type: 'TurnFailed', turn: turnJson(turn), code, message });
   }

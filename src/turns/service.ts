@@ -181,8 +181,14 @@ export class TurnService {
     await this.bus.publish(session.id, { type: 'TurnStarted', turn: turnJson(turn), userMessage: messageJson(userMessage) });
     if (!hidden && content.trim()) {
       const title = applyHeuristicTitle(session.titleSource as TitleSource, content);
-      if (title) {
-        await this.store.setName(session.id, title.name, title.titleSource);
+      // Conditional write: a manual rename that landed meanwhile wins.
+      const written = title
+        ? await this.prisma.session.updateMany({
+            where: { id: session.id, titleSource: 'DEFAULT' },
+            data: { name: title.name, titleSource: title.titleSource },
+          })
+        : { count: 0 };
+      if (title && written.count > 0) {
         await this.bus.publish(session.id, { type: 'SessionRenamed', ...title });
         await this.bus.publishList({ kind: 'renamed', sessionId: session.id, userId: session.userId });
       }
@@ -191,7 +197,9 @@ export class TurnService {
     if (!this.startRunner) throw new Error('turn runner not wired');
     const runner = this.startRunner(turn, clientTools);
     this.running.set(turn.id, runner);
-    void runner.done.finally(() => this.running.delete(turn.id));
+    void runner.done
+      .catch((error) => this.log.error({ err: error, turnId: turn.id }, 'turn.runner_crashed'))
+      .finally(() => this.running.delete(turn.id));
     return { turn, userMessage };
   }
 
@@ -234,6 +242,21 @@ export class TurnService {
     });
     this.running.get(turn.id)?.wake();
     return updated;
+  }
+
+  /** Before a session is deleted: its running turn is cancelled and, when local, waited for. */
+  async stopForDelete(sessionId: string): Promise<void> {
+    const active = await this.activeTurn(sessionId);
+    if (!active) return;
+    const local = this.running.get(active.id);
+    if (local) {
+      local.controller.abort(new CancelledError('session deleted'));
+      await Promise.race([local.done, new Promise((r) => setTimeout(r, 5_000))]);
+    }
+    await this.prisma.turn.updateMany({
+      where: { id: active.id, status: { in: ACTIVE_STATUSES } },
+      data: { status: 'CANCELLED', endedAt: new Date() },
+    });
   }
 
   /** Turns whose owner stopped beating (a crashed process) become INTERRUPTED with their partial text saved. */
