@@ -18,6 +18,7 @@ import { generateTitle } from './turns/titles.js';
 import { SessionService } from './sessions/service.js';
 import { SessionStore } from './store/sessions.js';
 import { registerFileTools } from './files/tools.js';
+import { sessionLocks } from './compression/compress.js';
 import { registerCompression } from './compression/index.js';
 import { EditStore } from './store/edits.js';
 import { EditingService } from './editing/service.js';
@@ -138,6 +139,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       clientTools,
     );
   registerCompression(app);
+  // History edits and compression passes on one session never interleave (in this process;
+  // across processes the compression save re-checks the history under the row lock).
+  app.editing.serialize = (sessionId, fn) => sessionLocks(app).run(sessionId, fn);
   registerFileTools(app);
   return app;
 }

@@ -119,7 +119,11 @@ export async function compressLocked(app: App, sessionId: string, opts: Compress
     strategy,
     ...(outcome.fallback && { fallback: outcome.fallback }),
   };
-  await saveOutcome(app, sessionId, outcome, result);
+  const saved = await saveOutcome(app, sessionId, outcome, result, input.session.nextSequence);
+  if (!saved) {
+    app.log.warn({ sessionId, reason: opts.reason }, 'compressor.skipped_stale');
+    return null;
+  }
 
   if (app.config.memorySearchEnabled) {
     try {
@@ -139,7 +143,18 @@ export async function compressLocked(app: App, sessionId: string, opts: Compress
 /** Test seam: runs inside the save transaction after every write (throw to simulate a store failure). */
 export const saveHooks: { afterWrites?: (sessionId: string) => Promise<void> | void } = {};
 
-async function saveOutcome(app: App, sessionId: string, outcome: Outcome, result: CompressionResult): Promise<void> {
+/**
+ * Saves one pass, unless the history moved since it was read (an append or an
+ * edit from elsewhere changed next_sequence): then nothing is written and the
+ * next trigger plans again on the new history. Returns whether it saved.
+ */
+async function saveOutcome(
+  app: App,
+  sessionId: string,
+  outcome: Outcome,
+  result: CompressionResult,
+  readAtSequence: number,
+): Promise<boolean> {
   const { store } = app;
   const added: NewMessage[] = outcome.added.map(({ sequenceNumber: _s, createdAt: _c, ...m }) => ({ ...m, isContext: true, isDisplay: false }));
   const marker: NewMessage = {
@@ -159,7 +174,12 @@ async function saveOutcome(app: App, sessionId: string, outcome: Outcome, result
       ...(result.fallback && { fallback: result.fallback }),
     },
   };
-  await store.transaction(async (tx) => {
+  return store.transaction(async (tx) => {
+    const current = await tx.$queryRawUnsafe<{ next_sequence: number }[]>(
+      'SELECT next_sequence FROM sessions WHERE id = $1::uuid FOR UPDATE',
+      sessionId,
+    );
+    if (current[0]?.next_sequence !== readAtSequence) return false;
     // Deliberately not filtered on is_display: context-only rows (old summaries, copies) must stay demoted after reload.
     await store.setContextFlag(sessionId, outcome.dropped.map((m) => m.sequenceNumber), false, tx);
     const saved = await store.append(sessionId, [...added, marker], tx);
@@ -175,5 +195,6 @@ async function saveOutcome(app: App, sessionId: string, outcome: Outcome, result
     });
     await store.archiveBeyondWindow(sessionId, app.config.sessionMessagesWindow, tx);
     await saveHooks.afterWrites?.(sessionId);
+    return true;
   });
 }

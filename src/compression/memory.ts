@@ -106,7 +106,7 @@ export function queryWords(query: string): string[] {
 const likePattern = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Which sessions a search covers: given ids, one owner's sessions, or every session (admin). */
-export type MemoryScope = { sessionIds: string[] } | { userId: string } | { all: true };
+export type MemoryScope = { sessionIds: string[] } | { userId: string } | { owned: true } | { all: true };
 
 export class MemoryIndex {
   constructor(
@@ -159,7 +159,9 @@ export class MemoryIndex {
     const scope =
       'sessionIds' in input.scope
         ? `session_id = ANY(${p(input.scope.sessionIds)}::uuid[])`
-        : 'userId' in input.scope
+        : 'owned' in input.scope
+          ? 'session_id IN (SELECT id FROM sessions WHERE user_id IS NOT NULL)'
+          : 'userId' in input.scope
           ? `session_id IN (SELECT id FROM sessions WHERE user_id = ${p(input.scope.userId)})`
           : 'TRUE';
     const likes = words.map((w) => `content ILIKE ${p(likePattern(w))}`);

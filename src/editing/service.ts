@@ -88,8 +88,15 @@ export class EditingService {
    * row is locked and no turn may be running (checked under the lock, so a
    * concurrent sendMessage either sees the edit or the edit sees its turn).
    */
+  /** Set by the app: runs an edit exclusively of compression passes on the same session. */
+  serialize: <T>(sessionId: string, fn: () => Promise<T>) => Promise<T> = (_id, fn) => fn();
+
   private async edit<T>(viewer: Viewer, id: string, fn: (tx: Tx, s: LockedSession) => Promise<T>): Promise<T> {
     const session = await this.sessions.writable(viewer, id);
+    return this.serialize(session.id, () => this.editNow(session, fn));
+  }
+
+  private async editNow<T>(session: SessionRow, fn: (tx: Tx, s: LockedSession) => Promise<T>): Promise<T> {
     let result: T;
     try {
       result = await this.store.transaction(async (tx) => {

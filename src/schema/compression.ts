@@ -82,8 +82,11 @@ builder.queryFields((t) => ({
       if (args.sessionId) {
         const session = await ctx.app.sessions.readable(viewer, parseGlobalId(String(args.sessionId), 'Session'));
         scope = { sessionIds: [session.id] };
-      } else if (!viewer.authEnabled || viewer.isAdmin || viewer.permissions.includes('sessions.read_all')) {
+      } else if (!viewer.authEnabled || viewer.isAdmin) {
         scope = { all: true };
+      } else if (viewer.permissions.includes('sessions.read_all')) {
+        // read_all reads owned sessions only; ownerless (legacy) ones stay admin-only, as canRead says
+        scope = { owned: true };
       } else if (viewer.userId) {
         scope = { userId: viewer.userId };
       } else {
