@@ -51,6 +51,10 @@ class Listeners<T> {
       },
     };
   }
+  has(key: string): boolean {
+    return this.byKey.has(key);
+  }
+
   /** One listener's failure never reaches the publisher or the other listeners. */
   emit(key: string, event: T) {
     for (const listener of this.byKey.get(key) ?? []) {
@@ -64,16 +68,33 @@ class Listeners<T> {
 }
 
 export class MemoryEventBus implements EventBus {
-  private readonly logs = new Map<string, { next: number; events: SessionEvent[] }>();
+  private readonly logs = new Map<string, { events: SessionEvent[] }>();
+  /** One counter for the bus: ids increase per session even after a log was evicted and restarted. */
+  private nextId = 1;
   private readonly sessions = new Listeners<SessionEvent>();
   private readonly lists = new Listeners<SessionListEvent>();
 
-  constructor(private readonly retention: number) {}
+  constructor(
+    private readonly retention: number,
+    /** logs kept at most; the least recently active ones without listeners go first */
+    private readonly maxSessions = 10_000,
+  ) {}
+
+  private evictIdleLogs() {
+    if (this.logs.size <= this.maxSessions) return;
+    for (const id of this.logs.keys()) {
+      if (this.logs.size <= this.maxSessions) break;
+      if (!this.sessions.has(id)) this.logs.delete(id);
+    }
+  }
 
   async publish(sessionId: string, body: SessionEventBody): Promise<SessionEvent> {
     let log = this.logs.get(sessionId);
-    if (!log) this.logs.set(sessionId, (log = { next: 1, events: [] }));
-    const event = { ...body, eventId: String(log.next++), sessionId, at: new Date().toISOString() } as SessionEvent;
+    if (log) this.logs.delete(sessionId); // re-inserted below: the map stays in least-recently-published order
+    else log = { events: [] };
+    this.logs.set(sessionId, log);
+    this.evictIdleLogs();
+    const event = { ...body, eventId: String(this.nextId++), sessionId, at: new Date().toISOString() } as SessionEvent;
     log.events.push(event);
     if (log.events.length > this.retention) log.events.splice(0, log.events.length - this.retention);
     this.sessions.emit(sessionId, event);

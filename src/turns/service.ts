@@ -4,6 +4,8 @@
  * in runner.ts.
  */
 import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { applyHeuristicTitle, type TitleSource } from '../domain/titles.js';
 import type { ToolCall } from '../domain/types.js';
@@ -174,6 +176,15 @@ export class TurnService {
         return { turn: created, userMessage: message! };
       }));
     } catch (error) {
+      // Nothing half-written: files saved for this message go with it (reused images stay).
+      const written = [...uploaded.map((u) => u.relPath), ...savedImages.filter((i) => !i.reused).map((i) => i.relPath)];
+      await Promise.all(written.map((rel) => rm(join(this.files.root, rel), { force: true }).catch(() => undefined)));
+      if (isUniqueViolation(error) && key) {
+        // The same idempotency key raced in: answer with the turn that won.
+        const winner = await this.prisma.turn.findUnique({ where: { sessionId_idempotencyKey: { sessionId: session.id, idempotencyKey: key } } });
+        const [message] = winner ? (await this.store.allMessages(session.id)).filter((m) => m.sequenceNumber === winner.userSequence) : [];
+        if (winner && message) return { turn: winner, userMessage: message };
+      }
       if (isUniqueViolation(error)) throw new Conflict('A turn is already running in this session');
       throw error;
     }

@@ -45,3 +45,17 @@ describe('session event stream', () => {
     await expect(drain()).rejects.toThrow(/fell too far behind/);
   });
 });
+
+describe('in-memory event log', () => {
+  it('keeps at most maxSessions logs, evicting the least recently active ones without listeners', async () => {
+    const bus = new MemoryEventBus(10, 3);
+    const off = bus.onSession('watched', () => undefined);
+    await bus.publish('watched', { type: 'TextDelta', turnId: 't', text: 'w' });
+    for (const id of ['a', 'b', 'c', 'd']) await bus.publish(id, { type: 'TextDelta', turnId: 't', text: id });
+    expect(await bus.replay('watched', '0')).toHaveLength(1);
+    expect(await bus.replay('a', '0')).toHaveLength(0);
+    expect(await bus.replay('b', '0')).toHaveLength(0);
+    expect(await bus.replay('d', '0')).toHaveLength(1);
+    off();
+  });
+});
