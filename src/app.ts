@@ -142,6 +142,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // History edits and compression passes on one session never interleave (in this process;
   // across processes the compression save re-checks the history under the row lock).
   app.editing.serialize = (sessionId, fn) => sessionLocks(app).run(sessionId, fn);
+  app.editing.copySessionFiles = (from, to) => files.copySession(from, to);
   registerFileTools(app);
   return app;
 }

@@ -88,6 +88,9 @@ export class EditingService {
    * row is locked and no turn may be running (checked under the lock, so a
    * concurrent sendMessage either sees the edit or the edit sees its turn).
    */
+  /** Set by the app: copies a session's file directory to another session. */
+  copySessionFiles: (fromSessionId: string, toSessionId: string) => Promise<void> = async () => undefined;
+
   /** Set by the app: runs an edit exclusively of compression passes on the same session. */
   serialize: <T>(sessionId: string, fn: () => Promise<T>) => Promise<T> = (_id, fn) => fn();
 
@@ -326,6 +329,9 @@ export class EditingService {
         titleSource: name ? source.titleSource : 'DEFAULT',
         metadata,
       });
+      // The fork owns copies of the attachments: deleting the original must not take them away.
+      await this.edits.rebaseFilePaths(tx, newId, `session_files/${s.id}/`, `session_files/${newId}/`);
+      await this.copySessionFiles(s.id, newId);
       return newId;
     });
     const created = await this.reload(forkId);

@@ -148,6 +148,15 @@ export class SessionFiles {
   }
 
   /** Absolute directory of a session. Throws FileRejectedError('invalid_session') for a malformed id. */
+  /** Copies one session's directory to another (fork); nothing to copy is fine. */
+  async copySession(fromSessionId: string, toSessionId: string): Promise<void> {
+    const from = this.dir(fromSessionId);
+    const to = this.dir(toSessionId);
+    await fs.cp(from, to, { recursive: true, errorOnExist: false, force: false }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+
   dir(sessionId: string): string {
     if (typeof sessionId !== 'string' || !SESSION_ID_RE.test(sessionId)) {
       throw new FileRejectedError('invalid_session', 'Invalid session id');

@@ -36,6 +36,22 @@ export class EditStore {
     return this.store.prisma;
   }
 
+  /** Points a session's attachment paths (files, images, notices) at another session's directory. */
+  async rebaseFilePaths(tx: Prisma.TransactionClient, sessionId: string, fromPrefix: string, toPrefix: string): Promise<void> {
+    for (const table of ['session_messages', 'session_messages_archive']) {
+      await tx.$executeRawUnsafe(
+        `UPDATE ${table} SET
+           files = ARRAY(SELECT replace(f, $2, $3) FROM unnest(files) AS f),
+           images = ARRAY(SELECT replace(i, $2, $3) FROM unnest(images) AS i),
+           metadata = replace(metadata::text, $2, $3)::jsonb
+         WHERE session_id = $1::uuid AND (cardinality(files) > 0 OR cardinality(images) > 0 OR strpos(metadata::text, $2) > 0)`,
+        sessionId,
+        fromPrefix,
+        toPrefix,
+      );
+    }
+  }
+
   /**
    * Locks the session row for the rest of the transaction. sendMessage's
    * append updates the same row before it inserts the turn, so an edit and a

@@ -236,7 +236,7 @@ class TurnRun {
       const allowed = Array.isArray(m.metadata.imagesInContext) ? (m.metadata.imagesInContext as string[]) : m.images;
       for (const rel of m.images) {
         if (!allowed.includes(rel) || out.has(rel)) continue;
-        const bytes = await readSessionFile(this.deps.files, rel);
+        const bytes = await readSessionFile(this.deps.files, rel, this.turn.sessionId);
         if (bytes) out.set(rel, { b64: bytes.toString('base64'), tokens: imageTokensFromBytes(bytes, this.deps.config.contextImageTokens) });
       }
     }
@@ -250,7 +250,7 @@ class TurnRun {
     if (!message || message.images.length === 0) return;
     const priced = [];
     for (const rel of message.images) {
-      const bytes = await readSessionFile(this.deps.files, rel);
+      const bytes = await readSessionFile(this.deps.files, rel, this.turn.sessionId);
       priced.push({ relPath: rel, tokens: bytes ? imageTokensFromBytes(bytes, this.deps.config.contextImageTokens) : this.deps.config.contextImageTokens });
     }
     // The context without this message's own images: they are what the budget is for.
@@ -511,8 +511,9 @@ class TurnRun {
   }
 }
 
-async function readSessionFile(files: SessionFiles, relPath: string): Promise<Buffer | null> {
-  if (!relPath.startsWith('session_files/') || relPath.includes('..')) return null;
+/** Reads a file of this session's own directory; paths into another session's directory are refused. */
+async function readSessionFile(files: SessionFiles, relPath: string, sessionId: string): Promise<Buffer | null> {
+  if (!relPath.startsWith(`session_files/${sessionId}/`) || relPath.includes('..')) return null;
   try {
     return await readFile(join(files.root, relPath));
   } catch {
