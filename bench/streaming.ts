@@ -9,8 +9,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { startServer } from '../src/server.js';
@@ -92,23 +90,20 @@ async function main() {
     }
     return process.memoryUsage();
   };
+  // The idle clients live in a worker thread (its own heap), so the main thread's heap growth is the server's.
   const idleSession = sessions[0]!;
   const before = await settle();
-  const idle: Client[] = [];
-  let acked = 0;
-  await new Promise<void>((resolve) => {
-    for (let i = 0; i < IDLE_SOCKETS; i++) {
-      const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0, on: { connected: () => { if (++acked === IDLE_SOCKETS) resolve(); } } });
-      idle.push(client);
-      client.subscribe({ query: `subscription($id: ID!) { sessionEvents(sessionId: $id) { __typename } }`, variables: { id: idleSession } }, { next: () => undefined, error: () => undefined, complete: () => undefined });
-    }
-  });
+  const idleWorker = new Worker(
+    `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL('./streaming-idle.ts', import.meta.url).href)}); })`,
+    { eval: true, workerData: { wsUrl, sessionId: idleSession, count: IDLE_SOCKETS } },
+  );
+  await new Promise<void>((resolve) => idleWorker.on('message', (m) => m.type === 'ready' && resolve()));
   await new Promise((r) => setTimeout(r, 1500));
   const after = await settle();
   const perHeap = (after.heapUsed - before.heapUsed) / IDLE_SOCKETS;
   const perRss = (after.rss - before.rss) / IDLE_SOCKETS;
-  console.log(`${IDLE_SOCKETS} idle subscriptions: +${(perHeap / 1024).toFixed(1)} KB heap and +${(perRss / 1024).toFixed(1)} KB RSS per subscription, both ends in this process (goal ≤ 20 KB)${gc ? '' : ' — run with --expose-gc for a settled figure'}`);
-  for (const c of idle) await c.dispose();
+  console.log(`${IDLE_SOCKETS} idle subscriptions: server heap +${(perHeap / 1024).toFixed(1)} KB per subscription (goal ≤ 20 KB); process RSS +${(perRss / 1024).toFixed(1)} KB incl. the clients' worker${gc ? '' : ' — run with --expose-gc for a settled figure'}`);
+  await idleWorker.terminate();
   await server.close();
   await app.close();
   llm.server.close();
