@@ -4,6 +4,7 @@
  * pg_trgm word similarity when the extension is there, else word overlap
  * over ILIKE. Idempotent by UNIQUE(session_id, content_hash).
  */
+import type { MemoryChunkInput } from '../domain/export.js';
 import { createHash } from 'node:crypto';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { extractEntities, mergeBreadcrumbs } from '../domain/entities.js';
@@ -21,15 +22,9 @@ export interface ChunkDraft {
   lastAt: Date;
 }
 
-export interface MemoryHit {
+export interface MemoryHit extends MemoryChunkInput {
   id: string;
   sessionId: string;
-  content: string;
-  breadcrumbs: string[];
-  turnStart: number;
-  turnEnd: number;
-  firstAt: Date;
-  lastAt: Date;
   score: number;
 }
 

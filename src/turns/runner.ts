@@ -13,7 +13,7 @@ import { imageTokensFromBase64, imageTokensFromBytes } from '../domain/image-tok
 import { RepeatGuard, ledgerWith, repeatNoteMessage, type StreamRuleLedger } from '../domain/repeat-guard.js';
 import { defaultCalibration, contextChars, realBaselineEstimate, type RealBaseline } from '../domain/tokens.js';
 import type { ToolCall, Usage } from '../domain/types.js';
-import { ZERO_USAGE } from '../domain/types.js';
+import { makeMessage, ZERO_USAGE } from '../domain/types.js';
 import { evaluateContextSize, messageTokenBudget, truncateOversized } from '../domain/view.js';
 import type { EventBus } from '../events/bus.js';
 import type { SessionEventBody } from '../events/types.js';
@@ -207,7 +207,7 @@ class TurnRun {
       ? await this.loadImages(view.filter((m) => m.sequenceNumber !== skipImagesOf))
       : new Map<string, { b64: string; tokens: number }>();
     const withSystem = ctx.profile.systemPrompt
-      ? [{ ...view[0]!, role: 'system' as const, content: ctx.profile.systemPrompt, images: [], toolCalls: [], sequenceNumber: -1 }, ...view]
+      ? [makeMessage({ role: 'system', content: ctx.profile.systemPrompt, sequenceNumber: -1 }), ...view]
       : view;
     // A stored image costs only when it is sent (loaded and within the budget); inline base64 (image_view) by its size.
     const imagePricer = (img: { kind: string; value: string }) =>
@@ -215,8 +215,8 @@ class TurnRun {
     const baseline = (ctx.session.metadata as { baseline?: RealBaseline }).baseline ?? null;
     const estimate = realBaselineEstimate({
       baseline,
-      context: context.filter((m) => true),
-      view: view.length > 0 ? withSystem : view,
+      context,
+      view: withSystem,
       model: ctx.profile.model,
       imageTokens: (img) => imagePricer(img),
     });
