@@ -70,6 +70,22 @@ interface Entry {
   raw: Buffer;
   gzipped: Buffer | null;
   etag: string;
+  /** for HTML with inline scripts: the CSP with each script's sha256 added to script-src */
+  csp: string | null;
+}
+
+/**
+ * The CSP for an HTML document: the base policy plus a `'sha256-…'` source
+ * for each inline `<script>` it holds (the build's boot script), so exactly
+ * those scripts run and no other inline code can.
+ */
+export function contentSecurityPolicyFor(html: string): string | null {
+  const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)]
+    .map((m) => m[1]!)
+    .filter((code) => code.trim().length > 0)
+    .map((code) => `'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`);
+  if (!hashes.length) return null;
+  return CONTENT_SECURITY_POLICY.replace("script-src 'self'", `script-src 'self' ${hashes.join(' ')}`);
 }
 
 export type StaticHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
@@ -92,7 +108,8 @@ export function createStaticHandler(distDir: string): StaticHandler {
     // Compressed once per build, not per request.
     const gzipped = COMPRESSIBLE.has(extname(file)) && raw.length > 512 ? await gzip(raw, { level: 9 }) : null;
     const etag = `"${createHash('sha1').update(raw).digest('base64url').slice(0, 20)}"`;
-    const entry = { mtimeMs: info.mtimeMs, size: info.size, raw, gzipped, etag };
+    const csp = extname(file) === '.html' ? contentSecurityPolicyFor(raw.toString('utf8')) : null;
+    const entry = { mtimeMs: info.mtimeMs, size: info.size, raw, gzipped, etag, csp };
     cache.set(file, entry);
     return entry;
   }
@@ -122,6 +139,7 @@ export function createStaticHandler(distDir: string): StaticHandler {
       'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
       'cache-control': HASHED.test(relative) ? 'public, max-age=31536000, immutable' : 'no-cache',
       etag: entry.etag,
+      ...(entry.csp ? { 'content-security-policy': entry.csp } : {}),
     };
     if (entry.gzipped) headers.vary = 'Accept-Encoding';
     const inm = req.headers['if-none-match'];

@@ -133,6 +133,29 @@ describe.skipIf(unavailable)('web client in Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'share-not-found.png') });
   });
 
+  it('sends the first page request from the inline boot script, allowed by the CSP hash, and only once', async () => {
+    const id = await seededSession('Deep link', conversation(80));
+    const page = await newPage();
+    const openSessionRequests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/graphql') && request.postData()?.includes('query OpenSession')) openSessionRequests.push(request.url());
+    });
+    // Counted from the document's start: an inline script blocked by the CSP fires this event.
+    await page.addInitScript(() => {
+      (window as any).__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) => (window as any).__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    const response = await page.goto(`${server.url}/#session=${encodeURIComponent(id)}`);
+    const csp = response?.headers()['content-security-policy'] ?? '';
+    expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*'/);
+    await page.locator('.msg').getByText('Answer number 79').waitFor();
+    // The chunk of the chat page was preloaded by the boot script, before the entry module imported it.
+    expect(await page.locator('link[rel="modulepreload"][href*="/assets/chat-"]').count()).toBe(1);
+    expect(await page.evaluate(() => (window as any).__violations)).toEqual([]);
+    expect(await page.evaluate(() => performance.getEntriesByName('first-message').length)).toBe(1);
+    expect(openSessionRequests).toHaveLength(1);
+  });
+
   it('sends a message with the keyboard and renders the answer token by token', async () => {
     const chunks = Array.from({ length: 12 }, (_, i) => `tok${String(i).padStart(2, '0')} `);
     server.fake.enqueue({ text: chunks, chunkDelayMs: 120 });

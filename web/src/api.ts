@@ -61,16 +61,23 @@ function extractFiles(value: unknown, path: string, found: Upload[]): unknown {
   return value;
 }
 
+/** The JSON POST for a query without files (also what boot.ts sends before the app's code has loaded). */
+export function jsonRequest(query: string, variables: Record<string, unknown>): RequestInit {
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...authHeaders() },
+    body: JSON.stringify({ query, variables }),
+    credentials: 'omit',
+    referrerPolicy: 'no-referrer',
+  };
+}
+
 export async function gql<T>(query: string, variables: Record<string, unknown> = {}, signal?: AbortSignal): Promise<T> {
   const uploads: Upload[] = [];
-  const vars = extractFiles(variables, 'variables', uploads);
+  const vars = extractFiles(variables, 'variables', uploads) as Record<string, unknown>;
   let init: RequestInit;
   if (uploads.length === 0) {
-    init = {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...authHeaders() },
-      body: JSON.stringify({ query, variables: vars }),
-    };
+    init = jsonRequest(query, vars);
   } else {
     const form = new FormData();
     form.append('operations', JSON.stringify({ query, variables: vars }));
@@ -79,9 +86,13 @@ export async function gql<T>(query: string, variables: Record<string, unknown> =
     form.append('map', JSON.stringify(map));
     uploads.forEach((u, i) => form.append(String(i), u.file, u.file instanceof File ? u.file.name : `file-${i}`));
     // Multipart is a "simple" content type: the CSRF guard wants a non-simple header.
-    init = { method: 'POST', headers: { 'x-graphql-yoga-csrf': '1', ...authHeaders() }, body: form };
+    init = { method: 'POST', headers: { 'x-graphql-yoga-csrf': '1', ...authHeaders() }, body: form, credentials: 'omit', referrerPolicy: 'no-referrer' };
   }
-  const response = await fetch('/graphql', { ...init, signal, credentials: 'omit', referrerPolicy: 'no-referrer' });
+  return readResult<T>(await fetch('/graphql', { ...init, signal }));
+}
+
+/** The data of a GraphQL response, or an ApiError carrying the first error's code. */
+export async function readResult<T>(response: Response): Promise<T> {
   let body: { data?: T; errors?: { message: string; extensions?: { code?: string } }[] };
   try {
     body = await response.json();
@@ -95,4 +106,3 @@ export async function gql<T>(query: string, variables: Record<string, unknown> =
   if (!body.data) throw new ApiError('Empty answer', undefined);
   return body.data;
 }
-
