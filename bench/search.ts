@@ -9,6 +9,7 @@ import { benchServer, measure, ratio } from './lib.js';
 import { BENCH_URL } from './seed.js';
 
 const N = Number(process.env.BENCH_ITERATIONS ?? 30);
+const VIEWER = { userId: 'anonymous', userName: null, isAdmin: false, permissions: [], authEnabled: false };
 const TERMS = [
   ['rare', 'quokka', '≤ 30 ms'],
   ['common', 'latency', '≤ 150 ms'],
@@ -30,32 +31,61 @@ async function main() {
   for (const [label, term, goal] of TERMS) {
     const sample = (await gql(SEARCH, { q: term })) as any;
     const positions = sample.sessions.edges.reduce((n: number, e: any) => n + e.matches.displayIndices.length, 0);
-    console.log(`-- ${label} term "${term}": ${sample.sessions.totalCount} sessions match; first page carries ${positions} positions`);
+    const { plan } = await app.search.search({ viewer: VIEWER, orderBy: 'LAST_ACTIVE', direction: 'DESC', first: 50 }, {}, term);
+    console.log(`-- ${label} term "${term}": ${sample.sessions.totalCount} sessions match; first page carries ${positions} positions; ${plan} plan`);
     const viaGql = await measure(`${label}: GraphQL first page + positions`, N, () => gql(SEARCH, { q: term }));
     const viaSql = await measure(`${label}: bare ILIKE scan (seed)`, N, () => bare(term));
     ratio(`${label}: GraphQL / bare ILIKE`, viaGql, viaSql, goal ? `p50 ${goal}; never slower than the scan` : 'never slower than the scan');
   }
-  console.log('\nEXPLAIN (the match-position aggregate for one page, common term):');
-  const ids = (await prisma.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM sessions ORDER BY last_active DESC LIMIT 50`)).map((r) => r.id);
-  const plan = await prisma.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(
-    `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) SELECT session_id, array_agg(display_index ORDER BY display_index) FROM (
-       SELECT session_id, display_index FROM session_messages WHERE session_id = ANY($1::uuid[]) AND display_index IS NOT NULL AND content ILIKE $2
-       UNION ALL
-       SELECT session_id, display_index FROM session_messages_archive WHERE session_id = ANY($1::uuid[]) AND display_index IS NOT NULL AND content ILIKE $2
-     ) m GROUP BY session_id`,
+  // The chosen plans' statements, as src/search/service.ts sends them (folded pattern, jit off as in its transactions).
+  const explain = async (title: string, sql: string, ...params: unknown[]) => {
+    console.log(`\nEXPLAIN (${title}):`);
+    const rows = await prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe(`SET LOCAL jit = off`);
+      return tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql}`, ...params);
+    });
+    const shorten = (line: string) => line.replace(/'\{[0-9a-f,-]{200,}\}'/g, "'{…50 session ids}'");
+    for (const row of rows) console.log(`  ${shorten(row['QUERY PLAN'])}`);
+  };
+  const probe = (id: string) => `coalesce(
+    (SELECT true FROM session_messages_archive a WHERE a.session_id = ${id} AND a.display_index IS NOT NULL AND (a.content_folded LIKE $1) IS TRUE LIMIT 1),
+    (SELECT true FROM session_messages h WHERE h.session_id = ${id} AND h.display_index IS NOT NULL AND (h.content_folded LIKE $1) IS TRUE LIMIT 1), false)`;
+  await explain(
+    'probe plan, totalCount: one of the two hash halves of the sessions, common term',
+    `SELECT count(*)::int AS n FROM sessions s WHERE s.user_id = 'anonymous' AND (hashtext(s.id::text) & 2147483647) % 2 = 0 AND ${probe('s.id')}`,
+    '%latency%',
+  );
+  await explain(
+    'probe plan, first page: the list order walked until 51 sessions match, common term',
+    `SELECT o.id FROM (SELECT s.id FROM sessions s WHERE s.user_id = 'anonymous' ORDER BY s.pinned DESC, s.last_active DESC, s.id DESC OFFSET 0) o
+      WHERE ${probe('o.id')} LIMIT 51`,
+    '%latency%',
+  );
+  const ids = (
+    await prisma.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM sessions ORDER BY pinned DESC, last_active DESC, id DESC LIMIT 50`)
+  ).map((r) => r.id);
+  await explain(
+    'probe plan, positions and snippets for the first page (50 sessions, 4,450 display rows: read, not bitmap-ANDed), common term',
+    `WITH m AS (
+       SELECT session_id, array_agg(display_index ORDER BY display_index) AS indices FROM (
+         SELECT session_id, display_index FROM session_messages WHERE session_id = ANY($1::uuid[]) AND display_index IS NOT NULL AND (content_folded LIKE $2) IS TRUE
+         UNION ALL
+         SELECT session_id, display_index FROM session_messages_archive WHERE session_id = ANY($1::uuid[]) AND display_index IS NOT NULL AND (content_folded LIKE $2) IS TRUE
+       ) x GROUP BY session_id)
+     SELECT m.session_id, m.indices, coalesce(
+         (SELECT a.content FROM session_messages_archive a WHERE a.session_id = m.session_id AND a.display_index = m.indices[1]),
+         (SELECT h.content FROM session_messages h WHERE h.session_id = m.session_id AND h.display_index = m.indices[1])) AS content
+       FROM m`,
     ids,
     '%latency%',
   );
-  const shorten = (line: string) => line.replace(/'\{[0-9a-f,-]{200,}\}'/g, "'{…50 session ids}'");
-  for (const row of plan) console.log(`  ${shorten(row['QUERY PLAN'])}`);
-  console.log('\nEXPLAIN (which sessions match, rare term):');
-  const plan2 = await prisma.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(
-    `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) SELECT s.id FROM sessions s WHERE s.user_id = 'anonymous' AND s.id IN (
-       SELECT session_id FROM session_messages WHERE display_index IS NOT NULL AND content ILIKE $1
-       UNION SELECT session_id FROM session_messages_archive WHERE display_index IS NOT NULL AND content ILIKE $1)`,
+  await explain(
+    'index plan, which sessions match, rare term',
+    `SELECT s.id FROM sessions s WHERE s.user_id = 'anonymous' AND s.id = ANY(ARRAY(
+       SELECT session_id FROM session_messages WHERE display_index IS NOT NULL AND content_folded LIKE $1
+       UNION SELECT session_id FROM session_messages_archive WHERE display_index IS NOT NULL AND content_folded LIKE $1))`,
     '%quokka%',
   );
-  for (const row of plan2) console.log(`  ${row['QUERY PLAN']}`);
   await server.close();
   await app.close();
 }

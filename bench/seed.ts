@@ -76,6 +76,11 @@ async function main() {
       tool_call_count, token_count, tool_calls, tool_call_id, name, files, images, created_at FROM moved`);
   step('archived a third');
   await ensureSearchIndexes(db);
+  // The seed's own indexes (GIN on content, as its store creates them), so the
+  // bare `content ILIKE` comparison in bench/search.ts runs as the seed would.
+  await db.raw.exec(`
+    CREATE INDEX IF NOT EXISTS idx_session_messages_content_trgm ON session_messages USING gin (content gin_trgm_ops);
+    CREATE INDEX IF NOT EXISTS idx_session_messages_archive_content_trgm ON session_messages_archive USING gin (content gin_trgm_ops);`);
   step('trigram indexes');
   for (const table of ['sessions', 'session_messages', 'session_messages_archive']) await db.raw.exec(`VACUUM ANALYZE ${table}`);
   step('vacuum analyze');

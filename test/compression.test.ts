@@ -1,7 +1,7 @@
 /** Forced compaction, the save transaction, the dual buffer, the raw-history index and recall. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { saveHooks } from '../src/compression/compress.js';
-import { MemoryIndex } from '../src/compression/memory.js';
+import { MemoryIndex, termQuery } from '../src/compression/memory.js';
 import { codeOf, createTestServer, dbKind, type ServerContext } from './support/harness.js';
 import { COMPACT, PLAN, compressed, exchanges, isSummaryCall, lastUserText, profileSession, respond, sendAndWait, withEvents } from './support/compression.js';
 
@@ -217,6 +217,80 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
     // Deleted with the session.
     await t.http(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: s.id });
     expect(await t.app.db.prisma.memoryChunk.count({ where: { sessionId: s.raw } })).toBe(0);
+  });
+
+  it('memorySearch matches words through the search vector first, substrings (partial words) as the fallback, scope unchanged', async () => {
+    const profile = await t.app.profiles.default();
+    const mine = await t.app.store.create({ profileId: profile.id, userId: 'searcher' });
+    const other = await t.app.store.create({ profileId: profile.id, userId: 'someone-else' });
+    const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes));
+    const chunk = (sessionId: string, content: string, minutes: number) => ({
+      sessionId, content, contentHash: `${sessionId}:${content}`, breadcrumbs: [], turnStart: minutes, turnEnd: minutes, firstAt: at(minutes), lastAt: at(minutes),
+    });
+    await t.app.db.prisma.memoryChunk.createMany({
+      data: [
+        chunk(mine.id, 'USER: please deploy the kiwi gateway', 1),
+        chunk(mine.id, 'ASSISTANT: the kiwi deployment finished', 2),
+        chunk(mine.id, 'TOOL RESULT (shell): kiwi redeploying in 5 s', 3),
+        chunk(mine.id, 'USER: I edited src/compression/memory.ts and set KIWI_PORT=8443', 4),
+        chunk(mine.id, 'ASSISTANT: nothing to see here', 5),
+        chunk(other.id, 'USER: deploy the kiwi gateway elsewhere', 6),
+      ],
+    });
+    // The generated column holds the words, punctuation split: the path and the variable word by word.
+    const [vector] = await t.app.db.prisma.$queryRawUnsafe<{ v: string }[]>(
+      `SELECT search_vector::text AS v FROM memory_chunks WHERE session_id = $1::uuid AND turn_start = 4`,
+      mine.id,
+    );
+    expect(vector!.v.split(' ').map((w) => w.split(':')[0])).toEqual(
+      expect.arrayContaining(["'src'", "'compression'", "'memory'", "'ts'", "'kiwi'", "'port'", "'8443'"]),
+    );
+    expect(termQuery('deploy')).toBe("'deploy':*");
+    expect(termQuery('memory.ts')).toBe("'memory' <-> 'ts':*");
+    expect(termQuery("x'|!y")).toBe("'x' <-> 'y':*");
+    expect(termQuery('___')).toBeNull();
+
+    for (const trigram of [t.app.trigram, false]) {
+      const index = new MemoryIndex(t.app.db.prisma, trigram);
+      const search = async (query: string, first: number, scope: Parameters<MemoryIndex['search']>[0]['scope'] = { sessionIds: [mine.id] }) => {
+        const hits = await index.search({ scope, query, first });
+        return { contents: hits.map((h) => h.content), passes: index.lastPasses, hits };
+      };
+      // Words (and word prefixes) come from the GIN-indexed vector; enough hits: no substring pass.
+      const words = await search('deploy', 2);
+      expect(words.passes).toEqual(['words']);
+      expect(words.contents.sort()).toEqual(['ASSISTANT: the kiwi deployment finished', 'USER: please deploy the kiwi gateway']);
+      // A dotted/underscored term matches its parts as consecutive words, whatever the separator in the text:
+      // neither `%compression.memory%` nor `%kiwi-port%` is a substring of the chunk.
+      for (const q of ['compression.memory', 'kiwi-port', 'memory.ts']) {
+        const dotted = await search(q, 1);
+        expect(dotted.passes, q).toEqual(['words']);
+        expect(dotted.contents, q).toEqual(['USER: I edited src/compression/memory.ts and set KIWI_PORT=8443']);
+      }
+      // A partial word is no word: the substring pass finds it.
+      const partial = await search('ploy', 5);
+      expect(partial.passes).toEqual(['words', 'substrings']);
+      expect(partial.contents).toHaveLength(3);
+      expect(partial.contents.every((c) => /ploy/i.test(c))).toBe(true);
+      // Too few word hits: the substring pass fills the page, a superset of the word hits.
+      const filled = await search('deploy', 5);
+      expect(filled.passes).toEqual(['words', 'substrings']);
+      expect(filled.contents).toEqual(expect.arrayContaining([...words.contents, 'TOOL RESULT (shell): kiwi redeploying in 5 s']));
+      expect(filled.contents).toHaveLength(3);
+      expect(filled.hits.every((h, i) => i === 0 || filled.hits[i - 1]!.score >= h.score)).toBe(true);
+      // Ranking: the chunk holding every term comes first.
+      const both = await search('kiwi gateway deploy', 1);
+      expect(both.contents).toEqual(['USER: please deploy the kiwi gateway']);
+      expect(both.hits[0]!.score).toBeGreaterThan(trigram ? 0.5 : 0.99);
+      // Scope and ownership are unchanged by either pass.
+      expect((await search('deploy', 10)).hits.every((h) => h.sessionId === mine.id)).toBe(true);
+      expect((await search('ploy', 10)).hits.every((h) => h.sessionId === mine.id)).toBe(true);
+      expect((await search('deploy', 10, { userId: 'someone-else' })).contents).toEqual(['USER: deploy the kiwi gateway elsewhere']);
+      expect((await search('elsewhere', 10, { userId: 'searcher' })).contents).toEqual([]);
+      expect((await search('platypus', 10)).contents).toEqual([]);
+      // Terms the parser drops or splits differently never break the query.
+      expect((await search("²²² x²y ü-ß 日本語テキスト ___ it's", 5)).contents).toEqual([]);
+    }
   });
 
   it('an indexing failure never fails the compression', async () => {

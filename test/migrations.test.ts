@@ -7,8 +7,14 @@
  *
  * schema.prisma is read through the Pothos-generated datamodel (kind, type,
  * isRequired, isList; `npm run generate`) plus a small parser for what that
- * datamodel leaves out (@@map, @map, @db.*, @@index, @@unique, @@id,
- * @relation). @prisma/internals (getDMMF) is not a dependency of this repo.
+ * datamodel leaves out (@@map, @map, @db.*, @@index with its type:, @@unique,
+ * @@id, @relation, Unsupported("…") fields, @default(dbgenerated())).
+ * @prisma/internals (getDMMF) is not a dependency of this repo.
+ *
+ * Generated columns: Prisma cannot declare GENERATED ALWAYS AS … STORED, so
+ * the schema marks such a column `@default(dbgenerated())` (empty: the
+ * expression lives in the migration). A column is generated in the database
+ * exactly when schema.prisma says so, both ways.
  */
 import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -33,9 +39,9 @@ const HAND_WRITTEN_INDEXES: Record<string, string> = {
 
 /** Created at startup by ensureSearchIndexes, outside the migrations. */
 const TRIGRAM_INDEXES = [
-  ['idx_session_messages_content_trgm', 'session_messages'],
-  ['idx_session_messages_archive_content_trgm', 'session_messages_archive'],
-  ['idx_memory_chunks_content_trgm', 'memory_chunks'],
+  ['idx_session_messages_folded_trgm', 'session_messages', 'content_folded'],
+  ['idx_session_messages_archive_folded_trgm', 'session_messages_archive', 'content_folded'],
+  ['idx_memory_chunks_content_trgm', 'memory_chunks', 'content'],
 ] as const;
 
 /** Every migration directory on disk, with the sha256 of its file as Prisma computes it. */
@@ -203,6 +209,10 @@ interface PslField {
   list: boolean;
   column: string;
   native?: { name: string; args: string[] };
+  /** The database type of an `Unsupported("…")` field. */
+  unsupported?: string;
+  /** `@default(dbgenerated())` with no expression: a GENERATED ALWAYS … STORED column. */
+  generated: boolean;
   id?: { map?: string };
   unique?: { map?: string };
   relation?: { fields: string[]; references: string[]; onDelete?: string; onUpdate?: string; map?: string };
@@ -211,6 +221,8 @@ interface PslField {
 interface PslKey {
   fields: string[];
   map?: string;
+  /** @@index(type: …): the access method, lower-cased as pg_am names it (default btree). */
+  method?: string;
 }
 
 interface PslModel {
@@ -237,7 +249,7 @@ function parseSchemaPrisma(source: string): PslModel[] {
       const attr = /^@@(\w+)\((.*)\)$/.exec(line);
       if (attr) {
         const [, kind, args] = attr;
-        const key = { fields: listOf(/\[([^\]]*)\]/.exec(args)?.[1]), map: mapArg(args) };
+        const key = { fields: listOf(/\[([^\]]*)\]/.exec(args)?.[1]), map: mapArg(args), method: /\btype:\s*(\w+)/.exec(args)?.[1]?.toLowerCase() };
         if (kind === 'map') model.table = /"([^"]+)"/.exec(args)![1];
         else if (kind === 'id') model.id = key;
         else if (kind === 'unique') model.uniques.push(key);
@@ -245,9 +257,10 @@ function parseSchemaPrisma(source: string): PslModel[] {
         else throw new Error(`schema.prisma: unsupported block attribute @@${kind} in model ${model.name}`);
         continue;
       }
-      const field = /^(\w+)\s+(\w+)(\[\])?(\?)?(?:\s+(.*))?$/.exec(line);
+      const field = /^(\w+)\s+(\w+)(?:\("([^"]+)"\))?(\[\])?(\?)?(?:\s+(.*))?$/.exec(line);
       if (!field) throw new Error(`schema.prisma: cannot parse line in model ${model.name}: ${line}`);
-      const [, name, type, list, optional, attrs = ''] = field;
+      const [, name, type, unsupported, list, optional, attrs = ''] = field;
+      if (unsupported !== undefined && type !== 'Unsupported') throw new Error(`schema.prisma: unexpected type ${type}("${unsupported}") in model ${model.name}`);
       const native = /@db\.(\w+)(?:\(([^)]*)\))?/.exec(attrs);
       const id = /(?<!@)@id\b(\(([^)]*)\))?/.exec(attrs);
       const unique = /(?<!@)@unique\b(\(([^)]*)\))?/.exec(attrs);
@@ -259,6 +272,8 @@ function parseSchemaPrisma(source: string): PslModel[] {
         optional: Boolean(optional),
         column: /@map\("([^"]+)"\)/.exec(attrs)?.[1] ?? name,
         native: native ? { name: native[1], args: listOf(native[2]) } : undefined,
+        unsupported,
+        generated: /@default\(\s*dbgenerated\(\s*\)\s*\)/.test(attrs),
         id: id ? { map: id[2] ? mapArg(id[2]) : undefined } : undefined,
         unique: unique ? { map: unique[2] ? mapArg(unique[2]) : undefined } : undefined,
         relation: relation && /fields:/.test(relation[1])
@@ -315,6 +330,9 @@ function expectedType(field: PslField): string {
     case 'Bytes':
       base = 'bytea';
       break;
+    case 'Unsupported':
+      base = field.unsupported!;
+      break;
     default:
       throw new Error(`no SQL type mapping for ${field.type} (${field.name}): extend expectedType()`);
   }
@@ -346,6 +364,7 @@ interface ColumnRow {
   data_type: string;
   udt_name: string;
   is_nullable: 'YES' | 'NO';
+  is_generated: 'ALWAYS' | 'NEVER';
   datetime_precision: number | null;
   character_maximum_length: number | null;
 }
@@ -388,7 +407,7 @@ async function catalog(db: Database) {
     )
   ).map((r) => r.table_name);
   const columns = await db.raw.query<ColumnRow>(
-    `SELECT table_name, column_name, data_type, udt_name, is_nullable, datetime_precision, character_maximum_length
+    `SELECT table_name, column_name, data_type, udt_name, is_nullable, is_generated, datetime_precision, character_maximum_length
        FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position`,
   );
   const indexes = await db.raw.query<IndexRow>(`
@@ -476,6 +495,10 @@ async function schemaDrift(db: Database, models: PslModel[], allowedExtraIndexes
       const nullable = field.optional || field.list;
       if ((col.is_nullable === 'YES') !== nullable)
         drift.columns.push(`${model.table}.${field.column}: ${col.is_nullable === 'YES' ? 'NULL' : 'NOT NULL'}, schema.prisma says ${nullable ? 'NULL' : 'NOT NULL'}`);
+      if ((col.is_generated === 'ALWAYS') !== field.generated)
+        drift.columns.push(
+          `${model.table}.${field.column}: ${col.is_generated === 'ALWAYS' ? 'generated' : 'not generated'}, schema.prisma says ${field.generated ? 'generated (@default(dbgenerated()))' : 'not generated'}`,
+        );
     }
     for (const col of actual)
       if (!fields.some((f) => f.column === col.column_name)) drift.columns.push(`${model.table}.${col.column_name}: column not in schema.prisma`);
@@ -514,7 +537,7 @@ async function schemaDrift(db: Database, models: PslModel[], allowedExtraIndexes
       }
     }
 
-    // @@index: same columns in the same order; the map: name, or Prisma's default name.
+    // @@index: same columns in the same order, the access method (type:, default btree); the map: name, or Prisma's default name.
     for (const ix of model.indexes) {
       checked.indexes++;
       const cols = columnsOf(model, ix.fields);
@@ -524,8 +547,9 @@ async function schemaDrift(db: Database, models: PslModel[], allowedExtraIndexes
         const same = cat.indexes.find((i) => i.table === model.table && sameList(i.columns, cols));
         drift.indexes.push(`${model.table}: index ${name} (${cols}) missing${same ? ` (found as ${same.name})` : ''}`);
       } else {
-        if (index.table !== model.table || index.unique || index.partial || index.method !== 'btree' || !sameList(index.columns, cols))
-          drift.indexes.push(`${name}: ${index.def}, schema.prisma says btree ${model.table} (${cols})`);
+        const method = ix.method ?? 'btree';
+        if (index.table !== model.table || index.unique || index.partial || index.method !== method || !sameList(index.columns, cols))
+          drift.indexes.push(`${name}: ${index.def}, schema.prisma says ${method} ${model.table} (${cols})`);
         explainedIndexes.add(name);
       }
     }
@@ -588,14 +612,24 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, () => {
         optional: !f.isRequired,
         list: f.isList,
       }));
-      const fromParser = model.fields.map(({ name, type, optional, list }) => ({ name, type, optional, list }));
+      // Prisma leaves Unsupported("…") fields out of the client's datamodel; they are compared with the database below.
+      const fromParser = model.fields.filter((f) => f.type !== 'Unsupported').map(({ name, type, optional, list }) => ({ name, type, optional, list }));
       expect(fromParser, `${model.name} (stale src/generated? run \`npm run generate\`)`).toEqual(fromGenerated);
+      for (const f of model.fields.filter((x) => x.type === 'Unsupported'))
+        expect(generated[model.name].fields.map((x) => x.name), `${model.name}.${f.name}`).not.toContain(f.name);
     }
     // The parser found the attributes it is there for.
     expect(parsed.filter((m) => m.table !== m.name)).toHaveLength(parsed.length);
     expect(parsed.flatMap((m) => m.indexes).length).toBeGreaterThan(5);
     expect(parsed.flatMap((m) => m.fields).filter((f) => f.native?.name === 'Uuid').length).toBeGreaterThan(10);
     expect(parsed.flatMap((m) => m.fields).filter((f) => f.relation).length).toBeGreaterThan(5);
+    const chunks = parsed.find((m) => m.table === 'memory_chunks')!;
+    expect(chunks.fields.find((f) => f.column === 'search_vector')).toMatchObject({ type: 'Unsupported', unsupported: 'tsvector', generated: true });
+    expect(chunks.indexes).toContainEqual({ fields: ['searchVector'], map: undefined, method: 'gin' });
+    // Generated columns are Unsupported(…) fields: the client can neither read nor write them.
+    const generatedFields = parsed.flatMap((m) => m.fields).filter((f) => f.generated);
+    expect(generatedFields.length).toBeGreaterThanOrEqual(1);
+    for (const f of generatedFields) expect(f.type, f.name).toBe('Unsupported');
   });
 
   it('has a table for every model and no other tables besides _prisma_migrations', () => {
@@ -660,6 +694,9 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, () => {
         ALTER TABLE "session_imports" DROP CONSTRAINT "session_imports_pkey";
         ALTER TABLE "memory_chunks" DROP CONSTRAINT "memory_chunks_session_id_fkey";
         CREATE TABLE "stray_table" ("id" INTEGER);
+        ALTER TABLE "memory_chunks" ALTER COLUMN "search_vector" DROP EXPRESSION;
+        DROP INDEX "memory_chunks_search_vector_idx";
+        CREATE INDEX "memory_chunks_search_vector_idx" ON "memory_chunks" USING btree ("search_vector");
         CREATE INDEX "stray_idx" ON "turns"("error");
       `);
       const { drift } = await schemaDrift(wrong, models, Object.keys(HAND_WRITTEN_INDEXES));
@@ -668,9 +705,16 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, () => {
           'users.name: NULL, schema.prisma says NOT NULL',
           'profiles.context_window: bigint, schema.prisma says integer',
           'sessions.stray: column not in schema.prisma',
+          'memory_chunks.search_vector: not generated, schema.prisma says generated (@default(dbgenerated()))',
         ]),
       );
-      expect(drift.indexes).toEqual(expect.arrayContaining([expect.stringMatching(/^idx_session_messages_counts: /), 'turns: index turns_status_idx (status) missing']));
+      expect(drift.indexes).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^idx_session_messages_counts: /),
+          'turns: index turns_status_idx (status) missing',
+          expect.stringMatching(/^memory_chunks_search_vector_idx: .*USING btree.*, schema.prisma says gin memory_chunks \(search_vector\)$/),
+        ]),
+      );
       expect(drift.uniques).toEqual(['users: unique index users_name_key (name) missing']);
       expect(drift.primaryKeys).toEqual(['session_imports: no primary key, schema.prisma says (user_id,fingerprint)']);
       expect(drift.foreignKeys).toEqual([expect.stringMatching(/^memory_chunks: foreign key memory_chunks_session_id_fkey .* missing$/)]);
@@ -689,19 +733,19 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, () => {
     expect(created).toBe(n === 1);
     expect(await ensureSearchIndexes(db)).toBe(created); // idempotent
     const { indexes } = await catalog(db);
-    for (const [name, table] of TRIGRAM_INDEXES) {
+    for (const [name, table, column] of TRIGRAM_INDEXES) {
       const index = indexes.find((i) => i.name === name);
       if (!created) {
         expect(index, name).toBeUndefined();
         continue;
       }
-      expect(index, name).toMatchObject({ table, method: 'gin', columns: ['content'], unique: false });
+      expect(index, name).toMatchObject({ table, method: 'gin', columns: [column], unique: false });
       expect(index!.def).toContain('gin_trgm_ops');
     }
     if (!created) expect(logs.join('\n')).toMatch(/pg_trgm is not installed/);
   });
 
-  it.runIf(dbKind === 'postgres')('ensureSearchIndexes on a server without pg_trgm: no indexes, a hint, no error', async () => {
+  it.runIf(dbKind === 'postgres')('ensureSearchIndexes on a server without pg_trgm: no trigram indexes, a hint, no error', async () => {
     const { db: bare, drop: dropBare } = await createTestDatabase({ trigram: false });
     try {
       await migrate(bare);
@@ -712,7 +756,9 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, () => {
       if (n === 0) {
         expect(logs).toHaveLength(1);
         const { indexes } = await catalog(bare);
-        expect(indexes.filter((i) => i.method === 'gin')).toEqual([]);
+        // No trigram index; the full-text GIN index is the migrations' own (built-in tsvector, no extension).
+        expect(indexes.filter((i) => i.method === 'gin').map((i) => i.name)).toEqual(['memory_chunks_search_vector_idx']);
+        expect(indexes.filter((i) => i.def.includes('gin_trgm_ops'))).toEqual([]);
       }
     } finally {
       await dropBare();

@@ -119,3 +119,82 @@ describe(`session search (${dbKind})`, () => {
     void viewer;
   });
 });
+
+describe(`session search: the index and probe plans give the same answers (${dbKind})`, () => {
+  let carol: string;
+  let viewer: { userId: string; userName: string; isAdmin: boolean; permissions: string[]; authEnabled: boolean };
+  const ids: string[] = [];
+
+  beforeAll(async () => {
+    const created = await t.app.auth.createUser('carol');
+    carol = created.key;
+    viewer = { userId: created.user.id, userName: 'carol', isAdmin: false, permissions: [], authEnabled: true };
+    // 24 sessions, all but one mention "Dense" (at varying depths, hot, archived or both; one only in a
+    // hidden row), a few "sparse"; some pinned, some archived, names out of creation order.
+    for (let i = 0; i < 24; i++) {
+      const rows: (string | { content: string; isDisplay: false })[] = [];
+      for (let j = 0; j < 4 + (i % 5); j++) rows.push(`filler ${i}.${j}`);
+      if (i === 7) rows.push({ content: 'dense but hidden', isDisplay: false });
+      else rows.splice(i % rows.length, 0, `a DENSE line ${i}`);
+      if (i % 4 === 1) rows.push(`dense again and Sparse too ${i}`);
+      if (i % 6 === 2) rows.push('ДЕНС dense ünïcode');
+      const id = await session(carol, `plan ${(i * 7) % 24}`, rows);
+      if (i % 3 === 0) await t.app.store.archiveOldMessages(id, 3);
+      if (i % 5 === 0) await t.app.store.setPinned(id, true);
+      ids.push(id);
+    }
+    await t.app.db.raw.exec('ANALYZE session_messages; ANALYZE session_messages_archive');
+  });
+
+  async function allPages(plan: 'auto' | 'index' | 'probe', term: string, orderBy: 'LAST_ACTIVE' | 'NAME', first: number) {
+    const { SearchService } = await import('../src/search/service.js');
+    const { SessionStore } = await import('../src/store/sessions.js');
+    const service = new SearchService(t.app.db, t.app.store, 5000, { plan });
+    const pages: unknown[] = [];
+    const plans = new Set<string>();
+    let after: any;
+    for (;;) {
+      const r = await service.search({ viewer, orderBy, direction: orderBy === 'NAME' ? 'ASC' : 'DESC', first, after }, {}, term);
+      plans.add(r.plan);
+      pages.push({
+        totalCount: r.totalCount,
+        hasNextPage: r.hasNextPage,
+        edges: r.rows.map((row) => ({ id: row.id, pinned: row.pinned, matches: r.matches.get(row.id) ?? null })),
+      });
+      if (!r.hasNextPage) break;
+      after = SessionStore.cursorOf(r.rows.at(-1)!, orderBy);
+    }
+    return { pages, plans: [...plans] };
+  }
+
+  it('agree on totalCount, order (pinned first), paging and positions for every term', async () => {
+    for (const term of ['dense', 'DENSE line', 'sparse', 'денс', 'de', 'e', 'no such words']) {
+      for (const [orderBy, first] of [['LAST_ACTIVE', 5], ['NAME', 7], ['LAST_ACTIVE', 50]] as const) {
+        const index = await allPages('index', term, orderBy, first);
+        const probe = await allPages('probe', term, orderBy, first);
+        expect(index.plans).toEqual(['index']);
+        expect(probe.plans).toEqual(['probe']);
+        expect(probe.pages, `${term} ${orderBy} ${first}`).toEqual(index.pages);
+      }
+    }
+    const dense = await allPages('index', 'dense', 'LAST_ACTIVE', 50);
+    const [page] = dense.pages as any[];
+    expect(page.totalCount).toBe(23);
+    expect(page.edges.map((e: any) => e.id)).not.toContain(ids[7]);
+    expect(page.edges.slice(0, 4).every((e: any) => e.pinned)).toBe(true);
+  });
+
+  it('chooses the probe plan for a term in nearly every session and the index plan otherwise', async () => {
+    const auto = async (term: string) => (await allPages('auto', term, 'LAST_ACTIVE', 50)).plans;
+    expect(await auto('dense')).toEqual(['probe']);
+    expect(await auto('sparse')).toEqual(['index']);
+    expect(await auto('no such words')).toEqual(['index']);
+    // Through GraphQL (the app's service, auto plan): the same answer as the index plan.
+    const viaGql = await t.gql(SEARCH, { q: 'dense', first: 50 }, carol);
+    const index = (await allPages('index', 'dense', 'LAST_ACTIVE', 50)).pages[0] as any;
+    expect(viaGql.data.sessions.totalCount).toBe(index.totalCount);
+    expect(viaGql.data.sessions.edges.map((e: any) => [Buffer.from(e.node.id, 'base64').toString().split(':')[1], e.matches])).toEqual(
+      index.edges.map((e: any) => [e.id, e.matches]),
+    );
+  });
+});

@@ -92,7 +92,11 @@ export async function migrate(db: Database, dir = MIGRATIONS_DIR): Promise<strin
 }
 
 /**
- * Trigram indexes for search, created only when pg_trgm is installed. The
+ * Trigram indexes for search, created only when pg_trgm is installed: on the
+ * folded message text session search matches (content_folded, migration
+ * 20261130000300; databases built before it may still carry the older
+ * idx_session_messages{,_archive}_content_trgm on content, which search no
+ * longer uses and which can be dropped) and on memory chunks. The
  * store never installs the extension on a server database (it needs
  * privileges the service user may not have); on the embedded database,
  * which the service owns, it does.
@@ -105,8 +109,8 @@ export async function ensureSearchIndexes(db: Database, log?: (msg: string) => v
     return false;
   }
   await db.raw.exec(`
-    CREATE INDEX IF NOT EXISTS idx_session_messages_content_trgm ON session_messages USING gin (content gin_trgm_ops);
-    CREATE INDEX IF NOT EXISTS idx_session_messages_archive_content_trgm ON session_messages_archive USING gin (content gin_trgm_ops);
+    CREATE INDEX IF NOT EXISTS idx_session_messages_folded_trgm ON session_messages USING gin (content_folded gin_trgm_ops);
+    CREATE INDEX IF NOT EXISTS idx_session_messages_archive_folded_trgm ON session_messages_archive USING gin (content_folded gin_trgm_ops);
     CREATE INDEX IF NOT EXISTS idx_memory_chunks_content_trgm ON memory_chunks USING gin (content gin_trgm_ops);
   `);
   return true;

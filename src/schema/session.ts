@@ -215,15 +215,14 @@ builder.queryFields((t) => ({
       const orderBy = args.orderBy ?? 'LAST_ACTIVE';
       const profileId = args.profileId ? parseGlobalId(String(args.profileId), 'Profile') : undefined;
       const after = args.after ? decodeJsonCursor(args.after, isSessionCursor) : undefined;
-      const search = args.search?.trim() ? await ctx.app.search.matchingSessions(ctx.viewer!, args.search) : null;
-      const ids = search ? [...search.keys()] : undefined;
-      const listOptions = { viewer: ctx.viewer!, profileId, orderBy, direction: args.direction ?? 'DESC', first, after, ids };
-      const [{ rows, hasNextPage }, totalCount] = await Promise.all([
-        ctx.app.store.list(listOptions, queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'Session' })),
-        // matchingSessions already applied the viewer's filter: without a profile filter the count is its size.
-        ids && !profileId ? Promise.resolve(ids.length) : ctx.app.store.count(ctx.viewer!, profileId, ids),
-      ]);
-      const matches = search ? await ctx.app.search.matchesFor(rows.map((r) => r.id), args.search!) : null;
+      const listOptions = { viewer: ctx.viewer!, profileId, orderBy, direction: args.direction ?? 'DESC', first, after };
+      const query = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'Session' });
+      // A search answers page, exact count and match positions together (src/search/service.ts).
+      const { rows, hasNextPage, totalCount, matches } = args.search?.trim()
+        ? await ctx.app.search.search(listOptions, query, args.search)
+        : await Promise.all([ctx.app.store.list(listOptions, query), ctx.app.store.count(ctx.viewer!, profileId)]).then(
+            ([page, count]) => ({ ...page, totalCount: count, matches: null }),
+          );
       const edges = rows.map((node) => ({
         cursor: encodeJsonCursor(SessionStore.cursorOf(node, orderBy)),
         node,

@@ -34,6 +34,12 @@ export interface ListOptions {
   after?: SessionCursor;
   /** restrict to these ids (search) */
   ids?: string[];
+  /**
+   * keep only sessions for which this SQL condition on the session id holds
+   * (search's per-session match probe), evaluated lazily in list order so
+   * that only as many sessions are probed as the page needs
+   */
+  probe?: (idSql: string, add: (value: unknown) => string) => string;
 }
 
 export interface SessionCursor {
@@ -104,6 +110,7 @@ export class SessionStore {
   async list(
     options: ListOptions,
     query: { include?: Prisma.SessionInclude; select?: Prisma.SessionSelect } = {},
+    tx?: Tx,
   ): Promise<{ rows: SessionRow[]; hasNextPage: boolean }> {
     const where = this.listWhere(options.viewer);
     const params = [...where.params];
@@ -128,14 +135,22 @@ export class SessionStore {
         `(s.pinned < ${pParam} OR (s.pinned = ${pParam} AND (${value} ${cmp} ${vParam} OR (${value} = ${vParam} AND s.id ${cmp} ${idParam}))))`,
       );
     }
+    const order = `ORDER BY s.pinned DESC, ${value} ${dir}, s.id ${dir}`;
+    // A probe filters the ordered ids from outside (OFFSET 0 keeps it out of
+    // the subquery), so the LIMIT stops the walk: a subquery scan keeps the
+    // sort order, and the probe runs for the sessions read, not for all.
+    const probe = options.probe?.('o.id', add);
     const limit = add(options.first + 1);
-    const rows = await this.prisma.$queryRawUnsafe<Record<string, unknown>[]>(
-      `SELECT s.id FROM sessions s WHERE ${conditions.join(' AND ')}
-       ORDER BY s.pinned DESC, ${value} ${dir}, s.id ${dir} LIMIT ${limit}`,
+    const client = tx ?? this.prisma;
+    const rows = await client.$queryRawUnsafe<Record<string, unknown>[]>(
+      probe
+        ? `SELECT o.id FROM (SELECT s.id FROM sessions s WHERE ${conditions.join(' AND ')} ${order} OFFSET 0) o
+            WHERE ${probe} LIMIT ${limit}`
+        : `SELECT s.id FROM sessions s WHERE ${conditions.join(' AND ')} ${order} LIMIT ${limit}`,
       ...params,
     );
     const ids = rows.slice(0, options.first).map((r) => r.id as string);
-    const full = (await this.prisma.session.findMany({ ...(query as object), where: { id: { in: ids } } })) as SessionRow[];
+    const full = (await client.session.findMany({ ...(query as object), where: { id: { in: ids } } })) as SessionRow[];
     const byId = new Map(full.map((s) => [s.id, s]));
     return { rows: ids.map((id) => byId.get(id)!).filter(Boolean), hasNextPage: rows.length > options.first };
   }
@@ -146,19 +161,24 @@ export class SessionStore {
     return { pinned: row.pinned, value, id: row.id };
   }
 
-  async count(viewer: Viewer, profileId?: string, ids?: string[]): Promise<number> {
+  async count(
+    viewer: Viewer,
+    profileId?: string,
+    ids?: string[],
+    probe?: ListOptions['probe'],
+    tx?: Tx,
+  ): Promise<number> {
     const where = this.listWhere(viewer);
     const params = [...where.params];
     const conditions = [where.sql];
-    if (profileId) {
-      params.push(profileId);
-      conditions.push(`s.profile_id = $${params.length}::uuid`);
-    }
-    if (ids) {
-      params.push(ids);
-      conditions.push(`s.id = ANY($${params.length}::uuid[])`);
-    }
-    const rows = await this.prisma.$queryRawUnsafe<{ n: number }[]>(
+    const add = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    if (profileId) conditions.push(`s.profile_id = ${add(profileId)}::uuid`);
+    if (ids) conditions.push(`s.id = ANY(${add(ids)}::uuid[])`);
+    if (probe) conditions.push(probe('s.id', add));
+    const rows = await (tx ?? this.prisma).$queryRawUnsafe<{ n: number }[]>(
       `SELECT count(*)::int AS n FROM sessions s WHERE ${conditions.join(' AND ')}`,
       ...params,
     );
