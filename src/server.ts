@@ -9,13 +9,15 @@ import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { createYoga, type YogaInitialContext } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
+import type { ExecutionResult } from 'graphql';
 import type { App } from './app.js';
 import type { Context } from './schema/builder.js';
 import { maskError } from './schema/errors.js';
 import { buildSchema } from './schema/index.js';
 import { Unauthenticated } from './store/errors.js';
 import { useStreamingUploads } from './files/multipart.js';
+import { nextFrame, useSharedSubscriptionExecution } from './shared-subscriptions.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, app: App) => Promise<boolean>;
 
@@ -65,6 +67,11 @@ export function createGraphQLHandler(app: App) {
       }),
       // Multipart uploads streamed to disk (never buffered whole); over the limit → PAYLOAD_TOO_LARGE.
       useStreamingUploads({ spoolDir: `${app.files.baseDir}/.incoming`, maxBytes: app.files.maxBytes }),
+      // Each subscription event is executed once per (document, variables, viewer), not once per subscriber.
+      useSharedSubscriptionExecution<Context>({
+        rootFields: ['sessionEvents', 'sessionListEvents'],
+        contextKey: (ctx) => (ctx.viewer ? JSON.stringify(ctx.viewer) : null),
+      }),
       // Share tokens live in the URL hash; never leak a page URL through Referer.
       { onResponse: ({ response }) => void response.headers.set('referrer-policy', 'no-referrer') },
     ],
@@ -132,6 +139,11 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
         if (errors.length) return errors;
         return args;
       },
+      // Subscription results go out as prebuilt frames (serialized once per shared result).
+      onOperation: (ctx, id, _payload, _args, result) =>
+        isAsyncIterable(result)
+          ? sendFrames(result as AsyncIterable<ExecutionResult>, id, (ctx.extra as { socket: WebSocket }).socket, () => id in ctx.subscriptions)
+          : undefined,
       onConnect: async (ctx) => {
         // Reject bad credentials at connection time; missing ones are checked per operation.
         const authorization = authorizationFrom({ connectionParams: ctx.connectionParams } as never);
@@ -162,6 +174,54 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof Object(value)[Symbol.asyncIterator] === 'function';
+}
+
+/** Frames queued in a socket beyond which the sender waits for them to be written. */
+const SOCKET_HIGH_WATER = 1 << 20;
+
+/**
+ * What graphql-ws would do for each result of a subscription (a `next`
+ * frame, in order, the end or an error left to graphql-ws), but with the
+ * frame built by `nextFrame` so a result shared by many subscribers is
+ * serialized once. The returned iterator yields nothing: graphql-ws sees a
+ * stream that ends when the results end, and its return() (client `complete`,
+ * socket closed) is passed to the results at once.
+ */
+function sendFrames(
+  results: AsyncIterable<ExecutionResult>,
+  id: string,
+  socket: WebSocket,
+  active: () => boolean,
+): AsyncIterableIterator<never> {
+  const source = results[Symbol.asyncIterator]();
+  const close = async (): Promise<IteratorResult<never>> => {
+    await source.return?.();
+    return { value: undefined, done: true };
+  };
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next() {
+      for (;;) {
+        const step = await source.next();
+        if (step.done) return { value: undefined, done: true };
+        if (socket.readyState !== WebSocket.OPEN || !active()) continue;
+        const frame = nextFrame(id, step.value);
+        if (socket.bufferedAmount < SOCKET_HIGH_WATER) socket.send(frame);
+        else await new Promise<void>((resolve, reject) => socket.send(frame, (error) => (error ? reject(error) : resolve())));
+      }
+    },
+    return: close,
+    async throw(error: unknown) {
+      await close();
+      throw error;
     },
   };
 }

@@ -103,6 +103,38 @@ describe(`transports (${dbKind})`, () => {
     expect(theirs.events.filter((e) => e.sessionId === id)).toEqual([]);
   });
 
+  it('subscribers share event results per document, variables and viewer without mixing them up', async () => {
+    const root = (await t.app.auth.createUser('root-shared', { admin: true })).key;
+    const sessionId = await newSession(alice);
+    const first = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, alice);
+    await new Promise((r) => setTimeout(r, 200));
+    t.fake.enqueue({ text: ['one ', 'two'], chunkDelayMs: 10 });
+    await t.http(SEND, { input: { sessionId, content: 'first turn' } }, alice);
+    const before = [...(await first.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded')))];
+    const cursor = before[1].eventId; // resume from inside the first turn
+
+    const same = [t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, alice), t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, alice)];
+    const resumed = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: cursor }, alice);
+    const admin = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, root);
+    const small = t.subscribe(`subscription($id: ID!) { sessionEvents(sessionId: $id) { __typename ... on TextDelta { text } } }`, { id: sessionId }, alice);
+    await new Promise((r) => setTimeout(r, 300));
+    t.fake.enqueue({ text: ['three ', 'four'], chunkDelayMs: 10 });
+    await t.http(SEND, { input: { sessionId, content: 'second turn' } }, alice);
+    const ended = (es: any[]) => es.filter((e) => e.__typename === 'TurnEnded').length >= 1;
+    const live = await Promise.all([...same, admin].map((s) => s.waitFor(ended)));
+    const all = await first.waitFor((es) => es.filter((e) => e.__typename === 'TurnEnded').length === 2);
+    const secondTurn = all.slice(before.length);
+    for (const events of live) expect(events).toEqual(secondTurn);
+    // the resumed subscriber: the rest of the first turn, then the second, no gap, no duplicate
+    const resumedEvents = await resumed.waitFor((es) => es.filter((e) => e.__typename === 'TurnEnded').length === 2);
+    expect(resumedEvents).toEqual(all.slice(2));
+    // another document gets its own shape
+    const smallEvents = await small.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
+    expect(smallEvents.filter((e) => e.__typename === 'TextDelta')).toEqual([{ __typename: 'TextDelta', text: 'three ' }, { __typename: 'TextDelta', text: 'four' }]);
+    expect(Object.keys(smallEvents.find((e) => e.__typename === 'TurnEnded'))).toEqual(['__typename']);
+    for (const s of [first, ...same, resumed, admin, small]) expect(s.errors).toEqual([]);
+  });
+
   it('rejects a malformed resume cursor', async () => {
     const sessionId = await newSession(alice);
     const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: 'not-an-id' }, alice);

@@ -5,7 +5,6 @@
  * process. A subscriber that passes `after` gets the gap replayed exactly
  * once, in order, then the live stream.
  */
-import { FixedBuffer, Repeater } from '@repeaterjs/repeater';
 import { Redis } from 'ioredis';
 import type { SessionEvent, SessionEventBody, SessionListEvent } from './types.js';
 
@@ -23,6 +22,9 @@ export interface EventBus {
 
 /** Orders "12" and Redis' "1700000000000-3" ids alike. */
 export function compareEventIds(a: string, b: string): number {
+  if (a === b) return 0;
+  // In-process ids are plain integers: compare them without allocating.
+  if (!a.includes('-') && !b.includes('-')) return Number(a) - Number(b);
   const pa = a.split('-').map(Number);
   const pb = b.split('-').map(Number);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
@@ -201,7 +203,9 @@ export class RedisEventBus implements EventBus {
  * Live events after an optional cursor: subscribes first (buffering), replays
  * the gap, then passes buffered and live events whose id is past the last
  * one delivered, so nothing is missed or repeated across the handoff.
- * A Repeater, so a client that unsubscribes releases its listener at once.
+ * Starts on the first next(); return() releases the listener at once. A
+ * plain queue rather than a Repeater: this sits on every delta of every
+ * subscriber, and a Repeater push costs several promises.
  */
 export function sessionEventStream(
   bus: EventBus,
@@ -209,36 +213,122 @@ export function sessionEventStream(
   after: string | null | undefined,
   bufferSize = 8192,
 ): AsyncIterableIterator<SessionEvent> {
-  // The buffer holds a whole replay plus a burst; a subscriber that falls
-  // further behind is closed with an error (it resumes with `after`) instead
-  // of slowing the turn or dropping events silently.
-  return new Repeater<SessionEvent>(async (push, stop) => {
-    let last: string | null = after ?? null;
-    let replaying = true;
-    const buffered: SessionEvent[] = [];
-    const deliver = (event: SessionEvent) => {
-      if (last !== null && compareEventIds(event.eventId, last) <= 0) return;
-      last = event.eventId;
-      try {
-        void push(event).catch(() => undefined);
-      } catch {
-        stop(new Error('Subscriber fell too far behind: resubscribe with `after` to resume'));
-      }
-    };
-    const unsubscribe = bus.onSession(sessionId, (event) => (replaying ? buffered.push(event) : deliver(event)));
-    try {
-      if (bus instanceof RedisEventBus) await bus.ready();
-      if (after) for (const event of await bus.replay(sessionId, after)) deliver(event);
-      for (const event of buffered) deliver(event);
-      replaying = false;
-    } catch (error) {
-      unsubscribe();
-      stop(error);
-      return;
+  return new SessionEventStream(bus, sessionId, after ?? null, bufferSize);
+}
+
+const FELL_BEHIND = 'Subscriber fell too far behind: resubscribe with `after` to resume';
+
+class SessionEventStream implements AsyncIterableIterator<SessionEvent> {
+  /** delivered but not yet read; read from `head` on */
+  private queue: (SessionEvent | undefined)[] = [];
+  private head = 0;
+  private readers: { resolve: (r: IteratorResult<SessionEvent>) => void; reject: (e: unknown) => void }[] = [];
+  private started = false;
+  /** no more events will be queued (returned, failed or overflowed) */
+  private closed = false;
+  /** reported once, after what was queued before it */
+  private failure: { error: unknown } | null = null;
+  private last: string | null;
+  private replaying = true;
+  private buffered: SessionEvent[] = [];
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly bus: EventBus,
+    private readonly sessionId: string,
+    private readonly after: string | null,
+    // The buffer holds a whole replay plus a burst; a subscriber that falls
+    // further behind is closed with an error (it resumes with `after`) instead
+    // of slowing the turn or dropping events silently.
+    private readonly bufferSize: number,
+  ) {
+    this.last = after;
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<SessionEvent>> {
+    if (!this.started) this.start();
+    if (this.head < this.queue.length) return Promise.resolve({ value: this.take(), done: false });
+    if (this.failure) {
+      const { error } = this.failure;
+      this.failure = null;
+      return Promise.reject(error);
     }
-    await stop;
-    unsubscribe();
-  }, new FixedBuffer(bufferSize));
+    if (this.closed) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve, reject) => this.readers.push({ resolve, reject }));
+  }
+
+  return(): Promise<IteratorResult<SessionEvent>> {
+    this.close(null);
+    this.queue = [];
+    this.head = 0;
+    this.failure = null;
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  throw(error: unknown): Promise<IteratorResult<SessionEvent>> {
+    void this.return();
+    return Promise.reject(error);
+  }
+
+  private take(): SessionEvent {
+    const event = this.queue[this.head]!;
+    this.queue[this.head++] = undefined;
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    } else if (this.head >= 1024 && this.head * 2 >= this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    return event;
+  }
+
+  private start() {
+    this.started = true;
+    this.unsubscribe = this.bus.onSession(this.sessionId, (event) => (this.replaying ? this.buffered.push(event) : this.deliver(event)));
+    void (async () => {
+      try {
+        if (this.bus instanceof RedisEventBus) await this.bus.ready();
+        if (this.after) for (const event of await this.bus.replay(this.sessionId, this.after)) this.deliver(event);
+        for (const event of this.buffered) this.deliver(event);
+        this.buffered = [];
+        this.replaying = false;
+      } catch (error) {
+        this.close({ error });
+      }
+    })();
+  }
+
+  private deliver(event: SessionEvent) {
+    if (this.closed) return;
+    if (this.last !== null && compareEventIds(event.eventId, this.last) <= 0) return;
+    this.last = event.eventId;
+    const reader = this.readers.shift();
+    if (reader) reader.resolve({ value: event, done: false });
+    else if (this.queue.length - this.head >= this.bufferSize) this.close({ error: new Error(FELL_BEHIND) });
+    else this.queue.push(event);
+  }
+
+  /** Stops listening; pending readers get the failure (the first) or the end. */
+  private close(failure: { error: unknown } | null) {
+    if (this.closed) return;
+    this.closed = true;
+    this.replaying = false;
+    this.buffered = [];
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    this.failure = failure;
+    for (const reader of this.readers.splice(0)) {
+      if (this.failure) {
+        this.failure = null;
+        reader.reject(failure!.error);
+      } else reader.resolve({ value: undefined, done: true });
+    }
+  }
 }
 
 export function createEventBus(options: { redisUrl?: string; retention: number }): EventBus {

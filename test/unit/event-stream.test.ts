@@ -46,6 +46,38 @@ describe('session event stream', () => {
   });
 });
 
+describe('session event stream, ending', () => {
+  it('return() ends a pending read and releases the listener at once; every subscriber gets the same event object', async () => {
+    const bus = new MemoryEventBus(100);
+    let listening = 0;
+    const onSession = bus.onSession.bind(bus);
+    bus.onSession = (id, listener) => {
+      listening++;
+      const off = onSession(id, listener);
+      return () => {
+        listening--;
+        off();
+      };
+    };
+    const a = sessionEventStream(bus, 's', null);
+    const b = sessionEventStream(bus, 's', null);
+    const [pendingA, pendingB] = [a.next(), b.next()];
+    await new Promise((r) => setTimeout(r, 5));
+    const published = await bus.publish('s', { type: 'TextDelta', turnId: 't', text: 'x' });
+    expect((await pendingA).value).toBe(published);
+    expect((await pendingB).value).toBe(published);
+    const waiting = a.next();
+    await a.return!();
+    expect(await waiting).toEqual({ value: undefined, done: true });
+    expect(listening).toBe(1);
+    await bus.publish('s', { type: 'TextDelta', turnId: 't', text: 'y' });
+    expect((await b.next()).value.text).toBe('y');
+    expect(await a.next()).toEqual({ value: undefined, done: true });
+    await b.return!();
+    expect(listening).toBe(0);
+  });
+});
+
 describe('in-memory event log', () => {
   it('keeps at most maxSessions logs, evicting the least recently active ones without listeners', async () => {
     const bus = new MemoryEventBus(10, 3);
