@@ -6,6 +6,8 @@ import WebSocket from 'ws';
 const { wsUrl, sessions, subscribers } = workerData as { wsUrl: string; sessions: string[]; subscribers: number };
 const now = () => performance.timeOrigin + performance.now();
 const latencies: number[] = [];
+/** the provider's chunk number of each latency (0 = the first chunk of its turn) */
+const chunkIndex: number[] = [];
 const clients: Client[] = [];
 let ended = 0;
 let connected = 0;
@@ -25,9 +27,13 @@ for (const sessionId of sessions) {
       {
         next: (value) => {
           const event = (value.data as any).sessionEvents;
-          if (event.__typename === 'TextDelta') latencies.push(now() - Number(event.text.slice(1, -1)));
+          if (event.__typename === 'TextDelta') {
+            const [stamp, index] = event.text.slice(1, -1).split('|');
+            latencies.push(now() - Number(stamp));
+            chunkIndex.push(Number(index));
+          }
           else if (event.__typename === 'TurnEnded' && ++ended === total) {
-            parentPort!.postMessage({ type: 'done', latencies });
+            parentPort!.postMessage({ type: 'done', latencies, chunkIndex });
             void Promise.all(clients.map((c) => c.dispose())).then(() => process.exit(0));
           }
         },

@@ -283,6 +283,29 @@ describe(`turns (${dbKind})`, () => {
 });
 
 describe(`turn robustness (${dbKind})`, () => {
+  it('persists the partial answer and a heartbeat while streaming, and stops when another process ends the turn', async () => {
+    const sessionId = await newSession();
+    // partialFlushMs is 100 in tests: each slow chunk is followed by a flush.
+    t.fake.enqueue({ text: ['first words ', 'second words ', 'third ', 'fourth ', 'fifth ', 'never'], chunkDelayMs: 250 });
+    const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
+    await new Promise((r) => setTimeout(r, 100));
+    const sent = await t.http(SEND, { input: { sessionId, content: 'long please' } });
+    const turnId = Buffer.from(sent.data.sendMessage.turn.id, 'base64').toString().split(':')[1]!;
+    const started = await t.app.db.prisma.turn.findUniqueOrThrow({ where: { id: turnId } });
+    await sub.waitFor((es) => es.filter((e) => e.__typename === 'TextDelta').length >= 2);
+    const row = await eventually(
+      () => t.app.db.prisma.turn.findUniqueOrThrow({ where: { id: turnId } }),
+      (r) => r.partialText.startsWith('first words second words'),
+    );
+    expect(row.status).toBe('RUNNING');
+    expect(row.heartbeatAt.getTime()).toBeGreaterThan(started.heartbeatAt.getTime());
+    // Another process (or an operator) ends the turn in the database: the next flush notices and the stream stops.
+    await t.app.db.prisma.turn.update({ where: { id: turnId }, data: { status: 'CANCELLED' } });
+    const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'));
+    expect(events.some((e) => e.__typename === 'TextDelta' && e.text === 'never')).toBe(false);
+    sub.dispose();
+  });
+
   it('deleting a session while its turn streams cancels the turn and keeps the server healthy', async () => {
     const sessionId = await newSession();
     t.fake.enqueue({ text: ['a ', 'b ', 'c ', 'd '], chunkDelayMs: 300 });

@@ -338,13 +338,16 @@ class TurnRun {
     const now = Date.now();
     if (this.flushing || now - this.lastFlush < this.deps.config.partialFlushMs) return;
     this.lastFlush = now;
-    this.flushing = this.prisma.turn
-      .updateMany({
-        where: { id: this.turn.id, status: { in: ['RUNNING', 'WAITING_FOR_TOOL'] } },
-        data: { partialText: this.text, partialThinking: this.thinking, heartbeatAt: new Date() },
-      })
+    // The raw driver, not Prisma: this runs every second for every streaming
+    // turn, and Prisma's per-query cost is most of a flush's CPU on the server thread.
+    this.flushing = this.deps.store.db.raw
+      .query<{ id: string }>(
+        `UPDATE turns SET partial_text = $1, partial_thinking = $2, heartbeat_at = $4
+          WHERE id = $3::uuid AND status IN ('RUNNING', 'WAITING_FOR_TOOL') RETURNING id`,
+        [this.text, this.thinking, this.turn.id, new Date()],
+      )
       .then((updated) => {
-        if (updated.count === 0 && !this.controller.signal.aborted) this.controller.abort(new CancelledError());
+        if (updated.length === 0 && !this.controller.signal.aborted) this.controller.abort(new CancelledError());
       })
       .catch((error) => this.deps.log.warn({ err: error, turnId: this.turn.id }, 'turn.flush_failed'))
       .finally(() => (this.flushing = null));
