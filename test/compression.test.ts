@@ -293,6 +293,49 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
     }
   });
 
+  it('memorySearch answers a query none of whose terms is a word (only substrings) instead of failing', async () => {
+    const profile = await t.app.profiles.default();
+    const s = await t.app.store.create({ profileId: profile.id, userId: 'no-words' });
+    const at = new Date(Date.UTC(2026, 0, 1));
+    const run = 'q'.repeat(120);
+    await t.app.db.prisma.memoryChunk.createMany({
+      data: [{ sessionId: s.id, content: `USER: call __ then ___ and ${run}!`, contentHash: 'no-words', breadcrumbs: [], turnStart: 1, turnEnd: 1, firstAt: at, lastAt: at }],
+    });
+    // `___` has no letters or digits and the 120-letter run is too long for a word lookup: substring pass alone.
+    for (const trigram of [t.app.trigram, false]) {
+      const index = new MemoryIndex(t.app.db.prisma, trigram);
+      for (const query of ['___', run]) {
+        const hits = await index.search({ scope: { sessionIds: [s.id] }, query, first: 3 });
+        expect(index.lastPasses, query.slice(0, 8)).toEqual(['substrings']);
+        expect(hits.map((h) => h.sessionId), query.slice(0, 8)).toEqual([s.id]);
+      }
+    }
+    const viaGql = await t.http(`query { memorySearch(query: "___") { id } }`);
+    expect(viaGql.errors).toBeUndefined();
+  });
+
+  it('memorySearch answers a term of thousands of dotted parts as a substring (no phrase query deeper than the server stack)', async () => {
+    // A phrase tsquery of 20,000 parts is "stack depth limit exceeded" on a server and seconds of
+    // to_tsquery on PGlite: such a term is matched as a substring only.
+    const long = `${'v.'.repeat(20_000)}v`;
+    const dotted = `${'w.'.repeat(40)}w`;
+    const profile = await t.app.profiles.default();
+    const s = await t.app.store.create({ profileId: profile.id, userId: 'dotted' });
+    const at = new Date(Date.UTC(2026, 0, 1));
+    await t.app.db.prisma.memoryChunk.createMany({
+      data: [{ sessionId: s.id, content: `TOOL RESULT: v.v.v and ${dotted} end`, contentHash: 'dotted', breadcrumbs: [], turnStart: 1, turnEnd: 1, firstAt: at, lastAt: at }],
+    });
+    for (const trigram of [t.app.trigram, false]) {
+      const index = new MemoryIndex(t.app.db.prisma, trigram);
+      expect(await index.search({ scope: { sessionIds: [s.id] }, query: long, first: 5 })).toEqual([]);
+      const hits = await index.search({ scope: { sessionIds: [s.id] }, query: dotted, first: 5 });
+      expect(hits.map((h) => h.sessionId)).toEqual([s.id]);
+    }
+    expect(termQuery(long) === null).toBe(true);
+    expect(termQuery(dotted) === null).toBe(true);
+    expect(termQuery('src/compression/memory.ts')).toBe("'src' <-> 'compression' <-> 'memory' <-> 'ts':*");
+  });
+
   it('an indexing failure never fails the compression', async () => {
     const s = await profileSession(t, { keepRecent: 2 });
     await t.app.store.append(s.raw, exchanges(5));

@@ -108,6 +108,13 @@ const likePattern = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Longest alphanumeric run a term may have to be looked up as a word (PostgreSQL indexes words up to 2 KB; nobody types those). */
 const TERM_PART_MAX_CHARS = 100;
+/**
+ * Most runs a term may have to be looked up as words: each run is one more
+ * `<->` level of the phrase query, and a term of thousands of dotted parts
+ * ("a.a.a…") is "stack depth limit exceeded" on a server and seconds of
+ * to_tsquery on PGlite. Longer terms are matched as substrings only.
+ */
+const TERM_MAX_PARTS = 32;
 
 /**
  * The tsquery text (for `to_tsquery('simple', …)`) that matches `term` as
@@ -115,12 +122,12 @@ const TERM_PART_MAX_CHARS = 100;
  * words, the last one as a prefix — `deploy` → `'deploy':*` (deploy,
  * deployment), `memory.ts` → `'memory' <-> 'ts':*` (src/compression/memory.ts),
  * `snake_case` → `'snake' <-> 'case':*`. Null when the term has no such run
- * (or an absurdly long one): it is then matched as a substring only. The runs
+ * (or an absurdly long one, or absurdly many): it is then matched as a substring only. The runs
  * hold only letters and digits, so quoting them cannot inject tsquery syntax.
  */
 export function termQuery(term: string): string | null {
   const parts = term.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  if (parts.length === 0 || parts.some((p) => p.length > TERM_PART_MAX_CHARS)) return null;
+  if (parts.length === 0 || parts.length > TERM_MAX_PARTS || parts.some((p) => p.length > TERM_PART_MAX_CHARS)) return null;
   return `${parts.map((p) => `'${p}'`).join(' <-> ')}:*`;
 }
 
@@ -245,7 +252,8 @@ export class MemoryIndex {
     const anyWords = terms.flatMap((t) => (t.tsquery ? [t.tsquery] : [])).join(' | ');
     const tsq = anyWords ? `to_tsquery('simple', ${p(anyWords)})` : null;
     const match = pass === 'words' ? `search_vector @@ ${tsq}` : [...(tsq ? [`search_vector @@ ${tsq}`] : []), ...likes].join(' OR ');
-    const rank = tsq ? `ts_rank(search_vector, ${tsq})` : '0';
+    // No term as words: no rank key (a bare `0` in ORDER BY would be read as a column position).
+    const rank = tsq ? `ts_rank(search_vector, ${tsq}) DESC, ` : '';
     const useTrigram = input.trigram ?? this.trigram;
     const exclude = input.excludeIds?.length ? `AND id <> ALL(${p(input.excludeIds)}::uuid[])` : '';
     // Cheap ranking (share, full-text rank) picks a bounded candidate set; word_similarity only runs on those.
@@ -259,7 +267,7 @@ export class MemoryIndex {
                 c.first_at AS "firstAt", c.last_at AS "lastAt", ${score} AS score
            FROM (SELECT id, session_id, content, breadcrumbs, turn_start, turn_end, first_at, last_at, ${share} AS share FROM memory_chunks
                   WHERE ${scope} AND (${match}) ${exclude}
-                  ORDER BY share DESC, ${rank} DESC, last_at DESC LIMIT ${candidates}) c
+                  ORDER BY share DESC, ${rank}last_at DESC LIMIT ${candidates}) c
          OFFSET 0 -- a fence: without it the planner inlines r and computes word_similarity twice (filter and sort key)
        ) r WHERE r.score >= ${min}
        ORDER BY r.score DESC, r."lastAt" DESC LIMIT ${limit}`,
