@@ -81,6 +81,14 @@ describe(`session search (${dbKind})`, () => {
     expect(likePattern('50%_\\')).toBe('%50\\%\\_\\\\%');
   });
 
+  it('answers a clear BAD_USER_INPUT for a term too long or holding NUL', async () => {
+    const nul = await t.gql(SEARCH, { q: 'a\u0000b' }, alice);
+    expect(nul.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(nul.errors?.[0]?.message).toContain('NUL');
+    const long = await t.gql(SEARCH, { q: 'x'.repeat(201) }, alice);
+    expect(long.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
   it('folds Unicode case (Cyrillic, Greek, accents) and answers 1–2 character terms', async () => {
     await session(alice, 'unicode', ['ПРИВЕТ мир', 'ΣΟΦΊΑ', 'Ãçé', 'ok']);
     expect((await t.gql(SEARCH, { q: 'привет' }, alice)).data.sessions.edges[0].matches.displayIndices).toEqual([0]);

@@ -114,6 +114,8 @@ export class SearchService {
   private validTerm(raw: string): string {
     const term = raw.trim();
     if (term.length > MAX_TERM_LENGTH) throw new BadInput(`search must be at most ${MAX_TERM_LENGTH} characters`);
+    // PostgreSQL text cannot hold NUL, so no message can contain it.
+    if (term.includes('\u0000')) throw new BadInput('search must not contain NUL characters');
     return term;
   }
 
