@@ -6,6 +6,9 @@
  *   node --expose-gc --import tsx bench/streaming.ts
  * (DATABASE_URL for the server database; default embedded PGlite in memory).
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
@@ -60,12 +63,24 @@ async function main() {
   );
   await new Promise<void>((resolve) => worker.on('message', (m) => m.type === 'ready' && resolve()));
   await new Promise((r) => setTimeout(r, 500));
+  // BENCH_PROFILE=file.cpuprofile: a CPU profile of the server thread during the streaming phase only.
+  const profiler = process.env.BENCH_PROFILE ? new Session() : null;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   const cpuBefore = process.cpuUsage();
   const eluBefore = performance.eventLoopUtilization();
   const wallBefore = now();
   const done = new Promise<{ latencies: number[]; chunkIndex: number[] }>((resolve) => worker.on('message', (m) => m.type === 'done' && resolve(m)));
   await Promise.all(sessions.map((id) => gql(`mutation($id: ID!) { sendMessage(input: { sessionId: $id, content: "go" }) { turn { id } } }`, { id })));
   const { latencies, chunkIndex } = await done;
+  if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+    profiler.disconnect();
+  }
   const steady = latencies.filter((_, i) => chunkIndex[i]! >= 2).sort((a, b) => a - b);
   const starting = latencies.filter((_, i) => chunkIndex[i]! < 2).sort((a, b) => a - b);
   const wall = now() - wallBefore;
