@@ -13,7 +13,7 @@ import type { Browser } from 'playwright-core';
 import type { NewMessage } from '../src/domain/types.js';
 import { CHROMIUM, CHROMIUM_ARGS, distDir, startE2EServer, type E2EServer } from '../test/support/e2e.js';
 
-const RUNS = 7;
+const RUNS = 15;
 
 function pageWeight(): void {
   const assets = join(distDir, 'assets');

@@ -94,7 +94,11 @@ export function createStaticHandler(distDir: string): StaticHandler {
   const root = resolve(distDir);
   const cache = new Map<string, Entry>();
 
-  async function load(file: string): Promise<Entry | null> {
+  async function load(file: string, immutable: boolean): Promise<Entry | null> {
+    // A hashed file never changes: once cached it is answered without touching
+    // the disk, so it is not queued behind a database query in between.
+    const hit = immutable ? cache.get(file) : undefined;
+    if (hit) return hit;
     let info;
     try {
       info = await stat(file);
@@ -128,7 +132,7 @@ export function createStaticHandler(distDir: string): StaticHandler {
     if (file !== root && !file.startsWith(root + sep)) return false;
     if (relative.split('/').some((part) => part.startsWith('.') && part !== '')) return false;
 
-    const entry = await load(file);
+    const entry = await load(file, HASHED.test(relative));
     if (!entry) {
       if (relative !== '/index.html') return false;
       send(res, 503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, 'The web client is not built: run `npm run build:web`.\n', req.method === 'HEAD');
