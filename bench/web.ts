@@ -10,8 +10,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
-import type { NewMessage } from '../src/domain/types.js';
-import { CHROMIUM, CHROMIUM_ARGS, distDir, startE2EServer, type E2EServer } from '../test/support/e2e.js';
+import { Worker } from 'node:worker_threads';
+import { CHROMIUM, CHROMIUM_ARGS, distDir, ensureWebBuild } from '../test/support/e2e.js';
 
 const RUNS = 15;
 
@@ -38,23 +38,6 @@ function pageWeight(): void {
   }
 }
 
-const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
-
-async function seed(server: E2EServer, name: string, count: number): Promise<string> {
-  const created = await server.gql(`mutation($name: String) { createSession(input: { name: $name }) { id } }`, { name });
-  if (created.errors) throw new Error(JSON.stringify(created.errors));
-  const id = created.data.createSession.id as string;
-  const messages: NewMessage[] = Array.from({ length: count }, (_, i) => ({
-    role: i % 2 === 0 ? 'user' : 'assistant',
-    content:
-      i % 2 === 0
-        ? `Question ${i}: how do I do thing number ${i}?`
-        : `Answer ${i}.\n\n- step one with **bold**\n- step two with \`code\`\n\n\`\`\`ts\nconst value${i} = compute(${i});\n\`\`\`\n`,
-  }));
-  for (let i = 0; i < messages.length; i += 250) await server.app.store.append(rawId(id), messages.slice(i, i + 250));
-  return id;
-}
-
 /** ms from navigation start to the `first-message` mark the client sets when the first page is in the DOM. */
 async function firstMessage(browser: Browser, url: string): Promise<number> {
   const context = await browser.newContext();
@@ -78,27 +61,33 @@ async function timings(browser: Browser, label: string, url: string): Promise<nu
 }
 
 async function main(): Promise<void> {
-  const server = await startE2EServer();
+  await ensureWebBuild();
   pageWeight();
   if (!existsSync(CHROMIUM)) {
     console.log(`\n${CHROMIUM} not found: timing skipped`);
-    return server.close();
+    return;
   }
+  // The server runs in a worker thread (bench/web-server.ts): this thread is Playwright's.
+  const entry = new URL('./web-server.ts', import.meta.url).href;
+  const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`, { eval: true });
+  const ready = await new Promise<{ url: string; big: string; small: string; shareUrl: string | null; shareError: string | null }>((resolve, reject) => {
+    worker.on('message', (m) => m.type === 'ready' && resolve(m));
+    worker.on('error', reject);
+  });
   const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
-    const big = await seed(server, 'Thousand', 1000);
-    const small = await seed(server, 'Thirty', 30);
-    console.log('\nTime to first rendered message (headless Chromium, same server)');
-    const chatBig = await timings(browser, 'chat page, 1,000 messages', `${server.url}/#session=${encodeURIComponent(big)}`);
-    const chatSmall = await timings(browser, 'chat page, 30 messages', `${server.url}/#session=${encodeURIComponent(small)}`);
+    console.log('\nTime to first rendered message (headless Chromium; the server in its own thread)');
+    const chatBig = await timings(browser, 'chat page, 1,000 messages', `${ready.url}/#session=${encodeURIComponent(ready.big)}`);
+    const chatSmall = await timings(browser, 'chat page, 30 messages', `${ready.url}/#session=${encodeURIComponent(ready.small)}`);
     console.log(`ratio 1,000 / 30 messages: ${(chatBig / chatSmall).toFixed(2)}  (≈1: first paint independent of history length; target < 300 ms)`);
-    const share = await server.gql(`mutation($id: ID!) { shareSession(id: $id) { url } }`, { id: big });
-    if (share.errors) console.log(`share viewer: skipped (${share.errors[0]?.message})`);
-    else await timings(browser, 'share viewer, 1,000 messages', `${server.url}${share.data.shareSession.url}`);
+    if (!ready.shareUrl) console.log(`share viewer: skipped (${ready.shareError})`);
+    else await timings(browser, 'share viewer, 1,000 messages', `${ready.url}${ready.shareUrl}`);
   } finally {
     await browser.close();
-    await server.close();
+    worker.postMessage('close');
+    await new Promise<void>((resolve) => worker.on('message', (m) => m.type === 'closed' && resolve()));
+    await worker.terminate();
   }
 }
 

@@ -1,0 +1,46 @@
+/**
+ * Worker thread of bench/web.ts: the server (started as the e2e tests start
+ * it, embedded database) and the seeding, on their own event loop. Playwright
+ * drives Chromium from the main thread and handles a stream of protocol
+ * messages during every page load; in the same thread it would delay the
+ * server's answers, which a deployed server never shares with its browsers.
+ */
+import { parentPort } from 'node:worker_threads';
+import type { NewMessage } from '../src/domain/types.js';
+import { startE2EServer, type E2EServer } from '../test/support/e2e.js';
+
+const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
+
+async function seed(server: E2EServer, name: string, count: number): Promise<string> {
+  const created = await server.gql(`mutation($name: String) { createSession(input: { name: $name }) { id } }`, { name });
+  if (created.errors) throw new Error(JSON.stringify(created.errors));
+  const id = created.data.createSession.id as string;
+  const messages: NewMessage[] = Array.from({ length: count }, (_, i) => ({
+    role: i % 2 === 0 ? 'user' : 'assistant',
+    content:
+      i % 2 === 0
+        ? `Question ${i}: how do I do thing number ${i}?`
+        : `Answer ${i}.\n\n- step one with **bold**\n- step two with \`code\`\n\n\`\`\`ts\nconst value${i} = compute(${i});\n\`\`\`\n`,
+  }));
+  for (let i = 0; i < messages.length; i += 250) await server.app.store.append(rawId(id), messages.slice(i, i + 250));
+  return id;
+}
+
+const server = await startE2EServer();
+const big = await seed(server, 'Thousand', 1000);
+const small = await seed(server, 'Thirty', 30);
+const share = await server.gql(`mutation($id: ID!) { shareSession(id: $id) { url } }`, { id: big });
+parentPort!.postMessage({
+  type: 'ready',
+  url: server.url,
+  big,
+  small,
+  shareUrl: share.errors ? null : (share.data.shareSession.url as string),
+  shareError: share.errors?.[0]?.message ?? null,
+});
+parentPort!.on('message', async (m) => {
+  if (m === 'close') {
+    await server.close();
+    parentPort!.postMessage({ type: 'closed' });
+  }
+});
