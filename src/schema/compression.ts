@@ -67,7 +67,11 @@ builder.queryFields((t) => ({
   }),
   memorySearch: t.field({
     type: [MemoryChunkRef],
-    description: "Verbatim excerpts of history that compression removed from the model's window (scope raw).",
+    description:
+      "Verbatim excerpts of history that compression removed from the model's window (scope raw). " +
+      'Each term is looked up as words, its last part as a prefix (`deploy` finds `deployment`, `memory.ts` finds `src/compression/memory.ts`); ' +
+      'when fewer than `first` chunks match, chunks containing a term as a substring fill the rest (`ploy`). ' +
+      'Ranked by a score in [0, 1]: the mean of the share of terms present and the trigram word similarity (the share alone without pg_trgm); ties go to the most recent.',
     authScopes: { authenticated: true },
     args: {
       sessionId: t.arg.id(),
