@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { Worker } from 'node:worker_threads';
+import { inlineScripts } from '../src/web/serve.js';
 import { CHROMIUM, CHROMIUM_ARGS, distDir, ensureWebBuild } from '../test/support/e2e.js';
 
 const RUNS = 15;
@@ -26,7 +27,7 @@ function pageWeight(): void {
   const html = readFileSync(join(distDir, 'index.html'));
   rows.push({ file: 'index.html', raw: html.length, gzip: gzipSync(html, { level: 9 }).length });
   // The inline boot script is JavaScript too: counted in the JS total (it also travels inside index.html).
-  const inline = [...html.toString('utf8').matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => Buffer.from(m[1]!));
+  const inline = inlineScripts(html.toString('utf8')).map((code) => Buffer.from(code));
   inline.forEach((code, i) => rows.push({ file: `index.html inline script ${i}.js`, raw: code.length, gzip: gzipSync(code, { level: 9 }).length }));
   console.log('\nPage weight (web/dist)');
   console.table(rows.map((r) => ({ file: r.file, 'raw KB': (r.raw / 1024).toFixed(2), 'gzip KB': (r.gzip / 1024).toFixed(2) })));

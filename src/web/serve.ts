@@ -74,16 +74,18 @@ interface Entry {
   csp: string | null;
 }
 
+/** The non-empty inline `<script>` bodies of an HTML document, as written. */
+export function inlineScripts(html: string): string[] {
+  return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1]!).filter((code) => code.trim().length > 0);
+}
+
 /**
  * The CSP for an HTML document: the base policy plus a `'sha256-…'` source
  * for each inline `<script>` it holds (the build's boot script), so exactly
  * those scripts run and no other inline code can.
  */
 export function contentSecurityPolicyFor(html: string): string | null {
-  const hashes = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)]
-    .map((m) => m[1]!)
-    .filter((code) => code.trim().length > 0)
-    .map((code) => `'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`);
+  const hashes = inlineScripts(html).map((code) => `'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`);
   if (!hashes.length) return null;
   return CONTENT_SECURITY_POLICY.replace("script-src 'self'", `script-src 'self' ${hashes.join(' ')}`);
 }

@@ -3,13 +3,13 @@
  * without the WebSocket client); anything else opens the chat page.
  */
 import './styles.css';
-import { firstPage } from './first-page.js';
+import { firstPage, firstRequest } from './first-page.js';
 
 const root = document.getElementById('app')!;
 
+/** The share viewer's token when the hash holds one (the same parse as the first request's). */
 function shareToken(): string | null {
-  const match = /(?:^#|&)share=([^&]+)/.exec(location.hash);
-  return match ? decodeURIComponent(match[1]!) : null;
+  return firstRequest(location.hash)?.share ?? null;
 }
 
 async function start(): Promise<void> {
