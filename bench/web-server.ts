@@ -7,6 +7,9 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { NewMessage } from '../src/domain/types.js';
+import type { RouteHandler } from '../src/server.js';
+import { contentSecurityPolicyFor, SECURITY_HEADERS } from '../src/web/serve.js';
+import { OPEN_SESSION } from '../web/src/first-page.js';
 import { startE2EServer, type E2EServer } from '../test/support/e2e.js';
 
 const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
@@ -26,7 +29,32 @@ async function seed(server: E2EServer, name: string, count: number): Promise<str
   return id;
 }
 
-const server = await startE2EServer();
+/**
+ * The browser floor: `/bench-floor#session=<id>` is the least any page can do
+ * to show the newest messages. An inline script sends the same first-page
+ * query as the chat page, puts each message's text in a <p> and lays the
+ * page out; no modules, no styles, no app. Same server, same headers (COOP
+ * included, which makes Chromium swap processes), same CSP scheme.
+ */
+const FLOOR_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>floor</title><script>
+fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: ${JSON.stringify(OPEN_SESSION)}, variables: { id: decodeURIComponent(location.hash.slice(9)), last: 30 } }) })
+  .then((r) => r.json())
+  .then((d) => {
+    const list = document.createDocumentFragment();
+    for (const edge of d.data.session.history.edges) { const p = document.createElement('p'); p.textContent = edge.node.content; list.append(p); }
+    document.body.append(list);
+    void document.body.offsetHeight;
+    performance.mark('first-message');
+  });
+</script></head><body></body></html>`;
+const floorRoute: RouteHandler = async (req, res) => {
+  if (req.method !== 'GET' || req.url !== '/bench-floor') return false;
+  res.writeHead(200, { ...SECURITY_HEADERS, 'content-security-policy': contentSecurityPolicyFor(FLOOR_HTML)!, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+  res.end(FLOOR_HTML);
+  return true;
+};
+
+const server = await startE2EServer({}, [floorRoute]);
 const big = await seed(server, 'Thousand', 1000);
 const small = await seed(server, 'Thirty', 30);
 const share = await server.gql(`mutation($id: ID!) { shareSession(id: $id) { url } }`, { id: big });

@@ -157,6 +157,40 @@ describe.skipIf(unavailable)('web client in Chromium', () => {
     expect(openSessionRequests).toHaveLength(1);
   });
 
+  it('puts a deep link’s first page ahead of the rest: the viewer query waits for it, and the screen appears with the messages', async () => {
+    const id = await seededSession('First page first', conversation(40));
+    const page = await newPage();
+    // Every frame the browser renders, from the document's start: is the chat screen up, and with how many messages?
+    await page.addInitScript(() => {
+      const frames: { chat: boolean; messages: number }[] = [];
+      (window as any).__frames = frames;
+      const record = () => {
+        frames.push({ chat: !!document.querySelector('.app.chat'), messages: document.querySelectorAll('.msg').length });
+        requestAnimationFrame(record);
+      };
+      requestAnimationFrame(record);
+    });
+    // The first page's answer is held back 400 ms, so "after it" and "with it" are not a race.
+    const log: string[] = [];
+    await page.route('**/graphql', async (route) => {
+      const body = route.request().postData() ?? '';
+      const name = /query (\w+)/.exec(body)?.[1] ?? 'other';
+      log.push(`sent ${name}`);
+      if (name === 'OpenSession') await new Promise((r) => setTimeout(r, 400));
+      const response = await route.fetch();
+      log.push(`answered ${name}`);
+      await route.fulfill({ response });
+    });
+    await page.goto(`${server.url}/#session=${encodeURIComponent(id)}`);
+    await page.locator('.msg').getByText('Answer number 39').waitFor();
+    await expect.poll(() => log.includes('sent Viewer')).toBe(true);
+    expect(log.indexOf('sent Viewer')).toBeGreaterThan(log.indexOf('answered OpenSession'));
+    const frames = (await page.evaluate(() => (window as any).__frames)) as { chat: boolean; messages: number }[];
+    expect(frames.some((f) => f.chat && f.messages > 0)).toBe(true);
+    // No frame showed the chat screen without the conversation's messages.
+    expect(frames.filter((f) => f.chat && f.messages === 0)).toEqual([]);
+  });
+
   it('sends a message with the keyboard and renders the answer token by token', async () => {
     const chunks = Array.from({ length: 12 }, (_, i) => `tok${String(i).padStart(2, '0')} `);
     server.fake.enqueue({ text: chunks, chunkDelayMs: 120 });

@@ -70,7 +70,8 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-export async function startE2EServer(overrides: Partial<Config> = {}): Promise<E2EServer> {
+/** `extraRoutes` go before the app's (the web bench serves its browser-floor page through one). */
+export async function startE2EServer(overrides: Partial<Config> = {}, extraRoutes: RouteHandler[] = []): Promise<E2EServer> {
   await ensureWebBuild();
   const fake = await startFakeProvider();
   const { db, drop } = await createTestDatabase();
@@ -83,7 +84,7 @@ export async function startE2EServer(overrides: Partial<Config> = {}): Promise<E
   });
   const app = await createApp(config, { db });
   await app.start?.();
-  const running = await startServer(app, { routes: appRoutes(app) });
+  const running = await startServer(app, { routes: [...extraRoutes, ...appRoutes(app)] });
 
   const sockets = new Set<Socket>();
   running.server.on('upgrade', (_req, socket: Socket) => {

@@ -16,9 +16,12 @@ interface Attachment {
 }
 
 export async function mountChat(root: HTMLElement, early: { session: string; data: Promise<unknown> | undefined } | null): Promise<void> {
-  // A deep link opens its conversation at once: the viewer query runs alongside, not before it.
+  // A deep link opens its conversation at once: the viewer query (only the
+  // account corner needs it) waits for the first page, so that the server
+  // answers the page's request first.
   const fromHash = early?.session;
-  const viewerQuery = gql<{ viewer: Viewer }>(VIEWER).then(
+  const firstSettled = fromHash && early?.data ? early.data.then(() => undefined, () => undefined) : Promise.resolve();
+  const viewerQuery = firstSettled.then(() => gql<{ viewer: Viewer }>(VIEWER)).then(
     (d) => d.viewer,
     (error: unknown) => error,
   );
@@ -346,6 +349,11 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
     }
   });
 
+  // A deep link's first page is usually on its way already: the screen goes
+  // into the document together with it, so the browser styles and lays the
+  // page out once, with the messages, instead of first laying out an empty
+  // screen (a layout pass that also delayed the response's task).
+  if (openFirst && firstData) await firstData.catch(() => undefined);
   clear(root);
   root.className = 'app chat';
   root.append(
