@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { createApp, type App } from '../../src/app.js';
 import type { Config } from '../../src/config.js';
 import { appRoutes } from '../../src/routes.js';
-import { startServer } from '../../src/server.js';
+import { startServer, type RouteHandler } from '../../src/server.js';
 import { startFakeProvider, type FakeProvider } from './fake-provider.js';
 import { createTestDatabase, testConfig, type GqlResult } from './harness.js';
 
