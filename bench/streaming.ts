@@ -81,6 +81,7 @@ async function main() {
     writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
     profiler.disconnect();
   }
+  if (process.env.BENCH_BY_INDEX) { const by = new Map<number, number[]>(); latencies.forEach((l, i) => { const k = chunkIndex[i]!; by.set(k, [...(by.get(k) ?? []), l]); }); console.log([...by].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}:${Math.max(...v).toFixed(0)}`).join(' ')); }
   const steady = latencies.filter((_, i) => chunkIndex[i]! >= 2).sort((a, b) => a - b);
   const starting = latencies.filter((_, i) => chunkIndex[i]! < 2).sort((a, b) => a - b);
   const wall = now() - wallBefore;
