@@ -246,6 +246,12 @@ class TurnRun {
   /** Pasted images past the budget (0.8 × window − context) are not sent; the notice names them for image_view. */
   private async decideImages(ctx: RunContext) {
     if (this.turn.userSequence === null) return;
+    // Most messages carry no image: one row says so, without loading the whole context.
+    const own = await this.prisma.sessionMessage.findUnique({
+      where: { sessionId_sequenceNumber: { sessionId: ctx.session.id, sequenceNumber: this.turn.userSequence } },
+      select: { images: true },
+    });
+    if (own && own.images.length === 0) return;
     const [message] = (await this.deps.store.context(ctx.session.id)).filter((m) => m.sequenceNumber === this.turn.userSequence);
     if (!message || message.images.length === 0) return;
     const priced = [];
@@ -475,16 +481,16 @@ class TurnRun {
    * interrupted or cancelled, or whose session was deleted, is left as it is.
    */
   private async endTurn(data: { status: string; error: string | null }) {
-    const ended = await this.prisma.turn
-      .updateMany({
+    const [ended] = await this.prisma.turn
+      .updateManyAndReturn({
         where: { id: this.turn.id, status: { in: ['RUNNING', 'WAITING_FOR_TOOL'] } },
         data: { ...data, endedAt: new Date(), partialText: '', partialThinking: '', pendingToolCalls: [] },
       })
-      .catch(() => ({ count: 0 }));
-    const row = await this.prisma.turn.findUnique({ where: { id: this.turn.id } });
+      .catch(() => []);
+    if (ended) return ended;
     // Cancelled from another process: the row already holds the same ending, still announce it.
-    if (ended.count === 0) return row?.status === data.status ? row : null;
-    return row;
+    const row = await this.prisma.turn.findUnique({ where: { id: this.turn.id } });
+    return row?.status === data.status ? row : null;
   }
 
   private async fail(error: unknown, started: number) {
