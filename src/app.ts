@@ -53,7 +53,13 @@ export interface AppOptions {
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   const log = options.log ?? pino({ level: config.logLevel });
-  const db = options.db ?? (await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir }));
+  const db =
+    options.db ??
+    (await openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.dataDir,
+      onConnectionError: (err) => log.warn({ err }, 'db.idle_connection_lost'),
+    }));
   const applied = await migrate(db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const trigram = await ensureSearchIndexes(db, (msg) => log.warn(msg));

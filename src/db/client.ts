@@ -34,10 +34,17 @@ export interface DatabaseOptions {
   /** PGlite data directory; `memory://` for an in-memory database */
   dataDir?: string;
   poolSize?: number;
+  /**
+   * Told when an idle pooled connection dies (the server restarted, an admin
+   * terminated it): the pool drops it and the next query opens a new one.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? openServer(options.url, options.poolSize ?? 10) : openEmbedded(options.dataDir ?? 'memory://');
+  return options.url
+    ? openServer(options.url, options.poolSize ?? 10, options.onConnectionError)
+    : openEmbedded(options.dataDir ?? 'memory://');
 }
 
 async function openEmbedded(dataDir: string): Promise<Database> {
@@ -66,9 +73,12 @@ async function openEmbedded(dataDir: string): Promise<Database> {
   };
 }
 
-async function openServer(url: string, poolSize: number): Promise<Database> {
+async function openServer(url: string, poolSize: number, onConnectionError: (error: Error) => void = () => undefined): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: poolSize }) });
+  // Without a listener, an idle connection's error (a restarted or terminating server) is
+  // an uncaught exception that ends the process. The pool discards that connection.
+  pool.on('error', onConnectionError);
+  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: poolSize }, { onPoolError: onConnectionError }) });
   const onClient = (client: pg.PoolClient | pg.Pool) => ({
     exec: async (sql: string) => {
       await client.query(sql);
