@@ -40,6 +40,35 @@ describe(`compression triggers (${dbKind})`, () => {
     expect(ended.assistantMessage.content).toBe('fine');
   });
 
+  it('reads the context once per model call: the pre-turn check, the memory recall and the call share it', async () => {
+    // A summary in the context makes the recall run; a large window keeps the check from compressing.
+    const s = await profileSession(t, { window: 131072, keepRecent: 2 });
+    await t.app.store.append(s.raw, [{ role: 'assistant', content: SUMMARY, isSummary: true, isDisplay: false }, ...exchanges(6, 50)]);
+    const store = t.app.store;
+    const original = store.context;
+    let reads = 0;
+    store.context = function (this: typeof store, ...args: Parameters<typeof original>) {
+      reads++;
+      return original.apply(this, args);
+    };
+    try {
+      const from = t.fake.requests.length;
+      t.fake.enqueue({ text: 'fine' });
+      const { events } = await sendAndWait(t, s.id, 'one more question');
+      expect(events.some((e) => e.__typename === 'TurnEnded')).toBe(true);
+      expect(compressed(events)).toHaveLength(0);
+      // One read for the call (the post-turn worker, which may have started by now, reads once more).
+      expect(reads).toBeLessThanOrEqual(2);
+      // The call got the whole context: the summary, the earlier exchanges and the new message.
+      const call = turnCalls(from)[0];
+      expect(call.messages.some((m: any) => String(m.content).includes('Earlier work summarized'))).toBe(true);
+      expect(call.messages.filter((m: any) => String(m.content).startsWith('turn ')).length).toBe(12);
+      expect(String(call.messages.at(-1).content).startsWith('one more question')).toBe(true);
+    } finally {
+      store.context = original;
+    }
+  });
+
   it('no re-firing: after compressing toward 65% the next messages do not compress again', async () => {
     const s = await profileSession(t, { window: 2048, keepRecent: 2 });
     await t.app.store.append(s.raw, exchanges(8, 220));

@@ -43,7 +43,7 @@ export function recallContext(app: App): (ctx: RunContext) => Promise<string | n
 }
 
 async function recall(app: App, ctx: RunContext): Promise<string | null> {
-  const context = await app.store.context(ctx.session.id);
+  const context = await (ctx.context?.() ?? app.store.context(ctx.session.id));
   if (!context.some((m) => m.isSummary)) return null;
   const request = [...context].reverse().find(isUserTurnStart);
   if (!request?.content.trim()) return null;

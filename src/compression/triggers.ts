@@ -32,13 +32,18 @@ async function preOrMid(app: App, ctx: RunContext, reason: 'PRETURN' | 'MIDTURN'
   const settings = compressionSettings(app, ctx.profile, ctx.window);
   const tokens = await ctx.estimate();
   if (tokens < triggerTokens(app, settings.threshold, ctx.window)) return;
-  await compressAndSaveSession(app, ctx.session.id, {
-    reason,
-    window: ctx.window,
-    currentTokens: tokens,
-    keepRecentMessages: reason === 'MIDTURN' ? settings.midTurnKeepMessages : null,
-    signal: ctx.signal,
-  });
+  try {
+    await compressAndSaveSession(app, ctx.session.id, {
+      reason,
+      window: ctx.window,
+      currentTokens: tokens,
+      keepRecentMessages: reason === 'MIDTURN' ? settings.midTurnKeepMessages : null,
+      signal: ctx.signal,
+    });
+  } finally {
+    // Whatever it saved (or half did), the call reads the context again.
+    ctx.contextChanged?.();
+  }
 }
 
 /**

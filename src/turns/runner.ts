@@ -38,6 +38,13 @@ export interface RunContext {
   publish(body: SessionEventBody): Promise<void>;
   /** estimate of the next prompt in real tokens (baseline + calibrated delta of the view) */
   estimate(): Promise<number>;
+  /**
+   * The session's context rows, read once per model call: the pre-call check,
+   * the memory recall and the call itself share one read. A hook that
+   * rewrites messages (a compression) calls `contextChanged()`.
+   */
+  context?(): Promise<StoredMessage[]>;
+  contextChanged?(): void;
 }
 
 /** Compression and memory plug into the loop here (see src/compression). */
@@ -118,6 +125,8 @@ class TurnRun {
       signal,
       publish: this.publish,
       estimate: async () => (await this.buildCall(ctx, null)).estimate,
+      context: () => this.context(ctx.session.id),
+      contextChanged: () => this.forgetContext(),
     };
     let toolCallCount = 0;
     // The heartbeat beats for the whole run, not only while chunks arrive: a slow
@@ -133,6 +142,8 @@ class TurnRun {
           ]);
           break;
         }
+        // A fresh read for each call: the hook below first waits for any compression still running.
+        this.forgetContext();
         await (iteration === 0 ? this.deps.hooks.beforeFirstCall : this.deps.hooks.beforeNextCall)?.(ctx);
         session = ctx.session = (await store.get(session.id))!;
         const turnContext = (await this.deps.hooks.turnContext?.(ctx)) ?? null;
@@ -194,11 +205,26 @@ class TurnRun {
 
   private endedStatus: string | null = null;
   private repeatStopped = false;
+  private contextRead: { sessionId: string; rows: Promise<StoredMessage[]> } | null = null;
+
+  /** The context rows, shared until a write in this turn (or a hook) makes them stale. */
+  private context(sessionId: string): Promise<StoredMessage[]> {
+    if (this.contextRead?.sessionId !== sessionId) {
+      const rows = this.deps.store.context(sessionId);
+      rows.catch(() => this.forgetContext());
+      this.contextRead = { sessionId, rows };
+    }
+    return this.contextRead.rows;
+  }
+
+  private forgetContext(): void {
+    this.contextRead = null;
+  }
 
   /** The call's messages and its estimate, on the view the model is sent. */
   private async buildCall(ctx: RunContext, turnContext: string | null, skipImagesOf: number | null = null) {
-    const { store, config } = this.deps;
-    const context = await store.context(ctx.session.id);
+    const { config } = this.deps;
+    const context = await this.context(ctx.session.id);
     const budget = messageTokenBudget(config.contextMessageTokenBudget, ctx.window);
     const capped = capNewToolResults(modelView(context), TOOL_RESULT_MAX_CHARS);
     const truncated = truncateOversized(capped, budget, ctx.profile.model);
@@ -265,6 +291,7 @@ class TurnRun {
     const notice = imageNotice(allowed.inContext.map((i) => i.relPath), allowed.notLoaded.map((i) => i.relPath));
     const previous = typeof message.metadata.contextNotice === 'string' ? `${message.metadata.contextNotice}\n` : '';
     const { imageNotice: _drop, ...rest } = message.metadata;
+    this.forgetContext();
     await this.deps.store.updateMessage(ctx.session.id, message.sequenceNumber, {
       metadata: { ...rest, contextNotice: `${previous}${notice}`, imagesInContext: allowed.inContext.map((i) => i.relPath) },
     });
@@ -454,6 +481,7 @@ class TurnRun {
 
   private async saveMessages(messages: Parameters<SessionStore['append']>[1]) {
     const all = [...messages, ...this.pendingNotes.splice(0)];
+    this.forgetContext();
     const saved = await this.deps.store.append(this.turn.sessionId, all);
     const assistant = saved.filter((m) => m.role === 'assistant').at(-1);
     if (assistant) this.lastAssistant = assistant;
