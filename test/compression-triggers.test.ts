@@ -69,6 +69,35 @@ describe(`compression triggers (${dbKind})`, () => {
     }
   });
 
+  it('a note recorded by someone else after the pre-call check still reaches that call', async () => {
+    const s = await profileSession(t, { window: 131072, keepRecent: 2 });
+    await t.app.store.append(s.raw, exchanges(3, 50));
+    // The recall runs after the pre-call check read the context: another client records a task note right then.
+    const hooks = t.app.hooks;
+    const recall = hooks.turnContext;
+    let recorded = false;
+    hooks.turnContext = async (ctx) => {
+      if (!recorded && ctx.session.id === s.raw) {
+        recorded = true;
+        const r = await t.gql(`mutation($i: RecordSessionEventInput!) { recordSessionEvent(input: $i) { isContext } }`, {
+          i: { sessionId: s.id, source: 'task_note', text: 'LATE-NOTE from the build watcher' },
+        });
+        expect(r.errors).toBeUndefined();
+      }
+      return recall ? recall(ctx) : null;
+    };
+    try {
+      const from = t.fake.requests.length;
+      t.fake.enqueue({ text: 'fine' });
+      await sendAndWait(t, s.id, 'status?');
+      expect(recorded).toBe(true);
+      const call = turnCalls(from)[0];
+      expect(JSON.stringify(call.messages)).toContain('LATE-NOTE from the build watcher');
+    } finally {
+      hooks.turnContext = recall;
+    }
+  });
+
   it('no re-firing: after compressing toward 65% the next messages do not compress again', async () => {
     const s = await profileSession(t, { window: 2048, keepRecent: 2 });
     await t.app.store.append(s.raw, exchanges(8, 220));

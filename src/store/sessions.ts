@@ -282,6 +282,12 @@ export class SessionStore {
     return rows.map((r) => toStoredMessage(r, r.archived));
   }
 
+  /** The session's message counter (moves with every saved message), or null when the session is gone. */
+  async nextSequence(sessionId: string): Promise<number | null> {
+    const [row] = await this.db.raw.query<{ n: number }>('SELECT next_sequence AS n FROM sessions WHERE id = $1::uuid', [sessionId]);
+    return row ? Number(row.n) : null;
+  }
+
   /**
    * The model's context rebuilt from stored rows: `[m for m in all if m.is_context]`,
    * in context order (compression rows placed by metadata.contextOrder, see domain/context-order).

@@ -125,7 +125,7 @@ class TurnRun {
       signal,
       publish: this.publish,
       estimate: async () => (await this.buildCall(ctx, null)).estimate,
-      context: () => this.context(ctx.session.id),
+      context: () => this.context(ctx),
       contextChanged: () => this.forgetContext(),
     };
     let toolCallCount = 0;
@@ -205,16 +205,28 @@ class TurnRun {
 
   private endedStatus: string | null = null;
   private repeatStopped = false;
-  private contextRead: { sessionId: string; rows: Promise<StoredMessage[]> } | null = null;
+  private contextRead: { sessionId: string; nextSequence: number | null; rows: Promise<StoredMessage[]> } | null = null;
 
-  /** The context rows, shared until a write in this turn (or a hook) makes them stale. */
-  private context(sessionId: string): Promise<StoredMessage[]> {
-    if (this.contextRead?.sessionId !== sessionId) {
-      const rows = this.deps.store.context(sessionId);
-      rows.catch(() => this.forgetContext());
-      this.contextRead = { sessionId, rows };
-    }
-    return this.contextRead.rows;
+  /**
+   * The context rows, shared by the pre-call check, the recall and the call
+   * until a write in this turn (or a compression in a hook) drops them. Each
+   * use first reads the session's `next_sequence` (one row): a message added
+   * meanwhile by anyone else (another process's compression, a recorded note)
+   * moves it, and the context is read again. The counter is read before the
+   * rows, so a write between the two only costs an extra read.
+   */
+  private async context(ctx: RunContext): Promise<StoredMessage[]> {
+    const sessionId = ctx.session.id;
+    const nextSequence = await this.deps.store.nextSequence(sessionId);
+    const current = this.contextRead;
+    if (current?.sessionId === sessionId && current.nextSequence === nextSequence && nextSequence !== null) return current.rows;
+    const rows = this.deps.store.context(sessionId);
+    const read = { sessionId, nextSequence, rows };
+    rows.catch(() => {
+      if (this.contextRead === read) this.forgetContext();
+    });
+    this.contextRead = read;
+    return rows;
   }
 
   private forgetContext(): void {
@@ -224,7 +236,7 @@ class TurnRun {
   /** The call's messages and its estimate, on the view the model is sent. */
   private async buildCall(ctx: RunContext, turnContext: string | null, skipImagesOf: number | null = null) {
     const { config } = this.deps;
-    const context = await this.context(ctx.session.id);
+    const context = await this.context(ctx);
     const budget = messageTokenBudget(config.contextMessageTokenBudget, ctx.window);
     const capped = capNewToolResults(modelView(context), TOOL_RESULT_MAX_CHARS);
     const truncated = truncateOversized(capped, budget, ctx.profile.model);

@@ -196,6 +196,31 @@ describe.skipIf(unavailable)('web client in Chromium', () => {
     await page.unrouteAll({ behavior: 'ignoreErrors' });
   });
 
+  it('does not wait forever for a first page that never comes: the screen and the viewer query go ahead', async () => {
+    const id = await seededSession('Stalled first page', conversation(4));
+    const page = await newPage();
+    const sent: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/graphql', async (route) => {
+      const name = /query (\w+)/.exec(route.request().postData() ?? '')?.[1] ?? 'other';
+      sent.push(name);
+      try {
+        if (name === 'OpenSession') await held; // a stalled server
+        await route.fulfill({ response: await route.fetch() });
+      } catch {
+        // the page was closed with this request still open
+      }
+    });
+    await page.goto(`${server.url}/#session=${encodeURIComponent(id)}`);
+    // The chat screen (composer included) is up while the first page is still outstanding.
+    await page.getByRole('textbox', { name: 'Message' }).waitFor({ timeout: 5_000 });
+    await expect.poll(() => sent.includes('Viewer'), { timeout: 5_000 }).toBe(true);
+    release();
+    await page.locator('.msg').getByText('Answer number 3').waitFor();
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
+
   it('sends a message with the keyboard and renders the answer token by token', async () => {
     const chunks = Array.from({ length: 12 }, (_, i) => `tok${String(i).padStart(2, '0')} `);
     server.fake.enqueue({ text: chunks, chunkDelayMs: 120 });

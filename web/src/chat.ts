@@ -20,7 +20,7 @@ export async function mountChat(root: HTMLElement, early: { session: string; dat
   // account corner needs it) waits for the first page, so that the server
   // answers the page's request first.
   const fromHash = early?.session;
-  const firstSettled = fromHash && early?.data ? early.data.then(() => undefined, () => undefined) : Promise.resolve();
+  const firstSettled = fromHash && early?.data ? settledWithin(early.data, FIRST_PAGE_WAIT_MS) : Promise.resolve();
   const viewerQuery = firstSettled.then(() => gql<{ viewer: Viewer }>(VIEWER)).then(
     (d) => d.viewer,
     (error: unknown) => error,
@@ -34,6 +34,21 @@ export async function mountChat(root: HTMLElement, early: { session: string; dat
   const viewer = await viewerQuery;
   if (await authProblem(root, viewer)) return;
   await chatScreen(root, viewerQuery, null);
+}
+
+/** How long a deep link's screen and viewer query wait for the first page before going ahead without it. */
+const FIRST_PAGE_WAIT_MS = 800;
+
+/** Resolves when `promise` settles or after `ms`, whichever is first; never rejects. */
+function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    promise.then(done, done);
+  });
 }
 
 interface Viewer {
@@ -353,7 +368,8 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
   // into the document together with it, so the browser styles and lays the
   // page out once, with the messages, instead of first laying out an empty
   // screen (a layout pass that also delayed the response's task).
-  if (openFirst && firstData) await firstData.catch(() => undefined);
+  // A first page that does not come (a stalled server) does not keep the screen away.
+  if (openFirst && firstData) await settledWithin(firstData, FIRST_PAGE_WAIT_MS);
   clear(root);
   root.className = 'app chat';
   root.append(
