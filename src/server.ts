@@ -17,7 +17,7 @@ import { maskError } from './schema/errors.js';
 import { buildSchema } from './schema/index.js';
 import { Unauthenticated } from './store/errors.js';
 import { useStreamingUploads } from './files/multipart.js';
-import { nextFrame, useSharedSubscriptionExecution } from './shared-subscriptions.js';
+import { closingIterator, nextFrame, useSharedSubscriptionExecution } from './shared-subscriptions.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, app: App) => Promise<boolean>;
 
@@ -200,30 +200,16 @@ function sendFrames(
   active: () => boolean,
 ): AsyncIterableIterator<never> {
   const source = results[Symbol.asyncIterator]();
-  const close = async (): Promise<IteratorResult<never>> => {
-    await source.return?.();
-    return { value: undefined, done: true };
-  };
-  return {
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-    async next() {
-      for (;;) {
-        const step = await source.next();
-        if (step.done) return { value: undefined, done: true };
-        if (socket.readyState !== WebSocket.OPEN || !active()) continue;
-        const frame = nextFrame(id, step.value);
-        if (socket.bufferedAmount < SOCKET_HIGH_WATER) socket.send(frame);
-        else await new Promise<void>((resolve, reject) => socket.send(frame, (error) => (error ? reject(error) : resolve())));
-      }
-    },
-    return: close,
-    async throw(error: unknown) {
-      await close();
-      throw error;
-    },
-  };
+  return closingIterator<ExecutionResult, never>(source, async () => {
+    for (;;) {
+      const step = await source.next();
+      if (step.done) return { value: undefined, done: true };
+      if (socket.readyState !== WebSocket.OPEN || !active()) continue;
+      const frame = nextFrame(id, step.value);
+      if (socket.bufferedAmount < SOCKET_HIGH_WATER) socket.send(frame);
+      else await new Promise<void>((resolve, reject) => socket.send(frame, (error) => (error ? reject(error) : resolve())));
+    }
+  });
 }
 
 function isLoopback(host: string): boolean {

@@ -107,12 +107,12 @@ function resultVariables(document: DocumentNode, operation: OperationDefinitionN
   return shareable ? [...names].sort() : null;
 }
 
-/** A mapped async iterator that passes return() through to its source at once. */
-function mapStream<T, U>(
-  source: AsyncIterator<T>,
-  map: (value: T) => MaybePromise<U>,
-  mapError: (error: unknown) => unknown,
-): AsyncIterableIterator<U> {
+/**
+ * An async iterator whose values come from `next`, and whose return() and
+ * throw() close `source` at once (a client's `complete` or a closed socket
+ * must release the subscription's listener without waiting for an event).
+ */
+export function closingIterator<T, U>(source: AsyncIterator<T>, next: () => Promise<IteratorResult<U>>): AsyncIterableIterator<U> {
   const close = async (): Promise<IteratorResult<U>> => {
     await source.return?.();
     return { value: undefined, done: true };
@@ -121,22 +121,32 @@ function mapStream<T, U>(
     [Symbol.asyncIterator]() {
       return this;
     },
-    async next() {
-      let step: IteratorResult<T>;
-      try {
-        step = await source.next();
-      } catch (error) {
-        throw mapError(error);
-      }
-      if (step.done) return { value: undefined, done: true };
-      return { value: await map(step.value), done: false };
-    },
+    next,
     return: close,
     async throw(error: unknown) {
       await close();
       throw error;
     },
   };
+}
+
+/** A mapped async iterator that passes return() through to its source at once. */
+function mapStream<T, U>(
+  source: AsyncIterator<T>,
+  map: (value: T) => MaybePromise<U>,
+  mapError: (error: unknown) => unknown,
+): AsyncIterableIterator<U> {
+  return closingIterator(source, async (): Promise<IteratorResult<U>> => {
+    let step: IteratorResult<T>;
+    try {
+      step = await source.next();
+    } catch (error) {
+      throw mapError(error);
+    }
+    if (step.done) return { value: undefined, done: true };
+    const value: U = await map(step.value);
+    return { value, done: false };
+  });
 }
 
 /**
