@@ -1,0 +1,125 @@
+/**
+ * A real server in a child process, started exactly as `npm start` does
+ * (src/main.ts under tsx), for the fault tests: kill -9, SIGTERM, restarts.
+ *
+ *   const server = await startChildServer({ DATA_DIR: dir, OLLAMA_HOST: fake.url });
+ *   await server.gql('{ viewer { name } }');
+ *   server.kill('SIGKILL'); await server.exited;
+ *
+ * The child listens on 127.0.0.1, port 0; its URL is read from the pino
+ * `listening` line on stdout. Every stdout/stderr line is kept in `lines`
+ * (and `waitForLine` resolves on the first line matching a predicate), so a
+ * test waits for the event it needs, never for a fixed time.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+export interface ChildServer {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  pid: number;
+  process: ChildProcess;
+  /** stdout and stderr lines so far */
+  lines: string[];
+  /** resolves with the exit code (or signal) once the process has exited */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ data?: T; errors?: any[] }>;
+  waitForLine(match: (line: string) => boolean, timeoutMs?: number): Promise<string>;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+export interface ChildServerOptions {
+  /** start-up may fail on purpose (e.g. a second process on the same DATA_DIR): resolve with the exit instead of the URL */
+  expectExit?: boolean;
+  timeoutMs?: number;
+}
+
+/** Runs `node --import tsx <script>` with the given environment (merged over a quiet default). */
+export function spawnTsx(script: string, args: string[], env: Record<string, string | undefined>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: repoRoot,
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', TITLE_GENERATION_ENABLED: 'false', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+export async function startChildServer(
+  env: Record<string, string | undefined>,
+  options: ChildServerOptions = {},
+): Promise<ChildServer> {
+  const child = spawnTsx('src/main.ts', [], { HOST: '127.0.0.1', PORT: '0', ...env });
+  const lines: string[] = [];
+  const waiters: { match: (line: string) => boolean; resolve: (line: string) => void }[] = [];
+  const onLine = (line: string) => {
+    lines.push(line);
+    for (const w of [...waiters]) {
+      if (w.match(line)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(line);
+      }
+    }
+  };
+  for (const stream of [child.stdout!, child.stderr!]) {
+    let buffered = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk: string) => {
+      buffered += chunk;
+      let nl = buffered.indexOf('\n');
+      while (nl >= 0) {
+        onLine(buffered.slice(0, nl));
+        buffered = buffered.slice(nl + 1);
+        nl = buffered.indexOf('\n');
+      }
+    });
+  }
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const waitForLine = (match: (line: string) => boolean, timeoutMs = 60_000) =>
+    new Promise<string>((resolve, reject) => {
+      const found = lines.find(match);
+      if (found !== undefined) return resolve(found);
+      const timer = setTimeout(() => reject(new Error(`no matching line within ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}`)), timeoutMs);
+      waiters.push({
+        match,
+        resolve: (line) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      });
+      void exited.then(() => {
+        clearTimeout(timer);
+        if (waiters.some((w) => w.match === match)) reject(new Error(`server exited before a matching line:\n${lines.slice(-20).join('\n')}`));
+      });
+    });
+
+  let url = '';
+  if (!options.expectExit) {
+    const listening = await waitForLine((line) => line.includes('"listening"'), options.timeoutMs ?? 60_000);
+    url = new URL(JSON.parse(listening).url as string).origin;
+  } else {
+    await exited;
+  }
+  const gql = async <T>(query: string, variables: Record<string, unknown> = {}, token?: string) => {
+    const response = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ query, variables }),
+    });
+    return (await response.json()) as { data?: T; errors?: any[] };
+  };
+  return {
+    url,
+    pid: child.pid!,
+    process: child,
+    lines,
+    exited,
+    gql,
+    waitForLine,
+    kill: (signal = 'SIGKILL') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    },
+  };
+}
