@@ -9,8 +9,9 @@
  * reason. A PENDING entry that is already implemented FAILS the suite, so the
  * list only shrinks. Also checks schema.graphql is not stale.
  *
- * The contract is read from CONTRACT_PATH, else ../shared/design/api.graphql
- * beside the repository root (a CI clone has shared/ next to it).
+ * The contract is read from CONTRACT_PATH, else from the copy kept in the
+ * repository (test/contract/api.graphql); .ci/run checks that copy against
+ * the design's original when one is laid beside the repository.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -47,7 +48,7 @@ const {
 } = graphql;
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CONTRACT_PATH = resolve(REPO_ROOT, process.env.CONTRACT_PATH ?? '../shared/design/api.graphql');
+const CONTRACT_PATH = resolve(REPO_ROOT, process.env.CONTRACT_PATH ?? 'test/contract/api.graphql');
 
 type Issue = 3 | 4 | 6 | 7;
 interface Pending {
