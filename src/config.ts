@@ -38,6 +38,7 @@ const settings = {
   dataDir: [z.string().min(1), './.data', 'Directory of the embedded database (PGlite)'],
   redisUrl: [optionalString, undefined, 'Redis URL; set to share events between several server processes'],
   logLevel: [z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info', 'pino log level'],
+  logFormat: [z.enum(['auto', 'json', 'pretty']), 'auto', 'Log lines: auto = readable on a terminal outside production, JSON otherwise'],
   authEnabled: [bool, 'false', 'Require an API key or JWT; false = local mode, every session owned by `anonymous`'],
   allowUnauthenticatedRemote: [bool, 'false', 'With auth disabled, allow listening on a non-loopback address'],
   jwtSecret: [optionalString, undefined, 'HS256 secret for JWT bearer tokens'],
