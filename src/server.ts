@@ -18,6 +18,7 @@ import { buildSchema } from './schema/index.js';
 import { Unauthenticated } from './store/errors.js';
 import { useStreamingUploads } from './files/multipart.js';
 import { closingIterator, nextFrame, useSharedSubscriptionExecution } from './shared-subscriptions.js';
+import { GRAPHIQL_TABS, renderLocalGraphiQL, serveGraphiQLAsset } from './web/graphiql.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, app: App) => Promise<boolean>;
 
@@ -25,9 +26,34 @@ interface WsInitialContext {
   connectionParams?: Record<string, unknown>;
 }
 
-function authorizationFrom(initial: YogaInitialContext & WsInitialContext): string | null {
-  const fromParams = initial.connectionParams?.authorization ?? initial.connectionParams?.Authorization;
-  if (typeof fromParams === 'string') return fromParams;
+/** A header's value from a plain object of headers, whatever the case of its name. */
+function headerIn(headers: unknown, name: string): string | undefined {
+  if (!headers || typeof headers !== 'object') return undefined;
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name && typeof value === 'string') return value;
+  return undefined;
+}
+
+/**
+ * The credentials of a request: the Authorization header over HTTP; over
+ * graphql-ws, `connectionParams.authorization`, or the headers GraphiQL and
+ * other clients put in `connection_init` (`payload.headers`,
+ * `payload.extensions.headers`) or in each subscribe message
+ * (`payload.extensions.headers`). Body-borne headers are read only on a
+ * socket, never from an HTTP request's body.
+ */
+function authorizationFrom(initial: YogaInitialContext & WsInitialContext & { socket?: unknown }): string | null {
+  const params = initial.connectionParams;
+  if (params) {
+    const fromParams =
+      headerIn(params, 'authorization') ??
+      headerIn(params.headers, 'authorization') ??
+      headerIn((params.extensions as { headers?: unknown } | undefined)?.headers, 'authorization');
+    if (fromParams) return fromParams;
+  }
+  if (initial.socket !== undefined || params) {
+    const fromOperation = headerIn((initial.params?.extensions as { headers?: unknown } | undefined)?.headers, 'authorization');
+    if (fromOperation) return fromOperation;
+  }
   return initial.request?.headers.get('authorization') ?? null;
 }
 
@@ -35,7 +61,8 @@ export function createGraphQLHandler(app: App) {
   return createYoga<Record<string, unknown>, Context>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
-    graphiql: app.config.graphiql ? { subscriptionsProtocol: 'WS', title: 'Chat session service' } : false,
+    graphiql: app.config.graphiql ? { subscriptionsProtocol: 'WS', title: 'Chat session service', defaultTabs: GRAPHIQL_TABS } : false,
+    renderGraphiQL: renderLocalGraphiQL,
     maskedErrors: {
       maskError: (error, message, isDev) => {
         const masked = maskError(error, message);
@@ -98,7 +125,7 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
     );
   }
   const yoga = createGraphQLHandler(app);
-  const routes = [healthRoute, ...(options.routes ?? [])];
+  const routes = [healthRoute, ...(app.config.graphiql ? [serveGraphiQLAsset] : []), ...(options.routes ?? [])];
   const server = createServer(async (req, res) => {
     try {
       for (const route of routes) if (await route(req, res, app)) return;

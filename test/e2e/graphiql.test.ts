@@ -1,0 +1,166 @@
+/**
+ * GraphiQL offline: the page at /graphql loads every asset from this server
+ * (any other request is aborted, as on a machine with no internet), runs a
+ * query, and runs a live subscription over graphql-ws — in local mode, and in
+ * auth mode with the key typed into GraphiQL's headers editor. Screenshots go
+ * to test-artifacts/. Skipped when /usr/bin/chromium or playwright-core is missing.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { createRequire as requireFrom } from 'node:module';
+import { CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import { GRAPHIQL_TABS } from '../../src/web/graphiql.js';
+import { buildSchema } from '../../src/schema/index.js';
+
+const ARTIFACTS = join(process.cwd(), 'test-artifacts');
+const graphql = requireFrom(import.meta.url)('graphql') as typeof import('graphql');
+
+function hasPlaywright(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('playwright-core');
+    return true;
+  } catch {
+    return false;
+  }
+}
+const unavailable = !existsSync(CHROMIUM) || !hasPlaywright();
+
+describe('GraphiQL default tabs', () => {
+  it('are valid operations of this schema', () => {
+    const schema = buildSchema();
+    for (const tab of GRAPHIQL_TABS) {
+      const errors = graphql.validate(schema, graphql.parse(tab.query!)).map((e) => e.message);
+      expect(errors).toEqual([]);
+    }
+  });
+});
+
+async function openGraphiQL(browser: Browser, server: E2EServer, query: string, foreign: string[]): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const origin = new URL(server.url).host;
+  // No internet: anything not served by this server is aborted (and recorded).
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.host === origin || url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
+    foreign.push(url.href);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/graphql?query=${encodeURIComponent(query)}`, { waitUntil: 'load' });
+  await page.locator('.graphiql-execute-button').waitFor({ state: 'visible', timeout: 30_000 });
+  return page;
+}
+
+async function setHeaders(page: Page, headers: Record<string, string>) {
+  await page.getByText('Headers', { exact: true }).click();
+  const editor = page.locator('.graphiql-editor-tool .graphiql-editor:not(.hidden)');
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(JSON.stringify(headers));
+}
+
+/** Text of GraphiQL's result pane (white space folded) once it contains `needle`. */
+async function resultContaining(page: Page, needle: string): Promise<string> {
+  const pane = page.locator('.result-window');
+  const text = async () => (await pane.innerText()).replace(/\s+/g, ' ');
+  await expect.poll(text, { timeout: 60_000, interval: 200 }).toContain(needle);
+  return text();
+}
+
+describe.skipIf(unavailable)('GraphiQL offline in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('runs a query and a live subscription with no request leaving the server (local mode)', async () => {
+    const server = await startE2EServer();
+    const foreign: string[] = [];
+    try {
+      const created = await server.gql(`mutation { createSession(input: { name: "GraphiQL offline" }) { id } }`);
+      const id = created.data.createSession.id as string;
+
+      const page = await openGraphiQL(browser, server, `{ session(id: "${id}") { name } }`, foreign);
+      await page.locator('.graphiql-execute-button').click();
+      expect(await resultContaining(page, 'GraphiQL offline')).toContain('"name": "GraphiQL offline"');
+
+      await page.goto(
+        `${server.url}/graphql?query=${encodeURIComponent(`subscription { sessionEvents(sessionId: "${id}") { __typename ... on TextDelta { text } } }`)}`,
+      );
+      await page.locator('.graphiql-execute-button').waitFor({ state: 'visible', timeout: 30_000 });
+      const before = server.fake.requests.length;
+      const subscribed = watchSubscriptions(server);
+      await page.locator('.graphiql-execute-button').click();
+      // The subscription is live once the server holds a graphql-ws socket for it; then a turn streams into it.
+      await expect.poll(() => subscribed.has(rawSessionId(id)), { timeout: 30_000 }).toBe(true);
+      server.fake.enqueue({ text: ['offline ', 'graphiql ', 'streams'] });
+      const sent = await server.gql(`mutation($id: ID!) { sendMessage(input: { sessionId: $id, content: "hi" }) { turn { id } } }`, { id });
+      expect(sent.errors).toBeUndefined();
+      // GraphiQL shows a subscription's latest result: the turn's end arrived live over the socket.
+      await resultContaining(page, '"__typename": "TurnEnded"');
+      expect(server.fake.requests.length).toBeGreaterThan(before);
+      await page.screenshot({ path: join(ARTIFACTS, 'graphiql-offline.png') });
+      await page.context().close();
+      expect(foreign).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  }, 300_000);
+
+  it('sends the key from its headers editor over HTTP and graphql-ws (auth mode)', async () => {
+    const server = await startE2EServer({ authEnabled: true });
+    const foreign: string[] = [];
+    try {
+      const { key } = await server.app.auth.createUser('graphiql-user');
+      const created = await server.gql(`mutation { createSession(input: { name: "Keyed" }) { id } }`, {}, key);
+      const id = created.data.createSession.id as string;
+
+      const page = await openGraphiQL(browser, server, `{ viewer { user { name } } }`, foreign);
+      await setHeaders(page, { Authorization: `Bearer ${key}` });
+      await page.locator('.graphiql-execute-button').click();
+      expect(await resultContaining(page, 'graphiql-user')).toContain('"name": "graphiql-user"');
+
+      await page.goto(
+        `${server.url}/graphql?query=${encodeURIComponent(`subscription { sessionEvents(sessionId: "${id}") { __typename ... on TextDelta { text } } }`)}`,
+      );
+      await page.locator('.graphiql-execute-button').waitFor({ state: 'visible', timeout: 30_000 });
+      const subscribed = watchSubscriptions(server);
+      await page.locator('.graphiql-execute-button').click();
+      await expect.poll(() => subscribed.has(rawSessionId(id)), { timeout: 30_000 }).toBe(true);
+      server.fake.enqueue({ text: ['keyed ', 'subscription ', 'works'] });
+      const sent = await server.gql(`mutation($id: ID!) { sendMessage(input: { sessionId: $id, content: "hi" }) { turn { id } } }`, { id }, key);
+      expect(sent.errors).toBeUndefined();
+      const text = await resultContaining(page, '"__typename": "TurnEnded"');
+      expect(text).not.toContain('UNAUTHENTICATED');
+      await page.screenshot({ path: join(ARTIFACTS, 'graphiql-auth-subscription.png') });
+      await page.context().close();
+      expect(foreign).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  }, 300_000);
+});
+
+/** Session ids the bus has been asked to deliver to, from now on (the server side of a live subscription). */
+function watchSubscriptions(server: E2EServer): Set<string> {
+  const ids = new Set<string>();
+  const bus = server.app.bus;
+  const onSession = bus.onSession.bind(bus);
+  bus.onSession = (sessionId, listener) => {
+    ids.add(sessionId);
+    return onSession(sessionId, listener);
+  };
+  return ids;
+}
+
+function rawSessionId(globalId: string): string {
+  return Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
+}
