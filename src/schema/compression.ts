@@ -7,7 +7,7 @@ import type { SessionRow } from '../store/sessions.js';
 import { BadInput, Conflict, NothingToCompact, NotFound } from '../store/errors.js';
 import { builder } from './builder.js';
 import { CompressionStrategyEnum } from './events.js';
-import { parseGlobalId } from './ids.js';
+import { argumentGiven, parseGlobalId } from './ids.js';
 import { SessionRef } from './session.js';
 
 const CompressionPlanRef = builder.objectRef<CompressionPlanResult>('CompressionPlan').implement({
@@ -78,9 +78,9 @@ builder.queryFields((t) => ({
       query: t.arg.string({ required: true }),
       first: t.arg.int({ defaultValue: 5 }),
     },
-    resolve: async (_root, args, ctx) => {
+    resolve: async (_root, args, ctx, info) => {
       const viewer = ctx.viewer!;
-      const first = args.first ?? 5;
+      const first = argumentGiven(info, 'first') ? (args.first ?? 5) : Math.min(args.first ?? 5, ctx.app.config.maxPageSize);
       if (first < 1 || first > ctx.app.config.maxPageSize) throw new BadInput(`first must be between 1 and ${ctx.app.config.maxPageSize}`);
       let scope: MemoryScope;
       if (args.sessionId) {

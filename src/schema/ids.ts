@@ -47,3 +47,23 @@ export function decodeJsonCursor<T>(cursor: string, check: (v: unknown) => v is 
   if (!check(value)) throw new BadInput('Malformed cursor');
   return value;
 }
+
+/**
+ * Whether the caller gave `name` on this field (inline, or as a variable that
+ * was sent), as opposed to the schema default applying.
+ */
+export function argumentGiven(
+  info: {
+    fieldNodes: readonly { arguments?: readonly { name: { value: string }; value: { kind: string; name?: { value: string } } }[] }[];
+    variableValues: Record<string, unknown>;
+  },
+  name: string,
+): boolean {
+  return info.fieldNodes.some((node) =>
+    node.arguments?.some(
+      (arg) =>
+        arg.name.value === name &&
+        (arg.value.kind !== 'Variable' || info.variableValues[arg.value.name!.value] !== undefined),
+    ),
+  );
+}

@@ -5,7 +5,7 @@ import { BadInput, Forbidden } from '../store/errors.js';
 import { pageWindow } from '../sessions/paging.js';
 import { SessionStore, type SessionCursor, type SessionRow } from '../store/sessions.js';
 import { builder } from './builder.js';
-import { decodeJsonCursor, encodeIndexCursor, encodeJsonCursor, parseGlobalId } from './ids.js';
+import { argumentGiven, decodeJsonCursor, encodeIndexCursor, encodeJsonCursor, parseGlobalId } from './ids.js';
 import { MessageRef, type MessageShape, PageInfoRef } from './message.js';
 import { UserRef } from './viewer.js';
 
@@ -208,7 +208,8 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, ctx, info) => {
       const max = ctx.app.config.maxPageSize;
-      const first = args.first ?? 50;
+      // A default page larger than MAX_PAGE_SIZE is clamped; an explicit one is refused.
+      const first = argumentGiven(info, 'first') ? (args.first ?? 50) : Math.min(args.first ?? 50, max);
       if (first < 0 || first > max) {
         throw new BadInput(`first must be between 0 and ${max}`);
       }

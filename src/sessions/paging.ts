@@ -22,6 +22,7 @@ export function pageWindow(args: PageArgs, total: number, maxPageSize: number): 
   const lower = args.after ? decodeIndexCursor(args.after) + 1 : 0;
   const upper = args.before ? Math.min(decodeIndexCursor(args.before), total) : total;
   if (args.first != null) return { start: lower, end: Math.max(lower, Math.min(upper, lower + args.first)) };
-  const size = args.last ?? DEFAULT_HISTORY_PAGE;
+  // The default page follows the cap; only an explicit size above it is refused.
+  const size = args.last ?? Math.min(DEFAULT_HISTORY_PAGE, maxPageSize);
   return { start: Math.max(lower, upper - size), end: Math.max(lower, upper) };
 }
