@@ -110,7 +110,7 @@ export function createOriginPolicy(config: OriginPolicyConfig) {
       return {
         refusal: {
           status: 403,
-          message: `Host "${req.headers.host}" is not accepted with auth disabled (DNS rebinding guard): use localhost or an IP address, or list the origin in CORS_ORIGINS`,
+          message: `Host "${clip(req.headers.host)}" is not accepted with auth disabled (DNS rebinding guard): use localhost or an IP address, or list the origin in CORS_ORIGINS`,
         },
       };
     }
@@ -134,7 +134,7 @@ export function createOriginPolicy(config: OriginPolicyConfig) {
       if (listed.has(url.origin)) return { corsOrigin: url.origin };
       if (anyOrigin) return { corsOrigin: '*' };
     }
-    return { refusal: { status: 403, message: `Cross-origin request from ${origin} refused: list the origin in CORS_ORIGINS to allow it` } };
+    return { refusal: { status: 403, message: `Cross-origin request from ${clip(origin)} refused: list the origin in CORS_ORIGINS to allow it` } };
   }
 
   function corsHeaders(origin: string): Record<string, string> {
@@ -190,9 +190,12 @@ function pathOf(req: IncomingMessage): string {
   return end < 0 ? url : url.slice(0, end);
 }
 
+/** Header text echoed in an error, bounded. */
+const clip = (value: string | undefined) => (value ?? '').slice(0, 100);
+
 function refuse(res: ServerResponse, refusal: Refusal): void {
   const body = JSON.stringify({ errors: [{ message: refusal.message, extensions: { code: 'FORBIDDEN' } }] });
-  res.writeHead(refusal.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)) });
+  res.writeHead(refusal.status, { 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', 'content-length': String(Buffer.byteLength(body)) });
   res.end(body);
 }
 
