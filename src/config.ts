@@ -5,6 +5,7 @@
  * the seed's. A bad value stops start-up with one line naming the variable.
  */
 import { z } from 'zod';
+import { parseOriginList } from './http/origin.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -12,6 +13,14 @@ const bool = z
 const int = (min = 0) => z.coerce.number().int().min(min);
 const ratio = z.coerce.number().gt(0).lte(1);
 const optionalString = z.string().min(1).optional();
+const originList = z.string().transform((s, ctx) => {
+  try {
+    return parseOriginList(s);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
 
 const priceTable = z
   .string()
@@ -41,6 +50,7 @@ const settings = {
   logFormat: [z.enum(['auto', 'json', 'pretty']), 'auto', 'Log lines: auto = readable on a terminal outside production, JSON otherwise'],
   authEnabled: [bool, 'false', 'Require an API key or JWT; false = local mode, every session owned by `anonymous`'],
   allowUnauthenticatedRemote: [bool, 'false', 'With auth disabled, allow listening on a non-loopback address'],
+  corsOrigins: [originList, '', 'Comma-separated browser origins (`https://app.example`) allowed to call the API cross-origin; empty = same origin only; `*` only with auth'],
   jwtSecret: [optionalString, undefined, 'HS256 secret for JWT bearer tokens'],
   jwtJwksUrl: [z.string().url().optional(), undefined, 'JWKS URL for JWT bearer tokens'],
   jwtIssuer: [optionalString, undefined, 'Expected JWT issuer'],

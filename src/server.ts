@@ -6,7 +6,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { createYoga, type YogaInitialContext } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -16,6 +15,7 @@ import type { Context } from './schema/builder.js';
 import { maskError } from './schema/errors.js';
 import { buildSchema } from './schema/index.js';
 import { Unauthenticated } from './store/errors.js';
+import { createOriginPolicy, isLoopbackHost, useCsrfHeader } from './http/origin.js';
 import { useStreamingUploads } from './files/multipart.js';
 import { closingIterator, nextFrame, useSharedSubscriptionExecution } from './shared-subscriptions.js';
 import { GRAPHIQL_TABS, renderLocalGraphiQL, serveGraphiQLAsset } from './web/graphiql.js';
@@ -74,6 +74,8 @@ export function createGraphQLHandler(app: App) {
       },
     },
     batching: false,
+    // CORS is answered by the origin policy in startServer (Yoga's default reflects any Origin).
+    cors: false,
     // Body limits are enforced by useStreamingUploads below (uploads up to SESSION_FILES_MAX_SIZE_MB, other bodies 65 MB).
     maxRequestBodySize: false,
     logging: {
@@ -83,7 +85,7 @@ export function createGraphQLHandler(app: App) {
       error: (...args) => app.log.error(args.map(String).join(' ')),
     },
     plugins: [
-      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'content-type', 'authorization'] }),
+      useCsrfHeader(),
       EnvelopArmorPlugin({
         maxDepth: { n: 12 },
         maxAliases: { n: 15 },
@@ -119,15 +121,17 @@ export interface RunningServer {
 
 export async function startServer(app: App, options: { routes?: RouteHandler[] } = {}): Promise<RunningServer> {
   const { host, port, authEnabled, allowUnauthenticatedRemote } = app.config;
-  if (!authEnabled && !allowUnauthenticatedRemote && !isLoopback(host)) {
+  if (!authEnabled && !allowUnauthenticatedRemote && !(await isLoopbackHost(host))) {
     throw new Error(
       `Refusing to listen on ${host} with auth disabled: set AUTH_ENABLED=true, or ALLOW_UNAUTHENTICATED_REMOTE=true to accept the risk`,
     );
   }
+  const origins = createOriginPolicy(app.config);
   const yoga = createGraphQLHandler(app);
   const routes = [healthRoute, ...(app.config.graphiql ? [serveGraphiQLAsset] : []), ...(options.routes ?? [])];
   const server = createServer(async (req, res) => {
     try {
+      if (origins.handle(req, res)) return;
       for (const route of routes) if (await route(req, res, app)) return;
       await yoga.handle(req, res);
     } catch (error) {
@@ -136,7 +140,7 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
       res.end('Internal error');
     }
   });
-  const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint });
+  const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint, verifyClient: origins.verifyClient });
   useServer(
     {
       execute: (args: any) => args.rootValue.execute(args),
@@ -237,10 +241,6 @@ function sendFrames(
       else await new Promise<void>((resolve, reject) => socket.send(frame, (error) => (error ? reject(error) : resolve())));
     }
   });
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
 
 const healthRoute: RouteHandler = async (req, res, app) => {

@@ -10,6 +10,7 @@
  * server itself only serves what was built at install).
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +40,8 @@ export interface E2EServer {
   /** http://127.0.0.1:<port> — the page is `${url}/` */
   url: string;
   app: App;
+  /** the Node HTTP server (to watch requests and upgrades arrive) */
+  http: Server;
   fake: FakeProvider;
   gql: <T = any>(query: string, variables?: Record<string, unknown>, token?: string) => Promise<GqlResult<T>>;
   /** destroys every open WebSocket at the TCP level, as a network drop would */
@@ -104,6 +107,7 @@ export async function startE2EServer(overrides: Partial<Config> = {}, extraRoute
   return {
     url: running.url,
     app,
+    http: running.server,
     fake,
     gql,
     dropSockets: () => {
