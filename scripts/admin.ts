@@ -26,7 +26,7 @@ async function main() {
       console.log(`created user ${user.name}${user.isAdmin ? ' (admin)' : ''}`);
       console.log(`API key (shown once): ${key}`);
     } else {
-      const user = await db.prisma.user.findUnique({ where: { name } });
+      const user = await db.prisma.user.findFirst({ where: { name, jwtSubject: null } });
       if (!user) throw new Error(`no user named ${name}`);
       console.log(`API key (shown once): ${await auth.createApiKey(user.id)}`);
     }

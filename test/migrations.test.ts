@@ -35,6 +35,7 @@ const SCHEMA_PRISMA = fileURLToPath(new URL('../prisma/schema.prisma', import.me
  */
 const HAND_WRITTEN_INDEXES: Record<string, string> = {
   turns_one_active_per_session: 'partial unique index (one RUNNING/WAITING_FOR_TOOL turn per session), migration 20261130000100',
+  users_name_key: 'partial unique index (API-key user names; a JWT row may repeat one), migration 20261201000100',
 };
 
 /** Created at startup by ensureSearchIndexes, outside the migrations. */
@@ -690,7 +691,7 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, () => {
         DROP INDEX "idx_session_messages_counts";
         CREATE INDEX "idx_session_messages_counts" ON "session_messages"("session_id", "is_display", "sequence_number");
         DROP INDEX "turns_status_idx";
-        DROP INDEX "users_name_key";
+        DROP INDEX "api_keys_key_hash_key";
         ALTER TABLE "session_imports" DROP CONSTRAINT "session_imports_pkey";
         ALTER TABLE "memory_chunks" DROP CONSTRAINT "memory_chunks_session_id_fkey";
         CREATE TABLE "stray_table" ("id" INTEGER);
@@ -715,7 +716,7 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, () => {
           expect.stringMatching(/^memory_chunks_search_vector_idx: .*USING btree.*, schema.prisma says gin memory_chunks \(search_vector\)$/),
         ]),
       );
-      expect(drift.uniques).toEqual(['users: unique index users_name_key (name) missing']);
+      expect(drift.uniques).toEqual(['api_keys: unique index api_keys_key_hash_key (key_hash) missing']);
       expect(drift.primaryKeys).toEqual(['session_imports: no primary key, schema.prisma says (user_id,fingerprint)']);
       expect(drift.foreignKeys).toEqual([expect.stringMatching(/^memory_chunks: foreign key memory_chunks_session_id_fkey .* missing$/)]);
       expect(drift.tables).toEqual(['extra table stray_table']);

@@ -1,16 +1,19 @@
 /**
  * Credentials → Viewer. API keys (`Authorization: Bearer csk_…`, stored as
- * sha256 hashes, shown once) or JWTs (HS256 secret or a JWKS URL, via jose).
+ * sha256 hashes, shown once) or JWTs (HS256 secret or a JWKS URL, via jose;
+ * docs/security.md "Identity: API keys and JWTs").
  * With auth disabled every caller is `anonymous` and checks are bypassed.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, type FlattenedJWSInput, type JWTHeaderParameters, jwtVerify, type JWTPayload } from 'jose';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { Unauthenticated } from '../store/errors.js';
 import { ANONYMOUS, type Viewer } from '../store/sessions.js';
 
 const KEY_PREFIX = 'csk_';
+const HMAC_ALGORITHMS = ['HS256'];
+const JWKS_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 
 export const anonymousViewer: Viewer = {
   userId: ANONYMOUS,
@@ -56,26 +59,58 @@ export class Auth {
     return { userId: key.user.id, userName: key.user.name, isAdmin: key.user.isAdmin, permissions: key.user.permissions, authEnabled: true };
   }
 
+  /**
+   * A JWT names an identity, (issuer, subject), with its own users row; its
+   * claims grant rights for this request only and are never stored, so no
+   * token can change what an API key (or the next token) may do.
+   */
   private async viewerForJwt(token: string): Promise<Viewer> {
     let payload: JWTPayload;
     try {
-      const options = { issuer: this.config.jwtIssuer, audience: this.config.jwtAudience };
-      payload = this.secret
-        ? (await jwtVerify(token, this.secret, options)).payload
-        : (await jwtVerify(token, this.jwks!, options)).payload;
+      payload = (
+        await jwtVerify(token, this.jwtKey, {
+          algorithms: this.jwtAlgorithms,
+          requiredClaims: ['exp'],
+          issuer: this.config.jwtIssuer,
+          audience: this.config.jwtAudience,
+        })
+      ).payload;
     } catch {
       throw new Unauthenticated('Invalid or expired token');
     }
-    if (!payload.sub) throw new Unauthenticated('Token has no subject');
+    if (typeof payload.sub !== 'string' || !payload.sub) throw new Unauthenticated('Token has no subject');
     const permissions = Array.isArray(payload.permissions) ? payload.permissions.map(String) : [];
     const isAdmin = payload.admin === true || permissions.includes('admin');
-    // A JWT's subject is a user name; the user row is created on first sight.
-    const user = await this.db.prisma.user.upsert({
-      where: { name: payload.sub },
-      create: { name: payload.sub, isAdmin, permissions },
-      update: { isAdmin, permissions },
-    });
+    const user = await this.jwtUser(typeof payload.iss === 'string' ? payload.iss : '', payload.sub);
     return { userId: user.id, userName: user.name, isAdmin, permissions, authEnabled: true };
+  }
+
+  /** HS256 with JWT_SECRET; the asymmetric families with JWT_JWKS_URL. Nothing else (never `none`, never HS384/HS512). */
+  private get jwtAlgorithms(): string[] {
+    return [...(this.secret ? HMAC_ALGORITHMS : []), ...(this.jwks ? JWKS_ALGORITHMS : [])];
+  }
+
+  /** jose has already refused any alg outside jwtAlgorithms when this runs. */
+  private readonly jwtKey = (header: JWTHeaderParameters, token: FlattenedJWSInput) =>
+    HMAC_ALGORITHMS.includes(header.alg) ? this.secret! : this.jwks!(header, token);
+
+  /** The identity's row, created on first sight; a row from before identities (jwt_issuer null) is adopted by its subject. */
+  private async jwtUser(issuer: string, subject: string): Promise<{ id: string; name: string }> {
+    const prisma = this.db.prisma;
+    const where = { jwtIssuer_jwtSubject: { jwtIssuer: issuer, jwtSubject: subject } };
+    const select = { id: true, name: true } as const;
+    for (let attempt = 0; ; attempt++) {
+      const found = await prisma.user.findUnique({ where, select });
+      if (found) return found;
+      try {
+        const adopted = await prisma.user.updateMany({ where: { jwtIssuer: null, jwtSubject: subject }, data: { jwtIssuer: issuer } });
+        if (adopted.count > 0) continue;
+        return await prisma.user.create({ data: { name: subject, jwtIssuer: issuer, jwtSubject: subject }, select });
+      } catch (error) {
+        // A concurrent first request created (or adopted) the same identity: read it.
+        if ((error as { code?: string }).code !== 'P2002' || attempt > 2) throw error;
+      }
+    }
   }
 
   /** Creates a user and its first API key; the key is returned once and stored hashed. */

@@ -51,7 +51,8 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
-    nodeQueryOptions: { nullable: true },
+    // node(id:) is defined in node.ts, with one access policy for every Node type.
+    nodeQueryOptions: false,
     nodesQueryOptions: false,
   },
 });

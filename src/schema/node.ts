@@ -1,0 +1,83 @@
+/**
+ * `node(id:)`: one access policy for every Node type. The answer is the node,
+ * or `null` with no error for an id the caller may not see, a missing or
+ * deleted one, and a malformed one alike, so the field tells nothing about
+ * what exists (docs/security.md "Object access and `node(id:)`").
+ */
+import { decodeGlobalID, resolveNodes } from '@pothos/plugin-relay';
+import type { Context } from './builder.js';
+import { builder } from './builder.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether the caller may see the node, checked before it is loaded; it is the
+ * rule of the field that lists or returns that type elsewhere. A Node type
+ * without an entry is never answered (fail closed).
+ */
+const visible: Record<string, (id: string, ctx: Context) => Promise<boolean>> = {
+  // session(id:): the store's read rule, as one filtered query.
+  Session: async (id, ctx) =>
+    UUID.test(id) &&
+    (await ctx.app.db.prisma.session.count({ where: { id, ...ctx.app.store.readWhere(ctx.viewer!) } })) > 0,
+  // The session's rule, through the turn's session.
+  Turn: async (id, ctx) => {
+    if (!UUID.test(id)) return false;
+    const turn = await ctx.app.db.prisma.turn.findUnique({ where: { id }, select: { sessionId: true } });
+    return turn !== null && (await visible.Session!(turn.sessionId, ctx));
+  },
+  // The session's rule; the loader also hides context-only rows from readers who cannot write.
+  Message: async (id, ctx) => {
+    const [sessionId = '', seq = ''] = id.split(':');
+    return /^\d{1,9}$/.test(seq) && (await visible.Session!(sessionId, ctx));
+  },
+  // viewer.user and Session.owner: yourself, and the owners of sessions you may read (everyone for an admin).
+  User: async (id, ctx) => {
+    const viewer = ctx.viewer!;
+    if (!UUID.test(id)) return false;
+    if (viewer.authEnabled && !viewer.isAdmin && id !== viewer.userId) {
+      const owned = await ctx.app.db.prisma.session.count({ where: { AND: [{ userId: id }, ctx.app.store.readWhere(viewer)] } });
+      if (owned === 0) return false;
+    }
+    return (await ctx.app.db.prisma.user.count({ where: { id } })) > 0;
+  },
+  // profiles: every authenticated caller sees every profile, systemPrompt included.
+  Profile: async (id, ctx) => UUID.test(id) && (await ctx.app.db.prisma.profile.count({ where: { id } })) > 0,
+};
+
+export const nodeTypesWithPolicy = Object.keys(visible);
+
+function parse(raw: string): { typename: string; id: string } | null {
+  try {
+    const decoded = decodeGlobalID(raw);
+    return Object.hasOwn(visible, decoded.typename) ? decoded : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Prisma's "record not found": the node went away between the check and the load. */
+const isGone = (error: unknown) => (error as { code?: string } | null)?.code === 'P2025';
+
+builder.queryField('node', (t) =>
+  t.field({
+    type: builder.nodeInterfaceRef(),
+    nullable: true,
+    description:
+      'Any Node by its global id. An id the caller may not see, a missing or deleted one and a malformed one all answer null, with no error.',
+    authScopes: { authenticated: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx, info) => {
+      const target = parse(String(args.id));
+      if (!target || !(await visible[target.typename]!(target.id, ctx))) return null;
+      try {
+        const [node] = await resolveNodes(builder, ctx, info, [target]);
+        // Turn and Message loaders answer an Error for what they will not show.
+        return node instanceof Error ? null : (node ?? null);
+      } catch (error) {
+        if (isGone(error)) return null;
+        throw error;
+      }
+    },
+  }),
+);
