@@ -64,7 +64,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const trigram = await ensureSearchIndexes(db, (msg) => log.warn(msg));
   const store = new SessionStore(db);
-  const bus = createEventBus({ redisUrl: config.redisUrl, retention: config.eventRetention });
+  const bus = createEventBus({ redisUrl: config.redisUrl, retention: config.eventRetention, log });
   const profiles = new ProfileService(db, config);
   await profiles.ensureDefault();
   const sessions = new SessionService(store, profiles, bus, config);
