@@ -58,6 +58,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     (await openDatabase({
       url: config.databaseUrl,
       dataDir: config.dataDir,
+      poolSize: config.databasePoolSize,
+      lockTimeoutMs: config.databaseLockTimeoutMs,
       onConnectionError: (err) => log.warn({ err }, 'db.idle_connection_lost'),
     }));
   const applied = await migrate(db);

@@ -168,7 +168,7 @@ describe.skipIf(!hasRedis)('Redis faults', () => {
 
   afterEach(() => {
     // ioredis reports an error event nobody listens to through console.error.
-    const printed = consoleError.mock.calls.map((c) => c.map(String).join(' ')).filter((l) => /ioredis|Unhandled error/i.test(l));
+    const printed = consoleError.mock.calls.map((c: unknown[]) => c.map(String).join(' ')).filter((l: string) => /ioredis|Unhandled error/i.test(l));
     expect(printed).toEqual([]);
     expect(unhandled).toEqual([]);
   });

@@ -11,6 +11,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { isConnectionError, isReadOnlySql, retryOnConnectionError } from './faults.js';
 
 export interface RawDriver {
   /** Runs one or more statements without parameters. */
@@ -39,11 +40,13 @@ export interface DatabaseOptions {
    * terminated it): the pool drops it and the next query opens a new one.
    */
   onConnectionError?: (error: Error) => void;
+  /** PostgreSQL lock_timeout of the service's statements: a row lock not granted by then fails (answered BUSY) instead of waiting on */
+  lockTimeoutMs?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.url
-    ? openServer(options.url, options.poolSize ?? 10, options.onConnectionError)
+    ? openServer(options.url, options.poolSize ?? 10, options.onConnectionError, options.lockTimeoutMs)
     : openEmbedded(options.dataDir ?? 'memory://');
 }
 
@@ -73,12 +76,18 @@ async function openEmbedded(dataDir: string): Promise<Database> {
   };
 }
 
-async function openServer(url: string, poolSize: number, onConnectionError: (error: Error) => void = () => undefined): Promise<Database> {
+async function openServer(
+  url: string,
+  poolSize: number,
+  onConnectionError: (error: Error) => void = () => undefined,
+  lockTimeoutMs?: number,
+): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // Without a listener, an idle connection's error (a restarted or terminating server) is
   // an uncaught exception that ends the process. The pool discards that connection.
   pool.on('error', onConnectionError);
-  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: poolSize }, { onPoolError: onConnectionError }) });
+  const adapter = new PrismaPg({ connectionString: url, max: poolSize, ...(lockTimeoutMs ? { lock_timeout: lockTimeoutMs } : {}) }, { onPoolError: onConnectionError });
+  const prisma = retryOnConnectionError(new PrismaClient({ adapter }));
   const onClient = (client: pg.PoolClient | pg.Pool) => ({
     exec: async (sql: string) => {
       await client.query(sql);
@@ -86,8 +95,15 @@ async function openServer(url: string, poolSize: number, onConnectionError: (err
     query: async <T>(sql: string, params: unknown[] = []) =>
       (await client.query(sql, params)).rows as T[],
   });
+  const pooled = onClient(pool);
   const raw: RawDriver = {
-    ...onClient(pool),
+    ...pooled,
+    // A pooled read whose connection was terminated runs again (twice at most) on another one.
+    query: <T>(sql: string, params?: unknown[]) =>
+      pooled.query<T>(sql, params).catch(function retry(error: unknown, attempt = 1): Promise<T[]> {
+        if (attempt > 2 || !isReadOnlySql(sql) || !isConnectionError(error)) throw error;
+        return pooled.query<T>(sql, params).catch((next: unknown) => retry(next, attempt + 1));
+      }),
     withConnection: async (fn) => {
       const client = await pool.connect();
       try {
