@@ -86,7 +86,9 @@ async function openServer(
   // Without a listener, an idle connection's error (a restarted or terminating server) is
   // an uncaught exception that ends the process. The pool discards that connection.
   pool.on('error', onConnectionError);
-  const adapter = new PrismaPg({ connectionString: url, max: poolSize, ...(lockTimeoutMs ? { lock_timeout: lockTimeoutMs } : {}) }, { onPoolError: onConnectionError });
+  // A checked-out connection terminated between two statements emits 'error' on the client itself.
+  pool.on('connect', (client) => client.on('error', onConnectionError));
+  const adapter = new PrismaPg({ connectionString: url, max: poolSize, ...(lockTimeoutMs ? { lock_timeout: lockTimeoutMs } : {}) }, { onPoolError: onConnectionError, onConnectionError });
   const prisma = retryOnConnectionError(new PrismaClient({ adapter }));
   const onClient = (client: pg.PoolClient | pg.Pool) => ({
     exec: async (sql: string) => {
