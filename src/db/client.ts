@@ -88,7 +88,12 @@ async function openServer(
   pool.on('error', onConnectionError);
   // A checked-out connection terminated between two statements emits 'error' on the client itself.
   pool.on('connect', (client) => client.on('error', onConnectionError));
-  const adapter = new PrismaPg({ connectionString: url, max: poolSize, ...(lockTimeoutMs ? { lock_timeout: lockTimeoutMs } : {}) }, { onPoolError: onConnectionError, onConnectionError });
+  // Prisma's pool is ours too, for the same per-connection listener: the adapter drops its own
+  // listener on commit/rollback, and a terminated backend's late FATAL then ended the process.
+  const prismaPool = new pg.Pool({ connectionString: url, max: poolSize, ...(lockTimeoutMs ? { lock_timeout: lockTimeoutMs } : {}) });
+  prismaPool.on('error', onConnectionError);
+  prismaPool.on('connect', (client) => client.on('error', onConnectionError));
+  const adapter = new PrismaPg(prismaPool, { disposeExternalPool: true });
   const prisma = retryOnConnectionError(new PrismaClient({ adapter }));
   const onClient = (client: pg.PoolClient | pg.Pool) => ({
     exec: async (sql: string) => {
