@@ -49,6 +49,10 @@ export async function runFaultsConcurrency(
     }),
   );
   const server = await startServer(app);
+  // Watches the turns from a connection the terminations spare.
+  const observer = new pg.Client({ connectionString: url.toString() });
+  await observer.connect();
+  const [{ pid: observerPid }] = (await observer.query('SELECT pg_backend_pid() AS pid')).rows;
   const gql = async (query: string, variables: object = {}) => {
     const r = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
     return (await r.json()) as { data?: any; errors?: unknown[] };
@@ -63,8 +67,8 @@ export async function runFaultsConcurrency(
       killer = setInterval(() => {
         void admin
           .query(
-            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
-            [name],
+            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND pid <> $2 AND backend_type = 'client backend'`,
+            [name, observerPid],
           )
           .then((r) => (terminations += r.rowCount ?? 0));
       }, options.terminateEveryMs);
@@ -78,7 +82,7 @@ export async function runFaultsConcurrency(
     const deadline = Date.now() + 300_000;
     let rows: { status: string }[] = [];
     for (;;) {
-      rows = (await app.db.prisma.turn.findMany({ where: { id: { in: ids } }, select: { status: true } }));
+      rows = (await observer.query('SELECT status FROM turns WHERE id = ANY($1::uuid[])', [ids])).rows;
       if (rows.every((r) => r.status !== 'RUNNING' && r.status !== 'WAITING_FOR_TOOL') || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -90,6 +94,7 @@ export async function runFaultsConcurrency(
     return { turns, terminations, statuses, failed: statuses.FAILED ?? 0, sendErrors, seconds };
   } finally {
     if (killer) clearInterval(killer);
+    await observer.end();
     await server.close();
     await app.close();
     await fake.stop();

@@ -11,7 +11,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
-import { isConnectionError, isReadOnlySql, retryOnConnectionError } from './faults.js';
+import { isConnectionError, isReadOnlySql, RETRY_DELAYS_MS, retryOnConnectionError } from './faults.js';
 
 export interface RawDriver {
   /** Runs one or more statements without parameters. */
@@ -105,10 +105,11 @@ async function openServer(
   const pooled = onClient(pool);
   const raw: RawDriver = {
     ...pooled,
-    // A pooled read whose connection was terminated runs again (twice at most) on another one.
+    // A pooled read whose connection was terminated runs again on another one (see RETRY_DELAYS_MS).
     query: <T>(sql: string, params?: unknown[]) =>
-      pooled.query<T>(sql, params).catch(function retry(error: unknown, attempt = 1): Promise<T[]> {
-        if (attempt > 2 || !isReadOnlySql(sql) || !isConnectionError(error)) throw error;
+      pooled.query<T>(sql, params).catch(async function retry(error: unknown, attempt = 0): Promise<T[]> {
+        if (attempt >= RETRY_DELAYS_MS.length || !isReadOnlySql(sql) || !isConnectionError(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
         return pooled.query<T>(sql, params).catch((next: unknown) => retry(next, attempt + 1));
       }),
     withConnection: async (fn) => {

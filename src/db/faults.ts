@@ -72,6 +72,12 @@ function retryable(operation: string, args: unknown): boolean {
 }
 
 /**
+ * Pauses before each retry: while a server terminates connections one by one,
+ * the next idle pooled connection may be dead too, its error not yet read.
+ */
+export const RETRY_DELAYS_MS = [10, 100, 500];
+
+/**
  * A read (or a write that only sets values) that failed because its pooled
  * connection was terminated or reset runs again: the pool has dropped that
  * connection, the retry gets another. Inside an interactive
@@ -85,9 +91,9 @@ export function retryOnConnectionError(prisma: PrismaClient, onRetry: (error: un
           try {
             return await query(args);
           } catch (error) {
-            // Twice at most: right after a mass termination the next idle pooled connection may be dead too.
-            if (attempt >= 2 || !isConnectionError(error) || !retryable(operation, args)) throw error;
+            if (attempt >= RETRY_DELAYS_MS.length || !isConnectionError(error) || !retryable(operation, args)) throw error;
             onRetry(error, operation);
+            await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
           }
         }
       },
