@@ -59,13 +59,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     (await openDatabase({
       url: config.databaseUrl,
       dataDir: config.dataDir,
+      poolSize: config.databasePoolSize,
+      lockTimeoutMs: config.databaseLockTimeoutMs,
       onConnectionError: (err) => log.warn({ err }, 'db.idle_connection_lost'),
     }));
   const applied = await migrate(db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const trigram = await ensureSearchIndexes(db, (msg) => log.warn(msg));
   const store = new SessionStore(db);
-  const bus = createEventBus({ redisUrl: config.redisUrl, retention: config.eventRetention });
+  const bus = createEventBus({ redisUrl: config.redisUrl, retention: config.eventRetention, log });
   const profiles = new ProfileService(db, config);
   await profiles.ensureDefault();
   const sessions = new SessionService(store, profiles, bus, config);

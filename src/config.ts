@@ -44,6 +44,8 @@ const settings = {
   host: [z.string().min(1), '127.0.0.1', 'Address to listen on'],
   port: [int(0).max(65535), '4000', 'Port to listen on (0 = any free port)'],
   databaseUrl: [optionalString, undefined, 'PostgreSQL URL; unset = embedded PGlite under DATA_DIR'],
+  databasePoolSize: [int(1), '10', 'Connections per pool to the PostgreSQL server'],
+  databaseLockTimeoutMs: [int(0), '3000', 'Longest wait for a row lock before a write answers BUSY (0 = wait forever)'],
   dataDir: [z.string().min(1), './.data', 'Directory of the embedded database (PGlite)'],
   redisUrl: [optionalString, undefined, 'Redis URL; set to share events between several server processes'],
   logLevel: [z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info', 'pino log level'],

@@ -11,6 +11,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { isConnectionError, isReadOnlySql, RETRY_DELAYS_MS, retryOnConnectionError } from './faults.js';
 
 export interface RawDriver {
   /** Runs one or more statements without parameters. */
@@ -39,11 +40,13 @@ export interface DatabaseOptions {
    * terminated it): the pool drops it and the next query opens a new one.
    */
   onConnectionError?: (error: Error) => void;
+  /** PostgreSQL lock_timeout of the service's statements: a row lock not granted by then fails (answered BUSY) instead of waiting on */
+  lockTimeoutMs?: number;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.url
-    ? openServer(options.url, options.poolSize ?? 10, options.onConnectionError)
+    ? openServer(options.url, options.poolSize ?? 10, options.onConnectionError, options.lockTimeoutMs)
     : openEmbedded(options.dataDir ?? 'memory://');
 }
 
@@ -73,12 +76,25 @@ async function openEmbedded(dataDir: string): Promise<Database> {
   };
 }
 
-async function openServer(url: string, poolSize: number, onConnectionError: (error: Error) => void = () => undefined): Promise<Database> {
+async function openServer(
+  url: string,
+  poolSize: number,
+  onConnectionError: (error: Error) => void = () => undefined,
+  lockTimeoutMs?: number,
+): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // Without a listener, an idle connection's error (a restarted or terminating server) is
   // an uncaught exception that ends the process. The pool discards that connection.
   pool.on('error', onConnectionError);
-  const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: poolSize }, { onPoolError: onConnectionError }) });
+  // A checked-out connection terminated between two statements emits 'error' on the client itself.
+  pool.on('connect', (client) => client.on('error', onConnectionError));
+  // Prisma's pool is ours too, for the same per-connection listener: the adapter drops its own
+  // listener on commit/rollback, and a terminated backend's late FATAL then ended the process.
+  const prismaPool = new pg.Pool({ connectionString: url, max: poolSize, ...(lockTimeoutMs ? { lock_timeout: lockTimeoutMs } : {}) });
+  prismaPool.on('error', onConnectionError);
+  prismaPool.on('connect', (client) => client.on('error', onConnectionError));
+  const adapter = new PrismaPg(prismaPool, { disposeExternalPool: true });
+  const prisma = retryOnConnectionError(new PrismaClient({ adapter }));
   const onClient = (client: pg.PoolClient | pg.Pool) => ({
     exec: async (sql: string) => {
       await client.query(sql);
@@ -86,8 +102,16 @@ async function openServer(url: string, poolSize: number, onConnectionError: (err
     query: async <T>(sql: string, params: unknown[] = []) =>
       (await client.query(sql, params)).rows as T[],
   });
+  const pooled = onClient(pool);
   const raw: RawDriver = {
-    ...onClient(pool),
+    ...pooled,
+    // A pooled read whose connection was terminated runs again on another one (see RETRY_DELAYS_MS).
+    query: <T>(sql: string, params?: unknown[]) =>
+      pooled.query<T>(sql, params).catch(async function retry(error: unknown, attempt = 0): Promise<T[]> {
+        if (attempt >= RETRY_DELAYS_MS.length || !isReadOnlySql(sql) || !isConnectionError(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
+        return pooled.query<T>(sql, params).catch((next: unknown) => retry(next, attempt + 1));
+      }),
     withConnection: async (fn) => {
       const client = await pool.connect();
       try {

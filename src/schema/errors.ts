@@ -1,5 +1,6 @@
 /** The one place domain errors become GraphQL errors with the contract's codes; everything else is masked. */
 import { GraphQLError } from 'graphql';
+import { isLockTimeout } from '../db/faults.js';
 import { DomainError } from '../store/errors.js';
 
 const CONTRACT_CODES = new Set([
@@ -12,11 +13,16 @@ const CONTRACT_CODES = new Set([
   'NOTHING_TO_COMPACT',
   'CONTEXT_TOO_LARGE',
   'PROVIDER_UNAVAILABLE',
+  'BUSY',
   'GRAPHQL_VALIDATION_FAILED',
   'GRAPHQL_PARSE_FAILED',
 ]);
 
+const BUSY_MESSAGE = 'The session is locked by another write; nothing was saved, try again.';
+
 function findDomainError(error: unknown): { code: string; message: string } | null {
+  // A row lock not granted within lock_timeout: the transaction rolled back whole.
+  if (isLockTimeout(error)) return { code: 'BUSY', message: BUSY_MESSAGE };
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth++) {
     if (current instanceof DomainError) return current;

@@ -6,6 +6,7 @@ import type { ChatMessage, NewMessage } from '../domain/types.js';
 import { makeMessage } from '../domain/types.js';
 import { orderContext } from '../domain/context-order.js';
 import type { Database } from '../db/client.js';
+import { isConnectionError } from '../db/faults.js';
 import type { Prisma, Session } from '../generated/prisma/client.js';
 import { MESSAGE_COLUMNS, type MessageRow, type StoredMessage, toRowData, toStoredMessage } from './rows.js';
 
@@ -217,6 +218,7 @@ export class SessionStore {
    * locked by the counter update, so concurrent writers queue up.
    */
   async append(sessionId: string, messages: NewMessage[], tx?: Tx): Promise<StoredMessage[]> {
+    let attempted: StoredMessage[] | null = null;
     const run = async (t: Tx) => {
       const displayAdded = messages.filter((m) => m.isDisplay !== false).length;
       const counters = await t.$queryRawUnsafe<{ next_sequence: number; display_count: number }[]>(
@@ -236,10 +238,35 @@ export class SessionStore {
         const index = message.isDisplay ? displayIndex++ : null;
         return { message, index };
       });
+      attempted = stored.map(({ message, index }) => ({ ...message, sessionId, displayIndex: index, archived: false }));
       await t.sessionMessage.createMany({ data: stored.map(({ message, index }) => toRowData(sessionId, message, index)) });
-      return stored.map(({ message, index }) => ({ ...message, sessionId, displayIndex: index, archived: false }));
+      return attempted;
     };
-    return tx ? run(tx) : this.prisma.$transaction(run);
+    // Appends are the turn's hot path: under pool pressure they queue for a
+    // connection (up to 30 s) rather than failing after Prisma's 2 s maxWait.
+    if (tx) return run(tx);
+    const once = () => this.prisma.$transaction(run, { maxWait: 30_000, timeout: 30_000 });
+    try {
+      return await once();
+    } catch (error) {
+      // A terminated or reset connection: if the commit went through, the
+      // rows are there (same sequence numbers, same content) and are the
+      // answer; otherwise nothing was written and the append runs again.
+      if (!isConnectionError(error)) throw error;
+      const tried = attempted as StoredMessage[] | null;
+      if (tried && (await this.committed(sessionId, tried))) return tried;
+      return once();
+    }
+  }
+
+  private async committed(sessionId: string, messages: StoredMessage[]): Promise<boolean> {
+    const rows = await this.prisma.$queryRawUnsafe<{ sequence_number: number; role: string; content: string }[]>(
+      'SELECT sequence_number, role, content FROM session_messages WHERE session_id = $1::uuid AND sequence_number = ANY($2::int[])',
+      sessionId,
+      messages.map((m) => m.sequenceNumber),
+    );
+    const bySequence = new Map(rows.map((r) => [Number(r.sequence_number), r]));
+    return messages.every((m) => bySequence.get(m.sequenceNumber)?.role === m.role && bySequence.get(m.sequenceNumber)?.content === m.content);
   }
 
   /** Flips is_context on rows by sequence number in both tables, whatever their is_display. */

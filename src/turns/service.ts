@@ -194,10 +194,13 @@ export class TurnService {
       const title = applyHeuristicTitle(session.titleSource as TitleSource, content);
       // Conditional write: a manual rename that landed meanwhile wins.
       const written = title
-        ? await this.prisma.session.updateMany({
-            where: { id: session.id, titleSource: 'DEFAULT' },
-            data: { name: title.name, titleSource: title.titleSource },
-          })
+        ? await this.prisma.session
+            .updateMany({
+              where: { id: session.id, titleSource: 'DEFAULT' },
+              data: { name: title.name, titleSource: title.titleSource },
+            })
+            // The turn is committed: a title that cannot be written now (a locked row) must not answer an error.
+            .catch((err: unknown) => (this.log.warn({ err, sessionId: session.id }, 'turn.title_skipped'), { count: 0 }))
         : { count: 0 };
       if (title && written.count > 0) {
         await this.bus.publish(session.id, { type: 'SessionRenamed', ...title });

@@ -14,7 +14,9 @@ export const serverUrl = process.env.TEST_DATABASE_URL;
 export const dbKind = serverUrl ? 'postgres' : 'pglite';
 
 /** A fresh, empty database for one test file. */
-export async function createTestDatabase(options: { trigram?: boolean } = {}): Promise<{ db: Database; drop(): Promise<void> }> {
+export async function createTestDatabase(
+  options: { trigram?: boolean; poolSize?: number; lockTimeoutMs?: number } = {},
+): Promise<{ db: Database; drop(): Promise<void> }> {
   if (!serverUrl) {
     const db = await openDatabase({ dataDir: 'memory://' });
     return { db, drop: () => db.close() };
@@ -33,7 +35,7 @@ export async function createTestDatabase(options: { trigram?: boolean } = {}): P
     await c.query('CREATE EXTENSION IF NOT EXISTS pg_trgm').catch(() => undefined);
     await c.end();
   }
-  const db = await openDatabase({ url: url.toString(), poolSize: 5 });
+  const db = await openDatabase({ url: url.toString(), poolSize: options.poolSize ?? 5, lockTimeoutMs: options.lockTimeoutMs });
   return {
     db,
     drop: async () => {
@@ -61,7 +63,7 @@ export interface GqlResult<T> {
   errors?: { message: string; extensions?: { code?: string }; path?: unknown[] }[];
 }
 
-export async function createTestApp(overrides: Partial<Config> = {}, options: { trigram?: boolean } = {}): Promise<TestContext> {
+export async function createTestApp(overrides: Partial<Config> = {}, options: Parameters<typeof createTestDatabase>[0] = {}): Promise<TestContext> {
   const { db, drop } = await createTestDatabase(options);
   const app = await createApp(testConfig(overrides), { db });
   const yoga = createGraphQLHandler(app);
@@ -110,7 +112,7 @@ export interface Subscription {
   client: Client;
 }
 
-export async function createTestServer(overrides: Partial<Config> = {}, options: { trigram?: boolean } = {}): Promise<ServerContext> {
+export async function createTestServer(overrides: Partial<Config> = {}, options: Parameters<typeof createTestDatabase>[0] = {}): Promise<ServerContext> {
   const fake = await startFakeProvider();
   const base = await createTestApp(
     { ollamaHost: fake.url, openaiBaseUrl: `${fake.url}/v1`, anthropicBaseUrl: fake.url, providerTimeoutMs: 5_000, partialFlushMs: 100, ...overrides },
