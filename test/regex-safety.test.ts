@@ -5,10 +5,9 @@
  * checked with the ReDoS checker recheck, and anything it does not prove safe
  * fails with its file:line and the attack string it found.
  *
- * The checker's parameters are step-based, not time-based, with a fixed seed
- * (the same verdict on a loaded machine), and recall validation is on: an
- * attack string found by fuzzing is replayed before it is reported, which
- * rules out the fuzzer's false alarms on lookbehind-guarded patterns.
+ * The fuzzer's limits are step counts, not times, and its seed is fixed, so a
+ * loaded machine gets the same verdict (only the overall timeout is a time, and
+ * generous). Recall validation stays off: it replays an attack against a clock.
  */
 import { check, type Diagnostics } from 'recheck';
 import { describe, expect, it } from 'vitest';
@@ -16,11 +15,10 @@ import { repoRoot } from './support/child-server.js';
 import { regexSites, type RegexSite } from './support/regex-literals.js';
 
 const PARAMS = {
-  timeout: 120_000,
+  timeout: 300_000,
   randomSeed: 42,
   incubationTimeout: null,
   seedingTimeout: null,
-  recallTimeout: null,
 } as const;
 
 /** Two checks at a time: the machine running the suite is shared. */

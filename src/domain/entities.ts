@@ -17,27 +17,32 @@ type Extractor = { re: RegExp; group?: number; clean?: (s: string) => string | n
 const trimTrailingPunct = (s: string) => trimEndChars(s, '.,;:!?)]}>\'"');
 
 const URL_RE = /\bhttps?:\/\/[^\s<>"'`]+/g;
-// The lookbehind starts a local part only once per run (`\b` would restart it at every `.`/`+`/`-`).
-const EMAIL_RE = /(?<![\w.+-])[\w.+-]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])/g;
+// Patterns that must not start inside a run consume the character before the run
+// (group 1 is the value): a try inside the run then fails at once, where `\b`
+// restarted a scan at every `.`/`+`/`-`, and the ReDoS checker can follow it
+// (it misjudges lookbehinds).
+const EMAIL_RE = /(?:^|[^\w.+-])([\w.+-]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})(?![\w-])/g;
 const BACKTICK_RE = /`([^`\n]{2,160})`/g;
 // Paths with a slash, and bare file names with a known extension. Two patterns, not one
 // alternation: the union is flagged by the ReDoS checker even though each half is linear.
-const PATH_RE = /(?<![\w/.@:-])((?:~|\.{1,2})?\/?(?:[\w.@-]+\/)+[\w.@-]+)(?![\w/])/g;
+const PATH_RE = /(?:^|[^\w/.@:-])((?:~|\.{1,2})?\/?(?:[\w.@-]+\/)+[\w.@-]+)(?![\w/])/g;
 const FILE_RE =
-  /(?<![\w/.@:-])([\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|rb|md|json|ya?ml|toml|ini|cfg|conf|sql|sh|txt|csv|html|css|env|lock|log|pdf|png|jpe?g|svg|xml))(?![\w/])/g;
+  /(?:^|[^\w/.@:-])([\w-]+(?:\.[\w-]+)*\.(?:ts|tsx|js|jsx|mjs|cjs|py|rs|go|java|rb|md|json|ya?ml|toml|ini|cfg|conf|sql|sh|txt|csv|html|css|env|lock|log|pdf|png|jpe?g|svg|xml))(?![\w/])/g;
 const CONFIG_KEY_RE = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g;
 const TICKET_RE = /\b[A-Z][A-Z0-9]{1,9}-\d+\b/g;
-const AMOUNT_RE = /(?:[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM]\b)?|(?<![\w,.])\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP|RUB)\b)/g;
+const AMOUNT_RE = /[$€£¥]\s?\d[\d,]*(?:\.\d+)?(?:\s?[kKmM]\b)?/g;
+const AMOUNT_CODE_RE = /(?:^|[^\w,.$€£¥])(\d[\d,]*(?:\.\d+)?\s?(?:USD|EUR|GBP|RUB))\b/g;
 
 const EXTRACTORS: Extractor[] = [
   { re: URL_RE, clean: trimTrailingPunct },
-  { re: EMAIL_RE },
+  { re: EMAIL_RE, group: 1 },
   { re: BACKTICK_RE, group: 1, clean: (s) => s.trim() || null },
   { re: PATH_RE, group: 1, clean: trimTrailingPunct },
   { re: FILE_RE, group: 1, clean: trimTrailingPunct },
   { re: CONFIG_KEY_RE },
   { re: TICKET_RE },
   { re: AMOUNT_RE, clean: (s) => s.trim() },
+  { re: AMOUNT_CODE_RE, group: 1, clean: (s) => s.trim() },
 ];
 
 interface Hit {
@@ -76,19 +81,26 @@ export function extractEntities(text: string, cap: number = MAX_ENTITIES): strin
   return found;
 }
 
+/** `text` with each match of `re` (its group 1 when it has one) replaced by spaces, so indexes stay put. */
+function blank(text: string, re: RegExp): string {
+  return text.replace(re, (whole: string, value?: unknown) =>
+    typeof value === 'string' ? whole.slice(0, whole.indexOf(value)) + ' '.repeat(value.length) : ' '.repeat(whole.length),
+  );
+}
+
 function entitiesIn(text: string): string[] {
   const hits: Hit[] = [];
   let scan = text;
   let withoutPaths = text;
   for (const ex of EXTRACTORS) {
     // A file name inside a path was the path's (the single alternation tried the path first).
-    if (ex.re === PATH_RE) withoutPaths = scan.replace(PATH_RE, (s) => ' '.repeat(s.length));
+    if (ex.re === PATH_RE) withoutPaths = blank(scan, PATH_RE);
     for (const m of (ex.re === FILE_RE ? withoutPaths : scan).matchAll(ex.re)) {
       const raw = m[ex.group ?? 0];
       const value = ex.clean ? ex.clean(raw) : raw;
-      if (value) hits.push({ index: m.index ?? 0, value });
+      if (value) hits.push({ index: (m.index ?? 0) + m[0].indexOf(raw), value });
     }
-    if (ex.re === URL_RE || ex.re === EMAIL_RE) scan = scan.replace(ex.re, (s) => ' '.repeat(s.length));
+    if (ex.re === URL_RE || ex.re === EMAIL_RE) scan = blank(scan, ex.re);
   }
   hits.sort((a, b) => a.index - b.index);
   return hits.map((h) => h.value);

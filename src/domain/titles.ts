@@ -195,13 +195,33 @@ export function titlePromptInput(firstUserText: string, assistantSnippet?: strin
   return parts.join('\n\n');
 }
 
+const THINK_OPEN = /<think(?:ing)?>/gi;
+const THINK_CLOSE = /<\/think(?:ing)?>/gi;
+
+/** `text` without `<think>…</think>` blocks (an unclosed one runs to the end), in one pass. */
+function dropThinking(text: string): string {
+  let out = '';
+  let pos = 0;
+  for (;;) {
+    THINK_OPEN.lastIndex = pos;
+    const open = THINK_OPEN.exec(text);
+    if (!open) return out + text.slice(pos);
+    out += text.slice(pos, open.index);
+    THINK_CLOSE.lastIndex = open.index + open[0].length;
+    const close = THINK_CLOSE.exec(text);
+    if (!close) return out;
+    pos = close.index + close[0].length;
+  }
+}
+
 /**
  * Turn a small model's reply into a title: drop reasoning blocks, take the
  * first non-empty line, strip a `Title:` label, markdown, surrounding quotes
  * and trailing punctuation, cap the length. Null when nothing usable remains.
  */
 export function cleanGeneratedTitle(raw: string): string | null {
-  const withoutThinking = headOf(raw).replace(/<think(?:ing)?>[\s\S]*?(<\/think(?:ing)?>|$)/gi, '');
+  // Reasoning is dropped whole (it may be long); only the head of what is left is read.
+  const withoutThinking = headOf(dropThinking(raw));
   const line = withoutThinking
     .split(/\r?\n/)
     .map((l) => l.trim())
