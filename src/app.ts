@@ -1,5 +1,6 @@
 /** The service container: configuration, database, store, services, event bus. Built once per process. */
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from './logging.js';
 import { Auth } from './auth/auth.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
@@ -52,7 +53,7 @@ export interface AppOptions {
 }
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
-  const log = options.log ?? pino({ level: config.logLevel });
+  const log = options.log ?? createLogger(config.logLevel);
   const db =
     options.db ??
     (await openDatabase({

@@ -10,10 +10,11 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { createYoga, type YogaInitialContext } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { ExecutionResult } from 'graphql';
+import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { App } from './app.js';
 import type { Context } from './schema/builder.js';
 import { maskError } from './schema/errors.js';
+import { logGraphQLError, yogaLogger } from './logging.js';
 import { buildSchema } from './schema/index.js';
 import { Unauthenticated } from './store/errors.js';
 import { useStreamingUploads } from './files/multipart.js';
@@ -37,24 +38,18 @@ export function createGraphQLHandler(app: App) {
     graphqlEndpoint: '/graphql',
     graphiql: app.config.graphiql ? { subscriptionsProtocol: 'WS', title: 'Chat session service' } : false,
     maskedErrors: {
-      maskError: (error, message, isDev) => {
-        const masked = maskError(error, message);
-        if ((masked as { extensions?: { code?: string } }).extensions?.code === 'INTERNAL_SERVER_ERROR') {
-          app.log.error({ err: (error as { originalError?: unknown }).originalError ?? error }, 'unexpected error');
-          if (process.env.DEBUG_ERRORS) console.error((error as { originalError?: unknown }).originalError ?? error);
-        }
+      maskError: (error, message) => {
+        const masked = maskError(error, message) as GraphQLError;
+        const code = masked.extensions?.code as string | undefined;
+        logGraphQLError(app.log, error, code, masked.path);
+        if (code === 'INTERNAL_SERVER_ERROR' && process.env.DEBUG_ERRORS) console.error((error as { originalError?: unknown }).originalError ?? error);
         return masked;
       },
     },
     batching: false,
     // Body limits are enforced by useStreamingUploads below (uploads up to SESSION_FILES_MAX_SIZE_MB, other bodies 65 MB).
     maxRequestBodySize: false,
-    logging: {
-      debug: (...args) => app.log.debug(args.map(String).join(' ')),
-      info: (...args) => app.log.info(args.map(String).join(' ')),
-      warn: (...args) => app.log.warn(args.map(String).join(' ')),
-      error: (...args) => app.log.error(args.map(String).join(' ')),
-    },
+    logging: yogaLogger(app.log),
     plugins: [
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'content-type', 'authorization'] }),
       EnvelopArmorPlugin({
