@@ -6,6 +6,7 @@
 import { pino, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import type { Config } from './config.js';
+import { loggerOptions } from './logging.js';
 
 export function wantsPretty(format: Config['logFormat'], isTTY: boolean, nodeEnv: string | undefined): boolean {
   if (format === 'pretty') return true;
@@ -15,7 +16,7 @@ export function wantsPretty(format: Config['logFormat'], isTTY: boolean, nodeEnv
 
 /** `out` is where lines go (standard output unless a test passes a stream). */
 export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, out: NodeJS.WritableStream = process.stdout): Logger {
-  const options = { level: config.logLevel };
+  const options = loggerOptions(config.logLevel);
   const isTTY = Boolean((out as NodeJS.WriteStream).isTTY);
   if (!wantsPretty(config.logFormat, isTTY, process.env.NODE_ENV)) return pino(options, out === process.stdout ? undefined : out);
   const colorize = isTTY && !process.env.NO_COLOR;

@@ -9,10 +9,11 @@ import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { createYoga, type YogaInitialContext } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { ExecutionResult } from 'graphql';
+import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { App } from './app.js';
 import type { Context } from './schema/builder.js';
 import { maskError } from './schema/errors.js';
+import { logGraphQLError, yogaLogger } from './logging.js';
 import { buildSchema } from './schema/index.js';
 import { Unauthenticated } from './store/errors.js';
 import { createOriginPolicy, isLoopbackHost, useCsrfHeader } from './http/origin.js';
@@ -64,12 +65,11 @@ export function createGraphQLHandler(app: App) {
     graphiql: app.config.graphiql ? { subscriptionsProtocol: 'WS', title: 'Chat session service', defaultTabs: GRAPHIQL_TABS } : false,
     renderGraphiQL: renderLocalGraphiQL,
     maskedErrors: {
-      maskError: (error, message, isDev) => {
-        const masked = maskError(error, message);
-        if ((masked as { extensions?: { code?: string } }).extensions?.code === 'INTERNAL_SERVER_ERROR') {
-          app.log.error({ err: (error as { originalError?: unknown }).originalError ?? error }, 'unexpected error');
-          if (process.env.DEBUG_ERRORS) console.error((error as { originalError?: unknown }).originalError ?? error);
-        }
+      maskError: (error, message) => {
+        const masked = maskError(error, message) as GraphQLError;
+        const code = masked.extensions?.code as string | undefined;
+        logGraphQLError(app.log, error, code, masked.path);
+        if (code === 'INTERNAL_SERVER_ERROR' && process.env.DEBUG_ERRORS) console.error((error as { originalError?: unknown }).originalError ?? error);
         return masked;
       },
     },
@@ -78,12 +78,7 @@ export function createGraphQLHandler(app: App) {
     cors: false,
     // Body limits are enforced by useStreamingUploads below (uploads up to SESSION_FILES_MAX_SIZE_MB, other bodies 65 MB).
     maxRequestBodySize: false,
-    logging: {
-      debug: (...args) => app.log.debug(args.map(String).join(' ')),
-      info: (...args) => app.log.info(args.map(String).join(' ')),
-      warn: (...args) => app.log.warn(args.map(String).join(' ')),
-      error: (...args) => app.log.error(args.map(String).join(' ')),
-    },
+    logging: yogaLogger(app.log),
     plugins: [
       useCsrfHeader(),
       EnvelopArmorPlugin({

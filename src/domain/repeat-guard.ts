@@ -77,7 +77,8 @@ export function repeatNoteMessage(verdict: RepeatVerdict): NewMessage {
 export class RepeatGuard {
   private readonly opts: Required<RepeatGuardOptions>;
   private ledgerState: StreamRuleLedger;
-  private partial = '';
+  /** the pieces of the current, unfinished line */
+  private pending: string[] = [];
   private paragraph: string[] = [];
   private readonly lineCounts = new Map<string, number>();
   private readonly paragraphCounts = new Map<string, number>();
@@ -98,26 +99,32 @@ export class RepeatGuard {
     return this.verdict;
   }
 
-  /** Feed one text delta. Returns a verdict exactly once, when a rule fires; null otherwise. */
+  /**
+   * Feed one text delta. Returns a verdict exactly once, when a rule fires; null otherwise.
+   * Only the new delta is searched for line ends (the pieces of an unfinished line wait
+   * in a list), so a long line streamed in small pieces costs its length, not its square.
+   */
   push(delta: string): RepeatVerdict | null {
     if (this.verdict) return null;
-    this.partial += delta;
-    let nl = this.partial.search(/\r?\n/);
-    while (nl >= 0) {
-      const line = this.partial.slice(0, nl);
-      this.partial = this.partial.slice(this.partial[nl] === '\r' ? nl + 2 : nl + 1);
+    let start = 0;
+    for (let nl = delta.indexOf('\n'); nl >= 0; nl = delta.indexOf('\n', start)) {
+      this.pending.push(delta.slice(start, nl));
+      start = nl + 1;
+      let line = this.pending.join('');
+      this.pending = [];
+      if (line.endsWith('\r')) line = line.slice(0, -1);
       const v = this.onLine(line);
       if (v) return v;
-      nl = this.partial.search(/\r?\n/);
     }
+    if (start < delta.length) this.pending.push(delta.slice(start));
     return null;
   }
 
   /** End of the reply: counts the last unterminated line and paragraph. */
   end(): RepeatVerdict | null {
     if (this.verdict) return null;
-    const rest = this.partial;
-    this.partial = '';
+    const rest = this.pending.join('');
+    this.pending = [];
     const v = rest !== '' ? this.onLine(rest) : null;
     return v ?? this.closeParagraph();
   }

@@ -4,6 +4,7 @@
  * A manual rename always sticks; a generated title is never replaced by the
  * heuristic one.
  */
+import { headOf, trimEndChars, trimStartChars } from './text.js';
 import type { ChatMessage } from './types.js';
 
 export type TitleSource = 'DEFAULT' | 'HEURISTIC' | 'GENERATED' | 'MANUAL' | 'IMPORTED';
@@ -37,35 +38,54 @@ export function shortenAtWord(text: string, max: number = TITLE_MAX_CHARS): stri
   }
   // No usable boundary in the second half: a hard cut reads better than a stub.
   if (cut < Math.floor(max / 2)) cut = room.length;
-  const head = chars
-    .slice(0, cut)
-    .join('')
-    .replace(/[\s,;:.\-–—]+$/u, '');
-  return head + ELLIPSIS;
+  const head = chars.slice(0, cut).join('');
+  return trimEndChars(head, ',;:.-–—', { whitespace: true }) + ELLIPSIS;
 }
 
-/** Remove markdown decoration and link noise from one block of text. */
+const FENCE_OPEN = /^[ \t]*(`{3,}|~{3,})/;
+
+/** Drop fenced code blocks (closed, or running to the end) line by line, leaving an empty line each. */
+function dropCodeFences(text: string): string {
+  const out: string[] = [];
+  let fence: string | null = null;
+  for (const line of text.split('\n')) {
+    if (fence === null) {
+      const open = FENCE_OPEN.exec(line);
+      if (open) {
+        fence = open[1]!;
+        out.push('');
+      } else out.push(line);
+    } else if (line.trim() === fence) fence = null;
+  }
+  return out.join('\n');
+}
+
+/**
+ * Remove markdown decoration and link noise from one block of text. Every
+ * pattern here is linear (checked by test/regex-safety.test.ts): a label or
+ * a target cannot hold the bracket that would start the next try.
+ */
 function stripMarkdownNoise(text: string): string {
   return (
-    text
-      // fenced code blocks, closed or running to the end
-      .replace(/(^|\n)[ \t]*(`{3,}|~{3,})[^\n]*\n[\s\S]*?(\n[ \t]*\2[ \t]*(?=\n|$)|$)/g, '\n')
+    dropCodeFences(text)
       // images keep their alt text, links their label
-      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+      .replace(/!\[([^[\]]*)\]\([^()]*\)/g, '$1')
+      .replace(/\[([^[\]]+)\]\([^()]*\)/g, '$1')
       // bare URLs
       .replace(/\b(?:https?|ftp):\/\/[^\s)>\]]+/gi, ' ')
       .replace(/\bwww\.[^\s)>\]]+/gi, ' ')
       // html tags
-      .replace(/<\/?[a-z][^>\n]*>/gi, ' ')
+      .replace(/<\/?[a-z][^<>\n]*>/gi, ' ')
       // inline code keeps its text
       .replace(/`+([^`\n]*)`+/g, '$1')
       // per line: heading, quote, list and task markers
       .replace(/^[ \t]*(?:#{1,6}[ \t]+|>+[ \t]?|[-*+][ \t]+(?:\[[ xX]\][ \t]+)?|\d+[.)][ \t]+)/gm, '')
       // emphasis markers (not underscores inside identifiers)
-      .replace(/(\*\*|__)(.+?)\1/g, '$2')
+      // (a span cannot hold its own delimiter pair, so each try stops at the next one)
+      .replace(/\*\*((?:[^*\n]|\*(?!\*))+?)\*\*/g, '$1')
+      .replace(/__((?:[^_\n]|_(?!_))+?)__/g, '$1')
       .replace(/(^|[\s(])[*_]([^*_\n]+)[*_](?=[\s).,!?:;]|$)/gm, '$1$2')
-      .replace(/~~(.+?)~~/g, '$1')
+      .replace(/~~((?:[^~\n]|~(?!~))+?)~~/g, '$1')
   );
 }
 
@@ -80,7 +100,8 @@ function collapseWhitespace(s: string): string {
  * nothing readable is left.
  */
 export function heuristicTitle(firstUserText: string): string | null {
-  const cleaned = stripMarkdownNoise(firstUserText.replace(/\r\n?/g, '\n'));
+  // Only the head of a long prompt is read: the title comes from its first readable line anyway.
+  const cleaned = stripMarkdownNoise(headOf(firstUserText).replace(/\r\n?/g, '\n'));
   for (const line of cleaned.split('\n')) {
     const text = collapseWhitespace(line);
     if (/[\p{L}\p{N}]/u.test(text)) return shortenAtWord(text, TITLE_MAX_CHARS);
@@ -174,13 +195,33 @@ export function titlePromptInput(firstUserText: string, assistantSnippet?: strin
   return parts.join('\n\n');
 }
 
+const THINK_OPEN = /<think(?:ing)?>/gi;
+const THINK_CLOSE = /<\/think(?:ing)?>/gi;
+
+/** `text` without `<think>…</think>` blocks (an unclosed one runs to the end), in one pass. */
+function dropThinking(text: string): string {
+  let out = '';
+  let pos = 0;
+  for (;;) {
+    THINK_OPEN.lastIndex = pos;
+    const open = THINK_OPEN.exec(text);
+    if (!open) return out + text.slice(pos);
+    out += text.slice(pos, open.index);
+    THINK_CLOSE.lastIndex = open.index + open[0].length;
+    const close = THINK_CLOSE.exec(text);
+    if (!close) return out;
+    pos = close.index + close[0].length;
+  }
+}
+
 /**
  * Turn a small model's reply into a title: drop reasoning blocks, take the
  * first non-empty line, strip a `Title:` label, markdown, surrounding quotes
  * and trailing punctuation, cap the length. Null when nothing usable remains.
  */
 export function cleanGeneratedTitle(raw: string): string | null {
-  const withoutThinking = raw.replace(/<think(?:ing)?>[\s\S]*?(<\/think(?:ing)?>|$)/gi, '');
+  // Reasoning is dropped whole (it may be long); only the head of what is left is read.
+  const withoutThinking = headOf(dropThinking(raw));
   const line = withoutThinking
     .split(/\r?\n/)
     .map((l) => l.trim())
@@ -190,16 +231,16 @@ export function cleanGeneratedTitle(raw: string): string | null {
     .replace(/^#{1,6}\s+/, '')
     .replace(/^(\*\*|__)(.*)\1$/, '$2')
     .trim();
-  t = t.replace(/^\**\s*(?:session\s+|chat\s+)?title\s*\**\s*[:：\-–—]\s*\**\s*/i, '');
+  t = t.replace(/^\**\s*(?:(?:session|chat)\s+)?title[\s*]*[:：\-–—][\s*]*/i, '');
+  const QUOTES = '"\'“”‘’«»`„';
   let prev: string;
   do {
     prev = t;
     t = t
       .trim()
-      .replace(/^(\*\*|__|\*|_)(.*)\1$/, '$2')
-      .replace(/^["'“”‘’«»`„]+|["'“”‘’«»`„]+$/g, '')
-      .replace(/[.!?,;:…。！？、]+$/u, '')
-      .trim();
+      .replace(/^(\*\*|__|\*|_)(.*)\1$/, '$2');
+    t = trimEndChars(trimStartChars(t, QUOTES), QUOTES);
+    t = trimEndChars(t, '.!?,;:…。！？、').trim();
   } while (t !== prev);
   t = collapseWhitespace(t);
   if (!/[\p{L}\p{N}]/u.test(t)) return null;

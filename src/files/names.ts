@@ -3,6 +3,7 @@
  * resolving duplicates, and refusing executables by extension.
  */
 import { FileRejectedError } from './errors.js';
+import { trimEndChars, trimStartChars } from '../domain/text.js';
 
 /** Max length of a sanitized name, in code points (also capped in UTF-8 bytes, see below). */
 export const MAX_NAME_CHARS = 200;
@@ -44,7 +45,7 @@ function truncate(name: string): string {
   }
   const cps = [...stem];
   while (cps.length > 0 && !fits(cps.join('') + ext)) cps.pop();
-  const out = (cps.join('').replace(/[ .]+$/, '') + ext).trim();
+  const out = (trimEndChars(cps.join(''), ' .') + ext).trim();
   return out;
 }
 
@@ -67,7 +68,7 @@ export function sanitizeFilename(name: string): string {
   s = segments[segments.length - 1] ?? '';
   s = s.replace(RESERVED_CHARS, '_');
   s = s.replace(/\.{2,}/g, '.');
-  s = s.replace(/^[\s.]+/, '').replace(/[\s.]+$/, '');
+  s = trimEndChars(trimStartChars(s, '.', { whitespace: true }), '.', { whitespace: true });
   s = truncate(s);
   if (!s || s === '.' || s === '..') {
     throw new FileRejectedError('invalid_name', `Invalid file name: "${name.slice(0, 100)}"`);
@@ -107,7 +108,7 @@ export const EXECUTABLE_EXTENSIONS: ReadonlySet<string> = new Set([
  * or installer (case-insensitive; also versioned shared objects `libx.so.1.2`).
  */
 export function isExecutableName(name: string): boolean {
-  const lower = name.toLowerCase().replace(/[\s.]+$/, '');
+  const lower = trimEndChars(name.toLowerCase(), '.', { whitespace: true });
   if (/\.so(\.\d+)+$/.test(lower)) return true;
   const dot = lower.lastIndexOf('.');
   if (dot < 0) return false;

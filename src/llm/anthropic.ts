@@ -22,6 +22,7 @@ import {
   type StreamPolicy,
 } from './common.js';
 import type { ChatChunk, ChatRequest, LlmMessage, LlmToolDefinition } from './types.js';
+import { trimEndChars } from '../domain/text.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 export const COMPACT_BETA = 'compact-2026-01-12';
@@ -53,7 +54,7 @@ export class AnthropicProvider extends ResilientProvider {
 
   constructor(private readonly opts: AnthropicProviderOptions) {
     super();
-    const base = (opts.baseURL || 'https://api.anthropic.com').replace(/\/+$/, '');
+    const base = trimEndChars(opts.baseURL || 'https://api.anthropic.com', '/');
     this.url = base.endsWith('/v1') ? `${base}/messages` : `${base}/v1/messages`;
     this.policy = policyFrom('anthropic', opts);
   }

@@ -35,6 +35,16 @@ function findDomainError(error: unknown): { code: string; message: string } | nu
   return null;
 }
 
+function wrapsOnlyGraphQLErrors(error: GraphQLError): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5; depth++) {
+    if (!(current instanceof GraphQLError)) return false;
+    if (!current.originalError) return true;
+    current = current.originalError;
+  }
+  return false;
+}
+
 const GENERIC_PROVIDER = 'The model provider is unavailable or stopped answering; try again.';
 
 /** Yoga's maskError: known errors keep their code and message; the rest become INTERNAL_SERVER_ERROR. */
@@ -52,6 +62,10 @@ export function maskError(error: unknown, message: string): Error {
     const code = error.extensions?.code;
     if (typeof code === 'string' && CONTRACT_CODES.has(code)) return error;
     if (!error.originalError) return error; // validation / parse errors carry no internals
+    // A variable that does not coerce (unknown field, wrong type) wraps only GraphQL errors: the client's input, not a fault.
+    if (wrapsOnlyGraphQLErrors(error)) {
+      return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...error.extensions, code: 'BAD_USER_INPUT' } });
+    }
   }
   const path = error instanceof GraphQLError ? error.path : undefined;
   return new GraphQLError(message, { path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });

@@ -552,7 +552,8 @@ class TurnRun {
     const code = error instanceof ProviderUnavailableError ? 'PROVIDER_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR';
     // Clients get a generic message: provider errors carry hosts and upstream text. The detail is logged.
     const message = code === 'PROVIDER_UNAVAILABLE' ? PROVIDER_UNAVAILABLE_MESSAGE : 'The turn failed unexpectedly';
-    this.deps.log.error({ err: error, turnId: this.turn.id }, 'turn.failed');
+    // An unreachable provider is not this server's fault: warn, and keep error for our own.
+    this.deps.log[code === 'PROVIDER_UNAVAILABLE' ? 'warn' : 'error']({ err: error, turnId: this.turn.id }, 'turn.failed');
     const turn = await this.endTurn({ status: 'FAILED', error: message });
     if (!turn) return;
     this.endedStatus = 'FAILED';

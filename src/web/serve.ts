@@ -61,8 +61,22 @@ const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '
 
 /** Paths the API server owns: never answered here, whatever dist holds. */
 const NOT_OURS = /^\/(graphql|healthz|sessions)(\/|$)/;
-/** Vite's `[name]-[hash].ext` under assets/. */
-const HASHED = /^\/assets\/.+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/;
+/**
+ * Vite's `[name]-[hash].ext` under assets/ (`.+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+`),
+ * checked by hand: as a regex the request path's `-` runs make it quadratic.
+ */
+export function isHashedAsset(path: string): boolean {
+  if (!path.startsWith('/assets/')) return false;
+  const rest = path.slice('/assets/'.length);
+  const dot = rest.lastIndexOf('.');
+  if (dot < 0 || !/^[a-z0-9]+$/.test(rest.slice(dot + 1))) return false;
+  const stem = rest.slice(0, dot);
+  let run = stem.length;
+  while (run > 0 && /[A-Za-z0-9_-]/.test(stem[run - 1]!)) run--;
+  // The first dash of the trailing run (with a name before it) starts the longest possible hash.
+  for (let i = Math.max(run, 1); i < stem.length; i++) if (stem[i] === '-') return stem.length - i - 1 >= 8;
+  return false;
+}
 
 interface Entry {
   mtimeMs: number;
@@ -76,7 +90,18 @@ interface Entry {
 
 /** The non-empty inline `<script>` bodies of an HTML document, as written. */
 export function inlineScripts(html: string): string[] {
-  return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1]!).filter((code) => code.trim().length > 0);
+  const lower = html.toLowerCase();
+  const bodies: string[] = [];
+  for (let at = lower.indexOf('<script'); at >= 0; at = lower.indexOf('<script', at + 1)) {
+    const open = lower.indexOf('>', at);
+    if (open < 0) break;
+    const close = lower.indexOf('</script>', open);
+    if (close < 0) break;
+    if (/\bsrc=/.test(lower.slice(at + '<script'.length, open))) continue;
+    bodies.push(html.slice(open + 1, close));
+    at = close;
+  }
+  return bodies.filter((code) => code.trim().length > 0);
 }
 
 /**
@@ -134,7 +159,7 @@ export function createStaticHandler(distDir: string): StaticHandler {
     if (file !== root && !file.startsWith(root + sep)) return false;
     if (relative.split('/').some((part) => part.startsWith('.') && part !== '')) return false;
 
-    const entry = await load(file, HASHED.test(relative));
+    const entry = await load(file, isHashedAsset(relative));
     if (!entry) {
       if (relative !== '/index.html') return false;
       send(res, 503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, 'The web client is not built: run `npm run build:web`.\n', req.method === 'HEAD');
@@ -143,13 +168,13 @@ export function createStaticHandler(distDir: string): StaticHandler {
 
     const headers: Record<string, string> = {
       'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-      'cache-control': HASHED.test(relative) ? 'public, max-age=31536000, immutable' : 'no-cache',
+      'cache-control': isHashedAsset(relative) ? 'public, max-age=31536000, immutable' : 'no-cache',
       etag: entry.etag,
       ...(entry.csp ? { 'content-security-policy': entry.csp } : {}),
     };
     if (entry.gzipped) headers.vary = 'Accept-Encoding';
     const inm = req.headers['if-none-match'];
-    if (inm && inm.split(/\s*,\s*/).some((tag) => tag === entry.etag || tag === `W/${entry.etag}`)) {
+    if (inm && inm.split(',').map((tag) => tag.trim()).some((tag) => tag === entry.etag || tag === `W/${entry.etag}`)) {
       send(res, 304, headers, null, true);
       return true;
     }

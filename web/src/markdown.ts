@@ -11,8 +11,12 @@ export function escapeHtml(text: string): string {
 }
 
 const FENCE = /^\s{0,3}(```+|~~~+)\s*([\w+#.-]*)/;
-const LIST_ITEM = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
-const HEADING = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
+// Every pattern here is linear (test/regex-safety.test.ts): a text group starts
+// with a non-blank so the blank run before it cannot be split two ways.
+const LIST_ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(\S.*)?$/;
+const HEADING = /^ {0,3}(#{1,6})[ \t]+(\S.*)?$/;
+/** A line longer than this is shown as escaped text, without inline markup: the work per line stays bounded. */
+export const INLINE_MAX = 8 * 1024;
 const RULE = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/;
 const QUOTE = /^\s{0,3}>\s?(.*)$/;
 
@@ -45,7 +49,7 @@ export function renderMarkdown(source: string): string {
     if (heading) {
       flush();
       const level = Math.min(6, heading[1]!.length + 2);
-      out.push(`<h${level}>${inline(heading[2]!)}</h${level}>`);
+      out.push(`<h${level}>${inline(headingText(heading[2] ?? ''))}</h${level}>`);
       continue;
     }
     if (RULE.test(line)) {
@@ -84,7 +88,7 @@ function list(lines: string[], start: number, out: string[]): number {
     if (m && m[1]!.length < indent) break;
     if (m && m[1]!.length === indent) {
       if (/\d/.test(m[2]!) !== ordered) break;
-      items.push(inline(m[3]!));
+      items.push(inline(m[3] ?? ''));
       i++;
     } else if (m) {
       const nested: string[] = [];
@@ -102,13 +106,66 @@ function list(lines: string[], start: number, out: string[]): number {
   return i;
 }
 
+/** A heading's text without the closing `#` run and blanks (`## Title ##` → `Title`). */
+function headingText(text: string): string {
+  let end = text.length;
+  const blank = () => {
+    while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+  };
+  blank();
+  while (end > 0 && text[end - 1] === '#') end--;
+  blank();
+  return text.slice(0, end);
+}
+
+/**
+ * Code spans: a run of n backticks up to the next run of exactly n, found in
+ * one pass over the runs (the regex form rescans the line for every run).
+ */
+function codeSpans(s: string, hold: (html: string) => string): string {
+  const runs: { start: number; len: number }[] = [];
+  for (let i = 0; i < s.length; ) {
+    if (s[i] !== '`') {
+      i++;
+      continue;
+    }
+    let j = i;
+    while (j < s.length && s[j] === '`') j++;
+    runs.push({ start: i, len: j - i });
+    i = j;
+  }
+  const nextSame: number[] = new Array(runs.length).fill(-1);
+  const seen = new Map<number, number>();
+  for (let k = runs.length - 1; k >= 0; k--) {
+    nextSame[k] = seen.get(runs[k]!.len) ?? -1;
+    seen.set(runs[k]!.len, k);
+  }
+  let out = '';
+  let pos = 0;
+  for (let k = 0; k < runs.length; ) {
+    const m = nextSame[k]!;
+    if (m < 0) {
+      k++;
+      continue;
+    }
+    const open = runs[k]!;
+    const close = runs[m]!;
+    const code = s.slice(open.start + open.len, close.start);
+    out += s.slice(pos, open.start) + hold(`<code>${code.trim() || code}</code>`);
+    pos = close.start + close.len;
+    k = m + 1;
+  }
+  return out + s.slice(pos);
+}
+
 /** Inline markup on one escaped line: code spans first (verbatim), then links, bold, italic. */
 export function inline(text: string): string {
+  if (text.length > INLINE_MAX) return escapeHtml(text);
   const spans: string[] = [];
   const hold = (html: string) => `\u0000${spans.push(html) - 1}\u0000`;
   let s = escapeHtml(text.replace(/\u0000/g, ''));
-  s = s.replace(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g, (_m, _t, code: string) => hold(`<code>${code.trim() || code}</code>`));
-  s = s.replace(/\[([^\]\n]+)\]\(\s*(https?:\/\/[^\s)]+)\s*\)/g, (_m, label: string, href: string) =>
+  s = codeSpans(s, hold);
+  s = s.replace(/\[([^[\]\n]+)\]\(\s*(https?:\/\/[^\s()]+)\s*\)/g, (_m, label: string, href: string) =>
     hold(`<a href="${href}" rel="noopener noreferrer" target="_blank">${emphasis(label)}</a>`),
   );
   s = s.replace(/(^|[\s(])(https?:\/\/[^\s<]+[^\s<.,;:!?)'"&])/g, (_m, pre: string, href: string) =>
@@ -122,9 +179,10 @@ export function inline(text: string): string {
 
 function emphasis(s: string): string {
   return s
-    .replace(/\*\*(?=\S)([\s\S]*?\S)\*\*/g, '<strong>$1</strong>')
-    .replace(/(^|[^\w])__(?=\S)([\s\S]*?\S)__(?!\w)/g, '$1<strong>$2</strong>')
+    // A span cannot hold its own delimiter pair, so a try stops at the next one.
+    .replace(/\*\*(?=\S)((?:[^*]|\*(?!\*))*?\S)\*\*/g, '<strong>$1</strong>')
+    .replace(/(^|[^\w])__(?=\S)((?:[^_]|_(?!_))*?\S)__(?!\w)/g, '$1<strong>$2</strong>')
     .replace(/(^|[^\w*])\*(?![\s*])([^*\n]*?[^\s*])\*(?![\w*])/g, '$1<em>$2</em>')
     .replace(/(^|[^\w])_(?![\s_])([^_\n]*?[^\s_])_(?!\w)/g, '$1<em>$2</em>')
-    .replace(/~~(?=\S)([\s\S]*?\S)~~/g, '<del>$1</del>');
+    .replace(/~~(?=\S)((?:[^~]|~(?!~))*?\S)~~/g, '<del>$1</del>');
 }

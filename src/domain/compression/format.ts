@@ -5,6 +5,7 @@
  */
 import type { ChatMessage } from '../types.js';
 import { makeMessage } from '../types.js';
+import { trimEndChars, trimStartChars } from '../text.js';
 import { imageRefsOf } from '../image-tokens.js';
 import type { ImageRef } from '../image-tokens.js';
 import { DEFAULT_CRITICAL_TOOL_NAMES, isCriticalToolResult } from './importance.js';
@@ -173,7 +174,8 @@ export function replaceSummaries(toSummarize: readonly ChatMessage[], merged: Ch
   return toSummarize.flatMap((m, i) => (i === first ? [merged] : m.isSummary ? [] : [m]));
 }
 
-const KEYS_LINE_RE = /^\s*(?:[-*•]\s*)?\**KEYS\**\s*:\**\s*(.*)$/i;
+// The prefix only: `[\s*]*(.*)$` would let the two loops trade characters back and forth.
+const KEYS_LINE_RE = /^\s*(?:[-*•]\s*)?\**KEYS\**\s*:[\s*]*/i;
 
 /** Remove a trailing `KEYS: a, b` line; a summary without one comes back unchanged. */
 export function splitKeysLine(summary: string): { summary: string; keys: string[] } {
@@ -184,8 +186,8 @@ export function splitKeysLine(summary: string): { summary: string; keys: string[
   if (!match) return { summary, keys: [] };
   const seen = new Set<string>();
   const keys: string[] = [];
-  for (const raw of match[1].split(',')) {
-    const key = raw.trim().replace(/^[`"']+|[`"'.]+$/g, '');
+  for (const raw of lines[last].slice(match[0].length).split(',')) {
+    const key = trimEndChars(trimStartChars(raw.trim(), '`"\''), '`"\'.');
     if (key && !seen.has(key.toLowerCase())) {
       seen.add(key.toLowerCase());
       keys.push(key);
