@@ -211,3 +211,19 @@ export function runToEnd(child: import('node:child_process').ChildProcess): Prom
   child.stderr?.setEncoding('utf8').on('data', (c: string) => (stderr += c));
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
 }
+
+/**
+ * An initialized, migrated PGlite data directory to copy for each child server:
+ * initdb in WebAssembly is the slow part of a first start on a loaded machine.
+ */
+export async function prepareTemplateDataDir(dir: string): Promise<string> {
+  const { openDatabase } = await import('../../src/db/client.js');
+  const { migrate } = await import('../../src/db/migrate.js');
+  const db = await openDatabase({ dataDir: dir });
+  try {
+    await migrate(db);
+  } finally {
+    await db.close();
+  }
+  return dir;
+}
