@@ -2,7 +2,7 @@
  * kill -9 at a random moment of a write load, 20 times per database: the
  * server (a child process, as `npm start`) answers writes from two concurrent
  * writers (create session, send + turn end, rename, upload, share), dies by
- * SIGKILL after a uniformly random 0.2–4 s, restarts on the same data, and
+ * SIGKILL a uniformly random 0–4 s after the run's first answered write, restarts on the same data, and
  * every write it had answered — in this run and all earlier ones — is read back.
  * Prints the lost and duplicated acknowledged writes per database.
  *
@@ -85,14 +85,17 @@ async function killRuns(database: 'pglite' | 'postgres', runs: number, ollamaHos
         }
       };
       const writers = [writer(0), writer(1)];
-      const delay = 200 + Math.random() * 3800;
+      // The clock starts at the run's first answered write, so every run dies with writes in flight
+      // however slow the machine is.
+      while (ledger.acknowledged === before) await new Promise((r) => setTimeout(r, 10));
+      const delay = Math.random() * 4000;
       await new Promise((r) => setTimeout(r, delay));
       server.kill('SIGKILL');
       await server.exited;
       stop = true;
       await Promise.all(writers);
       perRun.push(ledger.acknowledged - before);
-      log(`${database} run ${run + 1}/${runs}: killed after ${delay.toFixed(0)} ms, ${ledger.acknowledged - before} writes answered`);
+      log(`${database} run ${run + 1}/${runs}: killed ${delay.toFixed(0)} ms after the first answer, ${ledger.acknowledged - before} writes answered`);
     }
   } finally {
     await drop?.();
