@@ -3,36 +3,66 @@
  *   npm run admin -- create-user NAME [--admin] [--permission sessions.read_all]
  *   npm run admin -- create-key NAME
  * Prints the API key once; only its hash is stored.
+ *
+ * With the embedded database, a running server owns DATA_DIR (one process at a
+ * time may open it): the command is then sent to that server through its admin
+ * socket, DATA_DIR/admin.sock. With DATABASE_URL, or no server running, the
+ * database is opened directly.
  */
+import { AdminCommandError, requestFromArgv, runAdminCommand, type AdminRequest } from '../src/admin/commands.js';
+import { adminSocketPath, sendAdminRequest } from '../src/admin/socket.js';
 import { Auth } from '../src/auth/auth.js';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, loadConfig, type Config } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
+import { DataDirLockedError, dataDirOwner } from '../src/db/datadir-lock.js';
 import { migrate } from '../src/db/migrate.js';
 
+async function runDirect(config: Config, request: AdminRequest): Promise<string[]> {
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrate(db);
+    return await runAdminCommand(db, new Auth(db, config), request);
+  } finally {
+    await db.close();
+  }
+}
+
+/** Through the server that holds DATA_DIR; it may still be starting (socket not yet listening). */
+async function runThroughServer(config: Config, request: AdminRequest, owner: number): Promise<string[]> {
+  const path = adminSocketPath(config.dataDir);
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      return await sendAdminRequest(path, request);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const retry = (code === 'ENOENT' || code === 'ECONNREFUSED') && dataDirOwner(config.dataDir) === owner && Date.now() < deadline;
+      if (!retry) {
+        if (error instanceof AdminCommandError) throw error;
+        throw new Error(
+          `DATA_DIR ${config.dataDir} is in use by process ${owner}, and its admin socket ${path} does not answer (${(error as Error).message}); stop that process first`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
 async function main() {
-  const [command, name, ...rest] = process.argv.slice(2);
-  if (!command || !name || !['create-user', 'create-key'].includes(command)) {
+  const request = requestFromArgv(process.argv.slice(2));
+  if (!request) {
     console.error('usage: npm run admin -- create-user NAME [--admin] [--permission P]... | create-key NAME');
     process.exit(2);
   }
   const config = loadConfig();
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  let lines: string[];
   try {
-    await migrate(db);
-    const auth = new Auth(db, config);
-    if (command === 'create-user') {
-      const permissions = rest.flatMap((arg, i) => (arg === '--permission' && rest[i + 1] ? [rest[i + 1]!] : []));
-      const { user, key } = await auth.createUser(name, { admin: rest.includes('--admin'), permissions });
-      console.log(`created user ${user.name}${user.isAdmin ? ' (admin)' : ''}`);
-      console.log(`API key (shown once): ${key}`);
-    } else {
-      const user = await db.prisma.user.findFirst({ where: { name, jwtSubject: null } });
-      if (!user) throw new Error(`no user named ${name}`);
-      console.log(`API key (shown once): ${await auth.createApiKey(user.id)}`);
-    }
-  } finally {
-    await db.close();
+    lines = await runDirect(config, request);
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) throw error;
+    lines = await runThroughServer(config, request, error.ownerPid);
   }
+  for (const line of lines) console.log(line);
 }
 
 main().catch((error) => {

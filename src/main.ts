@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { createApp } from './app.js';
 import { startServer } from './server.js';
 import { appRoutes } from './routes.js';
+import { startAdminSocket } from './admin/socket.js';
 
 async function main() {
   let config;
@@ -18,6 +19,8 @@ async function main() {
   const app = await createApp(config);
   const running = await startServer(app, { routes: appRoutes(app) });
   await app.start?.();
+  // The embedded database is this process's alone: `npm run admin` talks to it through this socket.
+  const admin = app.db.kind === 'pglite' ? await startAdminSocket({ dataDir: config.dataDir, db: app.db, auth: app.auth, log: app.log }) : null;
   app.log.info({ url: `${running.url}/graphql`, database: app.db.kind, auth: config.authEnabled }, 'listening');
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -26,6 +29,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     const timer = setTimeout(() => process.exit(1), config.shutdownTimeoutMs).unref();
     await running.close();
+    await admin?.close();
     await app.close();
     clearTimeout(timer);
     process.exit(0);

@@ -11,6 +11,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { acquireDataDirLock } from './datadir-lock.js';
 import { isConnectionError, isReadOnlySql, RETRY_DELAYS_MS, retryOnConnectionError } from './faults.js';
 
 export interface RawDriver {
@@ -51,8 +52,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openEmbedded(dataDir: string): Promise<Database> {
-  if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
-  const lite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  const onDisk = !dataDir.startsWith('memory://');
+  if (onDisk) mkdirSync(dataDir, { recursive: true });
+  // Refuses (DataDirLockedError) while another live process has the directory open.
+  const lock = onDisk ? await acquireDataDirLock(dataDir) : null;
+  let lite: PGlite;
+  try {
+    lite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
   const conn = {
     exec: async (sql: string) => {
@@ -63,7 +73,10 @@ async function openEmbedded(dataDir: string): Promise<Database> {
   const raw: RawDriver = {
     ...conn,
     withConnection: (fn) => fn(conn),
-    close: () => lite.close(),
+    close: async () => {
+      await lite.close();
+      lock?.release();
+    },
   };
   return {
     kind: 'pglite',
@@ -72,6 +85,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
     close: async () => {
       await prisma.$disconnect();
       if (!lite.closed) await lite.close();
+      lock?.release();
     },
   };
 }

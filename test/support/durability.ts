@@ -1,0 +1,229 @@
+/**
+ * A scripted write load against a real server (a child process) and a ledger
+ * of what the server acknowledged, for the kill -9 tests and bench/faults-kill.ts:
+ *
+ *   const ledger = newLedger();
+ *   await writeRound(server.url, ledger, 'r1', token);   // create, send + turn end, rename, upload, share
+ *   server.kill('SIGKILL'); ... restart ...
+ *   const { lost, duplicates } = await verifyLedger(restarted.url, ledger, token);
+ *
+ * A write enters the ledger only once its response arrived without errors; a
+ * write in flight when the process died is `pending` (it may or may not be
+ * there afterwards, both are fine).
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export interface SessionEntry {
+  id: string;
+  /** last acknowledged name, and a later one that was sent but not answered */
+  name: string | null;
+  pendingName?: string;
+  /** acknowledged user messages, and assistant replies whose turn was seen COMPLETED */
+  messages: { role: 'USER' | 'ASSISTANT'; content: string }[];
+  files: { filename: string; size: number }[];
+  shareToken?: string;
+}
+
+export interface Ledger {
+  sessions: SessionEntry[];
+  /** acknowledged writes in all */
+  acknowledged: number;
+}
+
+export const newLedger = (): Ledger => ({ sessions: [], acknowledged: 0 });
+
+/** The reply the fake provider gives to a message: derived from it, so every reply is unique. */
+export const replyTo = (content: string) => `reply to ${content}`;
+
+type Gql = <T = any>(query: string, variables?: Record<string, unknown>) => Promise<T>;
+
+export function client(url: string, token?: string): Gql {
+  return async (query, variables = {}) => {
+    const response = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await response.json()) as { data?: any; errors?: { message: string }[] };
+    if (body.errors?.length) throw new Error(`GraphQL: ${body.errors.map((e) => e.message).join('; ')}`);
+    return body.data;
+  };
+}
+
+async function uploadFile(url: string, sessionId: string, filename: string, content: string, token?: string) {
+  const fd = new FormData();
+  fd.set(
+    'operations',
+    JSON.stringify({
+      query: 'mutation($sessionId: ID!, $files: [File!]!) { uploadSessionFiles(sessionId: $sessionId, files: $files) { filename size } }',
+      variables: { sessionId, files: [null] },
+    }),
+  );
+  fd.set('map', JSON.stringify({ 0: ['variables.files.0'] }));
+  fd.set('0', new Blob([content], { type: 'text/plain' }), filename);
+  const response = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'x-graphql-yoga-csrf': '1', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: fd,
+  });
+  const body = (await response.json()) as { data?: any; errors?: { message: string }[] };
+  if (body.errors?.length || !body.data) throw new Error(`upload: ${JSON.stringify(body.errors)}`);
+  return body.data.uploadSessionFiles[0] as { filename: string; size: number };
+}
+
+/** Waits for the turn to leave RUNNING (the server's own record, read back until it changes). */
+async function waitTurnEnd(gql: Gql, turnId: string, timeoutMs = 60_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { turn } = await gql<{ turn: { status: string } }>('query($id: ID!) { turn(id: $id) { status } }', { id: turnId });
+    if (turn.status !== 'RUNNING') return turn.status;
+    if (Date.now() > deadline) throw new Error(`turn ${turnId} still RUNNING after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/**
+ * One round of writes, each recorded as acknowledged once answered: create a session,
+ * send a message (and see its turn end), rename, upload a file, create a share link.
+ * Throws at the first failed request (the server died): what was answered stays in the ledger.
+ */
+export async function writeRound(url: string, ledger: Ledger, tag: string, token?: string): Promise<void> {
+  const gql = client(url, token);
+  const { createSession } = await gql<{ createSession: { id: string; name: string | null } }>(
+    'mutation($name: String) { createSession(input: { name: $name }) { id name } }',
+    { name: `session ${tag}` },
+  );
+  const entry: SessionEntry = { id: createSession.id, name: createSession.name, messages: [], files: [] };
+  ledger.sessions.push(entry);
+  ledger.acknowledged++;
+
+  const content = `message ${tag} ${randomBytes(4).toString('hex')}`;
+  const { sendMessage } = await gql<{ sendMessage: { turn: { id: string } } }>(
+    'mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }',
+    { input: { sessionId: entry.id, content } },
+  );
+  entry.messages.push({ role: 'USER', content });
+  ledger.acknowledged++;
+  if ((await waitTurnEnd(gql, sendMessage.turn.id)) === 'COMPLETED') {
+    entry.messages.push({ role: 'ASSISTANT', content: replyTo(content) });
+    ledger.acknowledged++;
+  }
+
+  const name = `renamed ${tag}`;
+  entry.pendingName = name;
+  await gql('mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id } }', { id: entry.id, name });
+  entry.name = name;
+  delete entry.pendingName;
+  ledger.acknowledged++;
+
+  const file = await uploadFile(url, entry.id, `notes-${tag}.txt`, `file body ${tag}\n`, token);
+  entry.files.push(file);
+  ledger.acknowledged++;
+
+  const { shareSession } = await gql<{ shareSession: { token: string } }>('mutation($id: ID!) { shareSession(id: $id) { token } }', { id: entry.id });
+  entry.shareToken = shareSession.token;
+  ledger.acknowledged++;
+}
+
+export interface Verdict {
+  /** acknowledged writes not found after the restart, described */
+  lost: string[];
+  /** writes found more than once */
+  duplicates: string[];
+}
+
+/** Reads every session of the ledger back through the API. */
+export async function verifyLedger(url: string, ledger: Ledger, token?: string): Promise<Verdict> {
+  const gql = client(url, token);
+  const lost: string[] = [];
+  const duplicates: string[] = [];
+  for (const entry of ledger.sessions) {
+    const { session } = await gql<{ session: any }>(
+      `query($id: ID!) { session(id: $id) {
+        name shareUrl files { filename size }
+        history(first: 200) { edges { node { role content } } }
+      } }`,
+      { id: entry.id },
+    );
+    if (!session) {
+      lost.push(`session ${entry.id}`);
+      lost.push(...entry.messages.map((m) => `message ${m.content}`), ...entry.files.map((f) => `file ${f.filename}`));
+      if (entry.name !== null && entry.name.startsWith('renamed')) lost.push(`rename ${entry.name}`);
+      if (entry.shareToken) lost.push(`share ${entry.shareToken}`);
+      continue;
+    }
+    if (session.name !== entry.name && session.name !== entry.pendingName) lost.push(`rename ${entry.name} (found ${session.name})`);
+    const history = (session.history.edges as { node: { role: string; content: string } }[]).map((e) => e.node);
+    for (const m of entry.messages) {
+      const found = history.filter((h) => h.role === m.role && h.content === m.content).length;
+      if (found === 0) lost.push(`${m.role} message ${m.content}`);
+      if (found > 1) duplicates.push(`${m.role} message ${m.content} ×${found}`);
+    }
+    for (const f of entry.files) {
+      const found = (session.files as { filename: string; size: number }[]).filter((x) => x.filename === f.filename && x.size === f.size).length;
+      if (found === 0) lost.push(`file ${f.filename}`);
+      if (found > 1) duplicates.push(`file ${f.filename} ×${found}`);
+    }
+    if (entry.shareToken) {
+      const { sharedSession } = await client(url)<{ sharedSession: { name: string | null } | null }>(
+        'query($token: String!) { sharedSession(token: $token) { name } }',
+        { token: entry.shareToken },
+      );
+      if (!sharedSession || !session.shareUrl?.includes(entry.shareToken)) lost.push(`share ${entry.shareToken}`);
+    }
+  }
+  return { lost, duplicates };
+}
+
+/** A fresh database on the PostgreSQL server of baseUrl (as the test harness makes them), dropped by drop(). */
+export async function createServerDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `chat_fault_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** Fake-provider responder answering replyTo(the last user message). */
+export function replyResponder(call: { body: any }): { text: string } {
+  const messages = (call.body?.messages ?? []) as { role: string; content: unknown }[];
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  return { text: replyTo(typeof last?.content === 'string' ? last.content : '') };
+}
+
+/** Runs a script (scripts/admin.ts, …) to its end; resolves with its exit code and output. */
+export function runToEnd(child: import('node:child_process').ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  child.stderr?.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+}
+
+/**
+ * An initialized, migrated PGlite data directory to copy for each child server:
+ * initdb in WebAssembly is the slow part of a first start on a loaded machine.
+ */
+export async function prepareTemplateDataDir(dir: string): Promise<string> {
+  const { openDatabase } = await import('../../src/db/client.js');
+  const { migrate } = await import('../../src/db/migrate.js');
+  const db = await openDatabase({ dataDir: dir });
+  try {
+    await migrate(db);
+  } finally {
+    await db.close();
+  }
+  return dir;
+}
