@@ -19,6 +19,7 @@ import { BadInput, Conflict, DomainError, NotFound } from '../store/errors.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { SessionStore, Viewer } from '../store/sessions.js';
 import type { Logger } from 'pino';
+import { closingToolResults, openToolCalls, TOOL_RESULT_SERVER_STOPPED } from './tool-pairing.js';
 
 export const ACTIVE_STATUSES = ['RUNNING', 'WAITING_FOR_TOOL'];
 
@@ -299,6 +300,9 @@ export class TurnService {
       if (claimed.count === 0) continue;
       recovered++;
       const saved: StoredMessage[] = [];
+      // A call the dead process left open gets its result first, so the session's next turn is not refused.
+      const open = openToolCalls((await this.store.context(turn.sessionId)).filter((m) => m.sequenceNumber > (turn.userSequence ?? -1)));
+      if (open.length > 0) saved.push(...(await this.store.append(turn.sessionId, closingToolResults(open, TOOL_RESULT_SERVER_STOPPED, 'interrupted'))));
       if (turn.partialText || turn.partialThinking) {
         saved.push(
           ...(await this.store.append(turn.sessionId, [
