@@ -190,8 +190,6 @@ class TurnRun {
         if (calls.length === 0) break;
         await this.runTools(ctx, calls);
       }
-      // An answer the repeat guard stopped keeps its calls unrun: each still gets its result.
-      await this.closeOpenCalls('Tool call not run: the answer was stopped before its tools ran', 'stopped');
       await this.finish('COMPLETED', null, started, toolCallCount);
     } catch (error) {
       await this.fail(error, started).catch((e) => log.error({ err: e, turnId: this.turn.id }, 'turn.fail_failed'));
