@@ -8,15 +8,19 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { chunks, chunkMs } = workerData as { chunks: number; chunkMs: number };
+const { chunks, chunkMs, failEvery } = workerData as { chunks: number; chunkMs: number; failEvery: number };
 const now = () => performance.timeOrigin + performance.now();
+let served = 0;
 
 const server = createServer((req, res) => {
   req.resume();
+  // failEvery > 0: every failEvery-th stream dies after its first chunk (the turn ends FAILED).
+  const fails = failEvery > 0 && ++served % failEvery === 0;
   req.on('end', async () => {
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
     for (let i = 0; i < chunks; i++) {
       await new Promise((r) => setTimeout(r, chunkMs));
+      if (fails && i === 1) return void res.socket?.destroy();
       res.write(`${JSON.stringify({ model: 'm', message: { role: 'assistant', content: `@${now().toFixed(3)}|${i}|` }, done: false })}\n`);
     }
     res.end(`${JSON.stringify({ model: 'm', message: { role: 'assistant', content: '' }, done: true, prompt_eval_count: 100, eval_count: chunks })}\n`);

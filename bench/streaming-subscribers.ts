@@ -9,12 +9,46 @@ const latencies: number[] = [];
 /** the provider's chunk number of each latency (0 = the first chunk of its turn) */
 const chunkIndex: number[] = [];
 const clients: Client[] = [];
-let ended = 0;
 let connected = 0;
 const total = sessions.length * subscribers;
+/**
+ * How each subscriber's wait ended: TurnEnded (by turn status), TurnFailed (by
+ * code), a subscription error or completion, or the turn never started. Every
+ * subscriber ends exactly once, so the run always finishes.
+ */
+const outcomes: Record<string, number> = {};
+const pending = new Map<string, number>(sessions.map((s) => [s, subscribers]));
+let ended = 0;
+let reported = false;
+
+function report(type: 'done' | 'partial') {
+  if (reported) return;
+  reported = true;
+  const notEnded = [...pending].filter(([, n]) => n > 0).map(([sessionId, n]) => ({ sessionId, subscribers: n }));
+  parentPort!.postMessage({ type, latencies, chunkIndex, outcomes, notEnded });
+  void Promise.all(clients.map((c) => c.dispose())).then(() => process.exit(0));
+}
+
+function end(sessionId: string, outcome: string, once: { ended: boolean }) {
+  if (once.ended) return;
+  once.ended = true;
+  outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+  pending.set(sessionId, (pending.get(sessionId) ?? 1) - 1);
+  if (++ended === total) report('done');
+}
+
+const waits = new Map<string, { ended: boolean }[]>();
+parentPort!.on('message', (m: { type: string; sessions?: string[] }) => {
+  // Sessions whose sendMessage failed: their subscribers have nothing to wait for.
+  if (m.type === 'notStarted') for (const s of m.sessions ?? []) for (const w of waits.get(s) ?? []) end(s, 'not started', w);
+  // The parent's deadline passed: report what arrived and what did not end.
+  if (m.type === 'report') report('partial');
+});
 
 for (const sessionId of sessions) {
   for (let s = 0; s < subscribers; s++) {
+    const once = { ended: false };
+    waits.set(sessionId, [...(waits.get(sessionId) ?? []), once]);
     const client = createClient({
       url: wsUrl,
       webSocketImpl: WebSocket,
@@ -23,7 +57,10 @@ for (const sessionId of sessions) {
     });
     clients.push(client);
     client.subscribe(
-      { query: `subscription($id: ID!) { sessionEvents(sessionId: $id) { __typename ... on TextDelta { text } } }`, variables: { id: sessionId } },
+      {
+        query: `subscription($id: ID!) { sessionEvents(sessionId: $id) { __typename ... on TextDelta { text } ... on TurnEnded { turn { status } } ... on TurnFailed { code } } }`,
+        variables: { id: sessionId },
+      },
       {
         next: (value) => {
           const event = (value.data as any).sessionEvents;
@@ -32,13 +69,14 @@ for (const sessionId of sessions) {
             latencies.push(now() - Number(stamp));
             chunkIndex.push(Number(index));
           }
-          else if (event.__typename === 'TurnEnded' && ++ended === total) {
-            parentPort!.postMessage({ type: 'done', latencies, chunkIndex });
-            void Promise.all(clients.map((c) => c.dispose())).then(() => process.exit(0));
-          }
+          else if (event.__typename === 'TurnEnded') end(sessionId, `TurnEnded ${event.turn.status}`, once);
+          else if (event.__typename === 'TurnFailed') end(sessionId, `TurnFailed ${event.code}`, once);
         },
-        error: (e) => console.error('subscription error', e),
-        complete: () => undefined,
+        error: (e) => {
+          console.error('subscription error', e);
+          end(sessionId, 'subscription error', once);
+        },
+        complete: () => end(sessionId, 'subscription closed', once),
       },
     );
   }

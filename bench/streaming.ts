@@ -5,6 +5,8 @@
  * and memory per idle subscription with 1,000 sockets. Run with
  *   node --expose-gc --import tsx bench/streaming.ts
  * (DATABASE_URL for the server database; default embedded PGlite in memory).
+ * Every turn's end counts, TurnEnded or TurnFailed; the run is bounded by
+ * BENCH_DEADLINE_MS and then reports the turns that did not end (exit code 1).
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -20,6 +22,7 @@ const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 10);
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 40);
 const CHUNK_MS = Number(process.env.BENCH_CHUNK_MS ?? 25);
 const IDLE_SOCKETS = Number(process.env.BENCH_IDLE ?? 1000);
+const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_MS ?? Math.max(300_000, CHUNKS * CHUNK_MS * 20));
 const now = () => performance.timeOrigin + performance.now();
 
 /** The stamping Ollama, in its own worker thread (bench/streaming-provider.ts). */
@@ -27,13 +30,32 @@ async function stampingOllama() {
   const entry = new URL('./streaming-provider.ts', import.meta.url).href;
   const worker = new Worker(
     `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`,
-    { eval: true, workerData: { chunks: CHUNKS, chunkMs: CHUNK_MS } },
+    { eval: true, workerData: { chunks: CHUNKS, chunkMs: CHUNK_MS, failEvery: Number(process.env.BENCH_FAIL_EVERY ?? 0) } },
   );
   const url = await new Promise<string>((resolve) => worker.on('message', (m) => m.type === 'ready' && resolve(m.url)));
   return { url, close: () => worker.terminate() };
 }
 
-async function main() {
+/** `promise`, or `fallback()` once `ms` passed: no phase of the run waits forever. */
+function bounded<T>(promise: Promise<T>, ms: number, fallback: () => T | Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback()), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+interface StreamOutcome {
+  latencies: number[];
+  chunkIndex: number[];
+  /** subscribers by how their wait ended (TurnEnded COMPLETED, TurnFailed PROVIDER_UNAVAILABLE, …) */
+  outcomes: Record<string, number>;
+  notEnded: { sessionId: string; subscribers: number }[];
+}
+
+async function main(): Promise<number> {
+  const deadline = Date.now() + DEADLINE_MS;
+  const left = () => Math.max(0, deadline - Date.now());
   const llm = await stampingOllama();
   const config = loadConfig({}, {
     databaseUrl: process.env.DATABASE_URL,
@@ -61,7 +83,15 @@ async function main() {
     `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`,
     { eval: true, workerData: { wsUrl, sessions, subscribers: SUBSCRIBERS } },
   );
-  await new Promise<void>((resolve) => worker.on('message', (m) => m.type === 'ready' && resolve()));
+  const ready = await bounded(
+    new Promise<boolean>((resolve) => worker.on('message', (m) => m.type === 'ready' && resolve(true))),
+    left(),
+    () => false,
+  );
+  if (!ready) {
+    console.log(`the ${TURNS * SUBSCRIBERS} subscribers did not all connect within ${DEADLINE_MS} ms`);
+    return 1;
+  }
   await new Promise((r) => setTimeout(r, 500));
   // BENCH_PROFILE=file.cpuprofile: a CPU profile of the server thread during the streaming phase only.
   const profiler = process.env.BENCH_PROFILE ? new Session() : null;
@@ -73,9 +103,19 @@ async function main() {
   const cpuBefore = process.cpuUsage();
   const eluBefore = performance.eventLoopUtilization();
   const wallBefore = now();
-  const done = new Promise<{ latencies: number[]; chunkIndex: number[] }>((resolve) => worker.on('message', (m) => m.type === 'done' && resolve(m)));
-  await Promise.all(sessions.map((id) => gql(`mutation($id: ID!) { sendMessage(input: { sessionId: $id, content: "go" }) { turn { id } } }`, { id })));
-  const { latencies, chunkIndex } = await done;
+  const done = new Promise<StreamOutcome>((resolve) => worker.on('message', (m) => (m.type === 'done' || m.type === 'partial') && resolve(m)));
+  void Promise.all(
+    sessions.map((id) =>
+      gql(`mutation($id: ID!) { sendMessage(input: { sessionId: $id, content: "go" }) { turn { id } } }`, { id })
+        .then((data) => Boolean(data?.sendMessage?.turn?.id))
+        .catch(() => false),
+    ),
+  ).then((started) => worker.postMessage({ type: 'notStarted', sessions: sessions.filter((_, i) => !started[i]) }));
+  // At the deadline the worker reports what it has; should it not answer either, nothing arrived.
+  const { latencies, chunkIndex, outcomes, notEnded } = await bounded(done, left(), () => {
+    worker.postMessage({ type: 'report' });
+    return bounded(done, 10_000, () => ({ latencies: [], chunkIndex: [], outcomes: {}, notEnded: sessions.map((sessionId) => ({ sessionId, subscribers: SUBSCRIBERS })) }));
+  });
   if (profiler) {
     const { profile } = await profiler.post('Profiler.stop');
     writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
@@ -95,6 +135,13 @@ async function main() {
   console.log(`  chunks 3…${CHUNKS} (streaming): p50 ${percentile(steady, 50).toFixed(2)} ms, p99 ${percentile(steady, 99).toFixed(2)} ms`);
   console.log(`server thread busy (event-loop utilization) during the run: ${(elu.utilization * 100).toFixed(0)}%`);
   console.log(`process CPU during the run: ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms over ${wall.toFixed(0)} ms wall = ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(0)}% of one core (server + the fake provider's and the subscribers' worker threads)`);
+  console.log(`turn endings seen by subscribers: ${Object.entries(outcomes).map(([k, n]) => `${k} × ${n}`).join(', ') || 'none'}`);
+  if (notEnded.length > 0) {
+    const waiting = notEnded.reduce((n, s) => n + s.subscribers, 0);
+    console.log(`did not end within ${DEADLINE_MS} ms: ${notEnded.length} turns (${waiting} subscribers), sessions ${notEnded.slice(0, 10).map((s) => s.sessionId).join(', ')}${notEnded.length > 10 ? ', …' : ''}`);
+    // A turn still running would hold app.close(): the process exits instead.
+    return 1;
+  }
 
   // Memory per idle subscription.
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -112,7 +159,12 @@ async function main() {
     `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL('./streaming-idle.ts', import.meta.url).href)}); })`,
     { eval: true, workerData: { wsUrl, sessionId: idleSession, count: IDLE_SOCKETS } },
   );
-  await new Promise<void>((resolve) => idleWorker.on('message', (m) => m.type === 'ready' && resolve()));
+  const idleReady = await bounded(
+    new Promise<boolean>((resolve) => idleWorker.on('message', (m) => m.type === 'ready' && resolve(true))),
+    Math.max(left(), 60_000),
+    () => false,
+  );
+  if (!idleReady) console.log(`the ${IDLE_SOCKETS} idle subscriptions did not all connect; the figure below covers those that did`);
   await new Promise((r) => setTimeout(r, 1500));
   const after = await settle();
   const perHeap = (after.heapUsed - before.heapUsed) / IDLE_SOCKETS;
@@ -122,9 +174,13 @@ async function main() {
   await server.close();
   await app.close();
   await llm.close();
+  return 0;
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -21,6 +21,7 @@ import {
   type ResilienceOptions,
   type StreamPolicy,
 } from './common.js';
+import { pairToolCalls } from './pairing.js';
 import type { ChatChunk, ChatRequest, LlmMessage, LlmToolDefinition } from './types.js';
 import { trimEndChars } from '../domain/text.js';
 
@@ -188,7 +189,7 @@ export function buildBody(req: ChatRequest): Record<string, unknown> {
     .map((m) => m.content)
     .join('\n\n');
   const messages: AnthropicMessage[] = [];
-  for (const m of req.messages) {
+  for (const m of pairToolCalls(req.messages)) {
     if (m.role === 'system') continue;
     const role = m.role === 'assistant' ? 'assistant' : 'user';
     const blocks = toBlocks(m);

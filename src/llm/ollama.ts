@@ -9,6 +9,7 @@ import {
   type ResilienceOptions,
   type StreamPolicy,
 } from './common.js';
+import { pairToolCalls } from './pairing.js';
 import type { ChatChunk, ChatRequest, LlmMessage, LlmToolDefinition } from './types.js';
 
 export interface OllamaProviderOptions extends ResilienceOptions {
@@ -40,7 +41,7 @@ export class OllamaProvider extends ResilientProvider {
 
     const stream = await client.chat({
       model: req.model,
-      messages: req.messages.map(toOllamaMessage),
+      messages: pairToolCalls(req.messages).map(toOllamaMessage),
       stream: true,
       ...(req.think !== undefined ? { think: req.think } : {}),
       ...(req.tools?.length ? { tools: req.tools.map(toOllamaTool) } : {}),

@@ -11,6 +11,7 @@ import {
   type ResilienceOptions,
   type StreamPolicy,
 } from './common.js';
+import { pairToolCalls } from './pairing.js';
 import type { ChatChunk, ChatRequest, LlmMessage, LlmToolDefinition } from './types.js';
 import type { Usage } from '../domain/types.js';
 
@@ -46,7 +47,7 @@ export class OpenAICompatibleProvider extends ResilientProvider {
     const stream = await client.chat.completions.create(
       {
         model: req.model,
-        messages: req.messages.map(toOpenAIMessage),
+        messages: pairToolCalls(req.messages).map(toOpenAIMessage),
         stream: true,
         stream_options: { include_usage: true },
         ...(req.tools?.length ? { tools: req.tools.map(toOpenAITool) } : {}),

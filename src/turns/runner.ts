@@ -27,6 +27,7 @@ import type { StoredMessage } from '../store/rows.js';
 import type { SessionStore } from '../store/sessions.js';
 import { modelView, toLlmMessages, withTurnContext } from './context.js';
 import { CancelledError, type ClientToolDefinition, type PendingToolCall, type RunningTurn, turnJson } from './service.js';
+import { closingToolResults, TOOL_RESULT_CANCELLED, TOOL_RESULT_FAILED, TOOL_RESULT_SERVER_STOPPED } from './tool-pairing.js';
 import type { ToolOutcome, ToolRegistry } from './tools.js';
 
 export interface RunContext {
@@ -180,6 +181,7 @@ class TurnRun {
             tokenCount: usage?.completionTokens ?? null,
           },
         ]);
+        this.openCalls = [...calls];
         this.text = '';
         this.thinking = '';
         await this.flushing;
@@ -204,6 +206,8 @@ class TurnRun {
   }
 
   private endedStatus: string | null = null;
+  /** calls of the last saved answer that have no stored result yet */
+  private openCalls: ToolCall[] = [];
   private repeatStopped = false;
   private contextRead: { sessionId: string; nextSequence: number | null; rows: Promise<StoredMessage[]> } | null = null;
 
@@ -460,6 +464,7 @@ class TurnRun {
           metadata: { ...((outcome as ToolOutcome).metadata ?? {}), ...(outcome.isError && { isError: true }) },
         },
       ]);
+      this.openCalls = this.openCalls.filter((c) => c.id !== call.id);
     }
     if (pending.some((p) => p.clientSide)) {
       await this.prisma.turn.update({ where: { id: this.turn.id }, data: { status: 'RUNNING', pendingToolCalls: [] } });
@@ -533,9 +538,23 @@ class TurnRun {
     return row?.status === data.status ? row : null;
   }
 
+  /** Stores a result for every open call: a session must never keep an unanswered tool call. */
+  private async closeOpenCalls(content: string, reason: string) {
+    if (this.openCalls.length === 0) return;
+    const calls = this.openCalls;
+    await this.saveMessages(closingToolResults(calls, content, reason));
+    this.openCalls = [];
+  }
+
   private async fail(error: unknown, started: number) {
     await this.flushing;
     const cancelled = error instanceof CancelledError || this.controller.signal.aborted;
+    const reason = this.controller.signal.reason;
+    const shutdown = reason instanceof CancelledError && reason.message === 'shutdown';
+    await this.closeOpenCalls(
+      shutdown ? TOOL_RESULT_SERVER_STOPPED : cancelled ? TOOL_RESULT_CANCELLED : TOOL_RESULT_FAILED,
+      shutdown ? 'shutdown' : cancelled ? 'cancelled' : 'failed',
+    ).catch((e) => this.deps.log.warn({ err: e, turnId: this.turn.id }, 'turn.close_tool_calls_failed'));
     // The partial answer is kept, whatever ended the stream.
     if (this.text || this.thinking) {
       const [partial] = await this.saveMessages([

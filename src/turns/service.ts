@@ -19,6 +19,7 @@ import { BadInput, Conflict, DomainError, NotFound } from '../store/errors.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { SessionStore, Viewer } from '../store/sessions.js';
 import type { Logger } from 'pino';
+import { closingToolResults, openToolCalls, TOOL_RESULT_SERVER_STOPPED } from './tool-pairing.js';
 
 export const ACTIVE_STATUSES = ['RUNNING', 'WAITING_FOR_TOOL'];
 
@@ -121,17 +122,15 @@ export class TurnService {
     if (key && key.length > 200) throw new BadInput('idempotencyKey must be at most 200 characters');
     const clientTools = validateClientTools(input.clientTools ?? []);
     if (key) {
-      const previous = await this.prisma.turn.findUnique({ where: { sessionId_idempotencyKey: { sessionId: session.id, idempotencyKey: key } } });
-      if (previous) {
-        const fresh = Date.now() - previous.startedAt.getTime() < this.config.idempotencyWindowHours * 3_600_000;
-        if (fresh && previous.userSequence !== null) {
-          const [message] = (await this.store.allMessages(session.id)).filter((m) => m.sequenceNumber === previous.userSequence);
-          if (message) return { turn: previous, userMessage: message };
-        }
-        await this.prisma.turn.update({ where: { id: previous.id }, data: { idempotencyKey: null } });
-      }
+      const previous = await this.turnForKey(session.id, key, true);
+      if (previous) return previous;
     }
-    if (await this.activeTurn(session.id)) throw new Conflict('A turn is already running in this session');
+    if (await this.activeTurn(session.id)) {
+      // The active turn may be this key's, committed after the lookup above: same request, same answer.
+      const raced = key ? await this.turnForKey(session.id, key, false) : null;
+      if (raced) return raced;
+      throw new Conflict('A turn is already running in this session');
+    }
 
     // Files first: a rejected upload leaves nothing written.
     const uploaded = files.length > 0 ? await this.files.saveUploads(session.id, files) : [];
@@ -181,9 +180,8 @@ export class TurnService {
       await Promise.all(written.map((rel) => rm(join(this.files.root, rel), { force: true }).catch(() => undefined)));
       if (isUniqueViolation(error) && key) {
         // The same idempotency key raced in: answer with the turn that won.
-        const winner = await this.prisma.turn.findUnique({ where: { sessionId_idempotencyKey: { sessionId: session.id, idempotencyKey: key } } });
-        const [message] = winner ? (await this.store.allMessages(session.id)).filter((m) => m.sequenceNumber === winner.userSequence) : [];
-        if (winner && message) return { turn: winner, userMessage: message };
+        const winner = await this.turnForKey(session.id, key, false);
+        if (winner) return winner;
       }
       if (isUniqueViolation(error)) throw new Conflict('A turn is already running in this session');
       throw error;
@@ -215,6 +213,23 @@ export class TurnService {
       .catch((error) => this.log.error({ err: error, turnId: turn.id }, 'turn.runner_crashed'))
       .finally(() => this.running.delete(turn.id));
     return { turn, userMessage };
+  }
+
+  /**
+   * The turn an idempotency key already started, with its user message. With
+   * `expire`, a key past the window (or whose message is gone) is released so
+   * the request starts a new turn; a racing request never releases it.
+   */
+  private async turnForKey(sessionId: string, key: string, expire: boolean): Promise<{ turn: Turn; userMessage: StoredMessage } | null> {
+    const previous = await this.prisma.turn.findUnique({ where: { sessionId_idempotencyKey: { sessionId, idempotencyKey: key } } });
+    if (!previous) return null;
+    const fresh = Date.now() - previous.startedAt.getTime() < this.config.idempotencyWindowHours * 3_600_000;
+    if (fresh && previous.userSequence !== null) {
+      const [message] = (await this.store.allMessages(sessionId)).filter((m) => m.sequenceNumber === previous.userSequence);
+      if (message) return { turn: previous, userMessage: message };
+    }
+    if (expire) await this.prisma.turn.update({ where: { id: previous.id }, data: { idempotencyKey: null } });
+    return null;
   }
 
   async cancel(viewer: Viewer, turnId: string): Promise<Turn> {
@@ -288,6 +303,9 @@ export class TurnService {
       if (claimed.count === 0) continue;
       recovered++;
       const saved: StoredMessage[] = [];
+      // A call the dead process left open gets its result first, so the session's next turn is not refused.
+      const open = openToolCalls((await this.store.context(turn.sessionId)).filter((m) => m.sequenceNumber > (turn.userSequence ?? -1)));
+      if (open.length > 0) saved.push(...(await this.store.append(turn.sessionId, closingToolResults(open, TOOL_RESULT_SERVER_STOPPED, 'interrupted'))));
       if (turn.partialText || turn.partialThinking) {
         saved.push(
           ...(await this.store.append(turn.sessionId, [

@@ -8,6 +8,10 @@
  *   fake.enqueue({ text: ['Hel', 'lo'] });   // next request's reply
  *   ... fake.requests[0].options.num_ctx ...  // parsed request bodies
  *   await fake.stop();
+ *
+ * Like the real APIs, OpenAI and Anthropic requests whose tool calls and tool
+ * results do not pair up are refused with HTTP 400 and the API's error JSON
+ * (`enforceToolPairing`, on by default; each refusal is kept in `rejections`).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -59,6 +63,10 @@ export interface FakeProvider {
   responder?: (call: FakeCall) => FakeScript;
   /** prompt-size estimate used for default prompt counts and Ollama truncation */
   tokensPerChar: number;
+  /** refuse unpaired tool calls/results as OpenAI and Anthropic do (default true) */
+  enforceToolPairing: boolean;
+  /** the requests refused for unpaired tool calls, with the API's error message */
+  rejections: { api: FakeApi; message: string; body: any }[];
   enqueue(...scripts: FakeScript[]): void;
   closeAllConnections(): void;
   stop(): Promise<void>;
@@ -91,6 +99,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     requests: [],
     calls: [],
     tokensPerChar: 0.25,
+    enforceToolPairing: true,
+    rejections: [],
     enqueue: (...s) => void queue.push(...s),
     closeAllConnections: () => server.closeAllConnections(),
     stop: () =>
@@ -129,6 +139,14 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     }
     if (api === 'other') return json(res, 404, { error: `no route ${path}` });
 
+    if (fake.enforceToolPairing && req.method === 'POST' && (api === 'openai' || api === 'anthropic')) {
+      const problem = api === 'openai' ? openaiPairingError(body) : anthropicPairingError(body);
+      if (problem) {
+        // Refused before a script is taken: the test's scripted answers stay queued.
+        fake.rejections.push({ api, message: problem.error.message, body });
+        return json(res, 400, problem);
+      }
+    }
     const script = queue.shift() ?? fake.responder?.(call) ?? { text: 'ok' };
     if (script.status) return json(res, script.status, errorBody(api, script.status));
     if (script.garbage === 'html') {
@@ -202,6 +220,82 @@ function errorBody(api: FakeApi, status: number): unknown {
   if (api === 'ollama') return { error: message };
   if (api === 'openai') return { error: { message, type: 'server_error', code: null } };
   return { type: 'error', error: { type: status >= 500 ? 'api_error' : 'invalid_request_error', message } };
+}
+
+// ---------------------------------------------------------------- tool-call pairing (the APIs' 400s)
+
+/**
+ * OpenAI: an assistant message with tool_calls must be followed by tool
+ * messages answering each tool_call_id before any other message; a tool
+ * message must answer a call of the assistant message before it.
+ */
+export function openaiPairingError(body: any): { error: { message: string; type: string; param: string | null; code: null } } | null {
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  const fail = (message: string, index: number) => ({ error: { message, type: 'invalid_request_error', param: `messages.[${index}].role`, code: null } });
+  let open: Set<string> | null = null;
+  let callsAt = -1;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (m?.role === 'tool') {
+      if (!open || !open.has(m.tool_call_id)) {
+        return fail("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", i);
+      }
+      open.delete(m.tool_call_id);
+      continue;
+    }
+    if (open && open.size > 0) {
+      return fail(
+        `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...open].join(', ')}`,
+        callsAt,
+      );
+    }
+    open = null;
+    if (m?.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0) {
+      open = new Set(m.tool_calls.map((c: any) => c.id));
+      callsAt = i;
+    }
+  }
+  if (open && open.size > 0) {
+    return fail(
+      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...open].join(', ')}`,
+      callsAt,
+    );
+  }
+  return null;
+}
+
+/**
+ * Anthropic: every tool_use block must be answered by a tool_result block in
+ * the next (user) message, and every tool_result must answer a tool_use of
+ * the message before it.
+ */
+export function anthropicPairingError(body: any): { type: 'error'; error: { type: 'invalid_request_error'; message: string } } | null {
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  const blocks = (m: any): any[] => (Array.isArray(m?.content) ? m.content : []);
+  const fail = (message: string) => ({ type: 'error' as const, error: { type: 'invalid_request_error' as const, message } });
+  for (let i = 0; i < messages.length; i++) {
+    const uses = messages[i]?.role === 'assistant' ? blocks(messages[i]).filter((b) => b?.type === 'tool_use').map((b) => b.id) : [];
+    const next = messages[i + 1];
+    const answered = new Set(next?.role === 'user' ? blocks(next).filter((b) => b?.type === 'tool_result').map((b) => b.tool_use_id) : []);
+    const missing = uses.filter((id) => !answered.has(id));
+    if (missing.length > 0) {
+      return fail(
+        `messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+      );
+    }
+    const previousUses = new Set(
+      i > 0 && messages[i - 1]?.role === 'assistant' ? blocks(messages[i - 1]).filter((b) => b?.type === 'tool_use').map((b) => b.id) : [],
+    );
+    const results = messages[i]?.role === 'user' ? blocks(messages[i]).map((b, j) => ({ b, j })).filter(({ b }) => b?.type === 'tool_result') : [];
+    for (const { b, j } of results) {
+      if (!previousUses.has(b.tool_use_id)) {
+        return fail(
+          `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${b.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+        );
+      }
+    }
+  }
+  return null;
 }
 
 interface Counts {
