@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { createApp } from './app.js';
 import { startServer } from './server.js';
 import { appRoutes } from './routes.js';
+import { checkProvidersInBackground } from './llm/check.js';
 
 async function main() {
   let config;
@@ -19,6 +20,8 @@ async function main() {
   const running = await startServer(app, { routes: appRoutes(app) });
   await app.start?.();
   app.log.info({ url: `${running.url}/graphql`, database: app.db.kind, auth: config.authEnabled }, 'listening');
+  // Says at once when a profile's provider is down or its model is missing; never delays or fails start-up.
+  void checkProvidersInBackground(app);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
