@@ -68,7 +68,6 @@ export interface RunnerDeps {
   afterTurn?(session: Session, profile: Profile, turnId: string): Promise<void>;
 }
 
-
 export const CONTEXT_TOO_LARGE_REPLY = (estimate: number, limit: number) =>
   `The conversation is too large for this model's context window (~${estimate} tokens, limit ${limit}). ` +
   'Compress the session (compactSession) or start a new one, then ask again.';
