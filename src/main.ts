@@ -4,6 +4,7 @@ import { createApp } from './app.js';
 import { startServer } from './server.js';
 import { appRoutes } from './routes.js';
 import { startAdminSocket } from './admin/socket.js';
+import { checkProvidersInBackground } from './llm/check.js';
 
 async function main() {
   let config;
@@ -22,6 +23,8 @@ async function main() {
   // The embedded database is this process's alone: `npm run admin` talks to it through this socket.
   const admin = app.db.kind === 'pglite' ? await startAdminSocket({ dataDir: config.dataDir, db: app.db, auth: app.auth, log: app.log }) : null;
   app.log.info({ url: `${running.url}/graphql`, database: app.db.kind, auth: config.authEnabled }, 'listening');
+  // Says at once when a profile's provider is down or its model is missing; never delays or fails start-up.
+  void checkProvidersInBackground(app);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;

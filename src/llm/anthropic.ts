@@ -9,6 +9,7 @@
 import {
   HttpStatusError,
   ProtocolError,
+  statusErrorOf,
   ResilientProvider,
   guardedFetch,
   imageMediaType,
@@ -76,7 +77,7 @@ export class AnthropicProvider extends ResilientProvider {
       headers: this.headers({ accept: 'text/event-stream' }),
       body: JSON.stringify({ ...buildBody(req), stream: true }),
     });
-    if (!res.ok) throw await statusError(res);
+    if (!res.ok) throw await statusErrorOf(res);
     if (!res.body) throw new ProtocolError('empty response body');
 
     const tools = new Map<number, { id: string; name: string; json: string }>();
@@ -161,25 +162,13 @@ export class AnthropicProvider extends ResilientProvider {
           context_management: { edits: [{ type: COMPACT_EDIT_TYPE }] },
         }),
       });
-      if (!res.ok) throw await statusError(res);
+      if (!res.ok) throw await statusErrorOf(res);
       const json = parseJsonData(await res.text()) as { content?: Array<Record<string, unknown>> };
       const block = json.content?.find((b) => b.type === 'compaction');
       if (!block || typeof block.content !== 'string') throw new ProtocolError('response carried no compaction block');
       return { type: 'compaction', content: block.content };
     });
   }
-}
-
-async function statusError(res: Response): Promise<HttpStatusError> {
-  const text = await res.text().catch(() => '');
-  let msg = text.slice(0, 200) || res.statusText;
-  try {
-    const j = JSON.parse(text) as { error?: { type?: string; message?: string } };
-    if (j.error?.message) msg = `${j.error.type ?? 'error'}: ${j.error.message}`;
-  } catch {
-    /* keep text */
-  }
-  return new HttpStatusError(res.status, msg);
 }
 
 /** The Messages API body (without `stream`). */

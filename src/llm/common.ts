@@ -51,10 +51,43 @@ export class ProtocolError extends Error {
 
 /** The server answered an HTTP error status (or an in-stream error event). */
 export class HttpStatusError extends Error {
-  constructor(readonly status: number, message: string) {
-    super(`HTTP ${status}: ${message}`);
+  constructor(
+    readonly status: number,
+    /** the provider's own message (from its JSON error body), untrimmed */
+    readonly detail: string = '',
+    /** seconds from a Retry-After header, when the provider sent one */
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(`HTTP ${status}: ${detail}`);
     this.name = 'HttpStatusError';
   }
+}
+
+/** The provider's message from an error body: Ollama {error}, OpenAI/Anthropic {error:{type?,message}}, or the text. */
+export function errorBodyMessage(text: string): string {
+  try {
+    const j = JSON.parse(text) as { error?: string | { type?: string; message?: string }; message?: string };
+    if (typeof j.error === 'string') return j.error;
+    if (j.error?.message) return j.error.type ? `${j.error.type}: ${j.error.message}` : j.error.message;
+    if (typeof j.message === 'string') return j.message;
+  } catch {
+    /* not JSON */
+  }
+  return text.slice(0, 1000);
+}
+
+/** Retry-After as seconds (delta-seconds or an HTTP date); undefined when absent or unreadable. */
+export function retryAfterSeconds(value: string | null): number | undefined {
+  if (!value) return undefined;
+  if (/^\s*\d+(\.\d+)?\s*$/.test(value)) return Math.ceil(Number(value));
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+/** An error response as HttpStatusError, with the provider's message and Retry-After. */
+export async function statusErrorOf(res: Response): Promise<HttpStatusError> {
+  const text = await res.text().catch(() => '');
+  return new HttpStatusError(res.status, errorBodyMessage(text) || res.statusText, retryAfterSeconds(res.headers.get('retry-after')));
 }
 
 /** No chunk arrived within timeoutMs. */
@@ -291,13 +324,14 @@ export interface GuardOptions {
 /**
  * A fetch that follows `signal` as well as the caller's own signal, and rejects a
  * successful response whose content type is wrong (ProtocolError), optionally
- * checking every NDJSON line. Error statuses pass through for the client to handle.
+ * checking every NDJSON line. An error status becomes an HttpStatusError here, so every
+ * adapter reports the provider's status, message and Retry-After the same way.
  */
 export function guardedFetch(signal: AbortSignal, opts: GuardOptions): typeof fetch {
   return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const merged = init?.signal ? AbortSignal.any([init.signal, signal]) : signal;
     const res = await fetch(input, { ...init, signal: merged });
-    if (!res.ok) return res;
+    if (!res.ok) throw await statusErrorOf(res);
     const ct = res.headers.get('content-type') ?? '';
     if (!opts.contentTypes.some((t) => ct.toLowerCase().includes(t))) {
       const head = (await res.text().catch(() => '')).slice(0, 80);

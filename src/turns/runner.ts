@@ -22,6 +22,7 @@ import type { SessionFiles } from '../files/store.js';
 import type { Profile, Session, Turn } from '../generated/prisma/client.js';
 import type { LlmProvider, LlmToolDefinition } from '../llm/types.js';
 import { ProviderUnavailableError } from '../llm/types.js';
+import { classifyProviderError, providerEndpoint } from '../llm/errors.js';
 import { messageJson } from '../sessions/service.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { SessionStore } from '../store/sessions.js';
@@ -67,8 +68,6 @@ export interface RunnerDeps {
   hooks: TurnHooks;
   afterTurn?(session: Session, profile: Profile, turnId: string): Promise<void>;
 }
-
-export const PROVIDER_UNAVAILABLE_MESSAGE = 'The model provider is unavailable or stopped answering; try again.';
 
 export const CONTEXT_TOO_LARGE_REPLY = (estimate: number, limit: number) =>
   `The conversation is too large for this model's context window (~${estimate} tokens, limit ${limit}). ` +
@@ -116,6 +115,7 @@ class TurnRun {
     let session = (await store.get(this.turn.sessionId))!;
     const profile = (await this.prisma.profile.findUnique({ where: { id: session.profileId } }))!;
     const window = profile.contextWindow;
+    this.profile = profile;
     const provider = this.deps.provider(profile);
     const signal = this.controller.signal;
     const ctx: RunContext = {
@@ -208,6 +208,8 @@ class TurnRun {
   private endedStatus: string | null = null;
   /** calls of the last saved answer that have no stored result yet */
   private openCalls: ToolCall[] = [];
+  /** the profile of this run, for naming the provider and model when it fails */
+  private profile: Pick<Profile, 'provider' | 'model'> | null = null;
   private repeatStopped = false;
   private contextRead: { sessionId: string; nextSequence: number | null; rows: Promise<StoredMessage[]> } | null = null;
 
@@ -568,11 +570,18 @@ class TurnRun {
       await this.finish('CANCELLED', null, started, 0);
       return;
     }
-    const code = error instanceof ProviderUnavailableError ? 'PROVIDER_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR';
-    // Clients get a generic message: provider errors carry hosts and upstream text. The detail is logged.
-    const message = code === 'PROVIDER_UNAVAILABLE' ? PROVIDER_UNAVAILABLE_MESSAGE : 'The turn failed unexpectedly';
-    // An unreachable provider is not this server's fault: warn, and keep error for our own.
-    this.deps.log[code === 'PROVIDER_UNAVAILABLE' ? 'warn' : 'error']({ err: error, turnId: this.turn.id }, 'turn.failed');
+    // Provider errors carry transport detail and upstream text: clients get the cause's code and a line
+    // naming only the configured provider and model (or the provider's trimmed refusal). The detail is logged.
+    const { code, message } =
+      error instanceof ProviderUnavailableError
+        ? classifyProviderError(error, {
+            kind: this.profile?.provider ?? 'provider',
+            endpoint: providerEndpoint(this.profile?.provider ?? '', this.deps.config),
+            model: this.profile?.model ?? '',
+          })
+        : { code: 'INTERNAL_SERVER_ERROR', message: 'The turn failed unexpectedly' };
+    // A provider's failure is not this server's fault: warn, and keep error for our own.
+    this.deps.log[code === 'INTERNAL_SERVER_ERROR' ? 'error' : 'warn']({ err: error, turnId: this.turn.id }, 'turn.failed');
     const turn = await this.endTurn({ status: 'FAILED', error: message });
     if (!turn) return;
     this.endedStatus = 'FAILED';

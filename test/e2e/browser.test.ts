@@ -248,6 +248,27 @@ describe.skipIf(unavailable)('web client in Chromium', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'chat-streamed.png') });
   });
 
+  it('shows why a turn failed and resends its message with Retry', async () => {
+    server.fake.enqueue({ status: 400, errorBody: { error: 'option "num_ctx" must be positive' } });
+    const page = await newPage();
+    await page.goto(`${server.url}/`);
+    await page.getByRole('button', { name: '+ New conversation' }).click();
+    await page.locator('textarea').fill('Retry me');
+    await page.keyboard.press('Enter');
+    const failure = page.locator('.turn-error');
+    await failure.waitFor();
+    expect(await failure.textContent()).toContain('The model provider (ollama) rejected the request (HTTP 400): option "num_ctx" must be positive');
+    const before = server.fake.requests.length;
+    server.fake.enqueue({ text: 'Second time lucky' });
+    await page.getByRole('button', { name: 'Retry', exact: true }).click();
+    await page.locator('.msg-assistant', { hasText: 'Second time lucky' }).waitFor();
+    // The resent request carried the failed turn's user message.
+    const resent = server.fake.requests.slice(before).find((r) => r.messages?.some((m: any) => m.role === 'user'));
+    expect(resent.messages.filter((m: any) => m.role === 'user').at(-1).content).toBe('Retry me');
+    await expect.poll(() => page.getByRole('button', { name: 'Retry', exact: true }).count()).toBe(0);
+    await page.screenshot({ path: join(ARTIFACTS, 'chat-retry.png') });
+  });
+
   it('completes the answer exactly once after the socket drops mid-turn', async () => {
     const chunks = Array.from({ length: 30 }, (_, i) => `w${String(i).padStart(2, '0')} `);
     const full = chunks.join('').trim();

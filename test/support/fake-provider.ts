@@ -1,7 +1,7 @@
 /**
  * A real HTTP server (127.0.0.1, port 0) speaking the providers' wire formats:
  *   Ollama     POST /api/chat (NDJSON), GET /api/tags, GET /api/version
- *   OpenAI     POST /v1/chat/completions (SSE, usage chunk, [DONE])
+ *   OpenAI     POST /v1/chat/completions (SSE, usage chunk, [DONE]), GET /v1/models
  *   Anthropic  POST /v1/messages (SSE or JSON; compaction block with the compact beta)
  *
  *   const fake = await startFakeProvider();
@@ -30,6 +30,10 @@ export interface FakeScript {
   stallAfterChunks?: number;
   /** answer this HTTP error status instead of streaming */
   status?: number;
+  /** with `status`: this JSON body instead of the API's usual error shape */
+  errorBody?: unknown;
+  /** with `status`: extra response headers (e.g. retry-after) */
+  headers?: Record<string, string>;
   /** true: the right content type with non-JSON lines; 'html': a text/html page */
   garbage?: boolean | 'html';
   /** reported prompt tokens; default: estimated from the request (chars × tokensPerChar) */
@@ -67,6 +71,8 @@ export interface FakeProvider {
   enforceToolPairing: boolean;
   /** the requests refused for unpaired tool calls, with the API's error message */
   rejections: { api: FakeApi; message: string; body: any }[];
+  /** models listed by GET /api/tags and GET /v1/models; default ['fake:latest'] */
+  models: string[];
   enqueue(...scripts: FakeScript[]): void;
   closeAllConnections(): void;
   stop(): Promise<void>;
@@ -101,6 +107,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     tokensPerChar: 0.25,
     enforceToolPairing: true,
     rejections: [],
+    models: ['fake:latest'],
     enqueue: (...s) => void queue.push(...s),
     closeAllConnections: () => server.closeAllConnections(),
     stop: () =>
@@ -135,7 +142,10 @@ export async function startFakeProvider(): Promise<FakeProvider> {
 
     if (path === '/api/version') return json(res, 200, { version: '0.12.0' });
     if (path === '/api/tags') {
-      return json(res, 200, { models: [{ name: 'fake:latest', model: 'fake:latest', size: 1, digest: 'fake', details: {} }] });
+      return json(res, 200, { models: fake.models.map((m) => ({ name: m, model: m, size: 1, digest: 'fake', details: {} })) });
+    }
+    if (path === '/v1/models') {
+      return json(res, 200, { object: 'list', data: fake.models.map((m) => ({ id: m, object: 'model', owned_by: 'fake' })) });
     }
     if (api === 'other') return json(res, 404, { error: `no route ${path}` });
 
@@ -148,7 +158,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       }
     }
     const script = queue.shift() ?? fake.responder?.(call) ?? { text: 'ok' };
-    if (script.status) return json(res, script.status, errorBody(api, script.status));
+    if (script.status) return json(res, script.status, script.errorBody ?? errorBody(api, script.status), script.headers);
     if (script.garbage === 'html') {
       res.writeHead(200, { 'content-type': 'text/html' });
       return void res.end('<html><body>502 Bad Gateway (proxy)</body></html>');
@@ -210,8 +220,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
   return fake;
 }
 
-function json(res: ServerResponse, status: number, value: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
+function json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(value));
 }
 

@@ -211,6 +211,13 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
         meter.value = tokens;
         meterText.textContent = `${tokens.toLocaleString()} / ${window.toLocaleString()} tokens`;
       },
+      retry: async (content) => {
+        if (!conversation.sessionId || conversation.activeTurn) return;
+        const sessionId = conversation.sessionId;
+        const input = { sessionId, content, idempotencyKey: crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}` };
+        const { sendMessage } = await gql<{ sendMessage: { turn: { id: string }; userMessage: Message } }>(SEND, { input });
+        if (conversation.sessionId === sessionId) conversation.userMessageSent(sendMessage.turn.id, sendMessage.userMessage);
+      },
       busy: (turnId) => {
         cancelButton.hidden = !turnId;
         sendButton.disabled = Boolean(turnId);

@@ -46,6 +46,8 @@ export interface ConversationEvents {
   meter(tokens: number, window: number): void;
   busy(turnId: string | null): void;
   error(error: unknown): void;
+  /** Retry of a failed turn: send its user message again. */
+  retry(content: string): Promise<void>;
 }
 
 export class Conversation {
@@ -60,6 +62,8 @@ export class Conversation {
   private readonly streams = new Map<string, Stream>();
   private readonly seen = new Set<string>();
   private readonly turnsWithEvents = new Set<string>();
+  /** each turn's user message text, for the Retry button of a failed turn */
+  private readonly promptOf = new Map<string, string>();
   private subscription: Subscription | null = null;
   private loadingOlder: Promise<void> | null = null;
   private generation = 0;
@@ -203,6 +207,7 @@ export class Conversation {
   }
 
   userMessageSent(turnId: string, message: Message): void {
+    this.promptOf.set(turnId, message.content);
     this.addMessage(message, this.streams.get(turnId)?.article);
     this.setBusy(turnId);
     // If the stream was not listening yet when the turn started, reconcile from the API.
@@ -243,6 +248,7 @@ export class Conversation {
 
     switch (event.__typename) {
       case 'TurnStarted':
+        this.promptOf.set(event.turn.id, event.userMessage.content);
         this.addMessage(event.userMessage);
         this.setBusy(event.turn.id);
         break;
@@ -296,7 +302,25 @@ export class Conversation {
       }
       case 'TurnFailed': {
         const stream = this.stream(event.turn.id);
-        stream.article.append(h('p', { class: 'turn-error', role: 'alert', text: `The answer failed: ${event.errorMessage}` }));
+        // The server's line names the cause (model missing, provider down, rate limit, refusal).
+        const line = h('p', { class: 'turn-error', role: 'alert', text: event.errorMessage });
+        const prompt = this.promptOf.get(event.turn.id);
+        if (prompt !== undefined) {
+          const retry = h('button', { type: 'button', class: 'retry', text: 'Retry' });
+          retry.addEventListener('click', () => {
+            if (this.activeTurn) return;
+            retry.disabled = true;
+            void this.on.retry(prompt).then(
+              () => retry.remove(),
+              (error: unknown) => {
+                retry.disabled = false;
+                this.on.error(error);
+              },
+            );
+          });
+          line.append(' ', retry);
+        }
+        stream.article.append(line);
         this.endStream(event.turn.id, null);
         if (this.activeTurn === event.turn.id) this.setBusy(null);
         break;
