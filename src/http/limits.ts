@@ -1,26 +1,18 @@
 /**
  * Resource bounds of the HTTP and WebSocket edge: subscriptions per socket
  * and per user (graphql-ws and SSE counted together), SSE streams per user,
- * an idle timeout on request bodies, the introspection switch and a shape
- * limit on introspection selections. Every number is a setting (see
- * docs/security.md, "Resource limits"); server.ts calls in from a few lines.
+ * an idle timeout on request bodies, the introspection switch and the depth
+ * limit of introspection selections. Every limit but that depth is a setting
+ * (see docs/security.md, "Resource limits"); server.ts calls in from a few lines.
  */
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import {
   getNamedType,
-  getNullableType,
   getOperationAST,
   GraphQLError,
-  isInterfaceType,
   isIntrospectionType,
-  isListType,
-  isObjectType,
-  Kind,
-  SchemaMetaFieldDef,
-  TypeMetaFieldDef,
   type ASTVisitor,
   type DocumentNode,
-  type GraphQLNamedType,
-  type SelectionSetNode,
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
@@ -276,74 +268,28 @@ export const noIntrospectionRule: ValidationRule = (context: ValidationContext):
   },
 });
 
-/** Nested list fields an introspection selection may hold (the standard query: types → fields → args). */
-export const MAX_INTROSPECTION_LIST_DEPTH = 3;
-
 /**
- * The shape limit of introspection. graphql-armor's depth limit skips
- * `__schema`, and counting it would refuse the standard introspection query
- * (depth 21 by armor's count, most of it the single-valued `ofType` chain).
- * What makes introspection expensive is lists inside lists
- * (`types { interfaces { possibleTypes { interfaces … } } }` multiplies by
- * every level), so that is what is bounded: at most
- * MAX_INTROSPECTION_LIST_DEPTH nested list fields of introspection types per
- * operation, fragments followed (each fragment measured once, so a fragment
- * spread many times costs nothing more).
+ * Depth of introspection (`__schema`) selections, by graphql-armor's count.
+ * The main armor instance (depth 12) skips `__schema`: counting it there
+ * would refuse the standard introspection query (GraphiQL's, codegen's),
+ * which is 21 deep by armor's count, 7 of it the single-valued `ofType`
+ * chain. Fan-out (`types { interfaces { possibleTypes { … } } }`) is refused
+ * at 3 nested lists by graphql-js's own MaxIntrospectionDepthRule.
  */
-export const introspectionShapeRule: ValidationRule = (context: ValidationContext): ASTVisitor => {
-  const schema = context.getSchema();
-  const memo = new Map<string, number>();
-  const extra = (selectionSet: SelectionSetNode, parent: GraphQLNamedType | undefined, path: Set<string>): number => {
-    let most = 0;
-    for (const selection of selectionSet.selections) {
-      if (selection.kind === Kind.FIELD) {
-        if (!selection.selectionSet) continue;
-        const name = selection.name.value;
-        const field =
-          name === SchemaMetaFieldDef.name
-            ? SchemaMetaFieldDef
-            : name === TypeMetaFieldDef.name
-              ? TypeMetaFieldDef
-              : parent && (isObjectType(parent) || isInterfaceType(parent))
-                ? parent.getFields()[name]
-                : undefined;
-        if (!field) continue;
-        const child = getNamedType(field.type);
-        const list = isListType(getNullableType(field.type)) && isIntrospectionType(child) ? 1 : 0;
-        most = Math.max(most, list + extra(selection.selectionSet, child, path));
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const type = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
-        most = Math.max(most, extra(selection.selectionSet, type ?? undefined, path));
-      } else {
-        const name = selection.name.value;
-        const fragment = context.getFragment(name);
-        if (!fragment || path.has(name)) continue; // unknown or cyclic: other rules report it
-        let depth = memo.get(name);
-        if (depth === undefined) {
-          path.add(name);
-          depth = extra(fragment.selectionSet, schema.getType(fragment.typeCondition.name.value) ?? undefined, path);
-          path.delete(name);
-          memo.set(name, depth);
-        }
-        most = Math.max(most, depth);
-      }
-    }
-    return most;
-  };
-  return {
-    OperationDefinition(node) {
-      const root = schema.getRootType(node.operation) ?? undefined;
-      if (extra(node.selectionSet, root, new Set()) > MAX_INTROSPECTION_LIST_DEPTH) {
-        context.reportError(
-          new GraphQLError(`Introspection selections may nest at most ${MAX_INTROSPECTION_LIST_DEPTH} lists`, {
-            nodes: node,
-            extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
-          }),
-        );
-      }
-    },
-  };
-};
+export const MAX_INTROSPECTION_DEPTH = 24;
+
+/** A second armor instance with only its depth limit, counting introspection. */
+function introspectionDepthLimit(): Plugin {
+  const off = { enabled: false };
+  return EnvelopArmorPlugin({
+    maxDepth: { n: MAX_INTROSPECTION_DEPTH, ignoreIntrospection: false },
+    costLimit: off,
+    maxAliases: off,
+    maxTokens: off,
+    maxDirectives: off,
+    blockFieldSuggestion: off,
+  }) as Plugin;
+}
 
 const counters = new WeakMap<object, SubscriptionCounter>();
 
@@ -360,10 +306,11 @@ export function subscriptionCounterFor(app: { config: Config }): SubscriptionCou
 
 /** Yoga plugins of this module, listed right after useStreamingUploads. */
 export function limitPlugins(app: { config: Config }): Plugin[] {
-  const rules: ValidationRule[] = introspectionEnabled(app.config) ? [introspectionShapeRule] : [noIntrospectionRule];
   return [
     useRequestBodyTimeout(app.config.requestBodyTimeoutMs),
-    { onValidate: ({ addValidationRule }) => rules.forEach((rule) => addValidationRule(rule)) },
+    introspectionEnabled(app.config)
+      ? introspectionDepthLimit()
+      : { onValidate: ({ addValidationRule }) => addValidationRule(noIntrospectionRule) },
     useSseSubscriptionLimits(subscriptionCounterFor(app)),
   ];
 }
