@@ -282,7 +282,18 @@ export const MAX_INTROSPECTION_DEPTH = 24;
 function introspectionDepthLimit(): Plugin {
   const off = { enabled: false };
   return EnvelopArmorPlugin({
-    maxDepth: { n: MAX_INTROSPECTION_DEPTH, ignoreIntrospection: false },
+    maxDepth: {
+      n: MAX_INTROSPECTION_DEPTH,
+      ignoreIntrospection: false,
+      // Reported with a code instead of armor's bare thrown error.
+      propagateOnRejection: false,
+      onReject: [
+        (context, error) =>
+          (context as ValidationContext | null)?.reportError(
+            new GraphQLError(error.message.replace(/^Syntax Error: /, ''), { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+          ),
+      ],
+    },
     costLimit: off,
     maxAliases: off,
     maxTokens: off,
