@@ -60,6 +60,13 @@ const settings = {
   graphiql: [bool, 'true', 'Serve GraphiQL at /graphql'],
   maxPageSize: [int(1), '200', 'Largest `first`/`last` a connection accepts'],
   maxMessageChars: [int(1), '200000', 'Longest user message accepted'],
+  wsMaxPayloadBytes: [int(1024), '1048576', 'Largest graphql-ws frame; a larger one closes the socket (1009) unread'],
+  maxSubscriptionsPerSocket: [int(1), '100', 'Subscriptions open at once on one graphql-ws socket'],
+  maxSubscriptionsPerUser: [int(1), '1000', 'Subscriptions open at once per user in this process (graphql-ws and SSE)'],
+  maxSseStreamsPerUser: [int(1), '20', 'SSE subscription streams open at once per user (more answers 429)'],
+  requestHeadersTimeoutMs: [int(100), '20000', 'Time a client has to send its request headers (408)'],
+  requestBodyTimeoutMs: [int(100), '30000', 'A request body that sends nothing for this long is cut (408)'],
+  introspection: [bool.optional(), undefined, 'Serve GraphQL introspection; unset = on in local mode, off with AUTH_ENABLED=true'],
 
   ollamaHost: [z.string().url(), 'http://127.0.0.1:11434', 'Ollama server'],
   ollamaNumCtx: [int(256), '8192', 'Context window of profiles that set none'],

@@ -20,6 +20,7 @@ import { createOriginPolicy, isLoopbackHost, useCsrfHeader } from './http/origin
 import { useStreamingUploads } from './files/multipart.js';
 import { closingIterator, nextFrame, useSharedSubscriptionExecution } from './shared-subscriptions.js';
 import { GRAPHIQL_TABS, renderLocalGraphiQL, serveGraphiQLAsset } from './web/graphiql.js';
+import { applyRequestTimeouts, limitPlugins, subscriptionCounterFor, wsSubscriptionLimits } from './http/limits.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, app: App) => Promise<boolean>;
 
@@ -91,6 +92,8 @@ export function createGraphQLHandler(app: App) {
       }),
       // Multipart uploads streamed to disk (never buffered whole); over the limit → PAYLOAD_TOO_LARGE.
       useStreamingUploads({ spoolDir: `${app.files.baseDir}/.incoming`, maxBytes: app.files.maxBytes }),
+      // Body idle timeout (after the uploads parser, whose body it guards), introspection, SSE subscription limits.
+      ...limitPlugins(app),
       // Each subscription event is executed once per (document, variables, viewer), not once per subscriber.
       useSharedSubscriptionExecution<Context>({
         rootFields: ['sessionEvents', 'sessionListEvents'],
@@ -135,7 +138,14 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
       res.end('Internal error');
     }
   });
-  const wss = new WebSocketServer({ server, path: yoga.graphqlEndpoint, verifyClient: origins.verifyClient });
+  applyRequestTimeouts(server, app.config);
+  const wss = new WebSocketServer({
+    server,
+    path: yoga.graphqlEndpoint,
+    verifyClient: origins.verifyClient,
+    maxPayload: app.config.wsMaxPayloadBytes,
+  });
+  const wsLimits = wsSubscriptionLimits(subscriptionCounterFor(app));
   useServer(
     {
       execute: (args: any) => args.rootValue.execute(args),
@@ -163,13 +173,16 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
         };
         const errors = validate(args.schema, args.document);
         if (errors.length) return errors;
-        return args;
+        return wsLimits.admit(ctx, args) ?? args;
       },
       // Subscription results go out as prebuilt frames (serialized once per shared result).
-      onOperation: (ctx, id, _payload, _args, result) =>
-        isAsyncIterable(result)
+      onOperation: (ctx, id, _payload, args, operationResult) => {
+        const result = wsLimits.hold(args, operationResult);
+        return isAsyncIterable(result)
           ? sendFrames(result as AsyncIterable<ExecutionResult>, id, (ctx.extra as { socket: WebSocket }).socket, () => id in ctx.subscriptions)
-          : undefined,
+          : undefined;
+      },
+      onClose: (ctx) => wsLimits.closed(ctx),
       onConnect: async (ctx) => {
         // Reject bad credentials at connection time; missing ones are checked per operation.
         const authorization = authorizationFrom({ connectionParams: ctx.connectionParams } as never);

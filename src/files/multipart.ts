@@ -214,7 +214,8 @@ export async function parseMultipartOperations(
     bb.on('finish', () => {
       void Promise.all(writes).then(() => finish());
     });
-    const onBodyError = (e: Error) => finish(badRequest(`The request body was interrupted: ${e.message}`));
+    // A GraphQLError is the body's own verdict (REQUEST_TIMEOUT from the idle guard): kept as it is.
+    const onBodyError = (e: Error) => finish(e instanceof GraphQLError ? e : badRequest(`The request body was interrupted: ${e.message}`));
     body.on('error', onBodyError);
     body.pipe(bb);
   });

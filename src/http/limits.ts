@@ -1,0 +1,333 @@
+/**
+ * Resource bounds of the HTTP and WebSocket edge: subscriptions per socket
+ * and per user (graphql-ws and SSE counted together), SSE streams per user,
+ * an idle timeout on request bodies, the introspection switch and the depth
+ * limit of introspection selections. Every limit but that depth is a setting
+ * (see docs/security.md, "Resource limits"); server.ts calls in from a few lines.
+ */
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import {
+  getNamedType,
+  getOperationAST,
+  GraphQLError,
+  isIntrospectionType,
+  type ASTVisitor,
+  type DocumentNode,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+import type { Server } from 'node:http';
+import { Readable } from 'node:stream';
+import type { Plugin } from 'graphql-yoga';
+import type { Config } from '../config.js';
+
+export interface SubscriptionLimitOptions {
+  perSocket: number;
+  perUser: number;
+  ssePerUser: number;
+}
+
+type Release = () => void;
+
+const tooMany = (message: string, status?: number) =>
+  new GraphQLError(message, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', ...(status ? { http: { status } } : {}) } });
+
+/** Whom a subscription is counted against: the viewer's user, or one shared bucket for callers without one. */
+function userKey(context: unknown): string {
+  const viewer = (context as { viewer?: { userId?: string | null } | null } | null)?.viewer;
+  return viewer?.userId ?? '(no user)';
+}
+
+/** Live subscriptions of this process, per user (graphql-ws and SSE) and SSE streams per user. */
+export class SubscriptionCounter {
+  private readonly users = new Map<string, number>();
+  private readonly sse = new Map<string, number>();
+
+  constructor(readonly options: SubscriptionLimitOptions) {}
+
+  /** Subscriptions `user` holds now (both transports). */
+  held(user: string): number {
+    return this.users.get(user) ?? 0;
+  }
+
+  /** A slot for `user`, or the error to answer; `release` is idempotent. */
+  acquire(user: string, transport: 'ws' | 'sse'): Release | GraphQLError {
+    const { perUser, ssePerUser } = this.options;
+    if (this.held(user) >= perUser) {
+      return tooMany(`At most ${perUser} subscriptions per user are open at once`, transport === 'sse' ? 429 : undefined);
+    }
+    if (transport === 'sse' && (this.sse.get(user) ?? 0) >= ssePerUser) {
+      return tooMany(`At most ${ssePerUser} SSE subscription streams per user are open at once`, 429);
+    }
+    bump(this.users, user, 1);
+    if (transport === 'sse') bump(this.sse, user, 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      bump(this.users, user, -1);
+      if (transport === 'sse') bump(this.sse, user, -1);
+    };
+  }
+}
+
+function bump(map: Map<string, number>, key: string, by: number) {
+  const next = (map.get(key) ?? 0) + by;
+  if (next > 0) map.set(key, next);
+  else map.delete(key);
+}
+
+/** Marks a context whose subscription graphql-ws already counted (the SSE plugin skips it). */
+const COUNTED = Symbol('subscription counted');
+
+/**
+ * graphql-ws side. A slot is taken in onSubscribe (so a refusal is an `error`
+ * message for that id and nothing else on the socket changes) and given back
+ * when that operation's result stream ends or is closed. The slot follows the
+ * operation's execution arguments, not its id: a client may reuse an id as
+ * soon as it sent `complete`, before the old stream has finished closing.
+ */
+export function wsSubscriptionLimits(counter: SubscriptionCounter) {
+  const bySocket = new WeakMap<object, Set<Release>>();
+  const byArgs = new WeakMap<object, Release>();
+  return {
+    /** Errors to answer instead of running the operation, or undefined to go on. */
+    admit(socketCtx: object, args: { document: DocumentNode; operationName?: string | null; contextValue: unknown }): GraphQLError[] | undefined {
+      if (getOperationAST(args.document, args.operationName)?.operation !== 'subscription') return undefined;
+      const held = bySocket.get(socketCtx) ?? new Set<Release>();
+      bySocket.set(socketCtx, held);
+      const { perSocket } = counter.options;
+      if (held.size >= perSocket) return [tooMany(`At most ${perSocket} subscriptions per connection are open at once`)];
+      const slot = counter.acquire(userKey(args.contextValue), 'ws');
+      if (slot instanceof GraphQLError) return [slot];
+      const release = () => {
+        held.delete(release);
+        slot();
+      };
+      held.add(release);
+      byArgs.set(args, release);
+      (args.contextValue as Record<symbol, unknown>)[COUNTED] = true;
+      return undefined;
+    },
+    /** The operation's result, its slot tied to the stream's end (or given back now when it is no stream). */
+    hold<T>(args: object, result: T): T {
+      const release = byArgs.get(args);
+      if (!release) return result;
+      byArgs.delete(args);
+      if (!isAsyncIterable(result)) {
+        release();
+        return result;
+      }
+      return releasing(result, release) as T;
+    },
+    /** The socket closed: every slot it still holds (streams closing right now included). */
+    closed(socketCtx: object) {
+      for (const release of [...(bySocket.get(socketCtx) ?? [])]) release();
+    },
+  };
+}
+
+/** SSE side (every subscription that did not come through graphql-ws): refused with HTTP 429 before a stream opens. */
+export function useSseSubscriptionLimits(counter: SubscriptionCounter): Plugin {
+  return {
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const context = args.contextValue as unknown as Record<symbol, unknown>;
+      if (context?.[COUNTED]) return undefined;
+      const slot = counter.acquire(userKey(context), 'sse');
+      if (slot instanceof GraphQLError) {
+        // Thrown, not returned as a result: Yoga then answers with the error's HTTP status instead of a stream.
+        setResultAndStopExecution(undefined as never);
+        throw slot;
+      }
+      return {
+        onSubscribeResult({ result, setResult }) {
+          if (isAsyncIterable(result)) setResult(releasing(result, slot) as never);
+          else slot();
+        },
+      };
+    },
+  };
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof Object(value)[Symbol.asyncIterator] === 'function';
+}
+
+/** `source`, calling `release` once when it ends, fails or is closed. */
+function releasing<T>(source: AsyncIterable<T>, release: Release): AsyncIterableIterator<T> {
+  const iterator = source[Symbol.asyncIterator]();
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next() {
+      try {
+        const step = await iterator.next();
+        if (step.done) release();
+        return step;
+      } catch (error) {
+        release();
+        throw error;
+      }
+    },
+    async return(value?: unknown) {
+      release();
+      return (await iterator.return?.(value)) ?? { value: undefined, done: true };
+    },
+    async throw(error?: unknown) {
+      release();
+      if (iterator.throw) return iterator.throw(error);
+      throw error;
+    },
+  };
+}
+
+export const requestTimeoutError = () =>
+  new GraphQLError('The request body stopped arriving before it was complete', {
+    extensions: { code: 'REQUEST_TIMEOUT', http: { status: 408, headers: { connection: 'close' } } },
+  });
+
+/**
+ * Yoga plugin: a request body that delivers nothing for `idleMs` while the
+ * server is waiting for it fails with REQUEST_TIMEOUT (408, connection
+ * closed). The clock runs only while a read is pending, so a slow consumer
+ * (a spool write, a busy event loop) never counts against the client, and a
+ * large upload that keeps arriving is never cut. Listed after
+ * useStreamingUploads, it wraps the body that the multipart and JSON parsers
+ * read, so a cut multipart upload loses its spool files before the answer.
+ */
+export function useRequestBodyTimeout(idleMs: number): Plugin {
+  return {
+    onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
+      if (!requestParser || !request.body) return;
+      const parse = requestParser;
+      setRequestParser((req) => parse(withIdleTimeout(req, idleMs, fetchAPI as never)));
+    },
+  };
+}
+
+function withIdleTimeout(request: Request, idleMs: number, fetchAPI: { Request: typeof Request; ReadableStream: typeof ReadableStream }): Request {
+  const body = request.body;
+  if (!body) return request;
+  const reader = body.getReader();
+  let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
+  // A Node stream, not the fetch ponyfill's ReadableStream: the ponyfill's controller.error() is swallowed (its
+  // destroy hook answers callback(null)), so a parser reading it would wait forever.
+  const guarded = new Readable({
+    read() {
+      timer = setTimeout(() => {
+        timedOut = true;
+        this.destroy(requestTimeoutError());
+      }, idleMs);
+      reader.read().then(
+        (step) => {
+          clearTimeout(timer);
+          if (!this.destroyed) this.push(step.done ? null : step.value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          this.destroy(error as Error);
+        },
+      );
+    },
+    destroy(error, callback) {
+      clearTimeout(timer);
+      // After a timeout the source is left alone: cancelling it destroys the socket before the 408 is written.
+      if (error && !timedOut) reader.cancel(error).catch(() => undefined);
+      callback(error);
+    },
+  });
+  const native = fetchAPI.ReadableStream === globalThis.ReadableStream;
+  return new fetchAPI.Request(request.url, {
+    method: request.method,
+    headers: request.headers,
+    signal: request.signal,
+    body: native ? Readable.toWeb(guarded) : new fetchAPI.ReadableStream(guarded as never),
+    duplex: 'half',
+  } as RequestInit);
+}
+
+/** Whether introspection is served: INTROSPECTION when set, otherwise on in local mode only. */
+export function introspectionEnabled(config: Pick<Config, 'introspection' | 'authEnabled'>): boolean {
+  return config.introspection ?? !config.authEnabled;
+}
+
+/** INTROSPECTION=false: `__schema` and `__type` are refused at validation, before anything runs. */
+export const noIntrospectionRule: ValidationRule = (context: ValidationContext): ASTVisitor => ({
+  Field(node) {
+    const type = context.getType();
+    if (type && isIntrospectionType(getNamedType(type))) {
+      context.reportError(
+        new GraphQLError(`Introspection is disabled on this server (field "${node.name.value}")`, {
+          nodes: node,
+          extensions: { code: 'INTROSPECTION_DISABLED' },
+        }),
+      );
+    }
+  },
+});
+
+/**
+ * Depth of introspection (`__schema`) selections, by graphql-armor's count.
+ * The main armor instance (depth 12) skips `__schema`: counting it there
+ * would refuse the standard introspection query (GraphiQL's, codegen's),
+ * which is 21 deep by armor's count, 7 of it the single-valued `ofType`
+ * chain. Fan-out (`types { interfaces { possibleTypes { … } } }`) is refused
+ * at 3 nested lists by graphql-js's own MaxIntrospectionDepthRule.
+ */
+export const MAX_INTROSPECTION_DEPTH = 24;
+
+/** A second armor instance with only its depth limit, counting introspection. */
+function introspectionDepthLimit(): Plugin {
+  const off = { enabled: false };
+  return EnvelopArmorPlugin({
+    maxDepth: {
+      n: MAX_INTROSPECTION_DEPTH,
+      ignoreIntrospection: false,
+      // Reported with a code instead of armor's bare thrown error.
+      propagateOnRejection: false,
+      onReject: [
+        (context, error) =>
+          (context as ValidationContext | null)?.reportError(
+            new GraphQLError(error.message.replace(/^Syntax Error: /, ''), { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+          ),
+      ],
+    },
+    costLimit: off,
+    maxAliases: off,
+    maxTokens: off,
+    maxDirectives: off,
+    blockFieldSuggestion: off,
+  }) as Plugin;
+}
+
+const counters = new WeakMap<object, SubscriptionCounter>();
+
+/** The one counter of an app, shared by its SSE plugin and its graphql-ws server. */
+export function subscriptionCounterFor(app: { config: Config }): SubscriptionCounter {
+  let counter = counters.get(app);
+  if (!counter) {
+    const { maxSubscriptionsPerSocket, maxSubscriptionsPerUser, maxSseStreamsPerUser } = app.config;
+    counter = new SubscriptionCounter({ perSocket: maxSubscriptionsPerSocket, perUser: maxSubscriptionsPerUser, ssePerUser: maxSseStreamsPerUser });
+    counters.set(app, counter);
+  }
+  return counter;
+}
+
+/** Yoga plugins of this module, listed right after useStreamingUploads. */
+export function limitPlugins(app: { config: Config }): Plugin[] {
+  return [
+    useRequestBodyTimeout(app.config.requestBodyTimeoutMs),
+    introspectionEnabled(app.config)
+      ? introspectionDepthLimit()
+      : { onValidate: ({ addValidationRule }) => addValidationRule(noIntrospectionRule) },
+    useSseSubscriptionLimits(subscriptionCounterFor(app)),
+  ];
+}
+
+/** Node's own header timeout, checked often enough for a short setting to mean what it says (Node checks every 30 s by default). */
+export function applyRequestTimeouts(server: Server, config: Pick<Config, 'requestHeadersTimeoutMs'>): void {
+  server.headersTimeout = config.requestHeadersTimeoutMs;
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(30_000, Math.max(50, Math.floor(config.requestHeadersTimeoutMs / 4)));
+}
