@@ -26,7 +26,7 @@ import { messageJson } from '../sessions/service.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { SessionStore } from '../store/sessions.js';
 import { modelView, toLlmMessages, withTurnContext } from './context.js';
-import { CancelledError, type ClientToolDefinition, type PendingToolCall, type RunningTurn, turnJson } from './service.js';
+import { CancelledError, type ClientToolDefinition, type PendingToolCall, type RunningTurn, ShutdownError, turnJson } from './service.js';
 import type { ToolOutcome, ToolRegistry } from './tools.js';
 
 export interface RunContext {
@@ -535,6 +535,15 @@ class TurnRun {
 
   private async fail(error: unknown, started: number) {
     await this.flushing;
+    if (this.controller.signal.reason instanceof ShutdownError) {
+      // Graceful shutdown: the service ends the turn (INTERRUPTED, SHUTDOWN) from this checkpoint.
+      await this.deps.store.db.raw.query(
+        `UPDATE turns SET partial_text = $1, partial_thinking = $2, heartbeat_at = $4
+          WHERE id = $3::uuid AND status IN ('RUNNING', 'WAITING_FOR_TOOL')`,
+        [this.text, this.thinking, this.turn.id, new Date()],
+      );
+      return;
+    }
     const cancelled = error instanceof CancelledError || this.controller.signal.aborted;
     // The partial answer is kept, whatever ended the stream.
     if (this.text || this.thinking) {
