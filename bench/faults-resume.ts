@@ -38,6 +38,7 @@ interface Tally {
   resets: string[];
   interrupted: number;
   turnsEnded: number;
+  errors: number;
 }
 
 export async function runFaultsResumeBench(): Promise<Tally & { recoveryMs: number; firstSendMs: number }> {
@@ -45,13 +46,13 @@ export async function runFaultsResumeBench(): Promise<Tally & { recoveryMs: numb
   const fake = await startFakeProvider();
   let turnNo = 0;
   // every turn streams numbered chunks, so a gap or a repeat is visible in the text
-  fake.responder = () => ({ text: Array.from({ length: CHUNKS }, (_, i) => `t${turnNo}c${i} `), chunkDelayMs: 5 });
+  fake.responder = () => ({ text: Array.from({ length: CHUNKS }, (_, i) => `t${turnNo}c${i} `), chunkDelayMs: 20 });
   const env = { DATA_DIR: join(dir, 'data'), SESSION_FILES_DIR: join(dir, 'files'), OLLAMA_HOST: fake.url, PARTIAL_FLUSH_MS: '100', LOG_LEVEL: 'info' };
   let server: ChildServer = await startChildServer(env, { timeoutMs: 120_000 });
   const gql = (query: string, variables: object = {}) => server.gql(query, variables as Record<string, unknown>);
   const sessionId = (await gql(`mutation { createSession(input: {}) { id } }`)).data.createSession.id as string;
 
-  const tally: Tally = { received: 0, duplicates: 0, gaps: 0, orphanFragments: 0, resets: [], interrupted: 0, turnsEnded: 0 };
+  const tally: Tally = { received: 0, duplicates: 0, gaps: 0, orphanFragments: 0, resets: [], interrupted: 0, turnsEnded: 0, errors: 0 };
   const seenIds = new Set<string>();
   const started = new Set<string>();
   const nextChunk = new Map<string, number>();
@@ -101,16 +102,21 @@ export async function runFaultsResumeBench(): Promise<Tally & { recoveryMs: numb
         void client.dispose();
         resolve();
       };
-      const timer = setTimeout(finish, 300);
+      const timer = setTimeout(finish, 5_000);
       client.subscribe(
         { query: EVENTS, variables: { sessionId, after } },
         {
           next: (value) => {
             if (finished) return;
-            apply(value.data!.sessionEvents);
+            if (value.errors) tally.errors++;
+            if (!value.data) return;
+            apply(value.data.sessionEvents);
             if (++got >= take) finish();
           },
-          error: finish,
+          error: () => {
+            tally.errors++;
+            finish();
+          },
           complete: finish,
         },
       );
@@ -121,6 +127,31 @@ export async function runFaultsResumeBench(): Promise<Tally & { recoveryMs: numb
     if (!sent.errors) turnRunning = true;
   };
 
+  // A first cursor: a subscription that has seen one event (renames until it does), so no turn starts unseen.
+  await new Promise<void>((resolve) => {
+    const client = createClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    let done = false;
+    client.subscribe(
+      { query: EVENTS, variables: { sessionId, after: null } },
+      {
+        next: (value) => {
+          if (done || !value.data) return;
+          done = true;
+          after = (value.data.sessionEvents as { eventId: string }).eventId;
+          void client.dispose();
+          resolve();
+        },
+        error: () => undefined,
+        complete: () => undefined,
+      },
+    );
+    void (async () => {
+      for (let i = 0; !done; i++) {
+        await gql(`mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id } }`, { id: sessionId, name: `bench ${i}` });
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    })();
+  });
   for (let i = 0; i < CYCLES / 2; i++) {
     await keepTurnsGoing();
     await cycle(1 + (i % 7));
@@ -152,7 +183,7 @@ export async function runFaultsResumeBench(): Promise<Tally & { recoveryMs: numb
   const ended = server.lines.map((l) => l.includes('turn.interrupted') && JSON.parse(l)).find(Boolean) as { time: number } | undefined;
   const recoveryMs = ended ? ended.time - listeningAt : NaN;
   console.log(`resume across a kill -9 and restart: ${CYCLES} disconnect/resume cycles, ${turnNo} turns of ${CHUNKS} chunks`);
-  console.log(`  events received ${tally.received}; duplicates ${tally.duplicates}; gaps ${tally.gaps}; fragments without TurnStarted ${tally.orphanFragments}`);
+  console.log(`  events received ${tally.received}; duplicates ${tally.duplicates}; gaps ${tally.gaps}; fragments without TurnStarted ${tally.orphanFragments}; subscription errors ${tally.errors}`);
   console.log(`  resets ${JSON.stringify(tally.resets)}; interrupted turn ends received ${tally.interrupted}; turns ended ${tally.turnsEnded}`);
   console.log(`  restart: spawn → listening ${listenedSeen - spawned} ms`);
   console.log(`  listening → interrupted turn ended ${recoveryMs} ms (negative: ended before the listening line, goal ≤ 1000 ms)`);

@@ -78,7 +78,8 @@ export function wsSubscribe(url: string, variables: Record<string, unknown>, onE
     url: `${url.replace('http', 'ws')}/graphql`,
     webSocketImpl: WebSocket,
     retryAttempts: 0,
-    lazy: true,
+    // not lazy: a lazy client closes the socket itself (1000) once its last subscription completes
+    lazy: false,
     on: { closed: (e) => void (sub.closes.push((e as { code: number }).code), notify()) },
   });
   client.subscribe(
@@ -331,6 +332,7 @@ function slowRequest(url: string, body: string) {
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
     });
   });
+  response.catch(() => undefined); // awaited by the test; never an unhandled rejection after a failure
   req.flushHeaders();
   return { accepted, response, sendBody: () => req.end(body) };
 }
