@@ -48,7 +48,7 @@ export async function runFaultsResumeBench(): Promise<Tally & { recoveryMs: numb
   // every turn streams numbered chunks, so a gap or a repeat is visible in the text
   fake.responder = () => ({ text: Array.from({ length: CHUNKS }, (_, i) => `t${turnNo}c${i} `), chunkDelayMs: 20 });
   const env = { DATA_DIR: join(dir, 'data'), SESSION_FILES_DIR: join(dir, 'files'), OLLAMA_HOST: fake.url, PARTIAL_FLUSH_MS: '100', LOG_LEVEL: 'info' };
-  let server: ChildServer = await startChildServer(env, { timeoutMs: 120_000 });
+  let server: ChildServer = await startChildServer(env, { timeoutMs: 300_000 });
   const gql = (query: string, variables: object = {}) => server.gql(query, variables as Record<string, unknown>);
   const sessionId = (await gql(`mutation { createSession(input: {}) { id } }`)).data.createSession.id as string;
 
@@ -162,7 +162,7 @@ export async function runFaultsResumeBench(): Promise<Tally & { recoveryMs: numb
   await server.exited;
   turnRunning = false;
   const spawned = Date.now();
-  server = await startChildServer(env, { timeoutMs: 120_000 });
+  server = await startChildServer(env, { timeoutMs: 300_000 });
   const listeningAt = JSON.parse(server.lines.find((l) => l.includes('"listening"'))!).time as number;
   const listenedSeen = Date.now();
   // first accepted sendMessage, tried at once
