@@ -156,8 +156,8 @@ export async function runFaultsResumeBench(): Promise<Tally & { recoveryMs: numb
     await keepTurnsGoing();
     await cycle(1 + (i % 7));
   }
-  // kill -9 mid-turn: make sure a turn is running, then kill
-  await keepTurnsGoing();
+  // kill -9 mid-turn: accepted, or CONFLICT with the one still running, either way a turn is streaming now
+  await gql(SEND, { input: { sessionId, content: `turn ${++turnNo}` } });
   server.kill('SIGKILL');
   await server.exited;
   turnRunning = false;
