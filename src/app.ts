@@ -74,6 +74,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const files = new SessionFiles({ root: config.sessionFilesDir, maxBytes: config.sessionFilesMaxSizeMb * 1024 * 1024, logger: log });
   const turns = new TurnService(store, sessions, bus, config, files, log);
   sessions.beforeDelete = (sessionId) => turns.stopForDelete(sessionId);
+  // The embedded database is this process's alone: any turn left active in it is a previous run's.
+  turns.exclusiveStore = !options.db && db.kind === 'pglite';
   const providers = new Map<string, LlmProvider>();
   const provider = (profile: Pick<Profile, 'provider'>) => {
     let p = providers.get(profile.provider);
@@ -114,6 +116,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     trigram,
     start: async () => {
       const staleMs = Math.max(5_000, config.partialFlushMs * 5);
+      const own = await turns.recoverOwn();
+      if (own > 0) log.info({ turns: own, instanceId: turns.instanceId }, 'turn.recovered_own');
       await turns.recoverOrphans(staleMs);
       sweeper = setInterval(() => void turns.recoverOrphans(staleMs).catch((e) => log.warn({ err: e }, 'turn.recovery_failed')), staleMs);
       sweeper.unref();

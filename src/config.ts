@@ -112,6 +112,7 @@ const settings = {
   repeatParagraphLimit: [int(2), '4', 'Same paragraph repeated more than this stops the stream'],
   searchStatementTimeoutMs: [int(100), '5000', 'Statement timeout of a session search'],
   shutdownTimeoutMs: [int(100), '10000', 'Grace period for open requests on SIGTERM'],
+  instanceId: [optionalString, undefined, 'Stable identity of this server process across restarts (unset = hostname:PORT, or none with PORT=0)'],
 } as const;
 
 type Settings = typeof settings;

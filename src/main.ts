@@ -30,8 +30,9 @@ async function main() {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => process.exit(1), config.shutdownTimeoutMs).unref();
-    await running.close();
+    // The grace period is for the requests in flight; the rest (database, Redis) gets a little more.
+    const timer = setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 5_000).unref();
+    await running.close({ graceMs: config.shutdownTimeoutMs, beforeEnd: () => app.turns.shutdown() });
     await admin?.close();
     await app.close();
     clearTimeout(timer);

@@ -21,6 +21,7 @@ import { useStreamingUploads } from './files/multipart.js';
 import { closingIterator, nextFrame, useSharedSubscriptionExecution } from './shared-subscriptions.js';
 import { GRAPHIQL_TABS, renderLocalGraphiQL, serveGraphiQLAsset } from './web/graphiql.js';
 import { applyRequestTimeouts, limitPlugins, subscriptionCounterFor, wsSubscriptionLimits } from './http/limits.js';
+import { drainServer, trackRequests } from './shutdown.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, app: App) => Promise<boolean>;
 
@@ -114,7 +115,12 @@ export interface RunningServer {
   server: Server;
   url: string;
   port: number;
-  close(): Promise<void>;
+  /**
+   * Without options: closes everything at once (tests). With `graceMs`: stops
+   * accepting, runs `beforeEnd`, ends the subscriptions and waits for the
+   * requests in flight up to `graceMs`, then closes what is left.
+   */
+  close(options?: { graceMs?: number; beforeEnd?: () => Promise<unknown> }): Promise<void>;
 }
 
 export async function startServer(app: App, options: { routes?: RouteHandler[] } = {}): Promise<RunningServer> {
@@ -139,6 +145,8 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
     }
   });
   applyRequestTimeouts(server, app.config);
+  const requests = trackRequests(server);
+  const wsContexts = new WeakMap<WebSocket, { subscriptions: Record<string, unknown> }>();
   const wss = new WebSocketServer({
     server,
     path: yoga.graphqlEndpoint,
@@ -184,6 +192,7 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
       },
       onClose: (ctx) => wsLimits.closed(ctx),
       onConnect: async (ctx) => {
+        wsContexts.set((ctx.extra as { socket: WebSocket }).socket, ctx as never);
         // Reject bad credentials at connection time; missing ones are checked per operation.
         const authorization = authorizationFrom({ connectionParams: ctx.connectionParams } as never);
         if (!authorization) return true;
@@ -208,11 +217,15 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
     server,
     url,
     port: address.port,
-    close: async () => {
+    close: async (options = {}) => {
+      const drained =
+        options.graceMs !== undefined
+          ? await drainServer({ server, wss, requests, wsContexts, bus: app.bus, graceMs: options.graceMs, beforeEnd: options.beforeEnd })
+          : null;
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await (drained?.closed ?? new Promise<void>((resolve) => server.close(() => resolve())));
     },
   };
 }

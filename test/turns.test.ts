@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { codeOf, createTestServer, dbKind, EVENTS_SUBSCRIPTION, eventually, type ServerContext } from './support/harness.js';
+import { compareEventIds } from '../src/events/bus.js';
 
 let t: ServerContext;
 beforeAll(async () => {
@@ -47,8 +48,8 @@ describe(`turns (${dbKind})`, () => {
     expect(ended.assistantMessage.content).toBe('Hello world');
     expect(ended.usage).toEqual({ promptTokens: 120, completionTokens: 7, totalTokens: 127 });
     // ids strictly increase
-    const ids = events.map((e) => Number(e.eventId));
-    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+    const ids: string[] = events.map((e) => e.eventId);
+    expect([...ids].sort(compareEventIds)).toEqual(ids);
     const seenByOther = await other.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
     expect(seenByOther.map((e) => e.eventId)).toEqual(events.map((e) => e.eventId));
     other.dispose();
@@ -232,12 +233,12 @@ describe(`turns (${dbKind})`, () => {
     const resumed = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: lastId });
     const rest = await resumed.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
     const all = [...seen, ...rest];
-    const ids = all.map((e) => Number(e.eventId));
+    const ids: string[] = all.map((e) => e.eventId);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(ids).toEqual([...ids].sort(compareEventIds));
     // no gap: exactly the session's log from the first event seen
     const raw = Buffer.from(sessionId, 'base64').toString().split(':')[1]!;
-    const log = (await t.app.bus.replay(raw, '0')).map((e) => Number(e.eventId)).filter((id) => id >= ids[0]!);
+    const log = (await t.app.bus.replay(raw, '0')).map((e) => e.eventId).filter((id) => compareEventIds(id, ids[0]!) >= 0);
     expect(ids).toEqual(log);
     const text = all.filter((e) => e.__typename === 'TextDelta').map((e) => e.text).join('');
     expect(text).toBe(Array.from({ length: 12 }, (_, i) => `w${i} `).join(''));

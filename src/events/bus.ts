@@ -11,10 +11,22 @@ import type { SessionEvent, SessionEventBody, SessionListEvent } from './types.j
 
 type Listener<T> = (event: T) => void;
 
+/** Why a resume cannot be exact; `floor` is the cursor that means "from the start of the current log". */
+export interface LogGap {
+  reason: 'RESTARTED' | 'TRIMMED';
+  floor: string;
+}
+
 export interface EventBus {
   publish(sessionId: string, body: SessionEventBody): Promise<SessionEvent>;
   /** Events with id > after, oldest first (bounded by retention). */
   replay(sessionId: string, after: string): Promise<SessionEvent[]>;
+  /**
+   * Whether events after `after` may be missing from the log (a restart of
+   * the log, or trimmed past the retention), checked after the replay: a
+   * trim in between only costs the client a needless refetch.
+   */
+  gap(sessionId: string, after: string): Promise<LogGap | null>;
   onSession(sessionId: string, listener: Listener<SessionEvent>): () => void;
   publishList(event: SessionListEvent): Promise<void>;
   onList(listener: Listener<SessionListEvent>): () => void;
@@ -70,8 +82,22 @@ class Listeners<T> {
   }
 }
 
+interface MemoryLog {
+  events: SessionEvent[];
+  /** the newest id published before this log was created: older cursors point into an evicted log */
+  createdAfter: string;
+  /** the newest id trimmed from this log */
+  dropped: string | null;
+}
+
 export class MemoryEventBus implements EventBus {
-  private readonly logs = new Map<string, { events: SessionEvent[] }>();
+  private readonly logs = new Map<string, MemoryLog>();
+  /**
+   * Ids are "<epoch>-<n>": the epoch (start time in ms) tells this process's
+   * ids from a previous one's, so a cursor from before a restart is seen as
+   * such; within a process they compare in publication order.
+   */
+  readonly epoch = String(Date.now());
   /** One counter for the bus: ids increase per session even after a log was evicted and restarted. */
   private nextId = 1;
   private readonly sessions = new Listeners<SessionEvent>();
@@ -94,12 +120,15 @@ export class MemoryEventBus implements EventBus {
   async publish(sessionId: string, body: SessionEventBody): Promise<SessionEvent> {
     let log = this.logs.get(sessionId);
     if (log) this.logs.delete(sessionId); // re-inserted below: the map stays in least-recently-published order
-    else log = { events: [] };
+    else log = { events: [], createdAfter: `${this.epoch}-${this.nextId - 1}`, dropped: null };
     this.logs.set(sessionId, log);
     this.evictIdleLogs();
-    const event = { ...body, eventId: String(this.nextId++), sessionId, at: new Date().toISOString() } as SessionEvent;
+    const event = { ...body, eventId: `${this.epoch}-${this.nextId++}`, sessionId, at: new Date().toISOString() } as SessionEvent;
     log.events.push(event);
-    if (log.events.length > this.retention) log.events.splice(0, log.events.length - this.retention);
+    if (log.events.length > this.retention) {
+      const removed = log.events.splice(0, log.events.length - this.retention);
+      log.dropped = removed.at(-1)!.eventId;
+    }
     this.sessions.emit(sessionId, event);
     return event;
   }
@@ -107,6 +136,17 @@ export class MemoryEventBus implements EventBus {
   async replay(sessionId: string, after: string): Promise<SessionEvent[]> {
     const events = this.logs.get(sessionId)?.events ?? [];
     return events.filter((e) => compareEventIds(e.eventId, after) > 0);
+  }
+
+  async gap(sessionId: string, after: string): Promise<LogGap | null> {
+    const floor = `${this.epoch}-0`;
+    if (after.split('-')[0] !== this.epoch || !after.includes('-')) return { reason: 'RESTARTED', floor };
+    const log = this.logs.get(sessionId);
+    if (after === floor) return log?.dropped ? { reason: 'TRIMMED', floor } : null;
+    if (!log) return { reason: 'TRIMMED', floor };
+    if (log.dropped && compareEventIds(after, log.dropped) < 0) return { reason: 'TRIMMED', floor };
+    if (compareEventIds(after, log.createdAfter) < 0) return { reason: 'TRIMMED', floor };
+    return null;
   }
 
   onSession(sessionId: string, listener: Listener<SessionEvent>) {
@@ -315,6 +355,28 @@ export class RedisEventBus implements EventBus {
     return entries.map(([id, fields]) => ({ ...(JSON.parse(fields[1]!) as object), eventId: id }) as SessionEvent);
   }
 
+  /**
+   * XADD ids survive a server restart with the stream, so only a trim, or a
+   * stream Redis lost (or a cursor from one it no longer holds), is a gap: a
+   * cursor the stream still holds is never older than its first entry.
+   * (MAXLEN trimming does not move max-deleted-entry-id; entries-added does.)
+   */
+  async gap(sessionId: string, after: string): Promise<LogGap | null> {
+    const floor = '0-0';
+    const info = (await this.pub.call('XINFO', 'STREAM', streamKey(sessionId)).catch((error: Error) => {
+      if (/no such key/i.test(error.message)) return null;
+      throw error;
+    })) as unknown[] | null;
+    if (!info) return after === floor ? null : { reason: 'RESTARTED', floor };
+    const field = (name: string) => info[info.indexOf(name) + 1];
+    const first = (field('first-entry') as [string, string[]] | null)?.[0] ?? null;
+    // MAXLEN trims from the head: entries were dropped exactly when more were added than remain.
+    const trimmed = Number(field('entries-added')) > Number(field('length'));
+    if (first === null || compareEventIds(after, first) >= 0) return null;
+    if (trimmed) return { reason: 'TRIMMED', floor };
+    return after === floor ? null : { reason: 'RESTARTED', floor };
+  }
+
   onSession(sessionId: string, listener: Listener<SessionEvent>) {
     const { first, remove } = this.sessions.add(sessionId, listener);
     if (first) {
@@ -452,11 +514,17 @@ class SessionEventStream implements AsyncIterableIterator<SessionEvent> {
 
   private start() {
     this.started = true;
+    openStreams(this.bus).add(this);
     this.unsubscribe = this.bus.onSession(this.sessionId, (event) => (this.replaying ? this.buffered.push(event) : this.deliver(event)));
     void (async () => {
       try {
         if (this.bus instanceof RedisEventBus) await this.bus.ready();
-        if (this.after) for (const event of await this.bus.replay(this.sessionId, this.after)) this.deliver(event);
+        if (this.after) {
+          const events = await this.bus.replay(this.sessionId, this.after);
+          const gap = await this.bus.gap(this.sessionId, this.after);
+          if (gap) this.announceReset(gap);
+          for (const event of events) this.deliver(event);
+        }
         for (const event of this.buffered) this.deliver(event);
         this.buffered = [];
         this.replaying = false;
@@ -466,10 +534,40 @@ class SessionEventStream implements AsyncIterableIterator<SessionEvent> {
     })();
   }
 
+  /**
+   * The log no longer holds everything after the cursor: the client is told
+   * so first (it refetches history), and from then on gets no fragments of a
+   * turn whose TurnStarted it did not see, only that turn's end.
+   */
+  private announceReset(gap: LogGap) {
+    this.startedTurns = new Set();
+    const event = { type: 'EventsReset', reason: gap.reason, eventId: gap.floor, sessionId: this.sessionId, at: new Date().toISOString() } as SessionEvent;
+    this.last = null;
+    this.deliver(event);
+  }
+
+  private startedTurns: Set<string> | null = null;
+
+  private isOrphanFragment(event: SessionEvent): boolean {
+    if (!this.startedTurns) return false;
+    if (event.type === 'TurnStarted') {
+      this.startedTurns.add(event.turn.id);
+      return false;
+    }
+    const turnId = 'turnId' in event ? event.turnId : null;
+    return turnId !== null && !this.startedTurns.has(turnId);
+  }
+
+  /** Ends the stream after what is already queued (graceful shutdown): the client sees `complete`. */
+  end() {
+    this.close(null);
+  }
+
   private deliver(event: SessionEvent) {
     if (this.closed) return;
     if (this.last !== null && compareEventIds(event.eventId, this.last) <= 0) return;
     this.last = event.eventId;
+    if (this.isOrphanFragment(event)) return;
     const reader = this.readers.shift();
     if (reader) reader.resolve({ value: event, done: false });
     else if (this.queue.length - this.head >= this.bufferSize) this.close({ error: new Error(FELL_BEHIND) });
@@ -480,6 +578,7 @@ class SessionEventStream implements AsyncIterableIterator<SessionEvent> {
   private close(failure: { error: unknown } | null) {
     if (this.closed) return;
     this.closed = true;
+    openStreams(this.bus).delete(this);
     this.replaying = false;
     this.buffered = [];
     this.unsubscribe?.();
@@ -492,6 +591,29 @@ class SessionEventStream implements AsyncIterableIterator<SessionEvent> {
       } else reader.resolve({ value: undefined, done: true });
     }
   }
+}
+
+interface Endable {
+  end(): void;
+}
+const streamsByBus = new WeakMap<EventBus, Set<Endable>>();
+function openStreams(bus: EventBus): Set<Endable> {
+  let set = streamsByBus.get(bus);
+  if (!set) streamsByBus.set(bus, (set = new Set()));
+  return set;
+}
+
+/** Another subscription stream (the session list) that a graceful shutdown ends too; returns its removal. */
+export function registerStream(bus: EventBus, stream: Endable): () => void {
+  openStreams(bus).add(stream);
+  return () => void openStreams(bus).delete(stream);
+}
+
+/** Ends every session event stream of the bus once its queued events are read (graceful shutdown). */
+export function endSessionStreams(bus: EventBus): number {
+  const streams = [...openStreams(bus)];
+  for (const stream of streams) stream.end();
+  return streams.length;
 }
 
 export function createEventBus(options: { redisUrl?: string; retention: number; log?: BusLogger }): EventBus {

@@ -34,7 +34,9 @@ export type SessionEventBody =
     }
   | { type: 'SessionRenamed'; name: string; titleSource: string }
   | { type: 'TurnEnded'; turn: TurnJson; assistantMessage: MessageJson | null; usage: Usage }
-  | { type: 'TurnFailed'; turn: TurnJson; code: string; message: string };
+  | { type: 'TurnFailed'; turn: TurnJson; code: string; message: string }
+  /** never stored: told to a resuming subscriber whose cursor predates the log */
+  | { type: 'EventsReset'; reason: 'RESTARTED' | 'TRIMMED' };
 
 export type SessionEvent = SessionEventBody & { eventId: string; sessionId: string; at: string };
 

@@ -1,7 +1,7 @@
 /** SessionEvent interface, its members, and the two subscriptions. */
 import { Repeater } from '@repeaterjs/repeater';
 import { GraphQLError } from 'graphql';
-import { sessionEventStream } from '../events/bus.js';
+import { registerStream, sessionEventStream } from '../events/bus.js';
 import type { SessionEvent, SessionListEvent } from '../events/types.js';
 import { builder } from './builder.js';
 import { parseGlobalId, sessionGlobalId, turnGlobalId } from './ids.js';
@@ -25,7 +25,8 @@ export const CompressionStrategyEnum = builder.enumType('CompressionStrategy', {
 
 const SessionEventRef = builder.interfaceRef<SessionEvent>('SessionEvent').implement({
   description:
-    'Every event of a session\'s stream. eventId is a resumable cursor: pass the last one seen as `after` to get what was missed, exactly once, in order.',
+    'Every event of a session\'s stream. eventId is a resumable cursor: pass the last one seen as `after` to get what was missed, exactly once, in order. ' +
+    'When the log no longer holds everything after `after` (a restart, or trimmed past the retention) the stream starts with EventsReset: refetch the history; fragments of a turn whose TurnStarted is lost are then not sent, its end is.',
   resolveType: (event) => event.type,
   fields: (t) => ({
     eventId: t.exposeString('eventId'),
@@ -99,6 +100,16 @@ eventType('TurnFailed', (t) => ({
   message: t.exposeString('message'),
 }));
 
+export const EventsResetReasonEnum = builder.enumType('EventsResetReason', {
+  values: {
+    RESTARTED: { description: 'the event log restarted (a server restart, or Redis lost the stream)' },
+    TRIMMED: { description: 'events past EVENT_RETENTION were dropped from the log' },
+  } as const,
+});
+eventType('EventsReset', (t) => ({
+  reason: t.field({ type: EventsResetReasonEnum, resolve: (e: Of<'EventsReset'>) => e.reason }),
+}));
+
 const SessionListEventRef = builder.objectRef<SessionListEvent>('SessionListEvent').implement({
   description: 'What a session list (sidebar) needs to stay current without polling.',
   fields: (t) => ({
@@ -137,7 +148,9 @@ builder.subscriptionFields((t) => ({
         const off = ctx.app.bus.onList((e) => {
           if (mine(e)) void push(e);
         });
+        const unregister = registerStream(ctx.app.bus, { end: () => stop() });
         await stop;
+        unregister();
         off();
       });
     },

@@ -27,7 +27,7 @@ import { messageJson } from '../sessions/service.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { SessionStore } from '../store/sessions.js';
 import { modelView, toLlmMessages, withTurnContext } from './context.js';
-import { CancelledError, type ClientToolDefinition, type PendingToolCall, type RunningTurn, turnJson } from './service.js';
+import { CancelledError, type ClientToolDefinition, type PendingToolCall, type RunningTurn, ShutdownError, turnJson } from './service.js';
 import { closingToolResults, TOOL_RESULT_CANCELLED, TOOL_RESULT_FAILED, TOOL_RESULT_SERVER_STOPPED } from './tool-pairing.js';
 import type { ToolOutcome, ToolRegistry } from './tools.js';
 
@@ -550,6 +550,15 @@ class TurnRun {
 
   private async fail(error: unknown, started: number) {
     await this.flushing;
+    if (this.controller.signal.reason instanceof ShutdownError) {
+      // Graceful shutdown: the service ends the turn (INTERRUPTED, SHUTDOWN) from this checkpoint.
+      await this.deps.store.db.raw.query(
+        `UPDATE turns SET partial_text = $1, partial_thinking = $2, heartbeat_at = $4
+          WHERE id = $3::uuid AND status IN ('RUNNING', 'WAITING_FOR_TOOL')`,
+        [this.text, this.thinking, this.turn.id, new Date()],
+      );
+      return;
+    }
     const cancelled = error instanceof CancelledError || this.controller.signal.aborted;
     const reason = this.controller.signal.reason;
     const shutdown = reason instanceof CancelledError && reason.message === 'shutdown';

@@ -4,11 +4,12 @@
  * in runner.ts.
  */
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { applyHeuristicTitle, type TitleSource } from '../domain/titles.js';
-import type { ToolCall } from '../domain/types.js';
+import { type ToolCall, type Usage, ZERO_USAGE } from '../domain/types.js';
 import type { EventBus } from '../events/bus.js';
 import type { TurnJson } from '../events/types.js';
 import { imageNotice, uploadNotice } from '../files/notices.js';
@@ -67,8 +68,25 @@ export interface RunningTurn {
 
 export type StartRunner = (turn: Turn, clientTools: ClientToolDefinition[]) => RunningTurn;
 
+/** The stable identity of a server process: its turns left running by a crash are recognised on restart. */
+export function instanceIdOf(config: Pick<Config, 'instanceId' | 'port'>): string | null {
+  if (config.instanceId) return config.instanceId;
+  // Two processes cannot listen on one host:port, so that pair names one process across restarts; port 0 names none.
+  return config.port !== 0 ? `${hostname()}:${config.port}` : null;
+}
+
+export const SHUTDOWN_MESSAGE = 'The server shut down while this turn was running; the partial answer is saved. Send the message again.';
+export const INTERRUPTED_MESSAGE = 'The server stopped while this turn was running';
+
 export class TurnService {
   readonly processId = randomUUID();
+  readonly instanceId: string | null;
+  /**
+   * The store belongs to this process alone (the embedded database, locked):
+   * every active turn this process does not run was left by a previous one.
+   */
+  exclusiveStore = false;
+  private stopping = false;
   private readonly running = new Map<string, RunningTurn>();
   startRunner: StartRunner | null = null;
 
@@ -79,7 +97,9 @@ export class TurnService {
     private readonly config: Config,
     private readonly files: SessionFiles,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.instanceId = instanceIdOf(config);
+  }
 
   get prisma() {
     return this.store.prisma;
@@ -125,7 +145,10 @@ export class TurnService {
       const previous = await this.turnForKey(session.id, key, true);
       if (previous) return previous;
     }
-    if (await this.activeTurn(session.id)) {
+    if (this.stopping) throw new DomainError('SERVICE_UNAVAILABLE', 'The server is shutting down; send the message again');
+    const active = await this.activeTurn(session.id);
+    // A turn our previous incarnation left running is ended here, so a restart never answers CONFLICT.
+    if (active && !(this.leftByPreviousIncarnation(active) && (await this.endLeftTurn(active, 'INTERRUPTED')))) {
       // The active turn may be this key's, committed after the lookup above: same request, same answer.
       const raced = key ? await this.turnForKey(session.id, key, false) : null;
       if (raced) return raced;
@@ -170,6 +193,7 @@ export class TurnService {
             idempotencyKey: key,
             userSequence: message!.sequenceNumber,
             ownerProcess: this.processId,
+            ownerInstance: this.instanceId,
           },
         });
         return { turn: created, userMessage: message! };
@@ -296,47 +320,110 @@ export class TurnService {
     let recovered = 0;
     for (const turn of stale) {
       if (this.running.has(turn.id)) continue;
-      const claimed = await this.prisma.turn.updateMany({
-        where: { id: turn.id, status: { in: ACTIVE_STATUSES } },
-        data: { status: 'INTERRUPTED', endedAt: new Date(), error: 'The server stopped while this turn was running' },
-      });
-      if (claimed.count === 0) continue;
-      recovered++;
-      const saved: StoredMessage[] = [];
-      // A call the dead process left open gets its result first, so the session's next turn is not refused.
-      const open = openToolCalls((await this.store.context(turn.sessionId)).filter((m) => m.sequenceNumber > (turn.userSequence ?? -1)));
-      if (open.length > 0) saved.push(...(await this.store.append(turn.sessionId, closingToolResults(open, TOOL_RESULT_SERVER_STOPPED, 'interrupted'))));
-      if (turn.partialText || turn.partialThinking) {
-        saved.push(
-          ...(await this.store.append(turn.sessionId, [
-            { role: 'assistant', content: turn.partialText, thinking: turn.partialThinking || null, metadata: { interrupted: true } },
-          ])),
-        );
-      }
-      saved.push(
-        ...(await this.store.append(turn.sessionId, [
-          {
-            role: 'user',
-            isAgentNote: true,
-            isDisplay: false,
-            content: '[The previous answer was interrupted by a server restart; the partial text above is all that was produced. Continue from it if the user asks.]',
-            metadata: { kind: 'recovery_hint', turnId: turn.id },
-          },
-        ])),
-      );
-      for (const message of saved) {
-        await this.bus.publish(turn.sessionId, { type: 'MessageSaved', turnId: turn.id, message: messageJson(message) });
-      }
-      const ended = (await this.prisma.turn.findUnique({ where: { id: turn.id } }))!;
-      await this.bus.publish(turn.sessionId, {
-        type: 'TurnFailed',
-        turn: turnJson(ended),
-        code: 'INTERRUPTED',
-        message: ended.error ?? 'interrupted',
-      });
-      this.log.warn({ turnId: turn.id, sessionId: turn.sessionId }, 'turn.interrupted');
+      if (await this.endLeftTurn(turn, 'INTERRUPTED')) recovered++;
     }
     return recovered;
+  }
+
+  /** At start: the turns this instance's previous incarnation left running end at once, without waiting for staleness. */
+  async recoverOwn(): Promise<number> {
+    if (!this.exclusiveStore && this.instanceId === null) return 0;
+    const left = await this.prisma.turn.findMany({
+      where: {
+        status: { in: ACTIVE_STATUSES },
+        ...(this.exclusiveStore ? {} : { ownerInstance: this.instanceId }),
+        OR: [{ ownerProcess: null }, { ownerProcess: { not: this.processId } }],
+      },
+    });
+    let recovered = 0;
+    for (const turn of left) if (this.leftByPreviousIncarnation(turn) && (await this.endLeftTurn(turn, 'INTERRUPTED'))) recovered++;
+    return recovered;
+  }
+
+  private leftByPreviousIncarnation(turn: Turn): boolean {
+    if (this.running.has(turn.id) || turn.ownerProcess === this.processId) return false;
+    return this.exclusiveStore || (this.instanceId !== null && turn.ownerInstance === this.instanceId);
+  }
+
+  /**
+   * Ends a turn whose runner is gone (crash) or stopped (shutdown), from what
+   * the database holds. A turn whose final answer is saved completed: it ends
+   * COMPLETED with that answer, and nothing is added. Otherwise it ends
+   * INTERRUPTED: the checkpointed partial answer is saved unless the last
+   * saved message already holds it, and a note tells the model. False when
+   * someone else ended it first.
+   */
+  async endLeftTurn(turn: Turn, code: 'INTERRUPTED' | 'SHUTDOWN'): Promise<boolean> {
+    const own = (await this.store.allMessages(turn.sessionId)).filter(
+      (m) => turn.userSequence !== null && m.sequenceNumber > turn.userSequence && ((m.role === 'assistant' && !m.isPlan && m.isDisplay) || m.role === 'tool'),
+    );
+    const last = own.at(-1);
+    const final = last?.role === 'assistant' && last.toolCalls.length === 0 && !last.metadata.interrupted && !last.metadata.cancelled && !last.metadata.partial ? last : null;
+    const claim = (data: { status: string; error: string | null }) =>
+      this.prisma.turn
+        .updateManyAndReturn({
+          where: { id: turn.id, status: { in: ACTIVE_STATUSES } },
+          data: { ...data, endedAt: new Date(), partialText: '', partialThinking: '', pendingToolCalls: [] },
+        })
+        .then((rows) => rows[0] ?? null);
+    if (final) {
+      const ended = await claim({ status: 'COMPLETED', error: null });
+      if (!ended) return false;
+      const usage: Usage = { ...ZERO_USAGE, ...(turn.usage as Partial<Usage>) };
+      await this.bus.publish(turn.sessionId, { type: 'TurnEnded', turn: turnJson(ended), assistantMessage: messageJson(final), usage });
+      this.log.warn({ turnId: turn.id, sessionId: turn.sessionId }, 'turn.completed_on_recovery');
+      return true;
+    }
+    const message = code === 'SHUTDOWN' ? SHUTDOWN_MESSAGE : INTERRUPTED_MESSAGE;
+    const ended = await claim({ status: 'INTERRUPTED', error: message });
+    if (!ended) return false;
+    const partialSaved =
+      last?.role === 'assistant' &&
+      (turn.partialText ? last.content.startsWith(turn.partialText) : (last.thinking ?? '').startsWith(turn.partialThinking));
+    const saved: StoredMessage[] = [];
+    // A call the dead process left open gets its result first, so the session's next turn is not refused.
+    const open = openToolCalls((await this.store.context(turn.sessionId)).filter((m) => m.sequenceNumber > (turn.userSequence ?? -1)));
+    if (open.length > 0) saved.push(...(await this.store.append(turn.sessionId, closingToolResults(open, TOOL_RESULT_SERVER_STOPPED, 'interrupted'))));
+    if ((turn.partialText || turn.partialThinking) && !partialSaved) {
+      saved.push(
+        ...(await this.store.append(turn.sessionId, [
+          { role: 'assistant', content: turn.partialText, thinking: turn.partialThinking || null, metadata: { interrupted: true } },
+        ])),
+      );
+    }
+    saved.push(
+      ...(await this.store.append(turn.sessionId, [
+        {
+          role: 'user',
+          isAgentNote: true,
+          isDisplay: false,
+          content: '[The previous answer was interrupted by a server restart; the partial text above is all that was produced. Continue from it if the user asks.]',
+          metadata: { kind: 'recovery_hint', turnId: turn.id },
+        },
+      ])),
+    );
+    for (const m of saved) await this.bus.publish(turn.sessionId, { type: 'MessageSaved', turnId: turn.id, message: messageJson(m) });
+    await this.bus.publish(turn.sessionId, { type: 'TurnFailed', turn: turnJson(ended), code, message });
+    this.log.warn({ turnId: turn.id, sessionId: turn.sessionId, code }, 'turn.interrupted');
+    return true;
+  }
+
+  /**
+   * Graceful shutdown: no new turn starts; each running one stops, checkpoints
+   * its partial answer and ends INTERRUPTED with code SHUTDOWN (not
+   * CANCELLED: nobody asked), announced to its subscribers.
+   */
+  async shutdown(): Promise<number> {
+    this.stopping = true;
+    const ids = [...this.running.keys()];
+    for (const runner of this.running.values()) runner.controller.abort(new ShutdownError());
+    await this.drain();
+    let ended = 0;
+    for (const id of ids) {
+      const turn = await this.prisma.turn.findUnique({ where: { id } });
+      if (turn && ACTIVE_STATUSES.includes(turn.status) && (await this.endLeftTurn(turn, 'SHUTDOWN'))) ended++;
+    }
+    return ended;
   }
 
   /** Waits for every local runner to finish (shutdown, tests). */
@@ -346,6 +433,14 @@ export class TurnService {
 
   abortAll(): void {
     for (const runner of this.running.values()) runner.controller.abort(new CancelledError('shutdown'));
+  }
+}
+
+/** A runner stopped by a graceful shutdown: it checkpoints and leaves the ending to TurnService.shutdown. */
+export class ShutdownError extends Error {
+  constructor() {
+    super('shutdown');
+    this.name = 'ShutdownError';
   }
 }
 

@@ -237,6 +237,12 @@ export class Conversation {
   }
 
   private handle(event: SessionEvent): void {
+    if (event.__typename === 'EventsReset') {
+      // The server's log no longer holds what was missed (a restart, or trimmed): read the history again.
+      if (this.subscription) this.subscription.variables.after = event.eventId;
+      void this.reloadNewest();
+      return;
+    }
     // Exactly once: replays after a reconnect repeat what was already applied.
     if (this.seen.has(event.eventId)) return;
     this.seen.add(event.eventId);

@@ -103,6 +103,7 @@ export const SESSION_EVENTS = `subscription Events($sessionId: ID!, $after: Stri
     ... on SessionRenamed { name }
     ... on TurnEnded { turn { id status } assistantMessage { ...Msg } }
     ... on TurnFailed { turn { id status } code errorMessage: message }
+    ... on EventsReset { reason }
   }
 }
 ${MESSAGE_FIELDS}`;
@@ -117,4 +118,5 @@ export type SessionEvent = { eventId: string } & (
   | { __typename: 'SessionRenamed'; name: string }
   | { __typename: 'TurnEnded'; turn: { id: string; status: string }; assistantMessage: Message | null }
   | { __typename: 'TurnFailed'; turn: { id: string; status: string }; code: string; errorMessage: string }
+  | { __typename: 'EventsReset'; reason: 'RESTARTED' | 'TRIMMED' }
 );
