@@ -98,6 +98,25 @@ describe('malformed text', () => {
   });
 });
 
+describe('multipart', () => {
+  async function multipart(query: string, variables: Record<string, unknown>, path: string) {
+    const fd = new FormData();
+    fd.set('operations', JSON.stringify({ query, variables }));
+    fd.set('map', JSON.stringify({ 0: [path] }));
+    fd.set('0', new Blob(['hello'], { type: 'text/plain' }), 'a.txt');
+    const response = await yoga.fetch('http://test/graphql', { method: 'POST', headers: { 'x-graphql-yoga-csrf': '1', accept: 'application/graphql-response+json' }, body: fd });
+    const json = (await response.json()) as { errors?: { extensions?: { code?: string } }[] };
+    return { status: response.status, code: json.errors?.[0]?.extensions?.code };
+  }
+  it.each([
+    ['an ID variable', 'query($id: ID!){ session(id: $id){ id } }', { id: null }, 'variables.id'],
+    ['a String input field', 'mutation($i: CreateSessionInput!){ createSession(input: $i){ id } }', { i: { name: null } }, 'variables.i.name'],
+    ['a path that does not exist', 'query($id: ID!){ session(id: $id){ id } }', { id: 'x' }, 'variables.nope.deeper'],
+  ])('a map entry pointing at %s answers 400 BAD_USER_INPUT', async (_name, query, variables, path) => {
+    expect(await multipart(query, variables, path)).toEqual({ status: 400, code: 'BAD_USER_INPUT' });
+  });
+});
+
 describe('request-level refusals', () => {
   it('a GET without the CSRF header answers 403 CSRF_HEADER_REQUIRED', async () => {
     const response = await yoga.fetch('http://test/graphql?query=%7Bviewer%7B__typename%7D%7D', { method: 'GET' });

@@ -9,6 +9,7 @@ import type { App } from '../app.js';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import type { Viewer } from '../store/sessions.js';
+import { decodeNodeId } from './ids.js';
 
 export interface Context {
   app: App;
@@ -53,6 +54,7 @@ export const builder = new SchemaBuilder<{
     cursorType: 'String',
     nodeQueryOptions: { nullable: true },
     nodesQueryOptions: false,
+    decodeGlobalID: decodeNodeId,
   },
 });
 

@@ -46,6 +46,10 @@ function findDomainError(error: unknown): { code: string; message: string } | nu
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth++) {
     if (current instanceof DomainError) return current;
+    // Prisma's "required record not found" (Pothos' prismaNode loads with findUniqueOrThrow): a missing row.
+    if ((current as { code?: unknown }).code === 'P2025' && (current as Error).name === 'PrismaClientKnownRequestError') {
+      return { code: 'NOT_FOUND', message: 'Not found' };
+    }
     const code = (current as { code?: unknown }).code ?? (current as GraphQLError).extensions?.code;
     if (typeof code === 'string' && CONTRACT_CODES.has(code) && current instanceof Error) {
       return { code, message: current.message };

@@ -67,3 +67,20 @@ export function argumentGiven(
     ),
   );
 }
+
+/**
+ * `node(id:)`'s decoder: an id that does not decode, or whose inner id could
+ * not be a row's key (a non-UUID), is the caller's mistake (BAD_USER_INPUT),
+ * never a database error. Unknown type names are left to Pothos (null).
+ */
+export function decodeNodeId(globalId: string): { typename: string; id: string } {
+  let decoded: { typename: string; id: string };
+  try {
+    decoded = decodeGlobalID(globalId);
+  } catch {
+    throw new BadInput('Malformed id');
+  }
+  if (decoded.typename === 'Message') parseMessageId(globalId);
+  else if (!UUID.test(decoded.id)) throw new BadInput(`Malformed ${decoded.typename} id`);
+  return decoded;
+}
