@@ -124,3 +124,25 @@ describe('request-level refusals', () => {
     expect(((await response.json()) as any).errors[0].extensions.code).toBe('CSRF_HEADER_REQUIRED');
   });
 });
+
+describe('a request that ends before any data', () => {
+  it('a bad key answers 401 UNAUTHENTICATED under application/graphql-response+json, 200 under application/json', async () => {
+    const auth = await createTestApp({ authEnabled: true });
+    try {
+      const handler = createGraphQLHandler(auth.app);
+      const ask = async (accept: string) => {
+        const response = await handler.fetch('http://test/graphql', {
+          method: 'POST',
+          headers: { accept, 'content-type': 'application/json', authorization: 'Bearer csk_not_a_key' },
+          body: JSON.stringify({ query: '{ viewer { __typename } }' }),
+        });
+        const json = (await response.json()) as { data?: unknown; errors?: { extensions?: { code?: string } }[] };
+        return { status: response.status, code: json.errors?.[0]?.extensions?.code, hasData: 'data' in json };
+      };
+      expect(await ask('application/graphql-response+json')).toEqual({ status: 401, code: 'UNAUTHENTICATED', hasData: false });
+      expect(await ask('application/json')).toEqual({ status: 200, code: 'UNAUTHENTICATED', hasData: false });
+    } finally {
+      await auth.close();
+    }
+  }, 180_000);
+});
