@@ -14,6 +14,8 @@ import type { App } from './app.js';
 import type { Context } from './schema/builder.js';
 import { maskError } from './schema/errors.js';
 import { logGraphQLError, yogaLogger } from './logging.js';
+import { withRejectionCodes } from './schema/limits.js';
+import { useWellFormedText } from './schema/input-guard.js';
 import { buildSchema } from './schema/index.js';
 import { Unauthenticated } from './store/errors.js';
 import { createOriginPolicy, isLoopbackHost, useCsrfHeader } from './http/origin.js';
@@ -83,14 +85,18 @@ export function createGraphQLHandler(app: App) {
     logging: yogaLogger(app.log),
     plugins: [
       useCsrfHeader(),
-      EnvelopArmorPlugin({
-        maxDepth: { n: 12 },
-        maxAliases: { n: 15 },
-        costLimit: { maxCost: 20000 },
-        maxTokens: { n: 2000 },
-        maxDirectives: { n: 20 },
-        blockFieldSuggestion: { enabled: true },
-      }),
+      EnvelopArmorPlugin(
+        withRejectionCodes({
+          maxDepth: { n: 12 },
+          maxAliases: { n: 15 },
+          costLimit: { maxCost: 20000 },
+          maxTokens: { n: 2000 },
+          maxDirectives: { n: 20 },
+          blockFieldSuggestion: { enabled: true },
+        }),
+      ),
+      // NUL / lone surrogates in any string argument or variable → BAD_USER_INPUT before any resolver.
+      useWellFormedText(),
       // Multipart uploads streamed to disk (never buffered whole); over the limit → PAYLOAD_TOO_LARGE.
       useStreamingUploads({ spoolDir: `${app.files.baseDir}/.incoming`, maxBytes: app.files.maxBytes }),
       // Body idle timeout (after the uploads parser, whose body it guards), introspection, SSE subscription limits.
@@ -171,17 +177,22 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
         } catch (error) {
           return [maskError(error, 'Unexpected error.') as never];
         }
-        const args = {
-          schema,
-          operationName: payload.operationName,
-          document: parse(payload.query),
-          variableValues: payload.variables,
-          contextValue,
-          rootValue: { execute, subscribe },
-        };
-        const errors = validate(args.schema, args.document);
-        if (errors.length) return errors;
-        return wsLimits.admit(ctx, args) ?? args;
+        // A bad operation (syntax, a limit, anything thrown) fails that id alone, never the socket.
+        try {
+          const args = {
+            schema,
+            operationName: payload.operationName,
+            document: parse(payload.query),
+            variableValues: payload.variables,
+            contextValue,
+            rootValue: { execute, subscribe },
+          };
+          const errors = validate(args.schema, args.document);
+          if (errors.length) return errors.map((error: unknown) => maskError(error, 'Unexpected error.') as never);
+          return wsLimits.admit(ctx, args) ?? args;
+        } catch (error) {
+          return [maskError(error, 'Unexpected error.') as never];
+        }
       },
       // Subscription results go out as prebuilt frames (serialized once per shared result).
       onOperation: (ctx, id, _payload, args, operationResult) => {

@@ -215,7 +215,7 @@ export function useCsrfHeader(): Plugin {
       if (request.headers.has(CSRF_HEADER) || request.headers.has('authorization')) return;
       throw new GraphQLError(
         `Missing CSRF header: send Content-Type: application/json, or the ${CSRF_HEADER} header (any value) with GET and multipart requests`,
-        { extensions: { code: 'FORBIDDEN', http: { status: 403 } } },
+        { extensions: { code: 'CSRF_HEADER_REQUIRED', http: { status: 403 } } },
       );
     },
   };

@@ -17,9 +17,34 @@ const CONTRACT_CODES = new Set([
   'SERVICE_UNAVAILABLE',
   'GRAPHQL_VALIDATION_FAILED',
   'GRAPHQL_PARSE_FAILED',
+  // Request limits (graphql-armor rules, see src/schema/limits.ts) and the CSRF header rule.
+  'QUERY_TOO_COMPLEX',
+  'QUERY_TOO_DEEP',
+  'TOO_MANY_ALIASES',
+  'TOO_MANY_DIRECTIVES',
+  'TOO_MANY_TOKENS',
+  'CSRF_HEADER_REQUIRED',
 ]);
 
 const BUSY_MESSAGE = 'The session is locked by another write; nothing was saved, try again.';
+/**
+ * The HTTP status of an error that ends a request before any `data` exists
+ * (GraphQL-over-HTTP: a response without `data` is 4xx/5xx). `spec: true`
+ * keeps application/json responses at 200, as that media type asks.
+ */
+function requestStatus(code: string) {
+  const status = code === 'UNAUTHENTICATED' ? 401 : code === 'FORBIDDEN' ? 403 : code === 'INTERNAL_SERVER_ERROR' ? 500 : 400;
+  return { spec: true, status };
+}
+
+/**
+ * graphql-js's variable coercion errors ("Variable "$x" got invalid value …",
+ * "… of required type … was not provided", "… must not be null") are the
+ * caller's mistake. They are raised before any resolver, so they carry no path.
+ */
+function isVariableError(error: GraphQLError): boolean {
+  return !error.path && error.message.startsWith('Variable "$');
+}
 
 function findDomainError(error: unknown): { code: string; message: string } | null {
   // A row lock not granted within lock_timeout: the transaction rolled back whole.
@@ -27,6 +52,10 @@ function findDomainError(error: unknown): { code: string; message: string } | nu
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth++) {
     if (current instanceof DomainError) return current;
+    // Prisma's "required record not found" (Pothos' prismaNode loads with findUniqueOrThrow): a missing row.
+    if ((current as { code?: unknown }).code === 'P2025' && (current as Error).name === 'PrismaClientKnownRequestError') {
+      return { code: 'NOT_FOUND', message: 'Not found' };
+    }
     const code = (current as { code?: unknown }).code ?? (current as GraphQLError).extensions?.code;
     if (typeof code === 'string' && CONTRACT_CODES.has(code) && current instanceof Error) {
       return { code, message: current.message };
@@ -55,19 +84,35 @@ export function maskError(error: unknown, message: string): Error {
   const domain = found?.code === 'PROVIDER_UNAVAILABLE' ? { code: found.code, message: GENERIC_PROVIDER } : found;
   if (domain) {
     const path = error instanceof GraphQLError ? error.path : undefined;
-    // An HTTP status set by a request-level error (413 for an oversized upload) survives masking.
-    const http = error instanceof GraphQLError ? error.extensions?.http : undefined;
+    // An HTTP status set by a request-level error (413 for an oversized upload) survives masking;
+    // a request-level error without one (no path: the request never reached a field) gets one.
+    const http = (error instanceof GraphQLError ? error.extensions?.http : undefined) ?? (path ? undefined : requestStatus(domain.code));
     return new GraphQLError(domain.message, { path, extensions: { code: domain.code, ...(http ? { http } : {}) } });
   }
   if (error instanceof GraphQLError) {
     const code = error.extensions?.code;
     if (typeof code === 'string' && CONTRACT_CODES.has(code)) return error;
-    if (!error.originalError) return error; // validation / parse errors carry no internals
+    if (isVariableError(error)) {
+      return new GraphQLError(error.message, {
+        nodes: error.nodes,
+        extensions: { code: 'BAD_USER_INPUT', http: error.extensions?.http ?? requestStatus('BAD_USER_INPUT') },
+      });
+    }
+    if (!error.originalError && !error.path) {
+      // validation / parse errors carry no internals; each still gets a code
+      if (typeof code === 'string') return error;
+      // Parse errors outside an HTTP request (graphql-ws) arrive without Yoga's code.
+      const fallback = error.message.startsWith('Syntax Error:') ? 'GRAPHQL_PARSE_FAILED' : 'GRAPHQL_VALIDATION_FAILED';
+      return new GraphQLError(error.message, {
+        nodes: error.nodes,
+        extensions: { ...error.extensions, code: fallback, http: error.extensions?.http ?? requestStatus(fallback) },
+      });
+    }
     // A variable that does not coerce (unknown field, wrong type) wraps only GraphQL errors: the client's input, not a fault.
-    if (wrapsOnlyGraphQLErrors(error)) {
+    if (error.originalError && wrapsOnlyGraphQLErrors(error)) {
       return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...error.extensions, code: 'BAD_USER_INPUT' } });
     }
   }
   const path = error instanceof GraphQLError ? error.path : undefined;
-  return new GraphQLError(message, { path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  return new GraphQLError(message, { path, extensions: { code: 'INTERNAL_SERVER_ERROR', ...(path ? {} : { http: requestStatus('INTERNAL_SERVER_ERROR') }) } });
 }
