@@ -219,7 +219,7 @@ describe('bounded resources over real sockets', () => {
     const spooled = async () => (await fs.readdir(spoolDir).catch(() => [] as string[])).filter((n) => n.endsWith('.part'));
     const answered = stalledRequest(
       port(),
-      `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length + 100_000}\r\n\r\n`,
+      `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nx-graphql-yoga-csrf: 1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length + 100_000}\r\n\r\n`,
       body,
     );
     // The spool file exists while the body stalls...
