@@ -5,6 +5,7 @@
  * transport errors, stacks and other upstream text stay in the log.
  */
 import { HttpStatusError } from './common.js';
+import { trimEndChars } from '../domain/text.js';
 
 export type ProviderErrorCode = 'MODEL_NOT_FOUND' | 'PROVIDER_UNAVAILABLE' | 'PROVIDER_RATE_LIMITED' | 'PROVIDER_REJECTED';
 
@@ -34,7 +35,7 @@ export function providerEndpoint(kind: string, settings: ProviderEndpointSetting
     '';
   try {
     const u = new URL(raw);
-    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+    return `${u.protocol}//${u.host}${trimEndChars(u.pathname, '/')}`;
   } catch {
     return '(invalid provider URL)';
   }
@@ -42,12 +43,30 @@ export function providerEndpoint(kind: string, settings: ProviderEndpointSetting
 
 export const REJECTED_DETAIL_MAX = 300;
 
+/** A word holding a URL, without the URL's user info and its query or fragment. */
+function withoutUrlSecrets(word: string): string {
+  const scheme = word.indexOf('://');
+  if (scheme < 1) return word;
+  const start = scheme + 3;
+  let end = word.length;
+  for (let i = start; i < word.length; i++) {
+    if (word[i] === '/' || word[i] === '?' || word[i] === '#') {
+      end = i;
+      break;
+    }
+  }
+  const at = word.lastIndexOf('@', end - 1);
+  let out = at >= start ? word.slice(0, start) + word.slice(at + 1) : word;
+  const query = out.slice(start).search(/[?#]/);
+  if (query >= 0) out = out.slice(0, start + query);
+  return out;
+}
+
 /** The provider's message, trimmed, with anything that looks like a secret or URL credentials removed. */
 export function sanitizeProviderMessage(text: string, max = REJECTED_DETAIL_MAX): string {
   let s = text.replace(/[\u0000-\u001f\u007f]+/g, ' ');
-  // URL credentials and query strings (tokens travel there)
-  s = s.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@]*@/gi, '$1');
-  s = s.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#]*)[?#][^\s]*/gi, '$1');
+  // URL credentials and query strings (tokens travel there), one white-space separated word at a time
+  s = s.split(/(\s+)/).map(withoutUrlSecrets).join('');
   // "Bearer xyz", "api_key=xyz", "x-api-key: xyz", "key: xyz"
   s = s.replace(/\b(bearer|basic)\s+[^\s,;"']+/gi, '$1 [redacted]');
   s = s.replace(/\b((?:x-)?api[-_ ]?key|access[-_ ]?token|token|secret|password|key)(["']?\s*[:=]\s*["']?)[^\s,;"'}]+/gi, '$1$2[redacted]');

@@ -1,7 +1,7 @@
 /**
  * Every GraphQL operation the web client sends is valid against the printed
- * schema (schema.graphql, which must contain the API contract) — and against
- * the contract itself (the copy in test/contract/api.graphql). Catches
+ * schema (schema.graphql, which must contain the API contract:
+ * (test/contract.test.ts proves schema.graphql holds the whole contract). Catches
  * field conflicts across event fragments, typos and drift without a browser.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -24,7 +24,7 @@ function operations(): { name: string; text: string }[] {
     .map(([name, text]) => ({ name, text: resolve(text) }));
 }
 
-const schemas = [join(root, 'schema.graphql'), join(root, 'test/contract/api.graphql')];
+const schemas = [join(root, 'schema.graphql')];
 
 describe('web client operations', () => {
   const ops = operations();
