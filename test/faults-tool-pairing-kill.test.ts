@@ -69,5 +69,5 @@ describe('kill -9 during a client tool wait (child process, embedded database)',
     expect(fake.rejections).toEqual([]);
     const last = fake.requests.at(-1);
     expect(last.messages.filter((m: any) => m.role === 'tool')).toEqual([{ role: 'tool', tool_call_id: 'call_killed', content: TOOL_RESULT_SERVER_STOPPED }]);
-  });
+  }, 600_000);
 });

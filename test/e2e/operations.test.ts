@@ -1,7 +1,7 @@
 /**
  * Every GraphQL operation the web client sends is valid against the printed
  * schema (schema.graphql, which must contain the API contract:
- * (test/contract.test.ts proves schema.graphql holds the whole contract). Catches
+ * test/contract.test.ts proves it holds the whole contract). Catches
  * field conflicts across event fragments, typos and drift without a browser.
  */
 import { readFileSync, readdirSync } from 'node:fs';

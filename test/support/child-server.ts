@@ -97,7 +97,11 @@ export async function startChildServer(
 
   let url = '';
   if (!options.expectExit) {
-    const listening = await waitForLine((line) => line.includes('"listening"'), options.timeoutMs ?? 60_000);
+    const listening = await waitForLine((line) => line.includes('"listening"'), options.timeoutMs ?? 60_000).catch((error) => {
+      // Never leave a half-started server behind.
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      throw error;
+    });
     url = new URL(JSON.parse(listening).url as string).origin;
   } else {
     await exited;
