@@ -317,7 +317,8 @@ export class RedisEventBus implements EventBus {
         return fallback;
       },
     );
-    if (this.stalled || this.pub.status !== 'ready') return Promise.resolve(fallback);
+    // During an outage (or while acks stall) answer at once; a first connection still being made is waited for.
+    if (this.stalled || (this.outage && this.pub.status !== 'ready')) return Promise.resolve(fallback);
     return new Promise<T>((resolve) => {
       const timer = setTimeout(() => {
         this.stalled = true;

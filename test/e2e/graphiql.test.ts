@@ -116,7 +116,8 @@ describe.skipIf(unavailable)('GraphiQL offline in Chromium', () => {
   }, 300_000);
 
   it('sends the key from its headers editor over HTTP and graphql-ws (auth mode)', async () => {
-    const server = await startE2EServer({ authEnabled: true });
+    // In auth mode introspection is off unless enabled; GraphiQL needs it for its schema, docs and subscriptions.
+    const server = await startE2EServer({ authEnabled: true, introspection: true });
     const foreign: string[] = [];
     try {
       const { key } = await server.app.auth.createUser('graphiql-user');

@@ -38,9 +38,15 @@ export interface ChildServerOptions {
 
 /** Runs `node --import tsx <script>` with the given environment (merged over a quiet default). */
 export function spawnTsx(script: string, args: string[], env: Record<string, string | undefined>): ChildProcess {
+  // The test decides the databases and Redis: the suite's own REDIS_URL / DATABASE_URL never leak into a child.
+  const { REDIS_URL: _r, DATABASE_URL: _d, ...inherited } = process.env;
+  const merged: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ ...inherited, NODE_ENV: 'test', LOG_LEVEL: 'info', TITLE_GENERATION_ENABLED: 'false', ...env })) {
+    if (value !== undefined) merged[name] = value;
+  }
   return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: repoRoot,
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', TITLE_GENERATION_ENABLED: 'false', ...env },
+    env: merged,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

@@ -157,6 +157,7 @@ describe.skipIf(!process.env.REDIS_URL)('Redis stream gaps', () => {
   it('tells a trimmed stream, a lost stream and an exact resume apart', async () => {
     const bus = new RedisEventBus(process.env.REDIS_URL!, 10);
     const sessionId = `gap-test-${process.pid}-${Date.now()}`;
+    await bus.ready();
     try {
       const first = await bus.publish(sessionId, { type: 'TextDelta', turnId: 't', text: '0' });
       expect(await bus.gap(sessionId, first.eventId)).toBeNull();
