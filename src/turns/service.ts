@@ -21,6 +21,7 @@ import type { StoredMessage } from '../store/rows.js';
 import type { SessionStore, Viewer } from '../store/sessions.js';
 import type { Logger } from 'pino';
 import { closingToolResults, openToolCalls, TOOL_RESULT_SERVER_STOPPED } from './tool-pairing.js';
+import { isConnectionError, RETRY_DELAYS_MS } from '../db/faults.js';
 
 export const ACTIVE_STATUSES = ['RUNNING', 'WAITING_FOR_TOOL'];
 
@@ -166,8 +167,11 @@ export class TurnService {
 
     let turn: Turn;
     let userMessage: StoredMessage;
+    // The turn's id is chosen here, so a connection lost around the commit can be told apart:
+    // the turn exists (committed: answer it) or not (nothing was written: run the write again).
+    const turnId = randomUUID();
     try {
-      ({ turn, userMessage } = await this.store.transaction(async (tx) => {
+      ({ turn, userMessage } = await this.writeOnce(turnId, () => this.store.transaction(async (tx) => {
         const [message] = await this.store.append(
           session.id,
           [
@@ -189,6 +193,7 @@ export class TurnService {
         );
         const created = await tx.turn.create({
           data: {
+            id: turnId,
             sessionId: session.id,
             idempotencyKey: key,
             userSequence: message!.sequenceNumber,
@@ -197,7 +202,7 @@ export class TurnService {
           },
         });
         return { turn: created, userMessage: message! };
-      }));
+      })));
     } catch (error) {
       // Nothing half-written: files saved for this message go with it (reused images stay).
       const written = [...uploaded.map((u) => u.relPath), ...savedImages.filter((i) => !i.reused).map((i) => i.relPath)];
@@ -244,6 +249,29 @@ export class TurnService {
    * `expire`, a key past the window (or whose message is gone) is released so
    * the request starts a new turn; a racing request never releases it.
    */
+  /**
+   * Runs the write that creates turn `turnId`. A connection lost before the
+   * answer arrived is retried only when the turn was not committed; when it
+   * was, the committed turn is the answer. So a write that committed never
+   * answers an error, and one that did not is not lost to a blip.
+   */
+  private async writeOnce(turnId: string, write: () => Promise<{ turn: Turn; userMessage: StoredMessage }>) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await write();
+      } catch (error) {
+        if (!isConnectionError(error) || attempt >= RETRY_DELAYS_MS.length) throw error;
+        this.log.warn({ err: error, turnId, attempt }, 'turn.write_connection_lost');
+        const committed = await this.prisma.turn.findUnique({ where: { id: turnId } });
+        if (committed && committed.userSequence !== null) {
+          const [message] = (await this.store.allMessages(committed.sessionId)).filter((m) => m.sequenceNumber === committed.userSequence);
+          if (message) return { turn: committed, userMessage: message };
+        }
+        await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
+      }
+    }
+  }
+
   private async turnForKey(sessionId: string, key: string, expire: boolean): Promise<{ turn: Turn; userMessage: StoredMessage } | null> {
     const previous = await this.prisma.turn.findUnique({ where: { sessionId_idempotencyKey: { sessionId, idempotencyKey: key } } });
     if (!previous) return null;
