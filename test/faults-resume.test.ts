@@ -9,11 +9,11 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'graphql-ws';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type ChildServer, startChildServer } from './support/child-server.js';
 import { type FakeProvider, startFakeProvider } from './support/fake-provider.js';
+import { createServerDatabase } from './support/durability.js';
 import { createTestServer, dbKind, serverUrl, type ServerContext } from './support/harness.js';
 
 export const RESUME_EVENTS = `subscription($sessionId: ID!, $after: String) {
@@ -41,21 +41,12 @@ export async function freshStore(): Promise<{ env: Record<string, string>; drop(
   const dir = await mkdtemp(join(tmpdir(), 'faults-resume-'));
   const files = { SESSION_FILES_DIR: join(dir, 'files') };
   if (!serverUrl) return { env: { DATA_DIR: join(dir, 'data'), ...files }, drop: () => rm(dir, { recursive: true, force: true }) };
-  const name = `chat_resume_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
+  const db = await createServerDatabase(serverUrl);
   return {
     // The same INSTANCE_ID across restarts: the restarted process recognises its own turns.
-    env: { DATABASE_URL: url.toString(), INSTANCE_ID: `resume-test-${name}`, ...files },
+    env: { DATABASE_URL: db.url, INSTANCE_ID: `resume-test-${randomBytes(4).toString('hex')}`, ...files },
     drop: async () => {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await db.drop();
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -4,25 +4,15 @@
  * dropped mid-turn, search with jump-to-match. Screenshots go to test-artifacts/.
  * Skipped when /usr/bin/chromium or playwright-core is missing.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { NewMessage } from '../../src/domain/types.js';
-import { CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 
-function hasPlaywright(): boolean {
-  try {
-    createRequire(import.meta.url).resolve('playwright-core');
-    return true;
-  } catch {
-    return false;
-  }
-}
-const unavailable = !existsSync(CHROMIUM) || !hasPlaywright();
 
 const CREATE = `mutation($name: String) { createSession(input: { name: $name }) { id } }`;
 const SHARE = `mutation($id: ID!) { shareSession(id: $id) { token url } }`;
@@ -30,7 +20,7 @@ const SHARE = `mutation($id: ID!) { shareSession(id: $id) { token url } }`;
 /** The raw UUID behind a Relay global id (`Session:<uuid>`), for seeding through the store. */
 const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
 
-describe.skipIf(unavailable)('web client in Chromium', () => {
+describe.skipIf(browserUnavailable)('web client in Chromium', () => {
   let server: E2EServer;
   let browser: Browser;
   let context: BrowserContext;

@@ -9,14 +9,12 @@
  * CORS_ORIGINS lets one listed origin through, named exactly.
  * The browser part is skipped when /usr/bin/chromium or playwright-core is missing.
  */
-import { existsSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Browser } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
 
 const EVIL = 'http://evil.example';
 const ALLOWED = 'http://allowed.example';
@@ -77,15 +75,6 @@ function multipartBody(query: string): { body: Buffer; contentType: string } {
   return { body: Buffer.from(body), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-function hasPlaywright(): boolean {
-  try {
-    createRequire(import.meta.url).resolve('playwright-core');
-    return true;
-  } catch {
-    return false;
-  }
-}
-const noBrowser = !existsSync(CHROMIUM) || !hasPlaywright();
 
 describe('local mode against a cross-site adversary', () => {
   let server: E2EServer;
@@ -313,7 +302,7 @@ describe('local mode against a cross-site adversary', () => {
     expect(await sessions(allowed)).toEqual(before);
   });
 
-  describe.skipIf(noBrowser)('in Chromium', () => {
+  describe.skipIf(browserUnavailable)('in Chromium', () => {
     let browser: Browser;
     let evil: Server;
     let evilUrl: string;

@@ -5,28 +5,18 @@
  * auth mode with the key typed into GraphiQL's headers editor. Screenshots go
  * to test-artifacts/. Skipped when /usr/bin/chromium or playwright-core is missing.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createRequire as requireFrom } from 'node:module';
-import { CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
 import { GRAPHIQL_TABS } from '../../src/web/graphiql.js';
 import { buildSchema } from '../../src/schema/index.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 const graphql = requireFrom(import.meta.url)('graphql') as typeof import('graphql');
 
-function hasPlaywright(): boolean {
-  try {
-    createRequire(import.meta.url).resolve('playwright-core');
-    return true;
-  } catch {
-    return false;
-  }
-}
-const unavailable = !existsSync(CHROMIUM) || !hasPlaywright();
 
 describe('GraphiQL default tabs', () => {
   it('are valid operations of this schema', () => {
@@ -70,7 +60,7 @@ async function resultContaining(page: Page, needle: string): Promise<string> {
   return text();
 }
 
-describe.skipIf(unavailable)('GraphiQL offline in Chromium', () => {
+describe.skipIf(browserUnavailable)('GraphiQL offline in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });

@@ -11,6 +11,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +33,18 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
+
+function hasPlaywright(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('playwright-core');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Browser tests are skipped when Debian's Chromium or playwright-core is missing. */
+export const browserUnavailable = !existsSync(CHROMIUM) || !hasPlaywright();
 
 export const webDir = fileURLToPath(new URL('../../web/', import.meta.url));
 export const distDir = join(webDir, 'dist');
