@@ -58,13 +58,15 @@ export const fileDownloadRoute: RouteHandler = async (req, res, app) => {
     return true;
   }
   let filename: string;
+  let segment: string;
   try {
     filename = decodeURIComponent(match[2]!);
+    segment = decodeURIComponent(match[1]!);
   } catch {
     send(res, 404, 'Not found');
     return true;
   }
-  const sessionId = sessionIdFrom(decodeURIComponent(match[1]!));
+  const sessionId = sessionIdFrom(segment);
   const session = sessionId ? await app.sessions.findReadable(viewer, sessionId) : null;
   const opened = session ? await app.files.open(session.id, filename) : null;
   if (!opened) {

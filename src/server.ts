@@ -107,7 +107,14 @@ export function createGraphQLHandler(app: App) {
         contextKey: (ctx) => (ctx.viewer ? JSON.stringify(ctx.viewer) : null),
       }),
       // Share tokens live in the URL hash; never leak a page URL through Referer.
-      { onResponse: ({ response }) => void response.headers.set('referrer-policy', 'no-referrer') },
+      // No other site may frame GraphiQL (a framed page with a prefilled ?query= is one click from running it).
+      {
+        onResponse: ({ response }) => {
+          response.headers.set('referrer-policy', 'no-referrer');
+          response.headers.set('x-frame-options', 'DENY');
+          response.headers.set('content-security-policy', "frame-ancestors 'none'");
+        },
+      },
     ],
     context: async (initial) => {
       const authorization = authorizationFrom(initial as YogaInitialContext & WsInitialContext);
@@ -140,6 +147,12 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
   const yoga = createGraphQLHandler(app);
   const routes = [healthRoute, ...(app.config.graphiql ? [serveGraphiQLAsset] : []), ...(options.routes ?? [])];
   const server = createServer(async (req, res) => {
+    // Only origin-form targets (`/path`): an absolute-form URL would reach the URL parser of the fetch layer.
+    if (!req.url?.startsWith('/')) {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('Bad request target');
+      return;
+    }
     try {
       if (origins.handle(req, res)) return;
       for (const route of routes) if (await route(req, res, app)) return;

@@ -49,7 +49,8 @@ async function setHeaders(page: Page, headers: Record<string, string>) {
   const editor = page.locator('.graphiql-editor-tool .graphiql-editor:not(.hidden)');
   await editor.click();
   await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.type(JSON.stringify(headers));
+  // insertText, not type: no per-key events, so the editor's auto-closing brackets and quotes add nothing.
+  await page.keyboard.insertText(JSON.stringify(headers));
 }
 
 /** Text of GraphiQL's result pane (white space folded) once it contains `needle`. */
@@ -123,9 +124,11 @@ describe.skipIf(browserUnavailable)('GraphiQL offline in Chromium', () => {
         `${server.url}/graphql?query=${encodeURIComponent(`subscription { sessionEvents(sessionId: "${id}") { __typename ... on TextDelta { text } } }`)}`,
       );
       await page.locator('.graphiql-execute-button').waitFor({ state: 'visible', timeout: 30_000 });
+      // GraphiQL saves its editors with a debounce: type the key again rather than race that save across the navigation.
+      await setHeaders(page, { Authorization: `Bearer ${key}` });
       const subscribed = watchSubscriptions(server);
       await page.locator('.graphiql-execute-button').click();
-      await expect.poll(() => subscribed.has(rawSessionId(id)), { timeout: 30_000 }).toBe(true);
+      await expect.poll(() => subscribed.has(rawSessionId(id)), { timeout: 60_000 }).toBe(true);
       server.fake.enqueue({ text: ['keyed ', 'subscription ', 'works'] });
       const sent = await server.gql(`mutation($id: ID!) { sendMessage(input: { sessionId: $id, content: "hi" }) { turn { id } } }`, { id }, key);
       expect(sent.errors).toBeUndefined();
