@@ -73,9 +73,12 @@ export async function startAdminSocket(deps: { dataDir: string; db: Database; au
       );
     });
   });
+  // The socket is bound inside listen(), synchronously: the process-wide umask is narrowed for that
+  // call only, never across an await (files and directories made meanwhile keep their modes).
   const umask = process.umask(0o177);
+  let listening: Promise<void>;
   try {
-    await new Promise<void>((ok, fail) => {
+    listening = new Promise<void>((ok, fail) => {
       server.once('error', fail);
       server.listen(path, () => {
         server.off('error', fail);
@@ -85,6 +88,7 @@ export async function startAdminSocket(deps: { dataDir: string; db: Database; au
   } finally {
     process.umask(umask);
   }
+  await listening;
   chmodSync(path, 0o600);
   return {
     path,
