@@ -18,6 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type ServerContext } from '../support/harness.js';
 
 const TIMEOUT = 60_000;
+// Starting a server migrates a fresh database: slow on PGlite when the machine is loaded.
+const SETUP_TIMEOUT = 180_000;
 
 // snippet:documents
 const SESSIONS = /* GraphQL */ `
@@ -168,8 +170,8 @@ beforeAll(async () => {
   t = await createTestServer({ authEnabled: true, titleGenerationEnabled: false });
   key = (await t.app.auth.createUser('client-user')).key;
   url = `${t.url}/graphql`;
-}, TIMEOUT);
-afterAll(() => t?.close());
+}, SETUP_TIMEOUT);
+afterAll(() => t?.close(), SETUP_TIMEOUT);
 
 const textOf = (events: any[]) => events.filter((e) => e.__typename === 'TextDelta').map((e) => e.text).join('');
 const lastOf = (events: any[]) => events.at(-1);
@@ -279,8 +281,8 @@ describe('urql GET and the CSRF header (auth off)', () => {
   let open: ServerContext;
   beforeAll(async () => {
     open = await createTestServer({ authEnabled: false, titleGenerationEnabled: false });
-  }, TIMEOUT);
-  afterAll(() => open?.close());
+  }, SETUP_TIMEOUT);
+  afterAll(() => open?.close(), SETUP_TIMEOUT);
 
   it("urql's default GET is refused without the header and served with it", { timeout: TIMEOUT }, async () => {
     const bare = new UrqlClient({ url: `${open.url}/graphql`, exchanges: [fetchExchange] });
