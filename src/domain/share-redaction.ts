@@ -83,7 +83,7 @@ export function createShareRedactor(targets: RedactionTargets): Redactor {
   const sessionForms = unique([targets.sessionId, ...(targets.sessionAliases ?? [])].flatMap(withEncoded));
   const ownerForms = unique((targets.ownerIds ?? []).flatMap(withEncoded));
   // Longest first, so `/data/session_files` is matched before `/data`; `/` alone would blank every path.
-  const roots = unique((targets.localRoots ?? []).map((r) => r.replace(/\/+$/, '')).filter((r) => r.length > 1)).sort(
+  const roots = unique((targets.localRoots ?? []).map(trimSlashes).filter((r) => r.length > 1)).sort(
     (a, b) => b.length - a.length,
   );
   const dirName = targets.filesDirName;
@@ -119,6 +119,13 @@ export function createShareRedactor(targets: RedactionTargets): Redactor {
   };
 
   return { text, json };
+}
+
+/** `/srv/data//` → `/srv/data` (a loop: `/\/+$/` backtracks quadratically on a run of slashes). */
+function trimSlashes(dir: string): string {
+  let end = dir.length;
+  while (end > 0 && dir[end - 1] === '/') end--;
+  return dir.slice(0, end);
 }
 
 function withEncoded(id: string): string[] {
