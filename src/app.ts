@@ -74,6 +74,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const files = new SessionFiles({ root: config.sessionFilesDir, maxBytes: config.sessionFilesMaxSizeMb * 1024 * 1024, logger: log });
   const turns = new TurnService(store, sessions, bus, config, files, log);
   sessions.beforeDelete = (sessionId) => turns.stopForDelete(sessionId);
+  // Delete means gone: the directory goes with the committed delete; the cleanup loop stays for what this misses.
+  sessions.afterDelete = (sessionId) =>
+    files.removeSession(sessionId).catch((err: unknown) => {
+      log.warn({ event: 'session_files.remove_failed', sessionId, err: err instanceof Error ? err.message : String(err) }, 'session_files.remove_failed');
+    });
   // The embedded database is this process's alone: any turn left active in it is a previous run's.
   turns.exclusiveStore = !options.db && db.kind === 'pglite';
   const providers = new Map<string, LlmProvider>();

@@ -4,12 +4,17 @@ import { pipeline } from 'node:stream/promises';
 import { decodeGlobalID } from '@pothos/plugin-relay';
 import { fileURLToPath } from 'node:url';
 import type { App } from './app.js';
+import type { OpenedFile } from './files/store.js';
+import { ShareService } from './sessions/share.js';
 import { createStaticHandler } from './web/serve.js';
 import type { RouteHandler } from './server.js';
 import { Unauthenticated } from './store/errors.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DOWNLOAD = /^\/sessions\/([^/?#]+)\/files\/([^/?#]+)$/;
+const SHARED_DOWNLOAD = /^\/shared\/files\/([^/?#]+)$/;
+/** The share token travels in a header, like an API key: never in a request line, access log or Referer. */
+export const SHARE_TOKEN_HEADER = 'x-share-token';
 
 /** A session id from the path: the raw UUID, or a Session global id. */
 function sessionIdFrom(segment: string): string | null {
@@ -30,10 +35,7 @@ function send(res: import('node:http').ServerResponse, status: number, text: str
 /**
  * `GET /sessions/{id}/files/{filename}` with the caller's credentials
  * (Authorization header). Missing file, missing session and someone else's
- * session all answer the same 404. The type comes from the file's signature
- * and extension (a PNG named .txt is served as image/png), never sniffed by
- * the browser; HTML and SVG, which could script against this origin, are
- * served as attachments inside a CSP sandbox.
+ * session all answer the same 404.
  */
 export const fileDownloadRoute: RouteHandler = async (req, res, app) => {
   const url = new URL(req.url ?? '/', 'http://local');
@@ -73,6 +75,17 @@ export const fileDownloadRoute: RouteHandler = async (req, res, app) => {
     send(res, 404, 'Not found');
     return true;
   }
+  await serveFile(req, res, opened);
+  return true;
+};
+
+/**
+ * Streams an opened session file. The type comes from the file's signature
+ * and extension (a PNG named .txt is served as image/png), never sniffed by
+ * the browser; HTML and SVG, which could script against this origin, are
+ * served as attachments inside a CSP sandbox.
+ */
+async function serveFile(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, opened: OpenedFile) {
   const active = opened.kind === 'html' || opened.kind === 'svg';
   const disposition = `${active ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(opened.filename)}`;
   res.writeHead(200, {
@@ -89,16 +102,51 @@ export const fileDownloadRoute: RouteHandler = async (req, res, app) => {
   if (req.method === 'HEAD') {
     await opened.stream.cancel().catch(() => undefined);
     res.end();
-    return true;
+    return;
   }
   await pipeline(Readable.fromWeb(opened.stream as never), res).catch(() => undefined);
+}
+
+/**
+ * `GET /shared/files/{filename}` with the share token in `X-Share-Token`:
+ * the share-scoped URL that replaces `/sessions/{id}/files/{filename}` in
+ * everything a link holder receives. Only files the shared conversation
+ * published (a `content_publish` card in its display history) are served,
+ * and only while the link resolves (deleting the session ends it); an
+ * unknown token, an unpublished or missing file all answer the same 404.
+ */
+export const sharedFileRoute: RouteHandler = async (req, res, app) => {
+  const url = new URL(req.url ?? '/', 'http://local');
+  const match = SHARED_DOWNLOAD.exec(url.pathname);
+  if (!match) return false;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    send(res, 405, 'Method not allowed', { allow: 'GET, HEAD' });
+    return true;
+  }
+  let filename: string;
+  try {
+    filename = decodeURIComponent(match[1]!);
+  } catch {
+    send(res, 404, 'Not found');
+    return true;
+  }
+  const header = req.headers[SHARE_TOKEN_HEADER];
+  const token = typeof header === 'string' ? header : '';
+  const shares = new ShareService(app.store);
+  const shared = token ? await shares.resolve(token) : null;
+  const published = shared ? await shares.isPublished(shared.id, filename) : false;
+  const opened = published ? await app.files.open(shared!.id, filename) : null;
+  if (!opened) {
+    send(res, 404, 'Not found');
+    return true;
+  }
+  await serveFile(req, res, opened);
   return true;
 };
-
 const WEB_DIST = fileURLToPath(new URL('../web/dist', import.meta.url));
 
 export function appRoutes(_app: App): RouteHandler[] {
   const web = createStaticHandler(WEB_DIST);
   // The web client is last: it claims only `/` and its own assets.
-  return [fileDownloadRoute, (req, res) => web(req, res)];
+  return [fileDownloadRoute, sharedFileRoute, (req, res) => web(req, res)];
 }

@@ -2,11 +2,14 @@
  * Issue 6 over GraphQL: public read-only share links, session files and
  * uploads, export / import. `sharedSession` is public (no authScopes, the
  * viewer may be null) and exposes no ids: no session, owner or message id,
- * no context, no files.
+ * no context, no file listing; every string it returns goes through the share
+ * redactor (src/domain/share-redaction.ts), which turns session file URLs into
+ * share-scoped `/shared/files/<name>` ones (src/routes.ts serves the published ones).
  */
 import type { App } from '../app.js';
 import type { SessionFileEntry } from '../files/store.js';
-import { canShare, shareUrl, ShareService } from '../sessions/share.js';
+import type { Redactor } from '../domain/share-redaction.js';
+import { canShare, redactMessage, shareRedactorFor, shareRoots, shareUrl, ShareService } from '../sessions/share.js';
 import { TransferService } from '../sessions/transfer.js';
 import { BadInput } from '../store/errors.js';
 import type { StoredMessage } from '../store/rows.js';
@@ -56,6 +59,8 @@ const SessionFileRef = builder.objectRef<SessionFileShape>('SessionFile').implem
 interface SharedSessionShape {
   session: SessionRow;
   profileName: string;
+  /** scrubs session/owner ids and server paths from everything the holder gets */
+  redact: Redactor;
 }
 interface SharedEdgeShape {
   cursor: string;
@@ -94,8 +99,8 @@ type PageInfoShape = { hasNextPage: boolean; hasPreviousPage: boolean; startCurs
 
 const SharedSessionRef = builder.objectRef<SharedSessionShape>('SharedSession').implement({
   fields: (t) => ({
-    name: t.string({ nullable: true, resolve: (s) => s.session.name }),
-    profileName: t.string({ resolve: (s) => s.profileName }),
+    name: t.string({ nullable: true, resolve: (s) => (s.session.name == null ? null : s.redact.text(s.session.name)) }),
+    profileName: t.string({ resolve: (s) => s.redact.text(s.profileName) }),
     createdAt: t.field({ type: 'DateTime', resolve: (s) => s.session.createdAt }),
     lastActive: t.field({ type: 'DateTime', resolve: (s) => s.session.lastActive }),
     history: t.field({
@@ -104,7 +109,8 @@ const SharedSessionRef = builder.objectRef<SharedSessionShape>('SharedSession').
       args: { first: t.arg.int(), after: t.arg.string(), last: t.arg.int(), before: t.arg.string() },
       resolve: async (s, args, ctx) => {
         const page = await historyPage(ctx.app.store, s.session, args, ctx.app.config.maxPageSize);
-        return { edges: page.edges, pageInfo: page.pageInfo };
+        const edges = page.edges.map((e) => ({ ...e, node: redactMessage(e.node, s.redact) }));
+        return { edges, pageInfo: page.pageInfo };
       },
     }),
   }),
@@ -161,7 +167,7 @@ builder.queryField('sharedSession', (t) =>
       const found = await servicesOf(ctx.app).share.resolve(args.token);
       if (!found) return null;
       const { profileName, ...session } = found;
-      return { session, profileName };
+      return { session, profileName, redact: shareRedactorFor(session, shareRoots(ctx.app)) };
     },
   }),
 );

@@ -51,10 +51,18 @@ export class SessionService {
   /** Set by the app: stops a running turn before its session goes. */
   beforeDelete: ((sessionId: string) => Promise<void>) | null = null;
 
+  /**
+   * Set by the app: removes what the session kept outside the database (its
+   * files directory) once the delete has committed. Never throws: a failure is
+   * logged and the orphan cleanup loop removes the directory later.
+   */
+  afterDelete: ((sessionId: string) => Promise<void>) | null = null;
+
   async delete(viewer: Viewer, id: string) {
     const session = await this.writable(viewer, id);
     await this.beforeDelete?.(session.id);
     await this.store.delete(session.id);
+    await this.afterDelete?.(session.id);
     await this.bus.publishList({ kind: 'deleted', sessionId: session.id, userId: session.userId });
     return session.id;
   }

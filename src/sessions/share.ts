@@ -6,6 +6,11 @@
  * deleting the session cascades the row away and the link stops resolving.
  */
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { createShareRedactor, type Redactor } from '../domain/share-redaction.js';
+import { SESSION_FILES_DIRNAME } from '../files/store.js';
+import type { StoredMessage } from '../store/rows.js';
 import { Conflict, Forbidden, NotFound } from '../store/errors.js';
 import { ANONYMOUS, type SessionRow, type SessionStore, type Viewer } from '../store/sessions.js';
 
@@ -36,6 +41,42 @@ export function canShare(viewer: Viewer | null, session: { userId: string | null
   if (!viewer.authEnabled) return session.userId === null || session.userId === ANONYMOUS;
   if (viewer.isAdmin) return true;
   return viewer.userId !== null && session.userId === viewer.userId;
+}
+
+/**
+ * The redactor for what a holder of this session's link receives: the
+ * session id (raw and global), the owner id (raw and global) and the
+ * server's directories (`roots`: the session-files root, the data dir).
+ */
+export function shareRedactorFor(session: { id: string; userId: string | null }, roots: string[]): Redactor {
+  const owner = session.userId && session.userId !== ANONYMOUS ? session.userId : null;
+  return createShareRedactor({
+    sessionId: session.id,
+    sessionAliases: [encodeGlobalID('Session', session.id)],
+    ownerIds: owner ? [owner, encodeGlobalID('User', owner)] : [],
+    localRoots: roots,
+    filesDirName: SESSION_FILES_DIRNAME,
+  });
+}
+
+/** The server directories a holder must never see: the session-files root and the data directory. */
+export function shareRoots(app: { config: { dataDir: string }; files: { root: string; baseDir: string } }): string[] {
+  return [app.files.baseDir, app.files.root, path.resolve(app.config.dataDir)];
+}
+
+/** A stored message as a share holder may see it: every text and JSON field redacted. */
+export function redactMessage(message: StoredMessage, redact: Redactor): StoredMessage {
+  return {
+    ...message,
+    content: redact.text(message.content),
+    thinking: message.thinking == null ? message.thinking : redact.text(message.thinking),
+    name: message.name == null ? message.name : redact.text(message.name),
+    toolCallId: message.toolCallId == null ? message.toolCallId : redact.text(message.toolCallId),
+    toolCalls: redact.json(message.toolCalls) as StoredMessage['toolCalls'],
+    metadata: redact.json(message.metadata) as StoredMessage['metadata'],
+    files: message.files.map(redact.text),
+    images: message.images.map(redact.text),
+  };
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -84,6 +125,18 @@ export class ShareService {
   async tokenOf(sessionId: string): Promise<string | null> {
     const row = await this.prisma.sessionShare.findUnique({ where: { sessionId }, select: { token: true } });
     return row?.token ?? null;
+  }
+
+  /**
+   * Whether `filename` was published in the shared session's display history
+   * (a `content_publish` result card naming it): the only files a holder may fetch.
+   */
+  async isPublished(sessionId: string, filename: string): Promise<boolean> {
+    const row = await this.prisma.sessionMessage.findFirst({
+      where: { sessionId, role: 'tool', name: 'content_publish', isDisplay: true, metadata: { path: ['card', 'filename'], equals: filename } },
+      select: { sequenceNumber: true },
+    });
+    return row !== null;
   }
 
   /** The shared session behind a token; null for unknown, forged or deleted alike. */

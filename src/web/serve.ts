@@ -17,10 +17,18 @@ import { gzip as gzipCallback } from 'node:zlib';
 
 const gzip = promisify(gzipCallback);
 
+/**
+ * `blob:` sources are the page's own: content_publish cards fetch a file with
+ * the page's credentials and show it from a blob URL (web/src/cards.ts):
+ * images, video/audio, and frames (HTML and SVG in an empty sandbox, PDF).
+ * `data:` for connect-src lets three.js read a glTF's embedded buffers.
+ */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "connect-src 'self' ws: wss:",
+  "connect-src 'self' ws: wss: data:",
   "img-src 'self' data: blob:",
+  "media-src 'self' blob:",
+  "frame-src 'self' blob:",
   "style-src 'self'",
   "script-src 'self'",
   "font-src 'self'",
@@ -60,7 +68,7 @@ const CONTENT_TYPES: Record<string, string> = {
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.svg', '.txt', '.webmanifest']);
 
 /** Paths the API server owns: never answered here, whatever dist holds. */
-const NOT_OURS = /^\/(graphql|healthz|sessions)(\/|$)/;
+const NOT_OURS = /^\/(graphql|healthz|sessions|shared)(\/|$)/;
 /**
  * Vite's `[name]-[hash].ext` under assets/ (`.+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+`),
  * checked by hand: as a regex the request path's `-` runs make it quadratic.

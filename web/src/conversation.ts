@@ -18,6 +18,7 @@ import {
   type SessionDetail,
   type SessionEvent,
 } from './queries.js';
+import { revokeCardUrls } from './cards.js';
 import { compressionCard, fillBody, markFirstRender, prependKeepingScroll, renderMessage, thinkingBlock, toolCallBlock } from './render.js';
 
 const PAGE = 30;
@@ -119,6 +120,7 @@ export class Conversation {
     this.oldestIndex = Number.POSITIVE_INFINITY;
     this.nextIndex = 0;
     clear(this.view.log);
+    revokeCardUrls();
     this.view.edge.textContent = '';
   }
 

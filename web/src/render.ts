@@ -2,6 +2,8 @@
  * How one message looks, for the owner's chat page and the share viewer
  * alike. Nothing here writes an id (session, message, tool call) into the DOM.
  */
+import { storedKey } from './api.js';
+import { publishedCardOf, renderPublishedCard, type FileFetcher } from './cards.js';
 import { formatDate, h } from './dom.js';
 import { renderMarkdown } from './markdown.js';
 
@@ -29,7 +31,13 @@ export interface MessageView {
 
 const ROLE_LABEL: Record<Role, string> = { USER: 'You', ASSISTANT: 'Assistant', TOOL: 'Tool result', SYSTEM: 'System' };
 
-export function renderMessage(message: MessageView, options: { ownerLabels?: boolean } = {}): HTMLElement {
+/** The owner's file fetch: the API key as a Bearer header, like every other request. */
+export const ownerFiles: FileFetcher = (url) => {
+  const key = storedKey();
+  return fetch(url, { headers: key ? { authorization: `Bearer ${key}` } : {}, referrerPolicy: 'no-referrer' });
+};
+
+export function renderMessage(message: MessageView, options: { ownerLabels?: boolean; files?: FileFetcher } = {}): HTMLElement {
   const role = message.role.toLowerCase();
   const label = message.role === 'USER' && options.ownerLabels === false ? 'User' : ROLE_LABEL[message.role] ?? message.role;
   const article = h('article', { class: `msg msg-${role}${message.isPlan ? ' msg-plan' : ''}` });
@@ -40,18 +48,21 @@ export function renderMessage(message: MessageView, options: { ownerLabels?: boo
     h('time', { datetime: message.createdAt, text: formatDate(message.createdAt) }),
   );
   article.append(header);
-  fillBody(article, message);
+  fillBody(article, message, options.files);
   return article;
 }
 
 /** (Re)renders everything below the header: used when a streamed message is finalized. */
-export function fillBody(article: HTMLElement, message: MessageView): void {
+export function fillBody(article: HTMLElement, message: MessageView, files: FileFetcher = ownerFiles): void {
+  const card = message.role === 'TOOL' ? publishedCardOf(message.name, message.content) : null;
   while (article.children.length > 1) article.lastElementChild!.remove();
   if (message.thinking) article.append(thinkingBlock(message.thinking));
   if (message.isCompression || message.isSummary) {
     article.append(
       h('details', { class: 'card summary-card' }, h('summary', { text: 'Context summary' }), markdownBlock(message.content)),
     );
+  } else if (card) {
+    article.append(renderPublishedCard(card, files));
   } else if (message.role === 'TOOL') {
     article.append(h('details', { class: 'tool' }, h('summary', { text: `Output${message.name ? ` of ${message.name}` : ''}` }), h('pre', {}, h('code', { text: message.content }))));
   } else if (message.isPlan) {

@@ -6,6 +6,7 @@
 import { ApiError, gql } from './api.js';
 import { SHARED, SHARE_PAGE as PAGE } from './first-page.js';
 import { clear, formatDate, h } from './dom.js';
+import type { FileFetcher } from './cards.js';
 import { markFirstRender, prependKeepingScroll, renderMessage, type MessageView } from './render.js';
 
 export interface SharedPage {
@@ -33,6 +34,8 @@ export async function mountShare(root: HTMLElement, token: string, first?: Promi
   const shared = data.sharedSession;
   if (!shared) return showNotice(root, 'link not found');
 
+  // Published files arrive as share-scoped /shared/files/<name> URLs; the token goes in a header, never in a URL.
+  const files: FileFetcher = (url) => fetch(url, { headers: { 'x-share-token': token }, referrerPolicy: 'no-referrer' });
   const title = shared.name || 'Untitled conversation';
   document.title = `${title} — shared conversation`;
   const log = h('div', { class: 'messages', role: 'feed', 'aria-busy': 'false', 'aria-label': 'Messages' });
@@ -57,7 +60,7 @@ export async function mountShare(root: HTMLElement, token: string, first?: Promi
 
   let cursor = shared.history.pageInfo.startCursor;
   let more = shared.history.pageInfo.hasPreviousPage;
-  log.append(...shared.history.edges.map((e) => renderMessage(e.node, { ownerLabels: false })));
+  log.append(...shared.history.edges.map((e) => renderMessage(e.node, { ownerLabels: false, files })));
   if (shared.history.edges.length === 0) log.append(h('p', { class: 'empty', text: 'No messages yet.' }));
   else markFirstRender();
   scroller.scrollTop = scroller.scrollHeight;
@@ -74,7 +77,7 @@ export async function mountShare(root: HTMLElement, token: string, first?: Promi
       if (!history) throw new Error('gone');
       cursor = history.pageInfo.startCursor;
       more = history.pageInfo.hasPreviousPage;
-      prependKeepingScroll(scroller, log, history.edges.map((e) => renderMessage(e.node, { ownerLabels: false })));
+      prependKeepingScroll(scroller, log, history.edges.map((e) => renderMessage(e.node, { ownerLabels: false, files })));
       sentinel.textContent = more ? '' : 'Beginning of the conversation';
     } catch {
       sentinel.textContent = 'Earlier messages could not be loaded.';
