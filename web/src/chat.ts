@@ -213,6 +213,7 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
         meter.max = Math.max(1, window);
         meter.value = tokens;
         meterText.textContent = `${tokens.toLocaleString()} / ${window.toLocaleString()} tokens`;
+        modelView.refresh();
       },
       retry: async (content) => {
         if (!conversation.sessionId || conversation.activeTurn) return;

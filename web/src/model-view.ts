@@ -48,6 +48,10 @@ export function modelViewPanel(sessionId: () => string | null, onError: (error: 
   element.addEventListener('toggle', () => element.open && void load());
   return {
     element,
+    /** the prompt changed (a turn ended, the meter moved): an open panel reloads */
+    refresh: () => {
+      if (element.open) void load();
+    },
     /** another conversation opened (or none): closed and empty until asked again */
     reset: () => {
       element.open = false;
