@@ -67,7 +67,8 @@ describe(`turns (${dbKind})`, () => {
     expect(session.context.map((m: any) => m.content)).toEqual(['Hi there', 'Hello world']);
     expect(session.displayMessageCount).toBe(2);
     expect(session.preview).toBe('Hello world');
-    expect(session.contextTokens).toBe(120);
+    // the last real count (120) + the calibrated delta of the answer saved since (no fit yet: 11 chars / 1.8)
+    expect(session.contextTokens).toBe(120 + Math.ceil('Hello world'.length / 1.8));
     expect(session.usage).toEqual({ promptTokens: 120, completionTokens: 7 });
     expect(session.cost.priced).toBe(true);
     expect(session.cost.usd).toBeCloseTo((120 * 1 + 7 * 2) / 1e6, 10);

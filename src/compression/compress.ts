@@ -79,7 +79,7 @@ export async function loadCompressionInput(app: App, sessionId: string, window?:
   if (!profile) throw new NotFound('Profile');
   const settings = compressionSettings(app, profile, window);
   const context: ChatMessage[] = await app.store.context(sessionId);
-  const price = await imagePrices(app, context);
+  const price = await imagePrices(app, sessionId, profile, context);
   const estimate = makeContextEstimator(app, profile, settings.window, price);
   const current = () => estimateNextPrompt(app, session, profile, settings.window, context, price);
   return { session, profile, settings, context, price, estimate, current };

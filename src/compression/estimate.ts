@@ -1,21 +1,18 @@
 /**
  * Settings and estimators of one compression pass. Every size decision is made
- * on the view the model is sent (allowlist, context notices, tool-result cap,
- * per-message truncation, the injected system prompt), in calibrated real
- * tokens, against the profile's window resolved once by the caller.
+ * on the prompt the model is sent — `buildPrompt` (src/domain/prompt.ts), the
+ * function the runner sends with — in calibrated real tokens, against the
+ * profile's window resolved once by the caller.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { App } from '../app.js';
 import { TOOL_RESULT_MAX_CHARS, capNewToolResults } from '../domain/compression/tool-results.js';
 import type { Estimator } from '../domain/compression/planner.js';
-import { imageTokensFromBase64, imageTokensFromBytes, type ImageRef } from '../domain/image-tokens.js';
-import { realBaselineEstimate, type RealBaseline } from '../domain/tokens.js';
+import { imageTokensFromBase64, type ImageRef } from '../domain/image-tokens.js';
+import { buildPrompt, modelView, type PromptImages } from '../domain/prompt.js';
 import type { ChatMessage } from '../domain/types.js';
-import { makeMessage } from '../domain/types.js';
-import { makeViewEstimator, messageTokenBudget, truncateOversized } from '../domain/view.js';
+import { loadPromptImages } from '../files/images.js';
 import type { Profile, Session } from '../generated/prisma/client.js';
-import { modelView } from '../turns/context.js';
+import { baselineOf, promptRules } from '../turns/prompt.js';
 
 export interface CompressionSettings {
   window: number;
@@ -48,27 +45,21 @@ export function compressionSettings(app: App, profile: Profile, window?: number)
   };
 }
 
-/** Prices every image of `messages` from its own header (files read once), unreadable → contextImageTokens. */
-export async function imagePrices(app: App, messages: readonly ChatMessage[]): Promise<(img: ImageRef) => number> {
-  const fallback = app.config.contextImageTokens;
-  const prices = new Map<string, number>();
-  for (const m of messages) {
-    for (const rel of m.images) {
-      if (prices.has(rel)) continue;
-      prices.set(rel, fallback);
-      if (!rel.startsWith('session_files/') || rel.includes('..')) continue;
-      try {
-        prices.set(rel, imageTokensFromBytes(await readFile(join(app.files.root, rel)), fallback));
-      } catch {
-        /* unreadable: flat price */
-      }
-    }
-  }
-  return (img) => (img.kind === 'path' ? (prices.get(img.value) ?? fallback) : imageTokensFromBase64(img.value, fallback));
-}
+/**
+ * A pricer of images plus the images a prompt sends, loaded once per pass.
+ * Only sent images cost (a non-vision profile sends none, an image the paste
+ * budget left out is not sent); `images` also gives the summarizer the bytes.
+ */
+export type ImagePrices = ((img: ImageRef) => number) & { readonly images?: PromptImages };
 
-function systemPromptMessage(profile: Profile): ChatMessage[] {
-  return profile.systemPrompt ? [makeMessage({ role: 'system', content: profile.systemPrompt, sequenceNumber: -1 })] : [];
+export async function imagePrices(app: App, sessionId: string, profile: Profile, messages: readonly ChatMessage[]): Promise<ImagePrices> {
+  const fallback = app.config.contextImageTokens;
+  // The summarizer may attach any stored image of a vision profile, not only the ones the paste budget admitted.
+  const paths = profile.vision ? new Set(messages.flatMap((m) => m.images)) : [];
+  const images = await loadPromptImages(app.files.root, sessionId, paths, fallback);
+  const price = (img: ImageRef) =>
+    !profile.vision ? 0 : img.kind === 'path' ? (images.get(img.value)?.tokens ?? 0) : imageTokensFromBase64(img.value, fallback);
+  return Object.assign(price, { images });
 }
 
 /** What the runner sends, minus images' bytes: allowlist, notices, tool-result cap. */
@@ -78,17 +69,12 @@ export function sentView(context: readonly ChatMessage[]): ChatMessage[] {
 
 /**
  * The planner's estimator: a candidate context priced as the prompt it would
- * make (system prompt included), each message truncated as the view truncates it.
+ * make — `buildPrompt`, the function the runner sends with.
  */
-export function makeContextEstimator(app: App, profile: Profile, window: number, price: (img: ImageRef) => number): Estimator {
-  const view = makeViewEstimator({
-    model: profile.model,
-    window,
-    messageBudget: app.config.contextMessageTokenBudget,
-    imageTokens: price,
-  });
-  const system = systemPromptMessage(profile);
-  return (messages) => view([...system, ...sentView(messages)]);
+export function makeContextEstimator(app: App, profile: Profile, window: number, price: ImagePrices): Estimator {
+  const rules = promptRules(app.config, profile, window);
+  const images = price.images ?? new Map();
+  return (messages) => buildPrompt({ ...rules, context: messages, systemPrompt: profile.systemPrompt, images }).estimate;
 }
 
 /**
@@ -102,17 +88,13 @@ export function estimateNextPrompt(
   profile: Profile,
   window: number,
   context: readonly ChatMessage[],
-  price: (img: ImageRef) => number,
+  price: ImagePrices,
 ): number {
-  const budget = messageTokenBudget(app.config.contextMessageTokenBudget, window);
-  const view = truncateOversized(sentView(context), budget, profile.model);
-  const withSystem = [...systemPromptMessage(profile), ...view];
-  const baseline = ((session.metadata ?? {}) as { baseline?: RealBaseline }).baseline ?? null;
-  return realBaselineEstimate({
-    baseline,
-    context: [...context],
-    view: view.length > 0 ? withSystem : view,
-    model: profile.model,
-    imageTokens: price,
-  });
+  return buildPrompt({
+    ...promptRules(app.config, profile, window),
+    context,
+    systemPrompt: profile.systemPrompt,
+    images: price.images ?? new Map(),
+    baseline: baselineOf(session),
+  }).estimate;
 }

@@ -4,8 +4,6 @@
  * the profile's temperature / max tokens / prompt, and the KEYS line split
  * into breadcrumbs. Throws when the provider fails or answers nothing.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { App } from '../app.js';
 import {
   CRITICAL_RESULT_MAX_CHARS,
@@ -21,12 +19,11 @@ import {
   splitKeysLine,
   type SummaryImage,
 } from '../domain/compression/format.js';
-import type { ImageRef } from '../domain/image-tokens.js';
 import type { ChatMessage } from '../domain/types.js';
 import { makeMessage } from '../domain/types.js';
 import type { Profile } from '../generated/prisma/client.js';
 import type { LlmMessage } from '../llm/types.js';
-import type { CompressionSettings } from './estimate.js';
+import type { CompressionSettings, ImagePrices } from './estimate.js';
 
 export interface SummaryText {
   summary: string;
@@ -66,13 +63,14 @@ async function call(
   return out;
 }
 
-async function loadImages(app: App, images: SummaryImage[]): Promise<string[]> {
+/** The bytes of the images the formatter picked: stored ones as loaded for the pass (one path rule), inline ones as they are. */
+function imagesFor(images: SummaryImage[], price: ImagePrices): string[] {
   const out: string[] = [];
   for (const img of images) {
     if (img.kind === 'base64') out.push(img.value.replace(/^data:[^,]*,/, ''));
-    else if (img.value.startsWith('session_files/') && !img.value.includes('..')) {
-      const bytes = await readFile(join(app.files.root, img.value)).catch(() => null);
-      if (bytes) out.push(bytes.toString('base64'));
+    else {
+      const loaded = price.images?.get(img.value);
+      if (loaded) out.push(loaded.b64);
     }
   }
   return out;
@@ -128,12 +126,12 @@ export async function summarizeMessages(
   profile: Profile,
   s: CompressionSettings,
   toSummarize: ChatMessage[],
-  price: (img: ImageRef) => number,
+  price: ImagePrices,
   opts: { continuation?: boolean; signal?: AbortSignal } = {},
 ): Promise<SummaryText> {
   const input = await withMetaSummary(app, profile, s, toSummarize, opts.signal);
   const formatted = formatForSummary(selectForSummary(input), { vision: s.vision, window: s.window, priceImage: price });
-  const images = await loadImages(app, formatted.images);
+  const images = imagesFor(formatted.images, price);
   const note = formatted.omittedImages > 0 ? `\n\n[${formatted.omittedImages} image(s) were not attached]` : '';
   const system = opts.continuation ? CONTINUATION_SYSTEM_PROMPT : (s.prompt ?? SUMMARY_SYSTEM_PROMPT);
   return call(app, profile, s, system, `Conversation to summarize:\n\n${formatted.text}${note}`, images, opts.signal);

@@ -1,7 +1,12 @@
 /**
- * Structural checks for pasted images (pricing lives in src/domain/image-tokens.ts).
+ * Structural checks for pasted images (pricing lives in src/domain/image-tokens.ts),
+ * and the one reader of stored images into a prompt.
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { imageSize } from 'image-size';
+import { imageTokensFromBytes } from '../domain/image-tokens.js';
+import type { PromptImage } from '../domain/prompt.js';
 
 /** Image dimensions from the header, or null when unreadable. */
 export function readImageSize(bytes: Uint8Array): { width: number; height: number } | null {
@@ -31,4 +36,33 @@ export function imageLooksComplete(ext: string, b: Uint8Array): boolean {
     default:
       return true;
   }
+}
+
+/**
+ * The one rule for reading a stored image into a prompt: a path inside this
+ * session's own directory (`session_files/<sessionId>/…`, no `..`); anything
+ * else, or a file that cannot be read, is not loaded (and so not sent).
+ */
+export function isOwnSessionFile(relPath: string, sessionId: string): boolean {
+  return relPath.startsWith(`session_files/${sessionId}/`) && !relPath.includes('..');
+}
+
+export async function readSessionFile(root: string, sessionId: string, relPath: string): Promise<Buffer | null> {
+  if (!isOwnSessionFile(relPath, sessionId)) return null;
+  try {
+    return await readFile(join(root, relPath));
+  } catch {
+    return null;
+  }
+}
+
+/** Loads the named images of a session for `buildPrompt`, each priced from its own header. */
+export async function loadPromptImages(root: string, sessionId: string, paths: Iterable<string>, fallbackTokens: number): Promise<Map<string, PromptImage>> {
+  const out = new Map<string, PromptImage>();
+  for (const path of paths) {
+    if (out.has(path)) continue;
+    const bytes = await readSessionFile(root, sessionId, path);
+    if (bytes) out.set(path, { path, bytes: bytes.length, tokens: imageTokensFromBytes(bytes, fallbackTokens), b64: bytes.toString('base64') });
+  }
+  return out;
 }

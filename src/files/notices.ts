@@ -58,9 +58,50 @@ export function imageNotice(inContext: readonly string[], notLoaded: readonly st
   );
 }
 
-/** Token room for images: `0.8 × window − estimated context tokens`, floored, never negative. */
-export function imageBudget(window: number, contextTokens: number): number {
-  return Math.max(0, Math.floor(0.8 * window - contextTokens));
+/** The share of the window pasted images may fill (with the rest of the prompt). */
+export const IMAGE_WINDOW_FRACTION = 0.8;
+
+/**
+ * Token room for images: `0.8 × window − estimated context tokens`, floored,
+ * never negative. With `limit` (the size guard's `window − output reserve`),
+ * the lower of the two is the ceiling: on the default 8,192 window the guard
+ * refuses above 6,144, below 0.8 × 8,192 = 6,553, and an image admitted
+ * between the two would make the guard refuse the very turn it was pasted in.
+ */
+export function imageBudget(window: number, contextTokens: number, limit: number = Infinity): number {
+  return Math.max(0, Math.floor(Math.min(IMAGE_WINDOW_FRACTION * window, limit) - contextTokens));
+}
+
+export interface ImageAdmission {
+  window: number;
+  /** the size guard's limit (window − capped output reserve) */
+  limit: number;
+  /** the prompt without these images and without their notice */
+  baseTokens: number;
+  /** what the notice for a given split adds to the prompt */
+  noticeTokens(inContext: string[], notLoaded: string[]): number;
+}
+
+/**
+ * The longest prefix of `images` that fits with the notice it produces:
+ * base + notice + images ≤ min(0.8 × window, limit), so an admitted image never
+ * causes a size-guard refusal. The rest are not loaded (order kept).
+ */
+export function admitImages<T extends { relPath: string; tokens: number }>(
+  images: readonly T[],
+  opts: ImageAdmission,
+): { inContext: T[]; notLoaded: T[]; usedTokens: number } {
+  const ceiling = Math.min(IMAGE_WINDOW_FRACTION * opts.window, opts.limit);
+  const paths = (list: readonly T[]) => list.map((i) => i.relPath);
+  // The budget alone bounds the prefix; the notice's own cost can only shorten it.
+  let k = selectImagesWithinBudget(images, imageBudget(opts.window, opts.baseTokens, opts.limit)).inContext.length;
+  for (; k > 0; k--) {
+    const inContext = images.slice(0, k);
+    const used = inContext.reduce((n, i) => n + i.tokens, 0);
+    if (opts.baseTokens + opts.noticeTokens(paths(inContext), paths(images.slice(k))) + used <= ceiling) break;
+  }
+  const inContext = images.slice(0, k);
+  return { inContext, notLoaded: images.slice(k), usedTokens: inContext.reduce((n, i) => n + i.tokens, 0) };
 }
 
 /**

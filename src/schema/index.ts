@@ -5,6 +5,7 @@ import './viewer.js';
 import './profile.js';
 import './message.js';
 import './session.js';
+import './model-view.js';
 import './turn.js';
 import './events.js';
 import './share.js';

@@ -7,6 +7,7 @@ import { SessionStore, type SessionCursor, type SessionRow } from '../store/sess
 import { builder } from './builder.js';
 import { argumentGiven, decodeJsonCursor, encodeIndexCursor, encodeJsonCursor, parseGlobalId } from './ids.js';
 import { MessageRef, type MessageShape, PageInfoRef } from './message.js';
+import { nextPromptOf } from './next-prompt.js';
 import { UserRef } from './viewer.js';
 
 export const TitleSourceEnum = builder.enumType('TitleSource', {
@@ -120,7 +121,12 @@ export const SessionRef = builder.prismaNode('Session', {
         return ctx.app.store.context(s.id);
       },
     }),
-    contextTokens: t.exposeInt('contextTokenCount'),
+    contextTokens: t.int({
+      description: 'The next prompt in real tokens: the last real prompt count + the calibrated delta of every message saved since.',
+      select: { id: true, contextTokenCount: true },
+      // The same prompt Session.modelView shows; the stored meter if it cannot be built (a missing profile).
+      resolve: async (s, _a, ctx) => (await nextPromptOf(ctx, s.id))?.prompt.estimate ?? s.contextTokenCount,
+    }),
     contextWindow: t.int({
       select: { profile: { select: { contextWindow: true } } },
       resolve: (s) => s.profile.contextWindow,

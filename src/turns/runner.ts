@@ -3,21 +3,18 @@
  * provider's answer as events, run tools, save every message as it
  * completes, and end with TurnEnded / TurnFailed.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { TOOL_RESULT_MAX_CHARS, capNewToolResults } from '../domain/compression/tool-results.js';
-import { maxSequence } from '../domain/context-order.js';
-import { imageTokensFromBase64, imageTokensFromBytes } from '../domain/image-tokens.js';
+import { imageTokensFromBytes } from '../domain/image-tokens.js';
 import { RepeatGuard, ledgerWith, repeatNoteMessage, type StreamRuleLedger } from '../domain/repeat-guard.js';
-import { defaultCalibration, contextChars, realBaselineEstimate, type RealBaseline } from '../domain/tokens.js';
+import { defaultCalibration, type RealBaseline } from '../domain/tokens.js';
 import type { ToolCall, Usage } from '../domain/types.js';
-import { makeMessage, ZERO_USAGE } from '../domain/types.js';
-import { evaluateContextSize, messageTokenBudget, truncateOversized } from '../domain/view.js';
+import { ZERO_USAGE } from '../domain/types.js';
+import { contextLimit, evaluateContextSize } from '../domain/view.js';
 import type { EventBus } from '../events/bus.js';
 import type { SessionEventBody } from '../events/types.js';
-import { imageBudget, imageNotice, selectImagesWithinBudget } from '../files/notices.js';
+import { readSessionFile } from '../files/images.js';
+import { admitImages, imageNotice } from '../files/notices.js';
 import type { SessionFiles } from '../files/store.js';
 import type { Profile, Session, Turn } from '../generated/prisma/client.js';
 import type { LlmProvider, LlmToolDefinition } from '../llm/types.js';
@@ -26,7 +23,8 @@ import { classifyProviderError, providerEndpoint } from '../llm/errors.js';
 import { messageJson } from '../sessions/service.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { SessionStore } from '../store/sessions.js';
-import { modelView, toLlmMessages, withTurnContext } from './context.js';
+import { toWire } from './context.js';
+import { nextPrompt } from './prompt.js';
 import { CancelledError, type ClientToolDefinition, type PendingToolCall, type RunningTurn, ShutdownError, turnJson } from './service.js';
 import { closingToolResults, TOOL_RESULT_CANCELLED, TOOL_RESULT_FAILED, TOOL_RESULT_SERVER_STOPPED } from './tool-pairing.js';
 import type { ToolOutcome, ToolRegistry } from './tools.js';
@@ -239,55 +237,22 @@ class TurnRun {
     this.contextRead = null;
   }
 
-  /** The call's messages and its estimate, on the view the model is sent. */
+  /**
+   * The call's messages and its estimate: `buildPrompt` on the context, the
+   * same function the compression estimators and Session.modelView use.
+   */
   private async buildCall(ctx: RunContext, turnContext: string | null, skipImagesOf: number | null = null) {
-    const { config } = this.deps;
     const context = await this.context(ctx);
-    const budget = messageTokenBudget(config.contextMessageTokenBudget, ctx.window);
-    const capped = capNewToolResults(modelView(context), TOOL_RESULT_MAX_CHARS);
-    const truncated = truncateOversized(capped, budget, ctx.profile.model);
-    const view = withTurnContext(truncated, turnContext);
-    const images = ctx.profile.vision
-      ? await this.loadImages(view.filter((m) => m.sequenceNumber !== skipImagesOf))
-      : new Map<string, { b64: string; tokens: number }>();
-    const withSystem = ctx.profile.systemPrompt
-      ? [makeMessage({ role: 'system', content: ctx.profile.systemPrompt, sequenceNumber: -1 }), ...view]
-      : view;
-    // A stored image costs only when it is sent (loaded and within the budget); inline base64 (image_view) by its size.
-    const imagePricer = (img: { kind: string; value: string }) =>
-      img.kind === 'path' ? (images.get(img.value)?.tokens ?? 0) : imageTokensFromBase64(img.value, config.contextImageTokens);
-    const baseline = (ctx.session.metadata as { baseline?: RealBaseline }).baseline ?? null;
-    const estimate = realBaselineEstimate({
-      baseline,
-      context,
-      view: withSystem,
-      model: ctx.profile.model,
-      imageTokens: (img) => imagePricer(img),
-    });
-    const messages = toLlmMessages({
-      systemPrompt: ctx.profile.systemPrompt,
-      view,
-      images: new Map([...images].map(([k, v]) => [k, v.b64])),
-      vision: ctx.profile.vision,
-    });
-    const chars = contextChars(withSystem);
-    return { messages, estimate, chars, hadImages: images.size > 0, lastSequence: maxSequence(context) };
+    const prompt = await nextPrompt(this.deps, ctx.session, ctx.profile, context, { window: ctx.window, turnContext, skipImagesOf });
+    return { ...prompt, messages: toWire(prompt.messages) };
   }
 
-  private async loadImages(view: { images: string[]; metadata: Record<string, unknown> }[]) {
-    const out = new Map<string, { b64: string; tokens: number }>();
-    for (const m of view) {
-      const allowed = Array.isArray(m.metadata.imagesInContext) ? (m.metadata.imagesInContext as string[]) : m.images;
-      for (const rel of m.images) {
-        if (!allowed.includes(rel) || out.has(rel)) continue;
-        const bytes = await readSessionFile(this.deps.files, rel, this.turn.sessionId);
-        if (bytes) out.set(rel, { b64: bytes.toString('base64'), tokens: imageTokensFromBytes(bytes, this.deps.config.contextImageTokens) });
-      }
-    }
-    return out;
-  }
-
-  /** Pasted images past the budget (0.8 × window − context) are not sent; the notice names them for image_view. */
+  /**
+   * Pasted images past the budget are not sent; the notice names them for image_view.
+   * The budget is the lower of 0.8 × window and the size guard's limit, less the
+   * prompt without these images but with the notice: an admitted image never makes
+   * the guard refuse the turn.
+   */
   private async decideImages(ctx: RunContext) {
     if (this.turn.userSequence === null) return;
     // Most messages carry no image: one row says so, without loading the whole context.
@@ -298,20 +263,30 @@ class TurnRun {
     if (own && own.images.length === 0) return;
     const [message] = (await this.deps.store.context(ctx.session.id)).filter((m) => m.sequenceNumber === this.turn.userSequence);
     if (!message || message.images.length === 0) return;
+    const { config } = this.deps;
     const priced = [];
     for (const rel of message.images) {
-      const bytes = await readSessionFile(this.deps.files, rel, this.turn.sessionId);
-      priced.push({ relPath: rel, tokens: bytes ? imageTokensFromBytes(bytes, this.deps.config.contextImageTokens) : this.deps.config.contextImageTokens });
+      const bytes = await readSessionFile(this.deps.files.root, this.turn.sessionId, rel);
+      priced.push({ relPath: rel, tokens: bytes ? imageTokensFromBytes(bytes, config.contextImageTokens) : config.contextImageTokens });
     }
-    // The context without this message's own images: they are what the budget is for.
-    const base = await this.buildCall(ctx, null, message.sequenceNumber);
-    const allowed = ctx.profile.vision ? selectImagesWithinBudget(priced, imageBudget(ctx.window, base.estimate)) : { inContext: [], notLoaded: priced };
-    const notice = imageNotice(allowed.inContext.map((i) => i.relPath), allowed.notLoaded.map((i) => i.relPath));
     const previous = typeof message.metadata.contextNotice === 'string' ? `${message.metadata.contextNotice}\n` : '';
+    // The prompt without this message's own images: they are what the budget is for.
+    const base = await this.buildCall(ctx, null, message.sequenceNumber);
+    const calibration = defaultCalibration.calibrationFor(ctx.profile.model);
+    const allowed = ctx.profile.vision
+      ? admitImages(priced, {
+          window: ctx.window,
+          limit: contextLimit(ctx.window, config.outputReserveTokens),
+          baseTokens: base.estimate,
+          // the notice lengthens this message (joined to it by a blank line): its text is charged too
+          noticeTokens: (inContext, notLoaded) => calibration.estimateDelta(imageNotice(inContext, notLoaded).length + 2),
+        })
+      : { inContext: [], notLoaded: priced };
+    const notice = `${previous}${imageNotice(allowed.inContext.map((i) => i.relPath), allowed.notLoaded.map((i) => i.relPath))}`;
     const { imageNotice: _drop, ...rest } = message.metadata;
     this.forgetContext();
     await this.deps.store.updateMessage(ctx.session.id, message.sequenceNumber, {
-      metadata: { ...rest, contextNotice: `${previous}${notice}`, imagesInContext: allowed.inContext.map((i) => i.relPath) },
+      metadata: { ...rest, contextNotice: notice, imagesInContext: allowed.inContext.map((i) => i.relPath) },
     });
   }
 
@@ -595,15 +570,5 @@ class TurnRun {
     if (!turn) return;
     this.endedStatus = 'FAILED';
     await this.publish({ type: 'TurnFailed', turn: turnJson(turn), code, message });
-  }
-}
-
-/** Reads a file of this session's own directory; paths into another session's directory are refused. */
-async function readSessionFile(files: SessionFiles, relPath: string, sessionId: string): Promise<Buffer | null> {
-  if (!relPath.startsWith(`session_files/${sessionId}/`) || relPath.includes('..')) return null;
-  try {
-    return await readFile(join(files.root, relPath));
-  } catch {
-    return null;
   }
 }

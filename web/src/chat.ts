@@ -1,13 +1,14 @@
 /**
  * The reference chat page: API key (or no-auth mode), session list, the open
  * conversation, the composer with pasted images and file uploads, cancel,
- * the context meter and the share button.
+ * the context meter, the share button and what the model sees.
  */
 import { ApiError, gql, storedKey, storeKey } from './api.js';
 import { onSocketStatus } from './socket.js';
 import { announce, clear, h, uid } from './dom.js';
 import { Conversation } from './conversation.js';
 import { CANCEL, CREATE, FILES, SEND, SHARE, UPLOAD, VIEWER, type Message, type SessionFileView, type SessionSummary } from './queries.js';
+import { modelViewPanel } from './model-view.js';
 import { Sidebar } from './sidebar.js';
 
 interface Attachment {
@@ -189,6 +190,7 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
     if (error instanceof ApiError && error.code === 'UNAUTHENTICATED') alert.append(' ', keyForm(null));
   };
 
+  const modelView = modelViewPanel(() => conversation.sessionId, (error) => showError(error));
   const conversation = new Conversation(
     { scroller, log, edge, status },
     {
@@ -200,6 +202,7 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
         filesPanel.open = false;
         filesSummary.textContent = 'Files';
         filesList.replaceChildren();
+        modelView.reset();
         document.title = `${session.name || 'New conversation'} — Chat`;
       },
       renamed: (name) => {
@@ -210,6 +213,7 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
         meter.max = Math.max(1, window);
         meter.value = tokens;
         meterText.textContent = `${tokens.toLocaleString()} / ${window.toLocaleString()} tokens`;
+        modelView.refresh();
       },
       retry: async (content) => {
         if (!conversation.sessionId || conversation.activeTurn) return;
@@ -248,6 +252,7 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
         title.textContent = 'No conversation open';
         profile.textContent = meterText.textContent = '';
         shareButton.disabled = true;
+        modelView.reset();
         history.replaceState(null, '', location.pathname);
       },
       changed: (session: SessionSummary) => {
@@ -398,6 +403,7 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
         h('div', { class: 'meter' }, h('label', { for: meterId, text: 'Context' }), meter, meterText),
         h('div', { class: 'share' }, shareButton, shareOut),
         filesPanel,
+        modelView.element,
       ),
       alert,
       scroller,

@@ -120,3 +120,25 @@ export type SessionEvent = { eventId: string } & (
   | { __typename: 'TurnFailed'; turn: { id: string; status: string }; code: string; errorMessage: string }
   | { __typename: 'EventsReset'; reason: 'RESTARTED' | 'TRIMMED' }
 );
+
+/** What the next model call sends (Session.modelView): the text as sent, images by reference. */
+export const MODEL_VIEW = `query ModelView($id: ID!) { session(id: $id) { id modelView {
+  estimatedTokens contextWindow model profile { name }
+  messages { role content sequenceNumber toolCallId name toolCalls { id name arguments } images { name bytes tokens } }
+} } }`;
+
+export interface ModelViewData {
+  estimatedTokens: number;
+  contextWindow: number;
+  model: string;
+  profile: { name: string };
+  messages: {
+    role: string;
+    content: string;
+    sequenceNumber: number | null;
+    toolCallId: string | null;
+    name: string | null;
+    toolCalls: { id: string; name: string; arguments: unknown }[];
+    images: { name: string; bytes: number; tokens: number }[];
+  }[];
+}

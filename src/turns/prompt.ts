@@ -1,0 +1,75 @@
+/**
+ * The next prompt of a session, from its stored rows: the images it sends are
+ * read (one path rule, src/files/images.ts), then `buildPrompt` decides the
+ * rest. The turn runner sends it, `Session.modelView` shows it and
+ * `Session.contextTokens` reports its estimate, so the three always agree.
+ */
+import type { Config } from '../config.js';
+import { buildPrompt, imagePathsToSend, type Prompt, type PromptImages, type PromptRules } from '../domain/prompt.js';
+import type { RealBaseline } from '../domain/tokens.js';
+import type { ChatMessage } from '../domain/types.js';
+import { loadPromptImages } from '../files/images.js';
+import type { Profile, Session } from '../generated/prisma/client.js';
+import type { SessionStore } from '../store/sessions.js';
+
+export interface PromptDeps {
+  config: Pick<Config, 'contextMessageTokenBudget' | 'contextImageTokens'>;
+  files: { root: string };
+}
+
+export type PromptProfile = Pick<Profile, 'model' | 'vision' | 'systemPrompt' | 'contextWindow'>;
+
+export function promptRules(config: PromptDeps['config'], profile: PromptProfile, window: number = profile.contextWindow): PromptRules {
+  return {
+    model: profile.model,
+    vision: profile.vision,
+    window,
+    messageTokenBudget: config.contextMessageTokenBudget,
+    fallbackImageTokens: config.contextImageTokens,
+  };
+}
+
+export function baselineOf(session: Pick<Session, 'metadata'>): RealBaseline | null {
+  return ((session.metadata ?? {}) as { baseline?: RealBaseline }).baseline ?? null;
+}
+
+/** The images of `context` a prompt for `profile` would send, loaded. */
+export function loadImagesFor(deps: PromptDeps, sessionId: string, context: readonly ChatMessage[], vision: boolean): Promise<PromptImages> {
+  return loadPromptImages(deps.files.root, sessionId, imagePathsToSend(context, vision), deps.config.contextImageTokens);
+}
+
+export async function nextPrompt(
+  deps: PromptDeps,
+  session: Pick<Session, 'id' | 'metadata'>,
+  profile: PromptProfile,
+  context: readonly ChatMessage[],
+  opts: { window?: number; turnContext?: string | null; skipImagesOf?: number | null; images?: PromptImages } = {},
+): Promise<Prompt> {
+  const images = opts.images ?? (await loadImagesFor(deps, session.id, context, profile.vision));
+  return buildPrompt({
+    ...promptRules(deps.config, profile, opts.window),
+    context,
+    systemPrompt: profile.systemPrompt,
+    turnContext: opts.turnContext ?? null,
+    images,
+    skipImagesOf: opts.skipImagesOf ?? null,
+    baseline: baselineOf(session),
+  });
+}
+
+export interface SessionPromptDeps extends PromptDeps {
+  store: Pick<SessionStore, 'get' | 'context' | 'prisma'>;
+}
+
+/**
+ * A session's next prompt as it stands (no turn context: recall is chosen per
+ * turn, from the request that starts it), or null when the session is gone.
+ */
+export async function sessionPrompt(deps: SessionPromptDeps, sessionId: string): Promise<{ prompt: Prompt; profile: Profile; window: number } | null> {
+  const session = await deps.store.get(sessionId);
+  if (!session) return null;
+  const profile = await deps.store.prisma.profile.findUnique({ where: { id: session.profileId } });
+  if (!profile) return null;
+  const context = await deps.store.context(sessionId);
+  return { prompt: await nextPrompt(deps, session, profile, context), profile, window: profile.contextWindow };
+}
