@@ -22,6 +22,8 @@ export interface MessageView {
   thinking?: string | null;
   isCompression?: boolean;
   isSummary?: boolean;
+  /** sent by a scheduled recall, not typed by the user */
+  isRecall?: boolean;
   files?: string[];
   images?: string[];
   elapsedSeconds?: number | null;
@@ -31,8 +33,12 @@ const ROLE_LABEL: Record<Role, string> = { USER: 'You', ASSISTANT: 'Assistant', 
 
 export function renderMessage(message: MessageView, options: { ownerLabels?: boolean } = {}): HTMLElement {
   const role = message.role.toLowerCase();
-  const label = message.role === 'USER' && options.ownerLabels === false ? 'User' : ROLE_LABEL[message.role] ?? message.role;
-  const article = h('article', { class: `msg msg-${role}${message.isPlan ? ' msg-plan' : ''}` });
+  const label = message.isRecall
+    ? '⏰ Scheduled recall'
+    : message.role === 'USER' && options.ownerLabels === false
+      ? 'User'
+      : (ROLE_LABEL[message.role] ?? message.role);
+  const article = h('article', { class: `msg msg-${role}${message.isPlan ? ' msg-plan' : ''}${message.isRecall ? ' msg-recall' : ''}` });
   const header = h(
     'header',
     { class: 'msg-meta' },
