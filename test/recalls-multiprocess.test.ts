@@ -93,7 +93,7 @@ describe.skipIf(!serverUrl)('scheduled recalls with two processes on one Postgre
       history(last: 100) { edges { node { role content isRecall } } }
     } }`;
     for (const { id, texts } of sessions) {
-      // Read from the process that did not create the session, then the other: one database.
+      // Read through one process, then checked through the other: one database.
       const final = await until(
         () => b.gql(QUERY, { id }),
         (r) =>
