@@ -107,7 +107,7 @@ const settings = {
   recallLeaseMs: [int(100), '60000', 'A claimed recall not fired within this long (its process died) is claimed again by any process'],
   recallMaxAheadDays: [int(1), '365', 'How far ahead a recall may be scheduled'],
   recallMaxPendingPerSession: [int(1), '100', 'Pending scheduled recalls per session at most'],
-  recallToolEnabled: [bool, 'true', 'Offer the model the schedule_recall tool'],
+  recallToolEnabled: [bool, 'false', 'Offer the model the schedule_recall tool (off by default: a tool definition costs prompt tokens on every model call)'],
 
   maxToolIterations: [int(1), '25', 'LLM calls per turn at most'],
   toolResultTimeoutMs: [int(100), '300000', 'How long a turn waits for submitToolResult'],

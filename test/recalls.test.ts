@@ -16,7 +16,7 @@ let bob: string;
 let auditor: string;
 
 beforeAll(async () => {
-  t = await createTestServer({ authEnabled: true, recallPollMs: 200, titleGenerationEnabled: false });
+  t = await createTestServer({ authEnabled: true, recallPollMs: 200, titleGenerationEnabled: false, recallToolEnabled: true });
   alice = (await t.app.auth.createUser('alice')).key;
   bob = (await t.app.auth.createUser('bob')).key;
   auditor = (await t.app.auth.createUser('auditor', { permissions: ['sessions.read_all'] })).key;

@@ -1,8 +1,9 @@
 /**
  * `schedule_recall`: the model schedules a message to itself in this session
  * (a reminder, a follow-up, a check later). At its time the text arrives as
- * an is_recall user message and a new turn answers it. Registered unless
- * RECALL_TOOL_ENABLED=false.
+ * an is_recall user message and a new turn answers it. Registered only with
+ * RECALL_TOOL_ENABLED=true (off by default: a definition costs prompt tokens
+ * on every model call).
  */
 import type { App } from '../app.js';
 
