@@ -23,6 +23,9 @@ import { sessionLocks } from './compression/compress.js';
 import { registerCompression } from './compression/index.js';
 import { EditStore } from './store/edits.js';
 import { EditingService } from './editing/service.js';
+import { RecallStore } from './store/recalls.js';
+import { RecallService } from './recalls/service.js';
+import { registerRecallTool } from './recalls/tool.js';
 
 export interface App {
   config: Config;
@@ -38,6 +41,7 @@ export interface App {
   tools: ToolRegistry;
   turns: TurnService;
   editing: EditingService;
+  recalls: RecallService;
   hooks: TurnHooks;
   provider(profile: Pick<Profile, 'provider'>): LlmProvider;
   trigram: boolean;
@@ -98,6 +102,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     }
     return p;
   };
+  const recalls = new RecallService(new RecallStore(db), sessions, turns, config, log);
   const tools = new ToolRegistry();
   const hooks: TurnHooks = {};
   let sweeper: NodeJS.Timeout | null = null;
@@ -116,6 +121,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     tools,
     turns,
     editing: new EditingService(store, new EditStore(store), sessions, bus),
+    recalls,
     hooks,
     provider,
     trigram,
@@ -126,6 +132,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await turns.recoverOrphans(staleMs);
       sweeper = setInterval(() => void turns.recoverOrphans(staleMs).catch((e) => log.warn({ err: e }, 'turn.recovery_failed')), staleMs);
       sweeper.unref();
+      recalls.start();
       stopCleanup = files.startCleanupLoop(config.sessionFilesCleanupIntervalMs, async (ids) => {
         const rows = await db.prisma.session.findMany({ where: { id: { in: ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id)) } }, select: { id: true } });
         return new Set(rows.map((r) => r.id));
@@ -133,6 +140,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     },
     close: async () => {
       if (sweeper) clearInterval(sweeper);
+      await recalls.stop();
       await stopCleanup?.();
       turns.abortAll();
       await turns.drain();
@@ -162,5 +170,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   app.editing.serialize = (sessionId, fn) => sessionLocks(app).run(sessionId, fn);
   app.editing.copySessionFiles = (from, to) => files.copySession(from, to);
   registerFileTools(app);
+  if (config.recallToolEnabled) registerRecallTool(app);
   return app;
 }

@@ -103,6 +103,12 @@ const settings = {
   memoryRecallK: [int(0), '2', 'Excerpts injected per turn at most'],
   memoryRecallMinSimilarity: [z.coerce.number().min(0).max(1), '0.3', 'Minimum similarity of an injected excerpt'],
 
+  recallPollMs: [int(50), '5000', 'How often each process looks for due scheduled recalls (the longest a recall scheduled by another process waits past its time)'],
+  recallLeaseMs: [int(100), '60000', 'A claimed recall not fired within this long (its process died) is claimed again by any process'],
+  recallMaxAheadDays: [int(1), '365', 'How far ahead a recall may be scheduled'],
+  recallMaxPendingPerSession: [int(1), '100', 'Pending scheduled recalls per session at most'],
+  recallToolEnabled: [bool, 'false', 'Offer the model the schedule_recall tool (off by default: a tool definition costs prompt tokens on every model call)'],
+
   maxToolIterations: [int(1), '25', 'LLM calls per turn at most'],
   toolResultTimeoutMs: [int(100), '300000', 'How long a turn waits for submitToolResult'],
   partialFlushMs: [int(50), '1000', 'How often a streaming answer is persisted'],

@@ -63,7 +63,9 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
         { role: 'system', content: 'a summary', isDisplay: false, isSummary: true },
       ]);
       const turn = await t.app.db.prisma.turn.create({ data: { sessionId: raw, status: 'COMPLETED', endedAt: new Date() } });
+      const recall = await t.app.db.prisma.recall.create({ data: { sessionId: raw, owner: null, dueAt: new Date(Date.now() + 3_600_000), text: 'later' } });
       return {
+        recall: gid('Recall', recall.id),
         session,
         message: gid('Message', `${raw}:${shown!.sequenceNumber}`),
         summary: gid('Message', `${raw}:${summary!.sequenceNumber}`),
@@ -122,6 +124,12 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
         gid('Message', `${kept.raw}:99999999999999999999`),
         gid('Message', `not-a-uuid:0`),
       ],
+    };
+    fixtures.Recall = {
+      own: kept.recall,
+      deleted: gone.recall,
+      missing: [gid('Recall', randomUUID()), gid('Recall', kept.raw)],
+      malformed: common('Recall'),
     };
     fixtures.User = {
       own: gid('User', aliceUser!.id),
@@ -204,6 +212,9 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
       expect((await t.gql(NODE, { id }, auditor)).data.node.id).toBe(id);
     }
     expect(await t.gql(NODE, { id: contextOnlyMessage }, auditor)).toEqual(NULL_ANSWER);
+    // Recalls follow Session.recalls: the session's owner or an admin, not a reader.
+    expect(await t.gql(NODE, { id: fixtures.Recall!.own }, auditor)).toEqual(NULL_ANSWER);
+    expect((await t.gql(NODE, { id: fixtures.Recall!.own }, root)).data.node.id).toBe(fixtures.Recall!.own);
     expect(await t.gql(NODE, { id: legacySession }, auditor)).toEqual(NULL_ANSWER);
     expect((await t.gql(NODE, { id: legacySession }, root)).data.node.id).toBe(legacySession);
   });

@@ -11,6 +11,7 @@ import './events.js';
 import './share.js';
 import './compression.js';
 import './editing.js';
+import './recall.js';
 import './node.js';
 
 export function buildSchema() {

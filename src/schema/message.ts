@@ -26,7 +26,7 @@ export const MessageRef = builder.loadableNodeRef<MessageShape, string>('Message
   load: (ids, ctx) => Promise.all(ids.map((raw) => loadMessage(raw, ctx))),
 });
 
-async function loadMessage(raw: string, ctx: Context): Promise<MessageShape | Error> {
+export async function loadMessage(raw: string, ctx: Context): Promise<MessageShape | Error> {
   const [sessionId = '', seq = ''] = raw.split(':');
   if (!/^\d+$/.test(seq)) return new Error('Message not found');
   const session = ctx.viewer ? await ctx.app.sessions.findReadable(ctx.viewer, sessionId).catch(() => null) : null;

@@ -31,6 +31,14 @@ const visible: Record<string, (id: string, ctx: Context) => Promise<boolean>> = 
     const [sessionId = '', seq = ''] = id.split(':');
     return /^\d{1,9}$/.test(seq) && (await visible.Session!(sessionId, ctx));
   },
+  // Session.recalls: the session's write rule (owner or admin), through the recall's session.
+  Recall: async (id, ctx) => {
+    if (!UUID.test(id)) return false;
+    const recall = await ctx.app.db.prisma.recall.findUnique({ where: { id }, select: { sessionId: true } });
+    if (!recall) return false;
+    const session = await ctx.app.db.prisma.session.findFirst({ where: { id: recall.sessionId, ...ctx.app.store.readWhere(ctx.viewer!) } });
+    return session !== null && ctx.app.store.canWrite(ctx.viewer!, session);
+  },
   // viewer.user and Session.owner: yourself, and the owners of sessions you may read (everyone for an admin).
   User: async (id, ctx) => {
     const viewer = ctx.viewer!;

@@ -14,7 +14,8 @@ import type { EventBus } from '../events/bus.js';
 import type { TurnJson } from '../events/types.js';
 import { imageNotice, uploadNotice } from '../files/notices.js';
 import type { SessionFiles, UploadLike } from '../files/store.js';
-import type { Turn } from '../generated/prisma/client.js';
+import type { Recall, Turn } from '../generated/prisma/client.js';
+import type { RecallStore } from '../store/recalls.js';
 import { messageJson, type SessionService } from '../sessions/service.js';
 import { BadInput, Conflict, DomainError, NotFound } from '../store/errors.js';
 import type { StoredMessage } from '../store/rows.js';
@@ -90,6 +91,8 @@ export class TurnService {
   private stopping = false;
   private readonly running = new Map<string, RunningTurn>();
   startRunner: StartRunner | null = null;
+  /** Called when a local turn's runner has finished (the recall scheduler wakes for that session). */
+  onTurnDone: ((sessionId: string) => void) | null = null;
 
   constructor(
     private readonly store: SessionStore,
@@ -235,13 +238,97 @@ export class TurnService {
       }
     }
     await this.bus.publishList({ kind: 'activity', sessionId: session.id, userId: session.userId });
+    this.launch(turn, clientTools);
+    return { turn, userMessage };
+  }
+
+  private launch(turn: Turn, clientTools: ClientToolDefinition[]): void {
     if (!this.startRunner) throw new Error('turn runner not wired');
     const runner = this.startRunner(turn, clientTools);
     this.running.set(turn.id, runner);
     void runner.done
       .catch((error) => this.log.error({ err: error, turnId: turn.id }, 'turn.runner_crashed'))
-      .finally(() => this.running.delete(turn.id));
-    return { turn, userMessage };
+      .finally(() => {
+        this.running.delete(turn.id);
+        this.onTurnDone?.(turn.sessionId);
+      });
+  }
+
+  /**
+   * Fires a recall this process claimed: in one transaction the row is
+   * locked (still CLAIMED by `claimant`, or nothing happens: 'lost'), the
+   * is_recall user message appended, its turn created and the row marked
+   * FIRED. So the message exists exactly when the recall is FIRED, and a
+   * crash before the commit leaves only the claim, which expires. A session
+   * whose turn is running gives the claim back ('busy'): the recall waits
+   * for that turn to end, then fires.
+   */
+  async fireRecall(recall: Recall, claimant: string, recalls: RecallStore): Promise<'fired' | 'busy' | 'lost'> {
+    if (this.stopping) {
+      await recalls.release(recall.id, claimant);
+      return 'busy';
+    }
+    const active = await this.activeTurn(recall.sessionId);
+    if (active && !(this.leftByPreviousIncarnation(active) && (await this.endLeftTurn(active, 'INTERRUPTED')))) {
+      await recalls.release(recall.id, claimant);
+      return 'busy';
+    }
+    const turnId = randomUUID();
+    const write = () =>
+      this.store.transaction(async (tx) => {
+        const row = await recalls.lockClaimed(tx, recall.id, claimant);
+        if (!row) return null;
+        const [message] = await this.store.append(
+          row.sessionId,
+          [
+            {
+              role: 'user',
+              content: row.text,
+              isRecall: true,
+              metadata: {
+                recallId: row.id,
+                recallSource: row.source,
+                dueAt: row.dueAt.toISOString(),
+                contextNotice: `[Scheduled recall: this message was scheduled at ${row.createdAt.toISOString()} ${
+                  row.source === 'MODEL' ? 'by you (schedule_recall)' : 'by the user'
+                } to arrive at ${row.dueAt.toISOString()}; it is arriving now. Act on it.]`,
+              },
+            },
+          ],
+          tx,
+        );
+        const turn = await tx.turn.create({
+          data: { id: turnId, sessionId: row.sessionId, userSequence: message!.sequenceNumber, ownerProcess: this.processId, ownerInstance: this.instanceId },
+        });
+        await recalls.markFired(tx, row.id, message!.sequenceNumber, turn.id);
+        return { turn, message: message! };
+      });
+    let fired: { turn: Turn; message: StoredMessage } | null;
+    try {
+      fired = await write();
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        // A turn started between the check and the write: wait for it.
+        await recalls.release(recall.id, claimant);
+        return 'busy';
+      }
+      if (!isConnectionError(error)) throw error;
+      // Lost around the commit: committed means FIRED with this turn; otherwise the claim stands and expires.
+      const row = await recalls.get(recall.id);
+      if (row?.status !== 'FIRED' || row.turnId !== turnId || row.messageSequence === null) throw error;
+      const turn = await this.prisma.turn.findUnique({ where: { id: turnId } });
+      const [message] = (await this.store.allMessages(row.sessionId)).filter((m) => m.sequenceNumber === row.messageSequence);
+      if (!turn || !message) throw error;
+      fired = { turn, message };
+    }
+    if (!fired) return 'lost';
+    const { turn, message } = fired;
+    await this.bus.publish(turn.sessionId, { type: 'TurnStarted', turn: turnJson(turn), userMessage: messageJson(message) });
+    const session = await this.store.get(turn.sessionId);
+    if (session) await this.bus.publishList({ kind: 'activity', sessionId: session.id, userId: session.userId });
+    this.log.info({ recallId: recall.id, sessionId: turn.sessionId, turnId: turn.id }, 'recall.fired');
+    this.launch(turn, []);
+    return 'fired';
   }
 
   /**

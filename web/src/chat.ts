@@ -5,9 +5,9 @@
  */
 import { ApiError, gql, storedKey, storeKey } from './api.js';
 import { onSocketStatus } from './socket.js';
-import { announce, clear, h, uid } from './dom.js';
+import { announce, clear, formatDate, h, uid } from './dom.js';
 import { Conversation } from './conversation.js';
-import { CANCEL, CREATE, FILES, SEND, SHARE, UPLOAD, VIEWER, type Message, type SessionFileView, type SessionSummary } from './queries.js';
+import { CANCEL, CANCEL_RECALL, CREATE, FILES, RECALLS, SEND, SHARE, UPLOAD, VIEWER, type Message, type RecallView, type SessionFileView, type SessionSummary } from './queries.js';
 import { modelViewPanel } from './model-view.js';
 import { Sidebar } from './sidebar.js';
 
@@ -158,6 +158,48 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
     h('div', { class: 'composer-actions' }, h('label', { for: attachId, class: 'button', text: 'Attach files' }), attachInput, cancelButton, sendButton),
   );
 
+  // Pending scheduled recalls, each with a Cancel button; hidden when there are none (or the viewer only reads).
+  const recallsList = h('ul', {});
+  const recallsPanel = h('section', { class: 'recalls', 'aria-label': 'Scheduled recalls', hidden: true }, h('h3', { text: '⏰ Scheduled recalls' }), recallsList);
+  const loadRecalls = async () => {
+    const sessionId = conversation.sessionId;
+    if (!sessionId) return;
+    let recalls: RecallView[] = [];
+    try {
+      const data = await gql<{ session: { recalls: RecallView[] } | null }>(RECALLS, { id: sessionId });
+      recalls = data.session?.recalls ?? [];
+    } catch {
+      recalls = [];
+    }
+    if (conversation.sessionId !== sessionId) return;
+    recallsPanel.hidden = recalls.length === 0;
+    recallsList.replaceChildren(
+      ...recalls.map((r) =>
+        h(
+          'li',
+          {},
+          h('time', { datetime: r.dueAt, text: formatDate(r.dueAt) }),
+          h('span', { class: 'recall-text', text: r.text, title: r.text }),
+          h('button', {
+            type: 'button',
+            class: 'link',
+            text: 'Cancel',
+            'aria-label': `Cancel the recall at ${formatDate(r.dueAt)}`,
+            onclick: async () => {
+              try {
+                await gql(CANCEL_RECALL, { id: r.id });
+                announce(status, 'Recall cancelled');
+              } catch (error) {
+                showError(error);
+              }
+              await loadRecalls();
+            },
+          }),
+        ),
+      ),
+    );
+  };
+
   const newButton = h('button', { type: 'button', class: 'new', text: '+ New conversation' });
   const attachments: Attachment[] = [];
 
@@ -203,6 +245,9 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
         filesSummary.textContent = 'Files';
         filesList.replaceChildren();
         modelView.reset();
+        recallsPanel.hidden = true;
+        recallsList.replaceChildren();
+        void loadRecalls();
         document.title = `${session.name || 'New conversation'} — Chat`;
       },
       renamed: (name) => {
@@ -225,6 +270,8 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
       busy: (turnId) => {
         cancelButton.hidden = !turnId;
         sendButton.disabled = Boolean(turnId);
+        // A recall fires as a turn, and the model schedules them from one: the list changes around turns.
+        void loadRecalls();
       },
       error: showError,
     },
@@ -407,6 +454,7 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
       ),
       alert,
       scroller,
+      recallsPanel,
       composer,
       status,
     ),

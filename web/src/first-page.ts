@@ -8,7 +8,7 @@ export const SHARE_PAGE = 30;
 export const CHAT_PAGE = 30;
 
 export const MESSAGE_FIELDS = `fragment Msg on Message {
-  id role content thinking isPlan isCompression isSummary isDisplay name createdAt files images elapsedSeconds
+  id role content thinking isPlan isCompression isSummary isRecall isDisplay name createdAt files images elapsedSeconds
   toolCalls { name arguments }
 }`;
 

@@ -59,6 +59,18 @@ export const SEND = `mutation Send($input: SendMessageInput!) {
 }
 ${MESSAGE_FIELDS}`;
 
+/** Pending scheduled recalls of the open conversation (owner only: a reader is answered FORBIDDEN). */
+export const RECALLS = `query Recalls($id: ID!) { session(id: $id) { id recalls { id dueAt text status } } }`;
+
+export const CANCEL_RECALL = `mutation CancelRecall($id: ID!) { cancelRecall(id: $id) { id status } }`;
+
+export interface RecallView {
+  id: string;
+  dueAt: string;
+  text: string;
+  status: string;
+}
+
 export const CANCEL = `mutation Cancel($turnId: ID!) { cancelTurn(turnId: $turnId) { id status } }`;
 
 export const SHARE = `mutation Share($id: ID!) { shareSession(id: $id) { url } }`;

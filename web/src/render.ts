@@ -24,6 +24,8 @@ export interface MessageView {
   thinking?: string | null;
   isCompression?: boolean;
   isSummary?: boolean;
+  /** sent by a scheduled recall, not typed by the user */
+  isRecall?: boolean;
   files?: string[];
   images?: string[];
   elapsedSeconds?: number | null;
@@ -39,8 +41,12 @@ export const ownerFiles: FileFetcher = (url) => {
 
 export function renderMessage(message: MessageView, options: { ownerLabels?: boolean; files?: FileFetcher } = {}): HTMLElement {
   const role = message.role.toLowerCase();
-  const label = message.role === 'USER' && options.ownerLabels === false ? 'User' : ROLE_LABEL[message.role] ?? message.role;
-  const article = h('article', { class: `msg msg-${role}${message.isPlan ? ' msg-plan' : ''}` });
+  const label = message.isRecall
+    ? '⏰ Scheduled recall'
+    : message.role === 'USER' && options.ownerLabels === false
+      ? 'User'
+      : (ROLE_LABEL[message.role] ?? message.role);
+  const article = h('article', { class: `msg msg-${role}${message.isPlan ? ' msg-plan' : ''}${message.isRecall ? ' msg-recall' : ''}` });
   const header = h(
     'header',
     { class: 'msg-meta' },
