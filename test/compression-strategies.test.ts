@@ -1,7 +1,7 @@
 /** Strategies on the same pipeline: FULL_REPLACE, LOCAL (cap/spill/prune/shake, read back), NATIVE (Anthropic compaction). */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, codeOf, dbKind, type ServerContext } from './support/harness.js';
-import { COMPACT, PLAN, compressed, exchanges, isSummaryCall, profileSession, respond, withEvents } from './support/compression.js';
+import { COMPACT, PLAN, compressed, exchanges, isSummaryCall, profileSession, respond, sendAndWait, withEvents } from './support/compression.js';
 import type { NewMessage } from '../src/domain/types.js';
 
 let t: ServerContext;
@@ -80,6 +80,46 @@ describe(`compression strategies (${dbKind})`, () => {
     const all = await t.app.store.allMessages(s.raw);
     expect(all.find((m) => m.content === huge)).toMatchObject({ isDisplay: true, isContext: false });
     expect(all.filter((m) => m.isDisplay && !m.isCompression)).toHaveLength(20);
+  });
+
+  it('Ollama tool calls without ids: every call gets its own id, each spilled body its own pointer (read_spilled returns that output)', async () => {
+    const s = await profileSession(t, { window: 65_536 });
+    const body = (n: number) => `BODY-${n} ${'x'.repeat(10_000)} END-${n}`;
+    t.app.tools.register({
+      name: 'dump',
+      description: 'prints a large log',
+      parameters: { type: 'object', properties: { n: { type: 'integer' } } },
+      run: async (args) => ({ content: body(Number(args.n)) }),
+    });
+    // Three turns of two calls each, the fake sending no ids (as Ollama does); turn 3 repeats a given id.
+    for (const [turn, ids] of [[1, [undefined, undefined]], [2, [undefined, undefined]], [3, ['call_0', 'call_0']]] as const) {
+      t.fake.enqueue(
+        { toolCalls: ids.map((id, i) => ({ name: 'dump', arguments: { n: turn * 10 + i }, ...(id && { id }) })) },
+        { text: `done ${turn}` },
+      );
+      const { events } = await sendAndWait(t, s.id, `run dump ${turn}`);
+      expect(events.at(-1).__typename).toBe('TurnEnded');
+    }
+    const all = await t.app.store.allMessages(s.raw);
+    const callIds = all.flatMap((m) => m.toolCalls.map((c) => c.id));
+    expect(callIds).toHaveLength(6);
+    expect(new Set(callIds).size).toBe(6);
+    // Every result answers its own call.
+    for (const r of all.filter((m) => m.role === 'tool')) {
+      const call = all.flatMap((m) => m.toolCalls).find((c) => c.id === r.toolCallId)!;
+      expect(r.content.startsWith(`BODY-${call.arguments.n} `)).toBe(true);
+    }
+
+    const r = await t.http(COMPACT, { id: s.id, s: 'LOCAL' });
+    expect(r.errors).toBeUndefined();
+    const spilled = (await t.app.store.context(s.raw)).filter((m) => typeof m.metadata.spilled === 'string');
+    expect(spilled.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(spilled.map((m) => m.metadata.spilled)).size).toBe(spilled.length);
+    for (const m of spilled) {
+      const n = /^BODY-(\d+) /.exec(m.content)![1];
+      const back = await t.app.tools.run('read_spilled', { pointer: m.metadata.spilled }, { sessionId: s.raw, turnId: 'x', signal: new AbortController().signal });
+      expect(back.content.startsWith(`BODY-${n} `)).toBe(true);
+    }
   });
 
   it('LOCAL: over budget it drops the oldest units with a stub summary, then hard-truncates', async () => {

@@ -203,9 +203,9 @@ export function diffContext(before: readonly ChatMessage[], after: readonly Chat
 /** No LLM: cap, spill, prune, shake tool results; drop oldest units with a stub; hard truncate if still over. */
 export async function localStrategy(context: ChatMessage[], env: StrategyEnv): Promise<Outcome | null> {
   const budget = env.settings.window * env.settings.target;
-  const pointers = new Map(context.map((m) => [m.toolCallId ?? `seq-${m.sequenceNumber}`, spillPointer(originalSeq(m))]));
   let msgs = capToolResults(context).messages;
-  msgs = spillOldToolResults(msgs, (id) => pointers.get(id) ?? null).messages;
+  // The pointer names the stored row of this very result (tool-call ids need not be unique).
+  msgs = spillOldToolResults(msgs, (_id, _body, m) => spillPointer(originalSeq(m))).messages;
   msgs = pruneOldToolResults(msgs).messages;
   if (env.estimate(msgs) > budget) msgs = shakeOldToolResults(msgs).messages;
   msgs = pruneToBudget(msgs, { budgetTokens: budget, estimate: env.estimate }).messages;

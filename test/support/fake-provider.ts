@@ -329,7 +329,8 @@ function ollamaPieces(s: FakeScript, body: any, c: Counts): Piece[] {
   for (const t of asList(s.thinking)) out.push(msg({ thinking: t }));
   for (const t of asList(s.text)) out.push(msg({ content: t }));
   if (s.toolCalls?.length) {
-    out.push(msg({ tool_calls: s.toolCalls.map((t) => ({ function: { name: t.name, arguments: t.arguments } })) }));
+    // Ollama sends no ids; a script's id is sent as some builds do (to test repeated ids).
+    out.push(msg({ tool_calls: s.toolCalls.map((t) => ({ ...(t.id !== undefined && { id: t.id }), function: { name: t.name, arguments: t.arguments } })) }));
   }
   out.push({
     data: line({

@@ -81,6 +81,25 @@ describe('compression outcome properties', () => {
     );
   });
 
+  it('LOCAL spill: results sharing a tool-call id each get the pointer of their own row', async () => {
+    const context: ChatMessage[] = [];
+    let seq = 0;
+    const add = (m: Parameters<typeof makeMessage>[0]) => context.push(makeMessage({ ...m, sequenceNumber: seq++ }));
+    for (let t = 0; t < 5; t++) {
+      add({ role: 'user', content: `request ${t}` });
+      add({ role: 'assistant', content: '', toolCalls: [{ id: 'call_0', name: 'shell', arguments: {} }] });
+      add({ role: 'tool', content: `OUT-${t} ${'r'.repeat(9_000)}`, toolCallId: 'call_0', name: 'shell' });
+    }
+    const outcome = (await localStrategy(context, env(1_000_000)))!;
+    const spilled = outcome.added.filter((m) => typeof m.metadata.spilled === 'string');
+    expect(spilled).toHaveLength(2);
+    for (const copy of spilled) {
+      const original = context.find((m) => m.sequenceNumber === copy.metadata.contextCopyOf)!;
+      expect(copy.metadata.spilled).toBe(`spill:${original.sequenceNumber}`);
+      expect(original.content.slice(0, 6)).toBe(copy.content.slice(0, 6));
+    }
+  });
+
   it('diffContext keeps copies at their original place', () => {
     const context = build([{ steps: [{ kind: 'tools', results: [50, 60] }, { kind: 'text', size: 5 }] }]);
     const changed = context.map((m) => (m.role === 'tool' ? { ...m, content: 'short' } : m));
