@@ -143,8 +143,8 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     expect(context[0]).toMatchObject({ isSummary: true });
     expect(context[0]!.metadata).toMatchObject({ hardTruncated: true });
     expect(context.at(-1)!.content).toContain('turn 9 answer');
-    // Under half the window (hard-truncate budget) as the compressor measures it.
-    expect(compressed(events)[0].contextTokens).toBeLessThan(2048 * 0.65);
+    // Under half the window (hard-truncate budget) as the compressor measures it, the stub summary included.
+    expect(compressed(events)[0].contextTokens).toBeLessThan(2048 * 0.5);
   });
 
   it('a store failure mid-save rolls everything back', async () => {

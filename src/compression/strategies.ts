@@ -8,7 +8,7 @@
 import type { App } from '../app.js';
 import { buildSummaryMessage, splitKeysLine } from '../domain/compression/format.js';
 import { buildStubSummaryMessage, fullReplacePrefix, localStubSummary, nativeCompactionPrefix } from '../domain/compression/full-replace.js';
-import { hardTruncate } from '../domain/compression/hard-truncate.js';
+import { HARD_TRUNCATE_TOKEN_FRACTION, hardTruncate, withStub } from '../domain/compression/hard-truncate.js';
 import { planCompression, type CompressionPlan, type Estimator } from '../domain/compression/planner.js';
 import {
   capToolResults,
@@ -108,8 +108,17 @@ export async function summaryStrategy(context: ChatMessage[], env: StrategyEnv):
  * exists and recall can reach it.
  */
 export function hardTruncateOutcome(context: ChatMessage[], env: Pick<StrategyEnv, 'settings' | 'estimate'>, plan: CompressionPlan): Outcome {
-  const cut = hardTruncate(context, { window: env.settings.window, estimate: env.estimate });
-  const dropped = cut.dropped.length > 0 ? cut.dropped : plan.toSummarize;
+  // The bound (half the window) covers everything kept, the stub summary included.
+  const opts = { window: env.settings.window, estimate: env.estimate, stub: (dropped: readonly ChatMessage[]) => (dropped.length > 0 ? buildStubSummaryMessage(dropped) : null) };
+  let dropped = hardTruncate(context, opts).dropped;
+  if (dropped.length === 0) {
+    // Already under the bound: drop what the plan would have summarized, unless its stub breaks the bound.
+    const planSet = new Set(plan.toSummarize);
+    const kept = context.filter((m) => !planSet.has(m));
+    const fits = env.estimate(withStub(kept, buildStubSummaryMessage(plan.toSummarize))) < env.settings.window * HARD_TRUNCATE_TOKEN_FRACTION;
+    dropped = fits ? plan.toSummarize : hardTruncate(context, { ...opts, force: true }).dropped;
+    if (dropped.length === 0) dropped = plan.toSummarize;
+  }
   const dropSet = new Set(dropped);
   const kept = context.filter((m) => !dropSet.has(m) && !isSystemMessage(m));
   const text = splitKeysLine(localStubSummary(dropped));
@@ -210,15 +219,18 @@ export async function localStrategy(context: ChatMessage[], env: StrategyEnv): P
   if (env.estimate(msgs) > budget) msgs = shakeOldToolResults(msgs).messages;
   msgs = pruneToBudget(msgs, { budgetTokens: budget, estimate: env.estimate }).messages;
   if (env.estimate(msgs) > budget) {
+    // The stub names every stored row gone from the context (also those pruneToBudget dropped).
+    const gone = (kept: readonly ChatMessage[]) => {
+      const keptSeqs = new Set(kept.map((m) => m.sequenceNumber));
+      return context.filter((m) => !keptSeqs.has(m.sequenceNumber) && !m.isSummary);
+    };
+    const stubFor = (kept: readonly ChatMessage[]) => (gone(kept).length === 0 ? null : buildStubSummaryMessage(gone(kept)));
     const cut = hardTruncate(msgs.filter((m) => !(m.isSummary && m.metadata.local === true && !context.includes(m))), {
       window: env.settings.window,
       estimate: env.estimate,
+      stub: (_dropped, kept) => stubFor(kept),
     });
-    const keptSeqs = new Set(cut.context.map((m) => m.sequenceNumber));
-    const gone = context.filter((m) => !keptSeqs.has(m.sequenceNumber) && !m.isSummary);
-    const at = cut.context.findIndex((m) => !isSystemMessage(m));
-    const stub = buildStubSummaryMessage(gone);
-    msgs = gone.length === 0 ? cut.context : [...cut.context.slice(0, Math.max(0, at)), stub, ...cut.context.slice(Math.max(0, at))];
+    msgs = withStub(cut.context, stubFor(cut.context));
   }
   const { dropped, added } = diffContext(context, msgs);
   if (dropped.length === 0 && added.length === 0) return null;

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyOutcome, diffContext, hardTruncateOutcome, localStrategy, planFor, type StrategyEnv } from '../../src/compression/strategies.js';
 import { orderContext } from '../../src/domain/context-order.js';
+import { splitTurns } from '../../src/domain/turns.js';
 import type { ChatMessage } from '../../src/domain/types.js';
 import { makeMessage } from '../../src/domain/types.js';
 import { charTokens } from './compression-fixtures.js';
@@ -78,6 +79,21 @@ describe('compression outcome properties', () => {
         }
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('hard truncation: the kept view, the stub summary included, is under half the window unless only the newest turn is left', () => {
+    fc.assert(
+      fc.property(turnsArb, fc.integer({ min: 500, max: 40_000 }), (turns, window) => {
+        const context = build(turns);
+        const outcome = hardTruncateOutcome(context, env(window), planFor(context, env(window)));
+        const next = applyOutcome(context, outcome);
+        expect(next.filter((m) => m.isSummary)).toHaveLength(1);
+        const newest = new Set(splitTurns(context).at(-1)!.messages);
+        const onlyNewest = next.every((m) => m.isSummary || newest.has(m));
+        expect(charTokens(next) < window * 0.5 || onlyNewest).toBe(true);
+      }),
+      { numRuns: 300 },
     );
   });
 
