@@ -41,6 +41,8 @@ export interface FakeScript {
   completionTokens?: number;
   /** OpenAI prompt_tokens_details.cached_tokens / Anthropic cache_read_input_tokens */
   cachedTokens?: number;
+  /** hold the reply until this settles (the request has arrived: the test can act while it is held) */
+  gate?: Promise<unknown>;
   /** Anthropic compaction summary (only when the compact beta is requested) */
   compaction?: string;
 }
@@ -158,6 +160,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       }
     }
     const script = queue.shift() ?? fake.responder?.(call) ?? { text: 'ok' };
+    if (script.gate) await script.gate;
     if (script.status) return json(res, script.status, script.errorBody ?? errorBody(api, script.status), script.headers);
     if (script.garbage === 'html') {
       res.writeHead(200, { 'content-type': 'text/html' });
