@@ -1,6 +1,7 @@
 /** Forced compaction, the save transaction, the dual buffer, the raw-history index and recall. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { saveHooks } from '../src/compression/compress.js';
+import type { NewMessage } from '../src/domain/types.js';
 import { MemoryIndex, termQuery } from '../src/compression/memory.js';
 import { codeOf, createTestServer, dbKind, type ServerContext } from './support/harness.js';
 import { COMPACT, PLAN, compressed, exchanges, isSummaryCall, lastUserText, profileSession, respond, sendAndWait, withEvents } from './support/compression.js';
@@ -93,6 +94,36 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     expect(plan.data.compressionPlan).toMatchObject({ wouldCompress: false, messagesToSummarize: 0, messagesToKeep: 2 });
     expect(t.fake.requests.some((b) => isSummaryCall({ body: b } as any) && JSON.stringify(b).includes('hello'))).toBe(false);
     expect(codeOf(await t.http(COMPACT, { id: one.id, s: 'NATIVE' }))).toBe('BAD_USER_INPUT');
+  });
+
+  it('an important old turn kept in place of a recent filler: one summary per run, the context stays chronological', async () => {
+    const s = await profileSession(t, { keepRecent: 2, window: 4096 });
+    const turn = (q: string, a: string): NewMessage[] => [{ role: 'user', content: q }, { role: 'assistant', content: a }];
+    await t.app.store.append(s.raw, [
+      ...turn(`early question ${'q'.repeat(300)}`, `early answer ${'a'.repeat(300)}`),
+      ...turn(`remember: we decided the gateway listens on 8443 ${'d'.repeat(400)}`, 'Agreed: 8443 it is.'),
+      ...turn(`middle question ${'q'.repeat(300)}`, `middle answer ${'a'.repeat(300)}`),
+      ...turn(`later question ${'q'.repeat(300)}`, `later answer ${'a'.repeat(300)}`),
+      ...turn('ok', 'Glad to help.'),
+      ...turn('latest request', 'latest answer'),
+    ]);
+    const before = t.fake.requests.length;
+    let n = 0;
+    t.fake.responder = (call) => (isSummaryCall(call) ? { text: `- run summary ${++n}\nKEYS: k${n}` } : { text: 'ok' });
+    const r = await t.http(COMPACT, { id: s.id });
+    t.fake.responder = undefined;
+    expect(r.errors).toBeUndefined();
+    expect(t.fake.requests.slice(before).filter((b) => isSummaryCall({ body: b } as any))).toHaveLength(2);
+    const context = await t.app.store.context(s.raw);
+    expect(context.map((m) => (m.isSummary ? `S:${m.content.split('\n').at(-1)}` : m.content.slice(0, 14)))).toEqual([
+      'S:- run summary 1',
+      'remember: we d',
+      'Agreed: 8443 i',
+      'S:- run summary 2',
+      'latest request',
+      'latest answer',
+    ]);
+    expect(context[3]!.metadata.covers).toEqual([context[2]!.sequenceNumber + 1, context[4]!.sequenceNumber - 1]);
   });
 
   it('the dry run shares the planner with the real run', async () => {

@@ -9,7 +9,7 @@ import type { App } from '../app.js';
 import { buildSummaryMessage, splitKeysLine } from '../domain/compression/format.js';
 import { buildStubSummaryMessage, fullReplacePrefix, localStubSummary, nativeCompactionPrefix } from '../domain/compression/full-replace.js';
 import { HARD_TRUNCATE_TOKEN_FRACTION, hardTruncate, withStub } from '../domain/compression/hard-truncate.js';
-import { planCompression, type CompressionPlan, type Estimator } from '../domain/compression/planner.js';
+import { planCompression, summaryRuns, type CompressionPlan, type Estimator, type SummaryRun } from '../domain/compression/planner.js';
 import {
   capToolResults,
   pruneOldToolResults,
@@ -82,6 +82,25 @@ function summaryOutcome(context: readonly ChatMessage[], toSummarize: ChatMessag
   return { dropped: toSummarize, added: [row], summary: row.content, keys: text.keys };
 }
 
+/**
+ * One summary row per contiguous run of the plan (`summaryRuns`), each placed
+ * right before the kept message that follows its run, so the view stays in
+ * chronological order after an adaptive swap. `texts[i]` summarizes run i.
+ */
+export function runsOutcome(context: readonly ChatMessage[], runs: readonly SummaryRun[], texts: readonly { summary: string; keys: string[] }[]): Outcome {
+  const rows = runs.map((run, i) =>
+    buildSummaryMessage(texts[i]!.summary, texts[i]!.keys, {
+      metadata: { contextOrder: orderBefore(context, run.before), covers: covers(run.messages) },
+    }),
+  );
+  return {
+    dropped: runs.flatMap((r) => r.messages),
+    added: rows,
+    summary: rows.map((r) => r.content).join('\n\n'),
+    keys: [...new Set(texts.flatMap((t) => t.keys))],
+  };
+}
+
 /** Summary, retried once with a wider keep window, then hard truncation (no LLM, cannot fail). */
 export async function summaryStrategy(context: ChatMessage[], env: StrategyEnv): Promise<Outcome | null> {
   const plan = planFor(context, env);
@@ -91,8 +110,12 @@ export async function summaryStrategy(context: ChatMessage[], env: StrategyEnv):
   const attempts = wider.wouldCompress ? [plan, wider] : [plan, plan];
   for (const [i, attempt] of attempts.entries()) {
     try {
-      const text = await summarizeMessages(env.app, env.profile, env.settings, attempt.toSummarize, env.price, { signal: env.signal });
-      const out = summaryOutcome(context, attempt.toSummarize, attempt.toKeep, text);
+      const runs = summaryRuns(attempt, context);
+      const texts = [];
+      for (const run of runs) {
+        texts.push(await summarizeMessages(env.app, env.profile, env.settings, run.messages, env.price, { signal: env.signal }));
+      }
+      const out = runsOutcome(context, runs, texts);
       return i > 0 ? { ...out, fallback: 'retry' } : out;
     } catch (error) {
       if (env.signal?.aborted) throw error;
