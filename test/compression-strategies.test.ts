@@ -137,6 +137,42 @@ describe(`compression strategies (${dbKind})`, () => {
     expect(row.contextTokenCount).toBeLessThanOrEqual(2048 * 0.65);
   });
 
+  it('NATIVE: the block is replayed as the typed compaction block, first; kept turns keep their thinking and signatures', async () => {
+    const s = await profileSession(t, { provider: 'anthropic', window: 8192 });
+    const rejectedBefore = t.fake.rejections.length;
+    for (let i = 1; i <= 3; i++) {
+      t.fake.enqueue({ thinking: `thought ${i}`, text: `answer ${i}` });
+      const { events } = await sendAndWait(t, s.id, `question ${i}`);
+      expect(events.at(-1).__typename).toBe('TurnEnded');
+    }
+    const stored = (await t.app.store.allMessages(s.raw)).filter((m) => m.role === 'assistant');
+    expect(stored.at(-1)!.metadata.thinkingBlocks).toEqual([{ type: 'thinking', thinking: 'thought 3', signature: expect.stringMatching(/^sig_/) }]);
+
+    t.fake.enqueue({ compaction: 'Turns 1 and 2: the user asked two questions.' });
+    const r = await t.http(COMPACT, { id: s.id, s: 'NATIVE' });
+    expect(r.errors).toBeUndefined();
+    expect(r.data.compactSession).toMatchObject({ messagesBefore: 6, messagesAfter: 3 });
+
+    t.fake.enqueue({ thinking: 'thought 4', text: 'answer 4' });
+    const { events } = await sendAndWait(t, s.id, 'question 4');
+    expect(events.at(-1).__typename).toBe('TurnEnded');
+    expect(t.fake.rejections.slice(rejectedBefore)).toEqual([]);
+    const call = t.fake.calls.filter((c) => c.api === 'anthropic').at(-1)!;
+    expect(String(call.headers['anthropic-beta'])).toContain('compact-2026-01-12');
+    const [carrier, user3, assistant3, user4, ...rest] = call.body.messages;
+    expect(rest).toEqual([]);
+    expect(carrier).toEqual({
+      role: 'assistant',
+      content: [{ type: 'compaction', content: 'Turns 1 and 2: the user asked two questions.', signature: expect.stringMatching(/^csig_/) }],
+    });
+    expect(user3).toEqual({ role: 'user', content: [{ type: 'text', text: 'question 3' }] });
+    expect(assistant3.content).toEqual([
+      { type: 'thinking', thinking: 'thought 3', signature: (stored.at(-1)!.metadata.thinkingBlocks as { signature: string }[])[0]!.signature },
+      { type: 'text', text: 'answer 3' },
+    ]);
+    expect(user4.content.at(-1)).toMatchObject({ type: 'text', text: expect.stringContaining('question 4') });
+  });
+
   it('NATIVE: Anthropic compaction block replaces the prefix; BAD_USER_INPUT for providers without it', async () => {
     const s = await profileSession(t, { provider: 'anthropic', window: 8192 });
     await t.app.store.append(s.raw, [...exchanges(3), { role: 'user', content: 'latest request' }, { role: 'assistant', content: 'latest answer' }]);
@@ -155,6 +191,13 @@ describe(`compression strategies (${dbKind})`, () => {
       ['assistant', 'latest answer'],
     ]);
     expect(context[0]!.metadata.nativeCompaction).toBe(true);
+
+    // A later turn sends the block back typed and verbatim (the fake refuses it as text).
+    const next = await sendAndWait(t, s.id, 'and now?');
+    expect(next.events.at(-1).__typename).toBe('TurnEnded');
+    const sent = t.fake.calls.at(-1)!;
+    expect(sent.body.messages[0]).toEqual({ role: 'assistant', content: [{ type: 'compaction', content: 'Provider summary of the first three turns.', signature: expect.any(String) }] });
+    expect(String(sent.headers['anthropic-beta'])).toContain('compact-2026-01-12');
 
     const o = await profileSession(t, { provider: 'ollama' });
     await t.app.store.append(o.raw, exchanges(4));

@@ -188,7 +188,8 @@ export async function nativeStrategy(context: ChatMessage[], env: StrategyEnv): 
     role: 'assistant',
     content: block.content,
     isDisplay: false,
-    metadata: { nativeCompaction: true, contextOrder: orderBefore(context, rest[prefix.end]), covers: covers(prefix.messages) },
+    // The block itself is what the provider is sent back (typed, verbatim); `content` is its readable summary.
+    metadata: { nativeCompaction: true, compactionBlock: block, contextOrder: orderBefore(context, rest[prefix.end]), covers: covers(prefix.messages) },
   });
   return { dropped: prefix.messages, added: [carrier], summary: block.content, keys: [] };
 }

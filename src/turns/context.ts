@@ -72,6 +72,9 @@ export function toLlmMessages({ systemPrompt, view, images, vision = false }: Ll
     if (m.toolCalls.length > 0) message.toolCalls = m.toolCalls;
     if (m.toolCallId) message.toolCallId = m.toolCallId;
     if (m.name) message.name = m.name;
+    // Provider payloads replayed verbatim: thinking with its signature, the compaction block.
+    if (m.role === 'assistant' && Array.isArray(m.metadata.thinkingBlocks)) message.thinkingBlocks = m.metadata.thinkingBlocks as Record<string, unknown>[];
+    if (m.role === 'assistant' && isRecord(m.metadata.compactionBlock)) message.compaction = m.metadata.compactionBlock;
     const attached = m.images.map((path) => images?.get(path)).filter((b): b is string => Boolean(b));
     if (attached.length > 0) message.images = attached;
     out.push(message);
@@ -81,4 +84,8 @@ export function toLlmMessages({ systemPrompt, view, images, vision = false }: Ll
   }
   flushToolImages();
   return out;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
