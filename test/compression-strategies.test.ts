@@ -1,7 +1,7 @@
 /** Strategies on the same pipeline: FULL_REPLACE, LOCAL (cap/spill/prune/shake, read back), NATIVE (Anthropic compaction). */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, codeOf, dbKind, type ServerContext } from './support/harness.js';
-import { COMPACT, PLAN, compressed, exchanges, isSummaryCall, profileSession, respond, withEvents } from './support/compression.js';
+import { COMPACT, PLAN, compressed, exchanges, isSummaryCall, profileSession, respond, sendAndWait, withEvents } from './support/compression.js';
 import type { NewMessage } from '../src/domain/types.js';
 
 let t: ServerContext;
@@ -82,6 +82,46 @@ describe(`compression strategies (${dbKind})`, () => {
     expect(all.filter((m) => m.isDisplay && !m.isCompression)).toHaveLength(20);
   });
 
+  it('Ollama tool calls without ids: every call gets its own id, each spilled body its own pointer (read_spilled returns that output)', async () => {
+    const s = await profileSession(t, { window: 65_536 });
+    const body = (n: number) => `BODY-${n} ${'x'.repeat(10_000)} END-${n}`;
+    t.app.tools.register({
+      name: 'dump',
+      description: 'prints a large log',
+      parameters: { type: 'object', properties: { n: { type: 'integer' } } },
+      run: async (args) => ({ content: body(Number(args.n)) }),
+    });
+    // Three turns of two calls each, the fake sending no ids (as Ollama does); turn 3 repeats a given id.
+    for (const [turn, ids] of [[1, [undefined, undefined]], [2, [undefined, undefined]], [3, ['call_0', 'call_0']]] as const) {
+      t.fake.enqueue(
+        { toolCalls: ids.map((id, i) => ({ name: 'dump', arguments: { n: turn * 10 + i }, ...(id && { id }) })) },
+        { text: `done ${turn}` },
+      );
+      const { events } = await sendAndWait(t, s.id, `run dump ${turn}`);
+      expect(events.at(-1).__typename).toBe('TurnEnded');
+    }
+    const all = await t.app.store.allMessages(s.raw);
+    const callIds = all.flatMap((m) => m.toolCalls.map((c) => c.id));
+    expect(callIds).toHaveLength(6);
+    expect(new Set(callIds).size).toBe(6);
+    // Every result answers its own call.
+    for (const r of all.filter((m) => m.role === 'tool')) {
+      const call = all.flatMap((m) => m.toolCalls).find((c) => c.id === r.toolCallId)!;
+      expect(r.content.startsWith(`BODY-${call.arguments.n} `)).toBe(true);
+    }
+
+    const r = await t.http(COMPACT, { id: s.id, s: 'LOCAL' });
+    expect(r.errors).toBeUndefined();
+    const spilled = (await t.app.store.context(s.raw)).filter((m) => typeof m.metadata.spilled === 'string');
+    expect(spilled.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(spilled.map((m) => m.metadata.spilled)).size).toBe(spilled.length);
+    for (const m of spilled) {
+      const n = /^BODY-(\d+) /.exec(m.content)![1];
+      const back = await t.app.tools.run('read_spilled', { pointer: m.metadata.spilled }, { sessionId: s.raw, turnId: 'x', signal: new AbortController().signal });
+      expect(back.content.startsWith(`BODY-${n} `)).toBe(true);
+    }
+  });
+
   it('LOCAL: over budget it drops the oldest units with a stub summary, then hard-truncates', async () => {
     const s = await profileSession(t, { window: 2048 });
     const msgs: NewMessage[] = [];
@@ -95,6 +135,42 @@ describe(`compression strategies (${dbKind})`, () => {
     expect(context.at(-1)!.content).toBe('done 11');
     const row = (await t.app.store.get(s.raw))!;
     expect(row.contextTokenCount).toBeLessThanOrEqual(2048 * 0.65);
+  });
+
+  it('NATIVE: the block is replayed as the typed compaction block, first; kept turns keep their thinking and signatures', async () => {
+    const s = await profileSession(t, { provider: 'anthropic', window: 8192 });
+    const rejectedBefore = t.fake.rejections.length;
+    for (let i = 1; i <= 3; i++) {
+      t.fake.enqueue({ thinking: `thought ${i}`, text: `answer ${i}` });
+      const { events } = await sendAndWait(t, s.id, `question ${i}`);
+      expect(events.at(-1).__typename).toBe('TurnEnded');
+    }
+    const stored = (await t.app.store.allMessages(s.raw)).filter((m) => m.role === 'assistant');
+    expect(stored.at(-1)!.metadata.thinkingBlocks).toEqual([{ type: 'thinking', thinking: 'thought 3', signature: expect.stringMatching(/^sig_/) }]);
+
+    t.fake.enqueue({ compaction: 'Turns 1 and 2: the user asked two questions.' });
+    const r = await t.http(COMPACT, { id: s.id, s: 'NATIVE' });
+    expect(r.errors).toBeUndefined();
+    expect(r.data.compactSession).toMatchObject({ messagesBefore: 6, messagesAfter: 3 });
+
+    t.fake.enqueue({ thinking: 'thought 4', text: 'answer 4' });
+    const { events } = await sendAndWait(t, s.id, 'question 4');
+    expect(events.at(-1).__typename).toBe('TurnEnded');
+    expect(t.fake.rejections.slice(rejectedBefore)).toEqual([]);
+    const call = t.fake.calls.filter((c) => c.api === 'anthropic').at(-1)!;
+    expect(String(call.headers['anthropic-beta'])).toContain('compact-2026-01-12');
+    const [carrier, user3, assistant3, user4, ...rest] = call.body.messages;
+    expect(rest).toEqual([]);
+    expect(carrier).toEqual({
+      role: 'assistant',
+      content: [{ type: 'compaction', content: 'Turns 1 and 2: the user asked two questions.', signature: expect.stringMatching(/^csig_/) }],
+    });
+    expect(user3).toEqual({ role: 'user', content: [{ type: 'text', text: 'question 3' }] });
+    expect(assistant3.content).toEqual([
+      { type: 'thinking', thinking: 'thought 3', signature: (stored.at(-1)!.metadata.thinkingBlocks as { signature: string }[])[0]!.signature },
+      { type: 'text', text: 'answer 3' },
+    ]);
+    expect(user4.content.at(-1)).toMatchObject({ type: 'text', text: expect.stringContaining('question 4') });
   });
 
   it('NATIVE: Anthropic compaction block replaces the prefix; BAD_USER_INPUT for providers without it', async () => {
@@ -115,6 +191,13 @@ describe(`compression strategies (${dbKind})`, () => {
       ['assistant', 'latest answer'],
     ]);
     expect(context[0]!.metadata.nativeCompaction).toBe(true);
+
+    // A later turn sends the block back typed and verbatim (the fake refuses it as text).
+    const next = await sendAndWait(t, s.id, 'and now?');
+    expect(next.events.at(-1).__typename).toBe('TurnEnded');
+    const sent = t.fake.calls.at(-1)!;
+    expect(sent.body.messages[0]).toEqual({ role: 'assistant', content: [{ type: 'compaction', content: 'Provider summary of the first three turns.', signature: expect.any(String) }] });
+    expect(String(sent.headers['anthropic-beta'])).toContain('compact-2026-01-12');
 
     const o = await profileSession(t, { provider: 'ollama' });
     await t.app.store.append(o.raw, exchanges(4));

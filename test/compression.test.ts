@@ -1,6 +1,7 @@
 /** Forced compaction, the save transaction, the dual buffer, the raw-history index and recall. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { saveHooks } from '../src/compression/compress.js';
+import type { NewMessage } from '../src/domain/types.js';
 import { MemoryIndex, termQuery } from '../src/compression/memory.js';
 import { codeOf, createTestServer, dbKind, type ServerContext } from './support/harness.js';
 import { COMPACT, PLAN, compressed, exchanges, isSummaryCall, lastUserText, profileSession, respond, sendAndWait, withEvents } from './support/compression.js';
@@ -95,6 +96,36 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     expect(codeOf(await t.http(COMPACT, { id: one.id, s: 'NATIVE' }))).toBe('BAD_USER_INPUT');
   });
 
+  it('an important old turn kept in place of a recent filler: one summary per run, the context stays chronological', async () => {
+    const s = await profileSession(t, { keepRecent: 2, window: 4096 });
+    const turn = (q: string, a: string): NewMessage[] => [{ role: 'user', content: q }, { role: 'assistant', content: a }];
+    await t.app.store.append(s.raw, [
+      ...turn(`early question ${'q'.repeat(300)}`, `early answer ${'a'.repeat(300)}`),
+      ...turn(`remember: we decided the gateway listens on 8443 ${'d'.repeat(400)}`, 'Agreed: 8443 it is.'),
+      ...turn(`middle question ${'q'.repeat(300)}`, `middle answer ${'a'.repeat(300)}`),
+      ...turn(`later question ${'q'.repeat(300)}`, `later answer ${'a'.repeat(300)}`),
+      ...turn('ok', 'Glad to help.'),
+      ...turn('latest request', 'latest answer'),
+    ]);
+    const before = t.fake.requests.length;
+    let n = 0;
+    t.fake.responder = (call) => (isSummaryCall(call) ? { text: `- run summary ${++n}\nKEYS: k${n}` } : { text: 'ok' });
+    const r = await t.http(COMPACT, { id: s.id });
+    t.fake.responder = undefined;
+    expect(r.errors).toBeUndefined();
+    expect(t.fake.requests.slice(before).filter((b) => isSummaryCall({ body: b } as any))).toHaveLength(2);
+    const context = await t.app.store.context(s.raw);
+    expect(context.map((m) => (m.isSummary ? `S:${m.content.split('\n').at(-1)}` : m.content.slice(0, 14)))).toEqual([
+      'S:- run summary 1',
+      'remember: we d',
+      'Agreed: 8443 i',
+      'S:- run summary 2',
+      'latest request',
+      'latest answer',
+    ]);
+    expect(context[3]!.metadata.covers).toEqual([context[2]!.sequenceNumber + 1, context[4]!.sequenceNumber - 1]);
+  });
+
   it('the dry run shares the planner with the real run', async () => {
     const s = await profileSession(t, { keepRecent: 3 });
     await t.app.store.append(s.raw, exchanges(7));
@@ -143,8 +174,8 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     expect(context[0]).toMatchObject({ isSummary: true });
     expect(context[0]!.metadata).toMatchObject({ hardTruncated: true });
     expect(context.at(-1)!.content).toContain('turn 9 answer');
-    // Under half the window (hard-truncate budget) as the compressor measures it.
-    expect(compressed(events)[0].contextTokens).toBeLessThan(2048 * 0.65);
+    // Under half the window (hard-truncate budget) as the compressor measures it, the stub summary included.
+    expect(compressed(events)[0].contextTokens).toBeLessThan(2048 * 0.5);
   });
 
   it('a store failure mid-save rolls everything back', async () => {

@@ -10,6 +10,7 @@
  * The raw-history index is written after the commit and can never fail it.
  */
 import type { App } from '../app.js';
+import { contextOrderOf } from '../domain/context-order.js';
 import type { ChatMessage, NewMessage } from '../domain/types.js';
 import { NotFound } from '../store/errors.js';
 import { compressionSettings, estimateNextPrompt, imagePrices, makeContextEstimator } from './estimate.js';
@@ -92,38 +93,56 @@ export function compressAndSaveSession(app: App, sessionId: string, opts: Compre
 /** The pass itself; callers must hold the session lock (compressAndSaveSession does). */
 export async function compressLocked(app: App, sessionId: string, opts: CompressOptions): Promise<CompressionResult | null> {
   const strategy = opts.strategy ?? 'SUMMARY';
-  const input = await loadCompressionInput(app, sessionId, opts.window);
-  const { profile, settings, context, estimate } = input;
+  let input = await loadCompressionInput(app, sessionId, opts.window);
   const tokensBefore = opts.currentTokens ?? input.current();
-  const outcome = await runStrategy(strategy, context, {
-    app,
-    profile,
-    settings,
-    estimate,
-    price: input.price,
-    keepRecentMessages: opts.keepRecentMessages ?? null,
-    signal: opts.signal,
-    onStart: () => app.bus.publish(sessionId, { type: 'CompressionStarted', contextTokens: tokensBefore, maxContextTokens: settings.window }).then(() => undefined),
-  });
-  if (!outcome || (outcome.dropped.length === 0 && outcome.added.length === 0)) return null;
-
-  const next = applyOutcome(context, outcome);
-  const contextTokens = estimate(next);
-  const result: CompressionResult = {
-    summary: outcome.summary,
-    messagesBefore: context.length,
-    messagesAfter: next.length,
-    contextTokens,
-    maxContextTokens: settings.window,
-    reason: opts.reason,
-    strategy,
-    ...(outcome.fallback && { fallback: outcome.fallback }),
-  };
-  const saved = await saveOutcome(app, sessionId, outcome, result, input.session.nextSequence);
-  if (!saved) {
-    app.log.warn({ sessionId, reason: opts.reason }, 'compressor.skipped_stale');
-    return null;
+  let started = false;
+  const run = (inp: typeof input) =>
+    runStrategy(strategy, inp.context, {
+      app,
+      profile: inp.profile,
+      settings: inp.settings,
+      estimate: inp.estimate,
+      price: inp.price,
+      keepRecentMessages: opts.keepRecentMessages ?? null,
+      signal: opts.signal,
+      onStart: async () => {
+        if (started) return; // a re-plan after a concurrent write is the same pass
+        started = true;
+        await app.bus.publish(sessionId, { type: 'CompressionStarted', contextTokens: tokensBefore, maxContextTokens: inp.settings.window });
+      },
+    });
+  let outcome = await run(input);
+  let result: CompressionResult | null = null;
+  for (let attempt = 0; ; attempt++) {
+    if (!outcome || (outcome.dropped.length === 0 && outcome.added.length === 0)) return null;
+    const { context, estimate, settings } = input;
+    const next = applyOutcome(context, outcome);
+    result = {
+      summary: outcome.summary,
+      messagesBefore: context.length,
+      messagesAfter: next.length,
+      contextTokens: estimate(next),
+      maxContextTokens: settings.window,
+      reason: opts.reason,
+      strategy,
+      ...(outcome.fallback && { fallback: outcome.fallback }),
+    };
+    if (await saveOutcome(app, sessionId, outcome, result, input.session.nextSequence)) break;
+    // The history moved while the strategy ran (an append such as a task_note, or a write from
+    // another process). Re-plan on the new history: a pure append leaves what was summarized
+    // intact, so the paid-for outcome is kept and saved over the new tail; anything else runs
+    // the strategy again. Only a pass that can no longer shrink anything answers null.
+    if (attempt >= MAX_REPLANS) {
+      app.log.warn({ sessionId, reason: opts.reason }, 'compressor.skipped_stale');
+      return null;
+    }
+    const fresh = await loadCompressionInput(app, sessionId, opts.window);
+    const rebased = rebaseOutcome(input.context, fresh.context, outcome);
+    app.log.info({ sessionId, reason: opts.reason, reused: rebased !== null }, 'compressor.replanned');
+    input = fresh;
+    outcome = rebased ?? (await run(fresh));
   }
+  const contextTokens = result.contextTokens;
 
   if (app.config.memorySearchEnabled) {
     try {
@@ -138,6 +157,24 @@ export async function compressLocked(app: App, sessionId: string, opts: Compress
     'compressor.compressed',
   );
   return result;
+}
+
+/** How many times one pass re-plans after the history moved under it before it gives up. */
+const MAX_REPLANS = 3;
+
+/**
+ * The outcome planned on `before`, moved onto `after` when the history only
+ * grew in between (every row of `before` still in the context, unchanged, at
+ * its place): dropped rows are swapped for their fresh copies and the new
+ * rows simply stay in the kept tail. Null when anything else changed.
+ */
+export function rebaseOutcome(before: readonly ChatMessage[], after: readonly ChatMessage[], outcome: Outcome): Outcome | null {
+  const bySeq = new Map(after.map((m) => [m.sequenceNumber, m]));
+  for (const m of before) {
+    const f = bySeq.get(m.sequenceNumber);
+    if (!f || f.content !== m.content || f.role !== m.role || contextOrderOf(f) !== contextOrderOf(m)) return null;
+  }
+  return { ...outcome, dropped: outcome.dropped.map((d) => bySeq.get(d.sequenceNumber)!) };
 }
 
 /** Test seam: runs inside the save transaction after every write (throw to simulate a store failure). */

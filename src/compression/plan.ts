@@ -4,6 +4,7 @@
  */
 import type { App } from '../app.js';
 import { fullReplacePrefix, nativeCompactionPrefix } from '../domain/compression/full-replace.js';
+import { summaryRuns } from '../domain/compression/planner.js';
 import { isSystemMessage } from '../domain/turns.js';
 import { supportsNativeCompaction } from '../llm/index.js';
 import { BadInput } from '../store/errors.js';
@@ -47,7 +48,9 @@ export async function compressionPlan(
         wouldCompress: true,
         messagesToSummarize: plan.toSummarize.length,
         messagesToKeep: plan.toKeep.length + plan.systemMessages.length,
-        estimatedTokensAfter: plan.keptTokens + summaryAllowance(estimate(plan.toSummarize), settings.maxTokens),
+        // One summary per contiguous run (more than one after an adaptive swap).
+        estimatedTokensAfter:
+          plan.keptTokens + summaryRuns(plan, context).reduce((n, run) => n + summaryAllowance(estimate(run.messages), settings.maxTokens), 0),
       };
     }
     case 'FULL_REPLACE':

@@ -8,8 +8,8 @@
 import type { App } from '../app.js';
 import { buildSummaryMessage, splitKeysLine } from '../domain/compression/format.js';
 import { buildStubSummaryMessage, fullReplacePrefix, localStubSummary, nativeCompactionPrefix } from '../domain/compression/full-replace.js';
-import { hardTruncate } from '../domain/compression/hard-truncate.js';
-import { planCompression, type CompressionPlan, type Estimator } from '../domain/compression/planner.js';
+import { HARD_TRUNCATE_TOKEN_FRACTION, hardTruncate, withStub } from '../domain/compression/hard-truncate.js';
+import { planCompression, summaryRuns, type CompressionPlan, type Estimator, type SummaryRun } from '../domain/compression/planner.js';
 import {
   capToolResults,
   pruneOldToolResults,
@@ -82,6 +82,25 @@ function summaryOutcome(context: readonly ChatMessage[], toSummarize: ChatMessag
   return { dropped: toSummarize, added: [row], summary: row.content, keys: text.keys };
 }
 
+/**
+ * One summary row per contiguous run of the plan (`summaryRuns`), each placed
+ * right before the kept message that follows its run, so the view stays in
+ * chronological order after an adaptive swap. `texts[i]` summarizes run i.
+ */
+export function runsOutcome(context: readonly ChatMessage[], runs: readonly SummaryRun[], texts: readonly { summary: string; keys: string[] }[]): Outcome {
+  const rows = runs.map((run, i) =>
+    buildSummaryMessage(texts[i]!.summary, texts[i]!.keys, {
+      metadata: { contextOrder: orderBefore(context, run.before), covers: covers(run.messages) },
+    }),
+  );
+  return {
+    dropped: runs.flatMap((r) => r.messages),
+    added: rows,
+    summary: rows.map((r) => r.content).join('\n\n'),
+    keys: [...new Set(texts.flatMap((t) => t.keys))],
+  };
+}
+
 /** Summary, retried once with a wider keep window, then hard truncation (no LLM, cannot fail). */
 export async function summaryStrategy(context: ChatMessage[], env: StrategyEnv): Promise<Outcome | null> {
   const plan = planFor(context, env);
@@ -91,8 +110,12 @@ export async function summaryStrategy(context: ChatMessage[], env: StrategyEnv):
   const attempts = wider.wouldCompress ? [plan, wider] : [plan, plan];
   for (const [i, attempt] of attempts.entries()) {
     try {
-      const text = await summarizeMessages(env.app, env.profile, env.settings, attempt.toSummarize, env.price, { signal: env.signal });
-      const out = summaryOutcome(context, attempt.toSummarize, attempt.toKeep, text);
+      const runs = summaryRuns(attempt, context);
+      const texts = [];
+      for (const run of runs) {
+        texts.push(await summarizeMessages(env.app, env.profile, env.settings, run.messages, env.price, { signal: env.signal }));
+      }
+      const out = runsOutcome(context, runs, texts);
       return i > 0 ? { ...out, fallback: 'retry' } : out;
     } catch (error) {
       if (env.signal?.aborted) throw error;
@@ -108,8 +131,17 @@ export async function summaryStrategy(context: ChatMessage[], env: StrategyEnv):
  * exists and recall can reach it.
  */
 export function hardTruncateOutcome(context: ChatMessage[], env: Pick<StrategyEnv, 'settings' | 'estimate'>, plan: CompressionPlan): Outcome {
-  const cut = hardTruncate(context, { window: env.settings.window, estimate: env.estimate });
-  const dropped = cut.dropped.length > 0 ? cut.dropped : plan.toSummarize;
+  // The bound (half the window) covers everything kept, the stub summary included.
+  const opts = { window: env.settings.window, estimate: env.estimate, stub: (dropped: readonly ChatMessage[]) => (dropped.length > 0 ? buildStubSummaryMessage(dropped) : null) };
+  let dropped = hardTruncate(context, opts).dropped;
+  if (dropped.length === 0) {
+    // Already under the bound: drop what the plan would have summarized, unless its stub breaks the bound.
+    const planSet = new Set(plan.toSummarize);
+    const kept = context.filter((m) => !planSet.has(m));
+    const fits = env.estimate(withStub(kept, buildStubSummaryMessage(plan.toSummarize))) < env.settings.window * HARD_TRUNCATE_TOKEN_FRACTION;
+    dropped = fits ? plan.toSummarize : hardTruncate(context, { ...opts, force: true }).dropped;
+    if (dropped.length === 0) dropped = plan.toSummarize;
+  }
   const dropSet = new Set(dropped);
   const kept = context.filter((m) => !dropSet.has(m) && !isSystemMessage(m));
   const text = splitKeysLine(localStubSummary(dropped));
@@ -156,7 +188,8 @@ export async function nativeStrategy(context: ChatMessage[], env: StrategyEnv): 
     role: 'assistant',
     content: block.content,
     isDisplay: false,
-    metadata: { nativeCompaction: true, contextOrder: orderBefore(context, rest[prefix.end]), covers: covers(prefix.messages) },
+    // The block itself is what the provider is sent back (typed, verbatim); `content` is its readable summary.
+    metadata: { nativeCompaction: true, compactionBlock: block, contextOrder: orderBefore(context, rest[prefix.end]), covers: covers(prefix.messages) },
   });
   return { dropped: prefix.messages, added: [carrier], summary: block.content, keys: [] };
 }
@@ -203,22 +236,25 @@ export function diffContext(before: readonly ChatMessage[], after: readonly Chat
 /** No LLM: cap, spill, prune, shake tool results; drop oldest units with a stub; hard truncate if still over. */
 export async function localStrategy(context: ChatMessage[], env: StrategyEnv): Promise<Outcome | null> {
   const budget = env.settings.window * env.settings.target;
-  const pointers = new Map(context.map((m) => [m.toolCallId ?? `seq-${m.sequenceNumber}`, spillPointer(originalSeq(m))]));
   let msgs = capToolResults(context).messages;
-  msgs = spillOldToolResults(msgs, (id) => pointers.get(id) ?? null).messages;
+  // The pointer names the stored row of this very result (tool-call ids need not be unique).
+  msgs = spillOldToolResults(msgs, (_id, _body, m) => spillPointer(originalSeq(m))).messages;
   msgs = pruneOldToolResults(msgs).messages;
   if (env.estimate(msgs) > budget) msgs = shakeOldToolResults(msgs).messages;
   msgs = pruneToBudget(msgs, { budgetTokens: budget, estimate: env.estimate }).messages;
   if (env.estimate(msgs) > budget) {
+    // The stub names every stored row gone from the context (also those pruneToBudget dropped).
+    const gone = (kept: readonly ChatMessage[]) => {
+      const keptSeqs = new Set(kept.map((m) => m.sequenceNumber));
+      return context.filter((m) => !keptSeqs.has(m.sequenceNumber) && !m.isSummary);
+    };
+    const stubFor = (kept: readonly ChatMessage[]) => (gone(kept).length === 0 ? null : buildStubSummaryMessage(gone(kept)));
     const cut = hardTruncate(msgs.filter((m) => !(m.isSummary && m.metadata.local === true && !context.includes(m))), {
       window: env.settings.window,
       estimate: env.estimate,
+      stub: (_dropped, kept) => stubFor(kept),
     });
-    const keptSeqs = new Set(cut.context.map((m) => m.sequenceNumber));
-    const gone = context.filter((m) => !keptSeqs.has(m.sequenceNumber) && !m.isSummary);
-    const at = cut.context.findIndex((m) => !isSystemMessage(m));
-    const stub = buildStubSummaryMessage(gone);
-    msgs = gone.length === 0 ? cut.context : [...cut.context.slice(0, Math.max(0, at)), stub, ...cut.context.slice(Math.max(0, at))];
+    msgs = withStub(cut.context, stubFor(cut.context));
   }
   const { dropped, added } = diffContext(context, msgs);
   if (dropped.length === 0 && added.length === 0) return null;

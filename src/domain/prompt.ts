@@ -73,6 +73,9 @@ export interface PromptMessage {
   images: PromptImage[];
   /** the stored row it comes from; -1 for the injected system prompt */
   sequenceNumber: number;
+  /** provider payloads replayed verbatim (assistant only): thinking with its signature, the compaction block */
+  thinkingBlocks?: Record<string, unknown>[];
+  compaction?: Record<string, unknown>;
 }
 
 export interface PromptRules {
@@ -172,7 +175,20 @@ export function assembleMessages(
       opts.vision && m.sequenceNumber !== opts.skipImagesOf
         ? admittedImages(m).map((p) => images.get(p)).filter((i): i is PromptImage => i !== undefined)
         : [];
-    out.push({ role: m.role, content: m.content, toolCalls: m.toolCalls, toolCallId: m.toolCallId, name: m.name, images: sent, sequenceNumber: m.sequenceNumber });
+    const message: PromptMessage = {
+      role: m.role,
+      content: m.content,
+      toolCalls: m.toolCalls,
+      toolCallId: m.toolCallId,
+      name: m.name,
+      images: sent,
+      sequenceNumber: m.sequenceNumber,
+    };
+    if (m.role === 'assistant' && Array.isArray(m.metadata.thinkingBlocks)) {
+      message.thinkingBlocks = m.metadata.thinkingBlocks as Record<string, unknown>[];
+    }
+    if (m.role === 'assistant' && isRecord(m.metadata.compactionBlock)) message.compaction = m.metadata.compactionBlock;
+    out.push(message);
     const toolImage = opts.vision ? toolImageOf(m, opts.fallbackImageTokens) : null;
     if (toolImage) {
       toolImages.push(toolImage);
@@ -227,4 +243,8 @@ export function buildPrompt(input: PromptInput): Prompt {
   let lastSequence = -1;
   for (const m of input.context) if (m.sequenceNumber > lastSequence) lastSequence = m.sequenceNumber;
   return { messages, estimate, chars, hadImages: messages.some((m) => m.images.length > 0), lastSequence };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -4,7 +4,12 @@
  * Native compaction (`compact`) assumes this wire format (context-management beta):
  *   request header  `anthropic-beta: compact-2026-01-12`
  *   request body    `context_management: { edits: [{ type: "compact_20260112" }] }`
- *   response        `content: [{ type: "compaction", content: "<summary>" }, ...]`
+ *   response        `content: [{ type: "compaction", content: "<summary>", ... }, ...]`
+ * The block is stored whole and sent back verbatim, first, as an assistant
+ * message of its own (`{ role: "assistant", content: [<block>] }`), with the
+ * beta header on every request that carries it. Thinking blocks are kept with
+ * their signatures (`thinking_block` chunks) and replayed in their assistant
+ * messages, so the turns kept after a compaction block reach the API unchanged.
  */
 import {
   HttpStatusError,
@@ -41,6 +46,8 @@ export interface AnthropicProviderOptions extends ResilienceOptions {
 export interface CompactionBlock {
   type: 'compaction';
   content: string;
+  /** any other field the API sent (e.g. a signature), kept as is */
+  [field: string]: unknown;
 }
 
 type Block = Record<string, unknown>;
@@ -72,15 +79,19 @@ export class AnthropicProvider extends ResilientProvider {
 
   protected async *openStream(req: ChatRequest, signal: AbortSignal): AsyncIterable<ChatChunk> {
     const doFetch = guardedFetch(signal, { contentTypes: ['text/event-stream'] });
+    // A request that carries a compaction block needs the beta that produced it.
+    const beta: Record<string, string> = req.messages.some((m) => m.compaction) ? { 'anthropic-beta': COMPACT_BETA } : {};
     const res = await doFetch(this.url, {
       method: 'POST',
-      headers: this.headers({ accept: 'text/event-stream' }),
+      headers: this.headers({ accept: 'text/event-stream', ...beta }),
       body: JSON.stringify({ ...buildBody(req), stream: true }),
     });
     if (!res.ok) throw await statusErrorOf(res);
     if (!res.body) throw new ProtocolError('empty response body');
 
     const tools = new Map<number, { id: string; name: string; json: string }>();
+    // Thinking blocks by index, completed with their signature at content_block_stop.
+    const thoughts = new Map<number, Record<string, unknown>>();
     let prompt = 0;
     let cached = 0;
     let output = 0;
@@ -101,20 +112,34 @@ export class AnthropicProvider extends ResilientProvider {
           const b = data.content_block ?? {};
           if (b.type === 'tool_use') tools.set(data.index, { id: b.id, name: b.name, json: '' });
           else if (b.type === 'text' && b.text) yield { type: 'text', text: b.text };
-          else if (b.type === 'thinking' && b.thinking) yield { type: 'thinking', text: b.thinking };
+          else if (b.type === 'thinking') {
+            thoughts.set(data.index, { type: 'thinking', thinking: b.thinking ?? '', signature: b.signature ?? '' });
+            if (b.thinking) yield { type: 'thinking', text: b.thinking };
+          } else if (b.type === 'redacted_thinking') thoughts.set(data.index, { ...b });
           break;
         }
         case 'content_block_delta': {
           const d = data.delta ?? {};
           if (d.type === 'text_delta' && d.text) yield { type: 'text', text: d.text };
-          else if (d.type === 'thinking_delta' && d.thinking) yield { type: 'thinking', text: d.thinking };
-          else if (d.type === 'input_json_delta') {
+          else if (d.type === 'thinking_delta' && d.thinking) {
+            const t = thoughts.get(data.index);
+            if (t) t.thinking = `${t.thinking as string}${d.thinking}`;
+            yield { type: 'thinking', text: d.thinking };
+          } else if (d.type === 'signature_delta') {
+            const t = thoughts.get(data.index);
+            if (t) t.signature = `${t.signature as string}${d.signature ?? ''}`;
+          } else if (d.type === 'input_json_delta') {
             const t = tools.get(data.index);
             if (t) t.json += d.partial_json ?? '';
           }
           break;
         }
         case 'content_block_stop': {
+          const thought = thoughts.get(data.index);
+          if (thought) {
+            thoughts.delete(data.index);
+            yield { type: 'thinking_block', block: thought };
+          }
           const t = tools.get(data.index);
           if (t) {
             tools.delete(data.index);
@@ -166,7 +191,8 @@ export class AnthropicProvider extends ResilientProvider {
       const json = parseJsonData(await res.text()) as { content?: Array<Record<string, unknown>> };
       const block = json.content?.find((b) => b.type === 'compaction');
       if (!block || typeof block.content !== 'string') throw new ProtocolError('response carried no compaction block');
-      return { type: 'compaction', content: block.content };
+      // Verbatim: the API wants the block back exactly as it came.
+      return { ...block, type: 'compaction', content: block.content };
     });
   }
 }
@@ -207,8 +233,12 @@ function toBlocks(m: LlmMessage): Block[] {
   if (m.role === 'tool') {
     return [{ type: 'tool_result', tool_use_id: m.toolCallId ?? '', content: m.content }];
   }
+  // The compaction block stands alone, exactly as the API returned it.
+  if (m.compaction) return [{ ...m.compaction }];
   const blocks: Block[] = [];
-  // Prior thinking is not replayed: the API requires its signature, which we do not store.
+  // Thinking goes back as the API sent it (signature included), before the text and tool calls;
+  // thinking stored without a signature (other providers, older rows) cannot be replayed.
+  if (m.role === 'assistant') for (const b of m.thinkingBlocks ?? []) blocks.push({ ...b });
   if (m.role === 'user') {
     for (const img of m.images ?? []) {
       blocks.push({ type: 'image', source: { type: 'base64', media_type: imageMediaType(img), data: img } });

@@ -1,4 +1,5 @@
 /** Ollama adapter over the official `ollama` client: POST /api/chat, NDJSON stream. */
+import { randomUUID } from 'node:crypto';
 import { Ollama, type Message as OllamaMessage, type Tool as OllamaTool } from 'ollama';
 import {
   ResilientProvider,
@@ -49,7 +50,10 @@ export class OllamaProvider extends ResilientProvider {
     });
     const onAbort = () => stream.abort();
     signal.addEventListener('abort', onAbort, { once: true });
-    let callIndex = 0;
+    // Ollama gives no tool-call ids (or, in some builds, the same ones every turn), and its wire
+    // format never sends them back: ids only pair our stored calls with their results and name
+    // spilled bodies. A given id is kept only while it is unique in this request and response.
+    const seen = new Set(req.messages.flatMap((m) => [...(m.toolCalls ?? []).map((c) => c.id), ...(m.toolCallId ? [m.toolCallId] : [])]));
     try {
       for await (const part of stream) {
         const m = part.message;
@@ -57,8 +61,8 @@ export class OllamaProvider extends ResilientProvider {
         if (m?.content) yield { type: 'text', text: m.content };
         for (const tc of m?.tool_calls ?? []) {
           const given = (tc as { id?: unknown }).id;
-          const id = typeof given === 'string' && given ? given : `call_${callIndex}`;
-          callIndex++;
+          const id = typeof given === 'string' && given && !seen.has(given) ? given : mintToolCallId();
+          seen.add(id);
           yield {
             type: 'tool_call',
             call: { id, name: tc.function.name, arguments: parseToolArguments(tc.function.arguments) },
@@ -76,6 +80,11 @@ export class OllamaProvider extends ResilientProvider {
       signal.removeEventListener('abort', onAbort);
     }
   }
+}
+
+/** A fresh tool-call id, unique within any session (stored with the call, so stable from then on). */
+export function mintToolCallId(): string {
+  return `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
 }
 
 function toOllamaMessage(m: LlmMessage): OllamaMessage {

@@ -10,6 +10,13 @@ export interface LlmMessage {
   toolCallId?: string;
   name?: string;
   thinking?: string;
+  /**
+   * The provider's own thinking blocks of an assistant message, verbatim with
+   * their signatures (Anthropic `thinking` / `redacted_thinking`), replayed as is.
+   */
+  thinkingBlocks?: Record<string, unknown>[];
+  /** The provider's compaction block (Anthropic), sent back verbatim as a typed block instead of `content`. */
+  compaction?: Record<string, unknown>;
 }
 
 export interface LlmToolDefinition {
@@ -34,6 +41,8 @@ export interface ChatRequest {
 export type ChatChunk =
   | { type: 'text'; text: string }
   | { type: 'thinking'; text: string }
+  /** a finished provider thinking block with its signature (Anthropic), to store and replay verbatim */
+  | { type: 'thinking_block'; block: Record<string, unknown> }
   | { type: 'tool_call'; call: ToolCall }
   /** promptTokens is the provider's real prompt count (Ollama prompt_eval_count) */
   | { type: 'usage'; usage: Usage }

@@ -16,6 +16,8 @@ export function toWire(messages: readonly PromptMessage[]): LlmMessage[] {
     if (m.toolCalls.length > 0) out.toolCalls = m.toolCalls;
     if (m.toolCallId) out.toolCallId = m.toolCallId;
     if (m.name) out.name = m.name;
+    if (m.thinkingBlocks) out.thinkingBlocks = m.thinkingBlocks;
+    if (m.compaction) out.compaction = m.compaction;
     if (m.images.length > 0) out.images = m.images.map((i) => i.b64);
     return out;
   });

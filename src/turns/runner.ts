@@ -86,6 +86,8 @@ export function startTurnRunner(deps: RunnerDeps, turn: Turn, clientTools: Clien
 class TurnRun {
   private text = '';
   private thinking = '';
+  /** the provider's thinking blocks of the current call, with signatures (replayed verbatim) */
+  private thinkingBlocks: Record<string, unknown>[] = [];
   private usage: Usage = { ...ZERO_USAGE };
   private lastAssistant: StoredMessage | null = null;
   private lastFlush = 0;
@@ -177,11 +179,13 @@ class TurnRun {
             elapsedSeconds: (Date.now() - callStarted) / 1000,
             toolCallCount: calls.length,
             tokenCount: usage?.completionTokens ?? null,
+            ...(this.thinkingBlocks.length > 0 && { metadata: { thinkingBlocks: this.thinkingBlocks } }),
           },
         ]);
         this.openCalls = [...calls];
         this.text = '';
         this.thinking = '';
+        this.thinkingBlocks = [];
         await this.flushing;
         await this.prisma.turn.update({ where: { id: this.turn.id }, data: { partialText: '', partialThinking: '' } });
         if (this.repeatStopped) break;
@@ -336,6 +340,8 @@ class TurnRun {
         } else if (chunk.type === 'thinking') {
           this.thinking += chunk.text;
           await this.publish({ type: 'ThinkingDelta', turnId: this.turn.id, text: chunk.text });
+        } else if (chunk.type === 'thinking_block') {
+          this.thinkingBlocks.push(chunk.block);
         } else if (chunk.type === 'tool_call') {
           calls.push(chunk.call);
         } else if (chunk.type === 'usage') {

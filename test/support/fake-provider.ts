@@ -12,6 +12,14 @@
  * Like the real APIs, OpenAI and Anthropic requests whose tool calls and tool
  * results do not pair up are refused with HTTP 400 and the API's error JSON
  * (`enforceToolPairing`, on by default; each refusal is kept in `rejections`).
+ *
+ * Anthropic compaction (`enforceCompaction`, on by default): the fake signs
+ * every thinking block and compaction block it sends and refuses (400) a later
+ * request that sends an issued compaction summary as text, carries a
+ * compaction block that is not one it issued (byte for byte), not first in
+ * `messages`, more than one, or without the compact beta header, or whose
+ * assistant turns after the block lost the thinking block (with its
+ * signature) the fake sent with them.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -41,6 +49,8 @@ export interface FakeScript {
   completionTokens?: number;
   /** OpenAI prompt_tokens_details.cached_tokens / Anthropic cache_read_input_tokens */
   cachedTokens?: number;
+  /** hold the reply until this settles (the request has arrived: the test can act while it is held) */
+  gate?: Promise<unknown>;
   /** Anthropic compaction summary (only when the compact beta is requested) */
   compaction?: string;
 }
@@ -71,6 +81,8 @@ export interface FakeProvider {
   enforceToolPairing: boolean;
   /** the requests refused for unpaired tool calls, with the API's error message */
   rejections: { api: FakeApi; message: string; body: any }[];
+  /** refuse Anthropic requests that replay compaction or kept thinking wrongly (default true) */
+  enforceCompaction: boolean;
   /** models listed by GET /api/tags and GET /v1/models; default ['fake:latest'] */
   models: string[];
   enqueue(...scripts: FakeScript[]): void;
@@ -106,6 +118,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     calls: [],
     tokensPerChar: 0.25,
     enforceToolPairing: true,
+    enforceCompaction: true,
     rejections: [],
     models: ['fake:latest'],
     enqueue: (...s) => void queue.push(...s),
@@ -116,6 +129,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
         server.close(() => resolve());
       }),
   };
+
+  const issued: Issued = { seq: 0, thinking: [], compactions: new Map() };
 
   const server = createServer((req, res) => {
     void handle(req, res).catch(() => res.destroy());
@@ -157,7 +172,15 @@ export async function startFakeProvider(): Promise<FakeProvider> {
         return json(res, 400, problem);
       }
     }
+    if (fake.enforceCompaction && req.method === 'POST' && api === 'anthropic') {
+      const problem = anthropicCompactionError(body, req.headers, issued);
+      if (problem) {
+        fake.rejections.push({ api, message: problem.error.message, body });
+        return json(res, 400, problem);
+      }
+    }
     const script = queue.shift() ?? fake.responder?.(call) ?? { text: 'ok' };
+    if (script.gate) await script.gate;
     if (script.status) return json(res, script.status, script.errorBody ?? errorBody(api, script.status), script.headers);
     if (script.garbage === 'html') {
       res.writeHead(200, { 'content-type': 'text/html' });
@@ -182,14 +205,14 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     const counts = { promptTokens, completionTokens, cachedTokens: script.cachedTokens ?? 0 };
 
     if (api === 'anthropic' && !streaming) {
-      return json(res, 200, anthropicJson(script, body, req.headers, counts));
+      return json(res, 200, anthropicJson(script, body, req.headers, counts, issued));
     }
     const pieces =
       api === 'ollama'
         ? ollamaPieces(script, body, counts)
         : api === 'openai'
           ? openaiPieces(script, body, counts)
-          : anthropicPieces(script, body, req.headers, counts);
+          : anthropicPieces(script, body, req.headers, counts, issued);
     res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache' });
     res.flushHeaders();
     let content = 0;
@@ -329,7 +352,8 @@ function ollamaPieces(s: FakeScript, body: any, c: Counts): Piece[] {
   for (const t of asList(s.thinking)) out.push(msg({ thinking: t }));
   for (const t of asList(s.text)) out.push(msg({ content: t }));
   if (s.toolCalls?.length) {
-    out.push(msg({ tool_calls: s.toolCalls.map((t) => ({ function: { name: t.name, arguments: t.arguments } })) }));
+    // Ollama sends no ids; a script's id is sent as some builds do (to test repeated ids).
+    out.push(msg({ tool_calls: s.toolCalls.map((t) => ({ ...(t.id !== undefined && { id: t.id }), function: { name: t.name, arguments: t.arguments } })) }));
   }
   out.push({
     data: line({
@@ -393,6 +417,84 @@ function compactionText(s: FakeScript, body: any): string {
   return s.compaction ?? `Summary of ${(body?.messages ?? []).length} earlier messages.`;
 }
 
+/** What the fake signed and sent, to check what comes back. */
+interface Issued {
+  seq: number;
+  /** every thinking block sent, with the reply it came with */
+  thinking: { thinking: string; signature: string; text: string; toolUses: string }[];
+  /** compaction blocks by summary text */
+  compactions: Map<string, Record<string, unknown>>;
+}
+
+function issueCompaction(s: FakeScript, body: any, issued: Issued): Record<string, unknown> {
+  const content = compactionText(s, body);
+  const block = issued.compactions.get(content) ?? { type: 'compaction', content, signature: `csig_${++issued.seq}` };
+  issued.compactions.set(content, block);
+  return block;
+}
+
+function issueThinking(s: FakeScript, issued: Issued): string {
+  const signature = `sig_${++issued.seq}`;
+  issued.thinking.push({
+    thinking: asList(s.thinking).join(''),
+    signature,
+    text: asList(s.text).join(''),
+    toolUses: (s.toolCalls ?? []).map((t) => t.name).join(','),
+  });
+  return signature;
+}
+
+const canonical = (v: unknown): string =>
+  JSON.stringify(v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v);
+
+/**
+ * The compaction rules of the Messages API as the fake enforces them (see the
+ * file comment). `null` when the request is acceptable.
+ */
+export function anthropicCompactionError(
+  body: any,
+  headers: IncomingMessage['headers'],
+  issued: Issued,
+): { type: 'error'; error: { type: 'invalid_request_error'; message: string } } | null {
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  const blocks = (m: any): any[] => (Array.isArray(m?.content) ? m.content : typeof m?.content === 'string' ? [{ type: 'text', text: m.content }] : []);
+  const fail = (message: string) => ({ type: 'error' as const, error: { type: 'invalid_request_error' as const, message } });
+  const found: { i: number; j: number; block: any }[] = [];
+  for (const [i, m] of messages.entries()) {
+    for (const [j, b] of blocks(m).entries()) {
+      if (b?.type === 'text' && issued.compactions.has(String(b.text ?? '').trim())) {
+        return fail(`messages.${i}.content.${j}: a compaction summary was sent as text; send the \`compaction\` block back as it was returned`);
+      }
+      if (b?.type === 'compaction') found.push({ i, j, block: b });
+    }
+  }
+  if (found.length === 0) return null;
+  if (found.length > 1) return fail('send exactly one `compaction` block per request');
+  const { i, j, block } = found[0]!;
+  if (!String(headers['anthropic-beta'] ?? '').includes('compact-2026-01-12')) {
+    return fail(`messages.${i}.content.${j}: \`compaction\` blocks require the compact-2026-01-12 beta`);
+  }
+  const original = issued.compactions.get(String(block.content ?? ''));
+  if (!original || canonical(original) !== canonical(block)) {
+    return fail(`messages.${i}.content.${j}: the \`compaction\` block was not sent back exactly as it was returned`);
+  }
+  if (i !== 0 || j !== 0) return fail(`messages.${i}.content.${j}: compaction_block_misplaced: the \`compaction\` block must come first`);
+  // The kept turns after the block must reach the API unchanged, thinking included.
+  for (let k = i + 1; k < messages.length; k++) {
+    if (messages[k]?.role !== 'assistant') continue;
+    const bs = blocks(messages[k]);
+    const text = bs.filter((b) => b?.type === 'text').map((b) => b.text).join('');
+    const toolUses = bs.filter((b) => b?.type === 'tool_use').map((b) => b.name).join(',');
+    const sent = issued.thinking.filter((t) => t.text === text && t.toolUses === toolUses && (text || toolUses));
+    if (sent.length === 0) continue;
+    const kept = bs.some((b) => b?.type === 'thinking' && sent.some((t) => t.thinking === b.thinking && t.signature === b.signature));
+    if (!kept) {
+      return fail(`messages.${k}: a kept assistant turn after the \`compaction\` block lost its \`thinking\` block or signature; send kept turns unchanged`);
+    }
+  }
+  return null;
+}
+
 function anthropicUsage(c: Counts) {
   return {
     input_tokens: c.promptTokens - c.cachedTokens,
@@ -402,11 +504,11 @@ function anthropicUsage(c: Counts) {
   };
 }
 
-function anthropicJson(s: FakeScript, body: any, headers: IncomingMessage['headers'], c: Counts): unknown {
+function anthropicJson(s: FakeScript, body: any, headers: IncomingMessage['headers'], c: Counts, issued: Issued): unknown {
   const content: object[] = [];
-  if (wantsCompaction(body, headers)) content.push({ type: 'compaction', content: compactionText(s, body) });
+  if (wantsCompaction(body, headers)) content.push(issueCompaction(s, body, issued));
   const thinking = asList(s.thinking).join('');
-  if (thinking) content.push({ type: 'thinking', thinking, signature: 'sig' });
+  if (thinking) content.push({ type: 'thinking', thinking, signature: issueThinking(s, issued) });
   const text = asList(s.text).join('');
   if (text) content.push({ type: 'text', text });
   (s.toolCalls ?? []).forEach((t, i) =>
@@ -424,7 +526,7 @@ function anthropicJson(s: FakeScript, body: any, headers: IncomingMessage['heade
   };
 }
 
-function anthropicPieces(s: FakeScript, body: any, headers: IncomingMessage['headers'], c: Counts): Piece[] {
+function anthropicPieces(s: FakeScript, body: any, headers: IncomingMessage['headers'], c: Counts, issued: Issued): Piece[] {
   const ev = (type: string, o: object, kind: Piece['kind'] = 'frame'): Piece => ({
     data: `event: ${type}\ndata: ${JSON.stringify({ type, ...o })}\n\n`,
     kind,
@@ -445,14 +547,14 @@ function anthropicPieces(s: FakeScript, body: any, headers: IncomingMessage['hea
   ];
   let index = 0;
   if (wantsCompaction(body, headers)) {
-    out.push(ev('content_block_start', { index, content_block: { type: 'compaction', content: compactionText(s, body) } }));
+    out.push(ev('content_block_start', { index, content_block: issueCompaction(s, body, issued) }));
     out.push(ev('content_block_stop', { index: index++ }));
   }
   const thinking = asList(s.thinking);
   if (thinking.length) {
     out.push(ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '' } }));
     for (const t of thinking) out.push(ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: t } }, 'content'));
-    out.push(ev('content_block_delta', { index, delta: { type: 'signature_delta', signature: 'sig' } }));
+    out.push(ev('content_block_delta', { index, delta: { type: 'signature_delta', signature: issueThinking(s, issued) } }));
     out.push(ev('content_block_stop', { index: index++ }));
   }
   const text = asList(s.text);

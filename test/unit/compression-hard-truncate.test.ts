@@ -34,10 +34,24 @@ describe('hardTruncate', () => {
     expect(r.context).toEqual([s, ...t2]);
   });
 
+  it('prices the stub with what is kept: the bound covers everything kept', () => {
+    const t1 = [user(x(100))];
+    const t2 = [user(x(100))];
+    const t3 = [user(x(100))];
+    const stub = summary(x(60));
+    // 300 tokens of turns, limit 0.5 × 500 = 250: without the stub t2 + t3 (200) would stay; with it, 260 ≥ 250.
+    const plain = hardTruncate([...t1, ...t2, ...t3], { window: 500, estimate: charTokens });
+    expect(plain.context).toEqual([...t2, ...t3]);
+    const r = hardTruncate([...t1, ...t2, ...t3], { window: 500, estimate: charTokens, stub: (d) => (d.length ? stub : null) });
+    expect(r.context).toEqual(t3);
+    expect(r.stub).toBe(stub);
+    expect(charTokens([stub, ...r.context])).toBeLessThan(250);
+  });
+
   it('drops a leading summary first and changes nothing when already small', () => {
     const sm = summary(x(1000));
     const t = [user('a'), assistant('b')];
     expect(hardTruncate([sm, ...t], { window: 1000, estimate: charTokens }).context).toEqual(t);
-    expect(hardTruncate(t, { window: 1000, estimate: charTokens })).toEqual({ context: t, dropped: [] });
+    expect(hardTruncate(t, { window: 1000, estimate: charTokens })).toEqual({ context: t, dropped: [], stub: null });
   });
 });

@@ -32,6 +32,8 @@ describe('AnthropicProvider', () => {
     expect(chunks).toEqual<ChatChunk[]>([
       { type: 'thinking', text: 'a' },
       { type: 'thinking', text: 'b' },
+      // the whole block with its signature, to store and replay verbatim
+      { type: 'thinking_block', block: { type: 'thinking', thinking: 'ab', signature: expect.stringMatching(/^sig_\d+$/) } },
       { type: 'text', text: 'Hi' },
       { type: 'text', text: ' there' },
       { type: 'usage', usage: { promptTokens: 300, completionTokens: 4, cachedPromptTokens: 100 } },
@@ -126,7 +128,8 @@ describe('AnthropicProvider', () => {
         ],
       }),
     );
-    expect(block).toEqual({ type: 'compaction', content: 'User asked about X; we decided Y.' });
+    // Verbatim, every field the API sent (the fake signs its blocks).
+    expect(block).toEqual({ type: 'compaction', content: 'User asked about X; we decided Y.', signature: expect.stringMatching(/^csig_\d+$/) });
     const call = fake.calls[0];
     expect(call.headers['anthropic-beta']).toBe('compact-2026-01-12');
     expect(call.body.context_management).toEqual({ edits: [{ type: 'compact_20260112' }] });
@@ -135,7 +138,7 @@ describe('AnthropicProvider', () => {
 
   it('compact() retries once on 5xx; a non-JSON answer is ProviderUnavailableError', async () => {
     fake.enqueue({ status: 503 }, { compaction: 'ok summary' });
-    await expect(provider.compact(req())).resolves.toEqual({ type: 'compaction', content: 'ok summary' });
+    await expect(provider.compact(req())).resolves.toMatchObject({ type: 'compaction', content: 'ok summary' });
     expect(fake.calls).toHaveLength(2);
 
     fake.enqueue({ garbage: 'html' });
@@ -143,6 +146,35 @@ describe('AnthropicProvider', () => {
     expect(err).toBeInstanceOf(ProviderUnavailableError);
     expect(String((err as Error).message)).toMatch(/content-type "text\/html"/);
     expect(fake.calls).toHaveLength(3); // garbage is not retried
+  });
+
+  it('replays the compaction block typed and first, and kept thinking with its signature; the fake refuses anything else', async () => {
+    fake.enqueue({ compaction: 'Earlier: the user set up X.' });
+    const block = await provider.compact(req({ messages: [{ role: 'user', content: 'old' }, { role: 'assistant', content: 'old answer' }] }));
+    fake.enqueue({ thinking: 'kept thought', text: 'kept answer' });
+    const kept = await drain(provider.streamChat(req({ messages: [{ role: 'user', content: 'kept question' }] })));
+    const thinkingBlocks = kept.chunks.flatMap((c) => (c.type === 'thinking_block' ? [c.block] : []));
+    expect(thinkingBlocks).toHaveLength(1);
+    const history = (carrier: ChatRequest['messages'][number], thinking = thinkingBlocks): ChatRequest['messages'] => [
+      carrier,
+      { role: 'user', content: 'kept question' },
+      { role: 'assistant', content: 'kept answer', thinkingBlocks: thinking },
+      { role: 'user', content: 'next' },
+    ];
+    const good = await drain(provider.streamChat(req({ messages: history({ role: 'assistant', content: block.content, compaction: block }) })));
+    expect(good.error).toBeUndefined();
+    const call = fake.calls.at(-1)!;
+    expect(call.headers['anthropic-beta']).toBe('compact-2026-01-12');
+    expect(call.body.messages[0]).toEqual({ role: 'assistant', content: [block] });
+    expect(call.body.messages[2].content).toEqual([thinkingBlocks[0], { type: 'text', text: 'kept answer' }]);
+
+    // As text (the old replay), or with the kept thinking dropped: the API's 400.
+    const asText = await drain(provider.streamChat(req({ messages: history({ role: 'assistant', content: block.content }) })));
+    expect(String((asText.error as Error).message)).toMatch(/400.*compaction summary was sent as text/);
+    const noThinking = await drain(provider.streamChat(req({ messages: history({ role: 'assistant', content: block.content, compaction: block }, []) })));
+    expect(String((noThinking.error as Error).message)).toMatch(/400.*lost its `thinking` block/);
+    const edited = await drain(provider.streamChat(req({ messages: history({ role: 'assistant', content: block.content, compaction: { ...block, signature: 'forged' } }) })));
+    expect(String((edited.error as Error).message)).toMatch(/400.*not sent back exactly/);
   });
 
   it('a /v1 base URL is accepted', async () => {
@@ -165,7 +197,7 @@ describe('AnthropicProvider', () => {
     });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const text = await res.text();
-    expect(text).toContain('"content_block":{"type":"compaction","content":"Summary of 1 earlier messages."}');
+    expect(text).toMatch(/"content_block":\{"type":"compaction","content":"Summary of 1 earlier messages.","signature":"csig_\d+"\}/);
     expect(text.trim().endsWith('data: {"type":"message_stop"}')).toBe(true);
   });
 });

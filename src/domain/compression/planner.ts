@@ -64,6 +64,39 @@ export function planCompression(context: readonly ChatMessage[], opts: PlanOptio
   return buildPlan(rest, rest.map(() => true), systemMessages, opts, budget, 'none');
 }
 
+/** A contiguous run of summarized messages and the kept message right after it (its summary goes before that one). */
+export interface SummaryRun {
+  messages: ChatMessage[];
+  before: ChatMessage | undefined;
+}
+
+/**
+ * The summarized messages as contiguous runs in context order (system rows,
+ * never summarized, do not break a run). Without an adaptive swap there is one
+ * run, before the kept region. When an important old turn is kept in place of
+ * a recent filler, the turns on each side of it form separate runs, each
+ * summarized where it stood, so the model's view stays chronological. The
+ * intra-turn fallback keeps the seed's layout: one run, its summary before
+ * the kept request.
+ */
+export function summaryRuns(plan: Pick<CompressionPlan, 'toSummarize' | 'toKeep' | 'mode'>, context: readonly ChatMessage[]): SummaryRun[] {
+  if (plan.toSummarize.length === 0) return [];
+  if (plan.mode !== 'turns') return [{ messages: [...plan.toSummarize], before: plan.toKeep[0] }];
+  const summarized = new Set(plan.toSummarize);
+  const kept = new Set(plan.toKeep);
+  const runs: SummaryRun[] = [];
+  let current: ChatMessage[] = [];
+  for (const m of context) {
+    if (summarized.has(m)) current.push(m);
+    else if (kept.has(m) && current.length > 0) {
+      runs.push({ messages: current, before: m });
+      current = [];
+    }
+  }
+  if (current.length > 0) runs.push({ messages: current, before: undefined });
+  return runs;
+}
+
 /** Convenience for the dry run: same partition, boolean answer. */
 export function wouldCompress(context: readonly ChatMessage[], opts: PlanOptions): boolean {
   return planCompression(context, opts).wouldCompress;

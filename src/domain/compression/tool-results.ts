@@ -87,8 +87,12 @@ export function shakeOldToolResults(messages: readonly ChatMessage[]): ToolResul
   return shrinkOldToolResults(messages, TOOL_RESULT_SHAKE_CHARS);
 }
 
-/** Persists a body somewhere readable and returns a pointer (path, URL), or null to decline. */
-export type SpillStore = (id: string, body: string) => string | null;
+/**
+ * Persists a body somewhere readable and returns a pointer (path, URL), or null to decline.
+ * `message` is the tool result itself: name the pointer after it, not after `id` alone — a
+ * provider may repeat tool-call ids, so an id is not unique across a session.
+ */
+export type SpillStore = (id: string, body: string, message: ChatMessage) => string | null;
 
 export interface SpillResult {
   messages: ChatMessage[];
@@ -111,7 +115,7 @@ export function spillOldToolResults(messages: readonly ChatMessage[], store: Spi
   let spilled = 0;
   const out = messages.map((m, i) => {
     if (!old.has(i) || isSpilled(m) || m.content.length <= TOOL_RESULT_PRUNE_CHARS) return m;
-    const pointer = store(m.toolCallId ?? `seq-${m.sequenceNumber}`, m.content);
+    const pointer = store(m.toolCallId ?? `seq-${m.sequenceNumber}`, m.content, m);
     if (pointer === null) return m;
     spilled++;
     return {
