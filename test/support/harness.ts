@@ -104,6 +104,8 @@ export interface ServerContext extends TestContext {
   subscribe(query: string, variables: Record<string, unknown>, token?: string): Subscription;
   /** Resolves once the server holds `count` live listeners for the session (or 'list' for sessionListEvents): see `watchListeners`. */
   listening(sessionId: string, count?: number, timeoutMs?: number): Promise<void>;
+  /** the live listeners now (same keys as `listening`) */
+  listenerCount(sessionId: string): number;
 }
 
 export interface Subscription {
@@ -191,6 +193,7 @@ export async function createTestServer(overrides: Partial<Config> = {}, options:
     ws,
     subscribe,
     listening: listeners.until,
+    listenerCount: listeners.count,
     close: async () => {
       for (const c of clients) await c.dispose();
       await running.close();
