@@ -122,7 +122,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     rejections: [],
     models: ['fake:latest'],
     enqueue: (...s) => void queue.push(...s),
-    waitForRequests: (count, timeoutMs = 20_000) =>
+    waitForRequests: (count, timeoutMs = 60_000) =>
       new Promise<void>((resolve, reject) => {
         const check = () => {
           if (fake.requests.length < count) return;

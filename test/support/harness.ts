@@ -167,7 +167,7 @@ export async function createTestServer(overrides: Partial<Config> = {}, options:
         complete: () => undefined,
       },
     );
-    const waitFor = (predicate: (events: any[]) => boolean, timeoutMs = 10_000) =>
+    const waitFor = (predicate: (events: any[]) => boolean, timeoutMs = 60_000) =>
       new Promise<any[]>((resolve, reject) => {
         const check = () => {
           if (predicate(events)) {
@@ -232,7 +232,7 @@ export function watchListeners(app: App): { count(key: string): number; until(ke
   bus.onSession = (id, listener) => counted(id, onSession(id, listener));
   bus.onList = (listener) => counted('list', onList(listener));
   const count = (key: string) => counts.get(rawSessionId(key)) ?? 0;
-  const until = (key: string, n = 1, timeoutMs = 20_000) =>
+  const until = (key: string, n = 1, timeoutMs = 60_000) =>
     new Promise<void>((resolve, reject) => {
       const check = () => {
         if (count(key) < n) return;
@@ -258,7 +258,7 @@ export function rawSessionId(id: string): string {
 }
 
 /** Waits until the predicate holds (polling), for state that has no event. */
-export async function eventually<T>(fn: () => Promise<T>, predicate: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(fn: () => Promise<T>, predicate: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn();
