@@ -113,7 +113,8 @@ describe(`auth (${dbKind})`, () => {
   });
 });
 
-describe('no-auth mode', () => {
+// Three apps (and a fresh database) in one test: slow on a loaded machine.
+describe('no-auth mode', { timeout: 300_000 }, () => {
   it('owns every session as anonymous and refuses a non-loopback address unless told to', async () => {
     const local = await createTestApp();
     try {

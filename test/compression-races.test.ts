@@ -87,11 +87,13 @@ describe(`compression racing other writers (${dbKind})`, () => {
     await t.app.store.append(s.raw, exchanges(10, 300));
     t.fake.responder = (call) => (isSummaryCall(call) ? { text: '- summary\nKEYS: b', chunkDelayMs: 150 } : { text: 'ok' });
     const order: string[] = [];
+    const requests = t.fake.requests.length;
     const pass = compressAndSaveSession(t.app, s.raw, { reason: 'FORCED', strategy: 'SUMMARY' }).then((r) => {
       order.push('compressed');
       return r;
     });
-    await new Promise((r) => setTimeout(r, 20));
+    // the pass is running (its summary request arrived) before the undo is sent; the slow summary leaves the undo time to jump ahead if it did not wait
+    await t.fake.waitForRequests(requests + 1);
     const undo = t.http(`mutation($id: ID!) { undoLastTurn(id: $id) { id } }`, { id: s.id }).then((r) => {
       order.push('undone');
       return r;

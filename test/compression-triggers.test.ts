@@ -104,6 +104,8 @@ describe(`compression triggers (${dbKind})`, () => {
     respond(t, SUMMARY);
     const all: any[] = [];
     for (const q of ['one', 'two', 'three', 'four']) all.push(...(await sendAndWait(t, s.id, `question ${q}`)).events);
+    // A negative check: a needless post-turn pass would start after the last TurnEnded with no event to wait for.
+    // The pause can only let such a regression slip by on a slow run, never fail a good one.
     await new Promise((r) => setTimeout(r, 300));
     const markers = (await t.app.store.allMessages(s.raw)).filter((m) => m.isCompression);
     expect(markers).toHaveLength(1);

@@ -178,6 +178,7 @@ describe(`edits and running turns (${dbKind})`, () => {
       expect(await edits.hasActiveTurn(tx, raw)).toBe(false);
       t.fake.enqueue({ text: 'after the edit' });
       sent = t.http(SEND, { input: { sessionId: id, content: 'racing' } }).finally(() => (settled = true));
+      // A negative check (the send waits for the lock): nothing to wait on; a pause can only miss a regression.
       await new Promise((r) => setTimeout(r, 400));
       expect(settled).toBe(false);
       await edits.deleteAfter(tx, raw, -1);
@@ -218,8 +219,10 @@ describe(`repeat guard end to end (${dbKind})`, () => {
     const { id, raw } = await newSession(t);
     const line = 'I will now check the configuration file again.\n';
     const run = async (content: string) => {
-      const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId: id });
-      await new Promise((r) => setTimeout(r, 150));
+      // from the newest event on: what is published before the socket is live is replayed (no sleep)
+      const last = (await t.app.bus.replay(raw, '0')).at(-1)?.eventId;
+      const sub = t.subscribe(EVENTS_SUBSCRIPTION, last ? { sessionId: id, after: last } : { sessionId: id });
+      if (!last) await t.listening(id);
       t.fake.enqueue({ text: Array(20).fill(line) });
       expect((await t.http(SEND, { input: { sessionId: id, content } })).errors).toBeUndefined();
       const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'));

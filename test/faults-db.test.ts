@@ -118,7 +118,7 @@ describe.skipIf(dbKind !== 'postgres')('database faults (postgres)', () => {
         (await (
           await yoga.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) })
         ).json()) as GqlResult<any>;
-    }, 60_000);
+    }, 180_000);
     afterAll(async () => {
       await busyApp?.close();
       await busyApp?.db.close().catch(() => undefined);
@@ -144,7 +144,7 @@ describe.skipIf(dbKind !== 'postgres')('database faults (postgres)', () => {
       expect(recorded.errors).toBeUndefined();
       expect(recorded.data.recordSessionEvent).toEqual({ sequenceNumber: 0, content: 'after release' });
       expect((await gql(RENAME, { id: sessionId, name: 'after release' })).data.renameSession.name).toBe('after release');
-    }, 60_000);
+    }, 180_000);
   });
 
   it('50 concurrent turns on a pool of 3 connections: none fails', async () => {

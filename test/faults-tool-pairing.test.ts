@@ -31,7 +31,6 @@ async function profileSession(provider: string) {
 /** Sends a message and waits for its turn's end event; `during` runs once `until` holds. */
 async function turn(sessionId: string, input: Record<string, unknown>, opts: { until?: (es: any[]) => boolean; during?: (turnId: string) => Promise<unknown> } = {}) {
   const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: '0' });
-  await new Promise((r) => setTimeout(r, 150));
   const sent = await t.http(SEND, { input: { sessionId, ...input } });
   expect(sent.errors).toBeUndefined();
   const turnId = sent.data.sendMessage.turn.id;

@@ -74,7 +74,8 @@ const migrationRows = (db: Database) =>
 // (a) the runner
 // ---------------------------------------------------------------------------
 
-describe(`migration runner (${dbKind})`, () => {
+// Each test opens fresh databases and runs every migration: slow on a loaded machine.
+describe(`migration runner (${dbKind})`, { timeout: 300_000 }, () => {
   let db: Database;
   let drop: () => Promise<void>;
   let tmp: string | undefined;
@@ -588,7 +589,7 @@ async function schemaDrift(db: Database, models: PslModel[], allowedExtraIndexes
   return { drift, checked, catalog: cat };
 }
 
-describe(`migrations agree with prisma/schema.prisma (${dbKind})`, () => {
+describe(`migrations agree with prisma/schema.prisma (${dbKind})`, { timeout: 300_000 }, () => {
   let db: Database;
   let drop: () => Promise<void>;
   let models: PslModel[];

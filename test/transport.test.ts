@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { startServer } from '../src/server.js';
-import { codeOf, createTestServer, dbKind, EVENTS_SUBSCRIPTION, testConfig, type ServerContext } from './support/harness.js';
+import { codeOf, createTestServer, dbKind, EVENTS_SUBSCRIPTION, testConfig, watchListeners, type ServerContext } from './support/harness.js';
 
 let t: ServerContext;
 let alice: string;
@@ -75,7 +75,8 @@ describe(`transports (${dbKind})`, () => {
       signal: controller.signal,
     });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
-    setTimeout(() => void t.http(SEND, { input: { sessionId, content: 'over sse' } }, alice), 200);
+    await t.listening(sessionId);
+    void t.http(SEND, { input: { sessionId, content: 'over sse' } }, alice);
     const reader = response.body!.getReader();
     let buffer = '';
     const decoder = new TextDecoder();
@@ -90,9 +91,10 @@ describe(`transports (${dbKind})`, () => {
   });
 
   it('keeps a session list current through sessionListEvents, only for its owner', async () => {
+    const listBefore = t.listenerCount('list');
     const mine = t.subscribe(`subscription { sessionListEvents { kind sessionId session { name pinned } } }`, {}, alice);
     const theirs = t.subscribe(`subscription { sessionListEvents { kind sessionId } }`, {}, bob);
-    await new Promise((r) => setTimeout(r, 200));
+    await t.listening('list', listBefore + 2);
     const id = await newSession(alice);
     await t.http(`mutation($id: ID!) { renameSession(id: $id, name: "renamed") { id } }`, { id }, alice);
     await t.http(`mutation($id: ID!) { setSessionPinned(id: $id, pinned: true) { id } }`, { id }, alice);
@@ -107,7 +109,7 @@ describe(`transports (${dbKind})`, () => {
     const root = (await t.app.auth.createUser('root-shared', { admin: true })).key;
     const sessionId = await newSession(alice);
     const first = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, alice);
-    await new Promise((r) => setTimeout(r, 200));
+    await t.listening(sessionId);
     t.fake.enqueue({ text: ['one ', 'two'], chunkDelayMs: 10 });
     await t.http(SEND, { input: { sessionId, content: 'first turn' } }, alice);
     const before = [...(await first.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded')))];
@@ -117,7 +119,7 @@ describe(`transports (${dbKind})`, () => {
     const resumed = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: cursor }, alice);
     const admin = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, root);
     const small = t.subscribe(`subscription($id: ID!) { sessionEvents(sessionId: $id) { __typename ... on TextDelta { text } } }`, { id: sessionId }, alice);
-    await new Promise((r) => setTimeout(r, 300));
+    await t.listening(sessionId, 6); // `first` and these five
     t.fake.enqueue({ text: ['three ', 'four'], chunkDelayMs: 10 });
     await t.http(SEND, { input: { sessionId, content: 'second turn' } }, alice);
     const ended = (es: any[]) => es.filter((e) => e.__typename === 'TurnEnded').length >= 1;
@@ -148,6 +150,7 @@ describe.skipIf(!process.env.REDIS_URL)('two server processes sharing events thr
   it('a subscriber on one server sees a turn run by the other, and can resume there', async () => {
     const a = await createTestServer({ redisUrl: process.env.REDIS_URL, titleGenerationEnabled: false });
     const bApp = await createApp(testConfig({ redisUrl: process.env.REDIS_URL, ollamaHost: a.fake.url }), { db: a.app.db });
+    const bListeners = watchListeners(bApp);
     const b = await startServer(bApp);
     try {
       const created = await a.http(`mutation { createSession(input: {}) { id } }`);
@@ -162,7 +165,8 @@ describe.skipIf(!process.env.REDIS_URL)('two server processes sharing events thr
           { next: (v) => { events.push((v.data as any).sessionEvents); if ((v.data as any).sessionEvents.__typename === 'TurnEnded') resolve(); }, error: reject, complete: () => undefined },
         );
       });
-      await new Promise((r) => setTimeout(r, 300));
+      await bListeners.until(Buffer.from(sessionId, 'base64').toString().split(':')[1]!);
+      await (bApp.bus as { ready?: () => Promise<void> }).ready?.(); // B's Redis SUBSCRIBE went through
       a.fake.enqueue({ text: ['across ', 'processes'], chunkDelayMs: 20 });
       await a.http(SEND, { input: { sessionId, content: 'hello from A' } });
       await done;
@@ -176,5 +180,5 @@ describe.skipIf(!process.env.REDIS_URL)('two server processes sharing events thr
       await bApp.close();
       await a.close();
     }
-  });
+  }, 120_000);
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { gate } from './support/fake-provider.js';
 import { codeOf, createTestServer, dbKind, EVENTS_SUBSCRIPTION, eventually, type ServerContext } from './support/harness.js';
 import { compareEventIds } from '../src/events/bus.js';
 
@@ -21,7 +22,6 @@ const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) {
 async function turnEnded(sessionId: string, send: () => Promise<any>) {
   // after: '0' replays from the start of the log, so a slow subscription start misses nothing
   const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: '0' });
-  await new Promise((r) => setTimeout(r, 150));
   const sent = await send();
   expect(sent.errors).toBeUndefined();
   const turnId = sent.data.sendMessage.turn.id;
@@ -37,6 +37,8 @@ describe(`turns (${dbKind})`, () => {
     const sessionId = await newSession();
     t.fake.enqueue({ thinking: ['Let me ', 'think.'], text: ['Hel', 'lo ', 'world'], chunkDelayMs: 5, promptTokens: 120, completionTokens: 7 });
     const other = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
+    // `other` has no replay cursor: it must be listening before the turn starts
+    await t.listening(sessionId);
     const { events } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'Hi there' } }));
     const types = events.map((e) => e.__typename);
     expect(types[0]).toBe('TurnStarted');
@@ -115,13 +117,16 @@ describe(`turns (${dbKind})`, () => {
 
   it('refuses a second turn while one runs (CONFLICT) and honours idempotency keys', async () => {
     const sessionId = await newSession();
-    t.fake.enqueue({ text: ['slow ', 'answer'], chunkDelayMs: 300 });
+    // the first turn's reply is held until both checks ran: it is running for sure
+    const held = gate();
+    t.fake.enqueue({ text: ['slow ', 'answer'], hold: held.promise });
     const first = await t.http(SEND, { input: { sessionId, content: 'one', idempotencyKey: 'k-1' } });
     expect(first.errors).toBeUndefined();
     const second = await t.http(SEND, { input: { sessionId, content: 'two' } });
     expect(codeOf(second)).toBe('CONFLICT');
     const again = await t.http(SEND, { input: { sessionId, content: 'one', idempotencyKey: 'k-1' } });
     expect(again.data.sendMessage.turn.id).toBe(first.data.sendMessage.turn.id);
+    held.open();
     await eventually(() => t.app.db.prisma.turn.findMany({ where: { status: 'RUNNING' } }), (r) => r.length === 0);
     const s = await t.http(`query($id: ID!) { session(id: $id) { history { totalCount } } }`, { id: sessionId });
     expect(s.data.session.history.totalCount).toBe(2);
@@ -141,13 +146,16 @@ describe(`turns (${dbKind})`, () => {
 
   it('cancel ends the turn CANCELLED with the partial answer saved', async () => {
     const sessionId = await newSession();
-    t.fake.enqueue({ text: ['part one ', 'part two ', 'never'], chunkDelayMs: 400 });
+    // the reply stops after its first chunk until the cancel is answered
+    const held = gate();
+    t.fake.enqueue({ text: ['part one ', 'part two ', 'never'], hold: held.promise, holdBeforeChunk: 1 });
     const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
-    await new Promise((r) => setTimeout(r, 100));
+    await t.listening(sessionId);
     const sent = await t.http(SEND, { input: { sessionId, content: 'long please' } });
     await sub.waitFor((es) => es.some((e) => e.__typename === 'TextDelta'));
     const cancelled = await t.http(`mutation($id: ID!) { cancelTurn(turnId: $id) { status } }`, { id: sent.data.sendMessage.turn.id });
     expect(cancelled.data.cancelTurn.status).toBe('CANCELLED');
+    held.open();
     const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
     expect(events.find((e) => e.__typename === 'TurnEnded').turn.status).toBe('CANCELLED');
     const saved = events.find((e) => e.__typename === 'MessageSaved' && e.message.role === 'ASSISTANT');
@@ -185,7 +193,7 @@ describe(`turns (${dbKind})`, () => {
     const sessionId = await newSession();
     t.fake.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] }, { text: 'It is sunny in Oslo.' });
     const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
-    await new Promise((r) => setTimeout(r, 100));
+    await t.listening(sessionId);
     const sent = await t.http(SEND, {
       input: {
         sessionId,
@@ -223,14 +231,16 @@ describe(`turns (${dbKind})`, () => {
   it('resumes after a dropped socket with no gap and no duplicate', async () => {
     const sessionId = await newSession();
     const first = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
-    await new Promise((r) => setTimeout(r, 100));
+    await t.listening(sessionId);
     t.fake.enqueue({ text: Array.from({ length: 12 }, (_, i) => `w${i} `), chunkDelayMs: 60 });
     await t.http(SEND, { input: { sessionId, content: 'stream' } });
     await first.waitFor((es) => es.filter((e) => e.__typename === 'TextDelta').length >= 3);
     await first.client.dispose(); // the socket drops
     const seen = [...first.events];
     const lastId = seen.at(-1).eventId;
-    await new Promise((r) => setTimeout(r, 200));
+    // the turn goes on while no one listens: the resume must replay that gap
+    const raw0 = Buffer.from(sessionId, 'base64').toString().split(':')[1]!;
+    await eventually(() => t.app.bus.replay(raw0, lastId), (missed) => missed.length > 0);
     const resumed = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: lastId });
     const rest = await resumed.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
     const all = [...seen, ...rest];
@@ -288,9 +298,11 @@ describe(`turn robustness (${dbKind})`, () => {
   it('persists the partial answer and a heartbeat while streaming, and stops when another process ends the turn', async () => {
     const sessionId = await newSession();
     // partialFlushMs is 100 in tests: each slow chunk is followed by a flush.
-    t.fake.enqueue({ text: ['first words ', 'second words ', 'third ', 'fourth ', 'fifth ', 'never'], chunkDelayMs: 250 });
+    // 'never' is held back until the turn has ended: only the flush (heartbeat) can have noticed the change
+    const held = gate();
+    t.fake.enqueue({ text: ['first words ', 'second words ', 'third ', 'fourth ', 'fifth ', 'never'], chunkDelayMs: 250, hold: held.promise, holdBeforeChunk: 5 });
     const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
-    await new Promise((r) => setTimeout(r, 100));
+    await t.listening(sessionId);
     const sent = await t.http(SEND, { input: { sessionId, content: 'long please' } });
     const turnId = Buffer.from(sent.data.sendMessage.turn.id, 'base64').toString().split(':')[1]!;
     const started = await t.app.db.prisma.turn.findUniqueOrThrow({ where: { id: turnId } });
@@ -304,19 +316,26 @@ describe(`turn robustness (${dbKind})`, () => {
     // Another process (or an operator) ends the turn in the database: the next flush notices and the stream stops.
     await t.app.db.prisma.turn.update({ where: { id: turnId }, data: { status: 'CANCELLED' } });
     const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'));
+    held.open();
+    // the provider stream was closed by the service, not read on
+    await eventually(async () => t.fake.calls.at(-1)!.aborted, (aborted) => aborted);
     expect(events.some((e) => e.__typename === 'TextDelta' && e.text === 'never')).toBe(false);
     sub.dispose();
   });
 
   it('deleting a session while its turn streams cancels the turn and keeps the server healthy', async () => {
     const sessionId = await newSession();
-    t.fake.enqueue({ text: ['a ', 'b ', 'c ', 'd '], chunkDelayMs: 300 });
+    const held = gate();
+    t.fake.enqueue({ text: ['a ', 'b ', 'c ', 'd '], hold: held.promise, holdBeforeChunk: 1 });
     const sent = await t.http(SEND, { input: { sessionId, content: 'long' } });
     const turnId = Buffer.from(sent.data.sendMessage.turn.id, 'base64').toString().split(':')[1]!;
-    await new Promise((r) => setTimeout(r, 400));
+    // wait until the turn is streaming (its first delta is in the log)
+    const raw = Buffer.from(sessionId, 'base64').toString().split(':')[1]!;
+    await eventually(() => t.app.bus.replay(raw, '0'), (log) => log.some((e) => e.type === 'TextDelta'));
     const del = await t.http(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: sessionId });
     expect(del.errors).toBeUndefined();
     expect(await t.app.db.prisma.turn.findUnique({ where: { id: turnId } })).toBeNull();
+    held.open();
     const health = await fetch(`${t.url}/healthz`);
     expect(health.status).toBe(200);
     // the server still runs turns

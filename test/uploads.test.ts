@@ -134,14 +134,15 @@ describe(`uploads (${dbKind})`, () => {
       });
       req.on('error', () => resolve());
       req.write(body);
-      setTimeout(() => {
+      // hang up once the server is spooling the file (not after a guessed pause)
+      void eventually(() => entries(spoolDir()), (e) => e.length > 0).finally(() => {
         req.destroy();
         resolve();
-      }, 200);
+      });
     });
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await entries(dirOf(id))).toEqual([]);
+    // the server has given up on the request when its spool is clean; only then is "nothing written" meaningful
     await eventually(() => entries(spoolDir()), (e) => e.length === 0);
+    expect(await entries(dirOf(id))).toEqual([]);
   });
 
   it('sendMessage files: the model receives the seed\'s upload notice word for word', async () => {

@@ -314,7 +314,7 @@ describe('local mode against a cross-site adversary', () => {
       evilUrl = `${EVIL}:${(evil.address() as AddressInfo).port}`;
       const { chromium } = await import('playwright-core');
       browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP evil.example 127.0.0.1'] });
-    }, 60_000);
+    }, 180_000);
 
     afterAll(async () => {
       await browser?.close();

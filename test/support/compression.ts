@@ -74,16 +74,15 @@ export function sendAndWait(
   sessionId: string,
   content: string,
   until = (es: any[]) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'),
-  timeoutMs = 20_000,
+  timeoutMs = 60_000,
 ) {
   return withEvents(t, sessionId, () => t.http(SEND, { input: { sessionId, content } }), until, timeoutMs);
 }
 
-export async function withEvents(t: ServerContext, sessionId: string, action: () => Promise<any>, until: (es: any[]) => boolean, timeoutMs = 20_000) {
+export async function withEvents(t: ServerContext, sessionId: string, action: () => Promise<any>, until: (es: any[]) => boolean, timeoutMs = 60_000) {
   // Subscribe from the last event seen: anything published before the socket is live is replayed, not lost.
   const past = await t.app.bus.replay(parseGlobalId(sessionId, 'Session'), '0');
   const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: past.at(-1)?.eventId ?? '0' });
-  await new Promise((r) => setTimeout(r, 50));
   const result = await action();
   if (result?.errors) {
     sub.dispose();

@@ -36,6 +36,9 @@ export interface FakeScript {
   failAfterChunks?: number;
   /** stop sending (socket left open) after this many content chunks */
   stallAfterChunks?: number;
+  /** hold the reply before content chunk `holdBeforeChunk` (default 0; the final chunk counts) until this settles — a gate the test opens */
+  hold?: Promise<unknown>;
+  holdBeforeChunk?: number;
   /** answer this HTTP error status instead of streaming */
   status?: number;
   /** with `status`: this JSON body instead of the API's usual error shape */
@@ -86,11 +89,20 @@ export interface FakeProvider {
   /** models listed by GET /api/tags and GET /v1/models; default ['fake:latest'] */
   models: string[];
   enqueue(...scripts: FakeScript[]): void;
+  /** resolves once `count` POST requests in all have arrived (their bodies are in `requests`) */
+  waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   closeAllConnections(): void;
   stop(): Promise<void>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A promise the test opens when it is ready: `fake.enqueue({ text, hold: g.promise }); ...; g.open()`. */
+export function gate(): { promise: Promise<void>; open(): void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
 const asList = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 /** Characters of the prompt: message contents, system, tools. */
@@ -112,6 +124,7 @@ interface Piece {
 
 export async function startFakeProvider(): Promise<FakeProvider> {
   const queue: FakeScript[] = [];
+  const arrivals = new Set<() => void>();
   const fake: FakeProvider = {
     url: '',
     requests: [],
@@ -122,6 +135,21 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     rejections: [],
     models: ['fake:latest'],
     enqueue: (...s) => void queue.push(...s),
+    waitForRequests: (count, timeoutMs = 60_000) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (fake.requests.length < count) return;
+          arrivals.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          arrivals.delete(check);
+          reject(new Error(`fake provider: ${fake.requests.length} of ${count} requests after ${timeoutMs} ms`));
+        }, timeoutMs);
+        arrivals.add(check);
+        check();
+      }),
     closeAllConnections: () => server.closeAllConnections(),
     stop: () =>
       new Promise<void>((resolve) => {
@@ -151,6 +179,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     const call: FakeCall = { api, method: req.method ?? 'GET', path, headers: req.headers, body, aborted: false };
     fake.calls.push(call);
     if (req.method === 'POST') fake.requests.push(body);
+    for (const check of [...arrivals]) check();
     res.on('close', () => {
       if (!res.writableFinished) call.aborted = true;
     });
@@ -223,6 +252,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
           return void res.socket?.destroy();
         }
         if (script.stallAfterChunks !== undefined && content >= script.stallAfterChunks) return; // hang
+        if (script.hold && content === (script.holdBeforeChunk ?? 0)) await script.hold;
         if (script.chunkDelayMs) await sleep(script.chunkDelayMs);
         if (p.kind === 'content') content++;
       }

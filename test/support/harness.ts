@@ -102,6 +102,10 @@ export interface ServerContext extends TestContext {
   http: <T = any>(query: string, variables?: Record<string, unknown>, token?: string) => Promise<GqlResult<T>>;
   ws(token?: string): Client;
   subscribe(query: string, variables: Record<string, unknown>, token?: string): Subscription;
+  /** Resolves once the server holds `count` live listeners for the session (or 'list' for sessionListEvents): see `watchListeners`. */
+  listening(sessionId: string, count?: number, timeoutMs?: number): Promise<void>;
+  /** the live listeners now (same keys as `listening`) */
+  listenerCount(sessionId: string): number;
 }
 
 export interface Subscription {
@@ -118,6 +122,7 @@ export async function createTestServer(overrides: Partial<Config> = {}, options:
     { ollamaHost: fake.url, openaiBaseUrl: `${fake.url}/v1`, anthropicBaseUrl: fake.url, providerTimeoutMs: 5_000, partialFlushMs: 100, ...overrides },
     options,
   );
+  const listeners = watchListeners(base.app);
   const running = await startServer(base.app, { routes: appRoutes(base.app) });
   await base.app.start?.();
   const url = running.url;
@@ -162,7 +167,7 @@ export async function createTestServer(overrides: Partial<Config> = {}, options:
         complete: () => undefined,
       },
     );
-    const waitFor = (predicate: (events: any[]) => boolean, timeoutMs = 10_000) =>
+    const waitFor = (predicate: (events: any[]) => boolean, timeoutMs = 60_000) =>
       new Promise<any[]>((resolve, reject) => {
         const check = () => {
           if (predicate(events)) {
@@ -187,6 +192,8 @@ export async function createTestServer(overrides: Partial<Config> = {}, options:
     http,
     ws,
     subscribe,
+    listening: listeners.until,
+    listenerCount: listeners.count,
     close: async () => {
       for (const c of clients) await c.dispose();
       await running.close();
@@ -196,8 +203,62 @@ export async function createTestServer(overrides: Partial<Config> = {}, options:
   };
 }
 
+/**
+ * Counts the event bus's live listeners per session (key: the raw session id;
+ * 'list' for the session list), so a test can wait until a subscription is
+ * established on the server before it triggers the event it expects, instead
+ * of sleeping. A sessionEvents stream registers its listener before it
+ * replays `after`, so from then on it misses nothing.
+ */
+export function watchListeners(app: App): { count(key: string): number; until(key: string, count?: number, timeoutMs?: number): Promise<void> } {
+  const bus = app.bus;
+  const counts = new Map<string, number>();
+  const waiters = new Set<() => void>();
+  const bump = (key: string, d: number) => {
+    counts.set(key, (counts.get(key) ?? 0) + d);
+    for (const w of [...waiters]) w();
+  };
+  const counted = (key: string, off: () => void) => {
+    bump(key, 1);
+    let live = true;
+    return () => {
+      off();
+      if (live) bump(key, -1);
+      live = false;
+    };
+  };
+  const onSession = bus.onSession.bind(bus);
+  const onList = bus.onList.bind(bus);
+  bus.onSession = (id, listener) => counted(id, onSession(id, listener));
+  bus.onList = (listener) => counted('list', onList(listener));
+  const count = (key: string) => counts.get(rawSessionId(key)) ?? 0;
+  const until = (key: string, n = 1, timeoutMs = 60_000) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (count(key) < n) return;
+        waiters.delete(check);
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(check);
+        reject(new Error(`listening: ${count(key)} of ${n} listeners for ${key} after ${timeoutMs} ms`));
+      }, timeoutMs);
+      waiters.add(check);
+      check();
+    });
+  return { count, until };
+}
+
+/** The raw id from a global (base64 "Session:<id>") or raw session id. */
+export function rawSessionId(id: string): string {
+  if (id === 'list') return id;
+  const decoded = Buffer.from(id, 'base64').toString();
+  return decoded.startsWith('Session:') ? decoded.slice('Session:'.length) : id;
+}
+
 /** Waits until the predicate holds (polling), for state that has no event. */
-export async function eventually<T>(fn: () => Promise<T>, predicate: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(fn: () => Promise<T>, predicate: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn();

@@ -1,7 +1,7 @@
 /** Helpers for the issue-6 tests: GraphQL multipart requests, turn completion, raw session ids. */
 import { decodeGlobalID } from '@pothos/plugin-relay';
 import { expect } from 'vitest';
-import { EVENTS_SUBSCRIPTION, type ServerContext } from './harness.js';
+import { EVENTS_SUBSCRIPTION, rawSessionId, type ServerContext } from './harness.js';
 
 export interface UploadPart {
   name: string;
@@ -52,6 +52,23 @@ export const SEND = `mutation($input: SendMessageInput!) {
   sendMessage(input: $input) { turn { id status } userMessage { sequenceNumber content images files metadata } }
 }`;
 
+/**
+ * Subscribes from the session's newest event on: what is published before the
+ * socket is live is replayed, not lost, and nothing older is seen (no sleep).
+ */
+async function subscribeFromNow(t: ServerContext, sessionId: string, token?: string) {
+  const last = (await t.app.bus.replay(rawSessionId(sessionId), '0')).at(-1)?.eventId;
+  if (last) return t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: last }, token);
+  // An empty log: wait until the server listens (or refused the subscription, for a session the caller may not read).
+  const before = t.listenerCount(sessionId);
+  const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, token);
+  const refused = (async () => {
+    while (sub.errors.length === 0 && t.listenerCount(sessionId) <= before) await new Promise((r) => setTimeout(r, 20));
+  })();
+  await Promise.race([t.listening(sessionId, before + 1).catch(() => undefined), refused]);
+  return sub;
+}
+
 /** sendMessage as multipart with `images` and `files`; waits for the turn to end. */
 export async function sendWithAttachments(
   t: ServerContext,
@@ -61,8 +78,7 @@ export async function sendWithAttachments(
 ) {
   const images = attachments.images ?? [];
   const files = attachments.files ?? [];
-  const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId: input.sessionId }, token);
-  await new Promise((r) => setTimeout(r, 100));
+  const sub = await subscribeFromNow(t, input.sessionId, token);
   const result = await multipart(
     t,
     SEND,
@@ -82,8 +98,7 @@ export async function sendWithAttachments(
 
 /** JSON sendMessage; waits for the turn to end. */
 export async function sendText(t: ServerContext, sessionId: string, content: string, token?: string) {
-  const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, token);
-  await new Promise((r) => setTimeout(r, 100));
+  const sub = await subscribeFromNow(t, sessionId, token);
   const sent = await t.http(SEND, { input: { sessionId, content } }, token);
   expect(sent.errors).toBeUndefined();
   const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'));

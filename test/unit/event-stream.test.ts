@@ -20,8 +20,7 @@ describe('session event stream', () => {
     const slow = sessionEventStream(bus, 's', null, 16);
     const fast = sessionEventStream(bus, 's', null, 16);
     const first = slow.next(); // starts the slow one, then never reads again
-    const fastFirst = fast.next();
-    await new Promise((r) => setTimeout(r, 10));
+    const fastFirst = fast.next(); // next() registers the listener synchronously: nothing to wait for
     const received: string[] = [];
     const reading = (async () => {
       received.push((await fastFirst).value.eventId);
@@ -61,8 +60,7 @@ describe('session event stream, ending', () => {
     };
     const a = sessionEventStream(bus, 's', null);
     const b = sessionEventStream(bus, 's', null);
-    const [pendingA, pendingB] = [a.next(), b.next()];
-    await new Promise((r) => setTimeout(r, 5));
+    const [pendingA, pendingB] = [a.next(), b.next()]; // both listen from here on (registered synchronously)
     const published = await bus.publish('s', { type: 'TextDelta', turnId: 't', text: 'x' });
     expect((await pendingA).value).toBe(published);
     expect((await pendingB).value).toBe(published);
@@ -105,7 +103,8 @@ describe('resume across a restart or a trim', () => {
   it('ids of one process sort after any id of an earlier one, and within it in publication order', async () => {
     const older = new MemoryEventBus(100);
     const a = await older.publish('s', { type: 'TextDelta', turnId: 't', text: 'a' });
-    await new Promise((r) => setTimeout(r, 2));
+    // the epoch is the start time in ms: wait for the clock to move on (not a fixed pause)
+    while (Date.now() <= Number(older.epoch)) await new Promise((r) => setTimeout(r, 1));
     const newer = new MemoryEventBus(100);
     const b = await newer.publish('s', { type: 'TextDelta', turnId: 't', text: 'b' });
     const c = await newer.publish('s', { type: 'TextDelta', turnId: 't', text: 'c' });

@@ -348,9 +348,11 @@ describe('SessionFiles cleanup', () => {
       if (calls === 2) throw new Error('db down');
       return new Set(['alive']);
     });
-    await new Promise((r) => setTimeout(r, 60));
+    // it went on after the failing second run
+    for (const deadline = Date.now() + 60_000; calls < 3 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
     await stop();
     const after = calls;
+    // A negative check (no run after stop): three intervals of nothing; a pause can only miss a regression, not fail.
     await new Promise((r) => setTimeout(r, 30));
     expect(calls).toBe(after);
     expect(calls).toBeGreaterThanOrEqual(2);

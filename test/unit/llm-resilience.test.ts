@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createProvider, type ProviderKind, type ProviderSettings } from '../../src/llm/index.js';
 import { ProviderUnavailableError, type ChatChunk, type ChatRequest } from '../../src/llm/types.js';
-import { drain, refusedUrl, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { drain, gate, refusedUrl, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 
 let fake: FakeProvider;
 beforeAll(async () => {
@@ -96,17 +96,18 @@ describe.each<ProviderKind>(['ollama', 'openai', 'anthropic'])('%s adapter resil
   });
 
   it('abort mid-stream ends the iterator promptly, yields nothing more, and closes the HTTP stream', async () => {
-    fake.enqueue({ text: Array.from({ length: 20 }, (_, i) => `t${i} `), chunkDelayMs: 200 });
+    // The third chunk is held until the test is done: the loop can only end because the abort ended it.
+    const held = gate();
+    fake.enqueue({ text: Array.from({ length: 20 }, (_, i) => `t${i} `), hold: held.promise, holdBeforeChunk: 2 });
     const ctl = new AbortController();
     const got: ChatChunk[] = [];
-    const started = Date.now();
     for await (const c of provider().streamChat(req({ signal: ctl.signal }))) {
       got.push(c);
-      if (got.length === 2) setTimeout(() => ctl.abort(), 20);
+      if (got.length === 2) setImmediate(() => ctl.abort()); // while the iterator waits for the held chunk
     }
+    held.open();
     expect(texts(got)).toEqual(['t0 ', 't1 ']);
-    expect(Date.now() - started).toBeLessThan(1500); // 20 chunks would take 4s
-    await expect.poll(() => fake.calls[0]?.aborted, { timeout: 1000 }).toBe(true);
+    await expect.poll(() => fake.calls[0]?.aborted, { timeout: 30_000 }).toBe(true);
   });
 
   it('a consumer break also closes the HTTP stream', async () => {
@@ -114,7 +115,7 @@ describe.each<ProviderKind>(['ollama', 'openai', 'anthropic'])('%s adapter resil
     for await (const c of provider().streamChat(req())) {
       if (c.type === 'text') break;
     }
-    await expect.poll(() => fake.calls[0]?.aborted, { timeout: 1000 }).toBe(true);
+    await expect.poll(() => fake.calls[0]?.aborted, { timeout: 30_000 }).toBe(true);
   });
 
   it('an already-aborted signal yields nothing and sends nothing', async () => {
@@ -133,7 +134,7 @@ describe.each<ProviderKind>(['ollama', 'openai', 'anthropic'])('%s adapter resil
     expect(error).toBeInstanceOf(ProviderUnavailableError);
     expect((error as Error).message).toMatch(/no data for 300ms/);
     expect(fake.calls).toHaveLength(1);
-    await expect.poll(() => fake.calls[0]?.aborted, { timeout: 1000 }).toBe(true);
+    await expect.poll(() => fake.calls[0]?.aborted, { timeout: 30_000 }).toBe(true);
   });
 
   it('connect timeout: no first chunk within timeoutMs is retried once, then fails', async () => {
