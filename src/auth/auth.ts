@@ -9,7 +9,7 @@ import { createRemoteJWKSet, type FlattenedJWSInput, type JWTHeaderParameters, j
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { Unauthenticated } from '../store/errors.js';
-import { ANONYMOUS, type Viewer } from '../store/sessions.js';
+import { ANONYMOUS, type Viewer } from './policy.js';
 
 const KEY_PREFIX = 'csk_';
 const HMAC_ALGORITHMS = ['HS256'];

@@ -13,6 +13,8 @@
 import type { MemoryChunkInput } from '../domain/export.js';
 import { createHash } from 'node:crypto';
 import type { PrismaClient } from '../generated/prisma/client.js';
+import type { SessionScope } from '../auth/policy.js';
+import { scopeSql } from '../store/sessions.js';
 import { extractEntities, mergeBreadcrumbs } from '../domain/entities.js';
 import type { ChatMessage } from '../domain/types.js';
 
@@ -135,8 +137,8 @@ export function termQuery(term: string): string | null {
 const CANDIDATES_PER_HIT = 2;
 const MIN_CANDIDATES = 10;
 
-/** Which sessions a search covers: given ids, one owner's sessions, or every session (admin). */
-export type MemoryScope = { sessionIds: string[] } | { userId: string } | { owned: true } | { all: true };
+/** Which sessions a search covers: given ids, or a scope of the access policy (src/auth/policy.ts). */
+export type MemoryScope = { sessionIds: string[] } | SessionScope;
 
 export interface MemorySearchInput {
   scope: MemoryScope;
@@ -235,11 +237,9 @@ export class MemoryIndex {
     const scope =
       'sessionIds' in input.scope
         ? `session_id = ANY(${p(input.scope.sessionIds)}::uuid[])`
-        : 'owned' in input.scope
-          ? 'session_id IN (SELECT id FROM sessions WHERE user_id IS NOT NULL)'
-          : 'userId' in input.scope
-          ? `session_id IN (SELECT id FROM sessions WHERE user_id = ${p(input.scope.userId)})`
-          : 'TRUE';
+        : 'all' in input.scope
+          ? 'TRUE'
+          : `session_id IN (SELECT id FROM sessions WHERE ${scopeSql(input.scope, 'user_id', p)})`;
     // Only the substring pass binds the LIKE patterns (an unused parameter has no type).
     const likes = pass === 'substrings' ? terms.map((t) => `content ILIKE ${p(likePattern(t.word))}`) : [];
     // A term is present as words (cheap: the row's vector), or, in the substring pass only, as a substring.

@@ -39,7 +39,8 @@ import type { SessionService } from '../sessions/service.js';
 import type { EditStore, LockedSession } from '../store/edits.js';
 import { BadInput, Conflict, DomainError, NotFound } from '../store/errors.js';
 import type { StoredMessage } from '../store/rows.js';
-import type { SessionRow, SessionStore, Viewer } from '../store/sessions.js';
+import type { Viewer } from '../auth/policy.js';
+import type { SessionRow, SessionStore } from '../store/sessions.js';
 
 type Tx = Prisma.TransactionClient;
 

@@ -16,7 +16,7 @@ import type { Recall } from '../generated/prisma/client.js';
 import type { SessionService } from '../sessions/service.js';
 import { BadInput, Conflict, NotFound } from '../store/errors.js';
 import type { RecallStore } from '../store/recalls.js';
-import type { Viewer } from '../store/sessions.js';
+import type { Viewer } from '../auth/policy.js';
 import type { TurnService } from '../turns/service.js';
 
 /** Recalls claimed per wake-up at most. */

@@ -8,7 +8,7 @@ import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import type { App } from '../app.js';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
-import type { Viewer } from '../store/sessions.js';
+import { can, type Viewer } from '../auth/policy.js';
 
 export interface Context {
   app: App;
@@ -34,7 +34,7 @@ export const builder = new SchemaBuilder<{
     authorizeOnSubscribe: true,
     authScopes: (context) => ({
       authenticated: context.viewer !== null,
-      admin: context.viewer?.isAdmin === true || context.viewer?.authEnabled === false,
+      admin: can(context.viewer, 'manageProfiles'),
     }),
     unauthorizedError: (_parent, context) =>
       context.viewer === null

@@ -1,4 +1,5 @@
 /** Compression and memory: compactSession, compressionPlan, memorySearch. Thin resolvers over src/compression. */
+import { sessionScope } from '../auth/policy.js';
 import { compressAndSaveSession, compressionPlan, MemoryIndex } from '../compression/index.js';
 import { compressionSettings } from '../compression/estimate.js';
 import type { CompressionPlanResult } from '../compression/plan.js';
@@ -86,15 +87,8 @@ builder.queryFields((t) => ({
       if (args.sessionId) {
         const session = await ctx.app.sessions.readable(viewer, parseGlobalId(String(args.sessionId), 'Session'));
         scope = { sessionIds: [session.id] };
-      } else if (!viewer.authEnabled || viewer.isAdmin) {
-        scope = { all: true };
-      } else if (viewer.permissions.includes('sessions.read_all')) {
-        // read_all reads owned sessions only; ownerless (legacy) ones stay admin-only, as canRead says
-        scope = { owned: true };
-      } else if (viewer.userId) {
-        scope = { userId: viewer.userId };
       } else {
-        return [];
+        scope = sessionScope(viewer, 'read');
       }
       return new MemoryIndex(ctx.app.db.prisma, ctx.app.trigram).search({ scope, query: args.query, first });
     },

@@ -1,6 +1,7 @@
 /** SessionEvent interface, its members, and the two subscriptions. */
 import { Repeater } from '@repeaterjs/repeater';
 import { GraphQLError } from 'graphql';
+import { inScope, sessionScope } from '../auth/policy.js';
 import { registerStream, sessionEventStream } from '../events/bus.js';
 import type { SessionEvent, SessionListEvent } from '../events/types.js';
 import { builder } from './builder.js';
@@ -142,8 +143,8 @@ builder.subscriptionFields((t) => ({
     type: SessionListEventRef,
     authScopes: { authenticated: true },
     subscribe: (_root, _args, ctx) => {
-      const viewer = ctx.viewer!;
-      const mine = (e: SessionListEvent) => viewer.isAdmin || e.userId === viewer.userId;
+      const scope = sessionScope(ctx.viewer!, 'list');
+      const mine = (e: SessionListEvent) => inScope(scope, { userId: e.userId });
       return new Repeater<SessionListEvent>(async (push, stop) => {
         const off = ctx.app.bus.onList((e) => {
           if (mine(e)) void push(e);

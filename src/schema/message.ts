@@ -1,4 +1,5 @@
 /** Message, its history connection, and the Message node. */
+import { can } from '../auth/policy.js';
 import type { StoredMessage } from '../store/rows.js';
 import { toStoredMessage } from '../store/rows.js';
 import { builder } from './builder.js';
@@ -36,7 +37,7 @@ export async function loadMessage(raw: string, ctx: Context): Promise<MessageSha
   const row = hot ?? (await ctx.app.db.prisma.sessionMessageArchive.findUnique({ where }));
   if (!row) return new Error('Message not found');
   // Rows that are not displayed (summaries, hidden payloads) belong to the context: owner or admin only.
-  if (!row.isDisplay && !ctx.app.store.canWrite(ctx.viewer!, session)) return new Error('Message not found');
+  if (!row.isDisplay && !can(ctx.viewer, 'readContext', session)) return new Error('Message not found');
   return toStoredMessage(row, !hot);
 }
 

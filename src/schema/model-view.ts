@@ -5,6 +5,7 @@
  * that are sent) — with images as references, never bytes. Session.contextTokens
  * reports the same prompt's estimate.
  */
+import { can } from '../auth/policy.js';
 import type { PromptImage, PromptMessage } from '../domain/prompt.js';
 import { Forbidden } from '../store/errors.js';
 import { builder } from './builder.js';
@@ -66,7 +67,7 @@ builder.prismaObjectField(SessionRef, 'modelView', (t) =>
     description: 'Exactly what the next model call would send, built by the function the turn runner uses (owner or admin only).',
     select: { id: true, userId: true },
     resolve: async (s, _a, ctx) => {
-      if (!ctx.viewer || !ctx.app.store.canWrite(ctx.viewer, s)) {
+      if (!can(ctx.viewer, 'readContext', s)) {
         throw new Forbidden('Only the owner or an admin may read what the model sees');
       }
       const loaded = await nextPromptOf(ctx, s.id);

@@ -5,6 +5,7 @@
  * what exists (docs/security.md "Object access and `node(id:)`").
  */
 import { decodeGlobalID, resolveNodes } from '@pothos/plugin-relay';
+import { can, sessionScope } from '../auth/policy.js';
 import type { Context } from './builder.js';
 import { builder } from './builder.js';
 
@@ -37,13 +38,13 @@ const visible: Record<string, (id: string, ctx: Context) => Promise<boolean>> = 
     const recall = await ctx.app.db.prisma.recall.findUnique({ where: { id }, select: { sessionId: true } });
     if (!recall) return false;
     const session = await ctx.app.db.prisma.session.findFirst({ where: { id: recall.sessionId, ...ctx.app.store.readWhere(ctx.viewer!) } });
-    return session !== null && ctx.app.store.canWrite(ctx.viewer!, session);
+    return session !== null && can(ctx.viewer, 'readContext', session);
   },
   // viewer.user and Session.owner: yourself, and the owners of sessions you may read (everyone for an admin).
   User: async (id, ctx) => {
     const viewer = ctx.viewer!;
     if (!UUID.test(id)) return false;
-    if (viewer.authEnabled && !viewer.isAdmin && id !== viewer.userId) {
+    if (!('all' in sessionScope(viewer, 'read')) && id !== viewer.userId) {
       const owned = await ctx.app.db.prisma.session.count({ where: { AND: [{ userId: id }, ctx.app.store.readWhere(viewer)] } });
       if (owned === 0) return false;
     }

@@ -1,4 +1,5 @@
 /** Scheduled recalls: the Recall node, Session.recalls, scheduleRecall and cancelRecall. */
+import { can } from '../auth/policy.js';
 import type { Recall } from '../generated/prisma/client.js';
 import { BadInput, Forbidden } from '../store/errors.js';
 import type { Context } from './builder.js';
@@ -30,7 +31,7 @@ async function loadRecall(id: string, ctx: Context): Promise<Recall | Error> {
   const recall = await ctx.app.recalls.findReadable(ctx.viewer, id);
   if (!recall) return new Error('Recall not found');
   const session = await ctx.app.store.get(recall.sessionId);
-  return session && ctx.app.store.canWrite(ctx.viewer, session) ? recall : new Error('Recall not found');
+  return session && can(ctx.viewer, 'readContext', session) ? recall : new Error('Recall not found');
 }
 
 export const RecallRef = builder.loadableNodeRef<Recall, string>('Recall', {
@@ -86,7 +87,7 @@ builder.prismaObjectFields('Session', (t) => ({
     },
     select: { id: true, userId: true },
     resolve: async (s, args, ctx, info) => {
-      if (!ctx.viewer || !ctx.app.store.canWrite(ctx.viewer, s)) throw new Forbidden('Only the owner or an admin may read the recalls');
+      if (!can(ctx.viewer, 'readContext', s)) throw new Forbidden('Only the owner or an admin may read the recalls');
       const first = argumentGiven(info, 'first') ? (args.first ?? 50) : 50;
       if (first < 1 || first > ctx.app.config.maxPageSize) throw new BadInput(`first must be between 1 and ${ctx.app.config.maxPageSize}`);
       return ctx.app.recalls.list(s.id, { includeFinished: args.includeFinished === true, first });

@@ -1,6 +1,7 @@
 /** Session: the node, its summary fields, history, context; the session list; session mutations. */
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import DataLoader from 'dataloader';
+import { can } from '../auth/policy.js';
 import { BadInput, Forbidden } from '../store/errors.js';
 import { pageWindow } from '../sessions/paging.js';
 import { SessionStore, type SessionCursor, type SessionRow } from '../store/sessions.js';
@@ -78,7 +79,7 @@ export const SessionRef = builder.prismaNode('Session', {
   id: { field: 'id' },
   // Someone else's session answers exactly like a missing one.
   findUnique: (id) => ({ id }),
-  authScopes: (session, ctx) => (ctx.viewer ? ctx.app.store.canRead(ctx.viewer, session) : false),
+  authScopes: (session, ctx) => can(ctx.viewer, 'read', session),
   runScopesOnType: true,
   fields: (t) => ({
     name: t.exposeString('name', { nullable: true }),
@@ -115,7 +116,7 @@ export const SessionRef = builder.prismaNode('Session', {
       type: [MessageRef],
       description: 'What the model sees on the next call (owner or admin only).',
       resolve: async (s, _a, ctx) => {
-        if (!ctx.viewer || !ctx.app.store.canWrite(ctx.viewer, s)) {
+        if (!can(ctx.viewer, 'readContext', s)) {
           throw new Forbidden('Only the owner or an admin may read the context');
         }
         return ctx.app.store.context(s.id);

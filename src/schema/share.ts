@@ -7,9 +7,10 @@
  * share-scoped `/shared/files/<name>` ones (src/routes.ts serves the published ones).
  */
 import type { App } from '../app.js';
+import { can } from '../auth/policy.js';
 import type { SessionFileEntry } from '../files/store.js';
 import type { Redactor } from '../domain/share-redaction.js';
-import { canShare, redactMessage, shareRedactorFor, shareRoots, shareUrl, ShareService } from '../sessions/share.js';
+import { redactMessage, shareRedactorFor, shareRoots, shareUrl, ShareService } from '../sessions/share.js';
 import { TransferService } from '../sessions/transfer.js';
 import { BadInput } from '../store/errors.js';
 import type { StoredMessage } from '../store/rows.js';
@@ -141,7 +142,7 @@ builder.prismaObjectFields('Session', (t) => ({
     select: { id: true, userId: true },
     // Only those who may issue the link see it: reading someone's session is not publishing it.
     resolve: async (s, _a, ctx) => {
-      if (!canShare(ctx.viewer, s)) return null;
+      if (!can(ctx.viewer, 'share', s)) return null;
       const token = await servicesOf(ctx.app).share.tokenOf(s.id);
       return token ? shareUrl(token) : null;
     },

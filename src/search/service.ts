@@ -29,7 +29,8 @@
 import type { Database } from '../db/client.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { BadInput } from '../store/errors.js';
-import type { ListOptions, SessionRow, SessionStore, Viewer } from '../store/sessions.js';
+import type { Viewer } from '../auth/policy.js';
+import type { ListOptions, SessionRow, SessionStore } from '../store/sessions.js';
 
 export const MAX_TERM_LENGTH = 200;
 const SNIPPET_RADIUS = 60;

@@ -6,7 +6,8 @@ import type { Config } from '../config.js';
 import type { EventBus } from '../events/bus.js';
 import { BadInput, Conflict, NotFound } from '../store/errors.js';
 import type { StoredMessage } from '../store/rows.js';
-import { type SessionRow, SessionStore, type Viewer } from '../store/sessions.js';
+import { can, type Viewer } from '../auth/policy.js';
+import { type SessionRow, SessionStore } from '../store/sessions.js';
 import type { ProfileService } from './profiles.js';
 
 export const MAX_NAME_LENGTH = 200;
@@ -23,19 +24,19 @@ export class SessionService {
   /** The session if the viewer may read it; NOT_FOUND otherwise (same answer as a missing one). */
   async readable(viewer: Viewer, id: string): Promise<SessionRow> {
     const session = await this.store.get(id);
-    if (!session || !this.store.canRead(viewer, session)) throw new NotFound();
+    if (!session || !can(viewer, 'read', session)) throw new NotFound();
     return session;
   }
 
   async findReadable(viewer: Viewer, id: string): Promise<SessionRow | null> {
     const session = await this.store.get(id);
-    return session && this.store.canRead(viewer, session) ? session : null;
+    return session && can(viewer, 'read', session) ? session : null;
   }
 
   /** The session if the viewer may change it. Readable but not writable → FORBIDDEN. */
   async writable(viewer: Viewer, id: string): Promise<SessionRow> {
     const session = await this.readable(viewer, id);
-    if (!this.store.canWrite(viewer, session)) throw new NotFound();
+    if (!can(viewer, 'write', session)) throw new NotFound();
     return session;
   }
 

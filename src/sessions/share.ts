@@ -12,7 +12,8 @@ import { createShareRedactor, type Redactor } from '../domain/share-redaction.js
 import { SESSION_FILES_DIRNAME } from '../files/store.js';
 import type { StoredMessage } from '../store/rows.js';
 import { Conflict, Forbidden, NotFound } from '../store/errors.js';
-import { ANONYMOUS, type SessionRow, type SessionStore, type Viewer } from '../store/sessions.js';
+import { ANONYMOUS, can, type Viewer } from '../auth/policy.js';
+import type { SessionRow, SessionStore } from '../store/sessions.js';
 
 /** 32 random bytes → 43 base64url characters. */
 export const SHARE_TOKEN_BYTES = 32;
@@ -29,18 +30,6 @@ export function shareUrl(token: string): string {
 /** Whether the token is even shaped like one we issue (a cheap reject before any query). */
 export function isShareTokenShape(token: string): boolean {
   return typeof token === 'string' && TOKEN_RE.test(token);
-}
-
-/**
- * Who may publish a session: its owner or an admin. `sessions.read_all`
- * permits reading someone else's session, not publishing it. With auth
- * disabled only ownerless (local-mode) sessions qualify.
- */
-export function canShare(viewer: Viewer | null, session: { userId: string | null }): boolean {
-  if (!viewer) return false;
-  if (!viewer.authEnabled) return session.userId === null || session.userId === ANONYMOUS;
-  if (viewer.isAdmin) return true;
-  return viewer.userId !== null && session.userId === viewer.userId;
 }
 
 /**
@@ -98,8 +87,8 @@ export class ShareService {
    */
   async issue(viewer: Viewer, sessionId: string): Promise<{ token: string; url: string }> {
     const session = await this.store.get(sessionId);
-    if (!session || !this.store.canRead(viewer, session)) throw new NotFound();
-    if (!canShare(viewer, session)) {
+    if (!session || !can(viewer, 'read', session)) throw new NotFound();
+    if (!can(viewer, 'share', session)) {
       throw new Forbidden(
         viewer.authEnabled
           ? 'Only the owner of the session or an admin may share it'

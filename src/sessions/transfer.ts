@@ -31,7 +31,8 @@ import type { EventBus } from '../events/bus.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { BadInput, Forbidden, NotFound } from '../store/errors.js';
 import { toRowData } from '../store/rows.js';
-import { ANONYMOUS, type SessionRow, type SessionStore, type Viewer } from '../store/sessions.js';
+import { ANONYMOUS, can, type Viewer } from '../auth/policy.js';
+import type { SessionRow, SessionStore } from '../store/sessions.js';
 import type { ProfileService } from './profiles.js';
 
 export type ExportFormat = 'MARKDOWN' | 'JSON';
@@ -189,7 +190,7 @@ export class TransferService {
   async export(viewer: Viewer, session: SessionRow, format: ExportFormat): Promise<string> {
     const messages = await this.store.allMessages(session.id);
     if (format === 'MARKDOWN') return exportMarkdown(session, messages);
-    if (!this.store.canWrite(viewer, session)) throw new Forbidden('Only the owner or an admin may export the full session');
+    if (!can(viewer, 'readContext', session)) throw new Forbidden('Only the owner or an admin may export the full session');
     const [profile, branches, chunks] = await Promise.all([
       this.prisma.profile.findUnique({ where: { id: session.profileId }, select: { key: true } }),
       this.prisma.sessionBranch.findMany({ where: { sessionId: session.id }, orderBy: [{ createdAt: 'asc' }, { name: 'asc' }] }),

@@ -8,20 +8,10 @@ import { orderContext } from '../domain/context-order.js';
 import type { Database } from '../db/client.js';
 import { isConnectionError } from '../db/faults.js';
 import type { Prisma, Session } from '../generated/prisma/client.js';
+import { type SessionScope, sessionScope, type Viewer } from '../auth/policy.js';
 import { MESSAGE_COLUMNS, type MessageRow, type StoredMessage, toRowData, toStoredMessage } from './rows.js';
 
 export type SessionRow = Session;
-
-/** Who is asking: resolved from credentials by src/auth. */
-export interface Viewer {
-  userId: string | null;
-  userName: string | null;
-  isAdmin: boolean;
-  permissions: string[];
-  authEnabled: boolean;
-}
-
-export const ANONYMOUS = 'anonymous';
 
 export type SessionOrderField = 'LAST_ACTIVE' | 'CREATED_AT' | 'NAME';
 export type SortDirection = 'ASC' | 'DESC';
@@ -79,28 +69,19 @@ export class SessionStore {
     return this.prisma.session.findUnique({ where: { id } });
   }
 
-  /** Sessions visible in the viewer's list: admins see all; others their own. */
+  /** Sessions in the viewer's lists (the policy's `list` scope), as SQL on `sessions s`. */
   listWhere(viewer: Viewer): { sql: string; params: unknown[] } {
-    if (viewer.isAdmin) return { sql: 'TRUE', params: [] };
-    return { sql: 's.user_id = $1', params: [viewer.userId ?? ANONYMOUS] };
+    const params: unknown[] = [];
+    const sql = scopeSql(sessionScope(viewer, 'list'), 's.user_id', (value) => `$${params.push(value)}`);
+    return { sql, params };
   }
 
-  /** The Prisma filter equivalent of canRead, so a read is one query. */
+  /** The policy's `read` scope as a Prisma filter, so a read is one query. */
   readWhere(viewer: Viewer): Prisma.SessionWhereInput {
-    if (!viewer.authEnabled || viewer.isAdmin) return {};
-    if (viewer.permissions.includes('sessions.read_all')) return { userId: { not: null } };
-    return { userId: viewer.userId ?? ANONYMOUS };
-  }
-
-  canRead(viewer: Viewer, session: { userId: string | null }): boolean {
-    if (!viewer.authEnabled || viewer.isAdmin) return true;
-    if (session.userId === null) return false;
-    return session.userId === viewer.userId || viewer.permissions.includes('sessions.read_all');
-  }
-
-  canWrite(viewer: Viewer, session: { userId: string | null }): boolean {
-    if (!viewer.authEnabled || viewer.isAdmin) return true;
-    return session.userId !== null && session.userId === viewer.userId;
+    const scope = sessionScope(viewer, 'read');
+    if ('all' in scope) return {};
+    if ('owned' in scope) return { userId: { not: null } };
+    return { userId: scope.userId };
   }
 
   /**
@@ -439,4 +420,11 @@ export class SessionStore {
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.prisma.$transaction(fn, { timeout: 60_000, maxWait: 30_000 });
   }
+}
+
+/** A policy scope as an SQL condition on a sessions owner column (`s.user_id`); `add` binds a parameter. */
+export function scopeSql(scope: SessionScope, ownerColumn: string, add: (value: unknown) => string): string {
+  if ('all' in scope) return 'TRUE';
+  if ('owned' in scope) return `${ownerColumn} IS NOT NULL`;
+  return `${ownerColumn} = ${add(scope.userId)}`;
 }
