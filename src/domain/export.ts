@@ -10,6 +10,7 @@ import type { Checkpoint } from './history-edits.js';
 import { TITLE_SOURCES, type TitleSource } from './titles.js';
 import type { StoredBranch } from './tree.js';
 import type { ChatMessage, Usage } from './types.js';
+import { ErrorCode } from './error-codes.js';
 
 export const EXPORT_FORMAT = 'chat-session-export';
 export const EXPORT_VERSION = 1;
@@ -343,7 +344,7 @@ export function exportJson(input: ExportInput, exportedAt: Date = new Date()): s
 // ---------------------------------------------------------------- import side
 
 export class ExportParseError extends Error {
-  readonly code = 'BAD_USER_INPUT';
+  readonly code = ErrorCode.BAD_USER_INPUT;
   constructor(
     message: string,
     readonly problems: string[] = [],

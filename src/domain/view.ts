@@ -8,6 +8,7 @@
 import type { ChatMessage } from './types.js';
 import type { ImagePricer } from './tokens.js';
 import { CalibrationRegistry, defaultCalibration, estimateTokens } from './tokens.js';
+import { ErrorCode } from './error-codes.js';
 
 /** `context_message_token_budget = 0` means window // 6. */
 export const MESSAGE_BUDGET_WINDOW_DIVISOR = 6;
@@ -80,7 +81,7 @@ export function makeViewEstimator(opts: ViewEstimatorOptions): (messages: readon
 }
 
 export class ContextTooLargeError extends Error {
-  readonly code = 'CONTEXT_TOO_LARGE';
+  readonly code = ErrorCode.CONTEXT_TOO_LARGE;
   constructor(
     readonly estimate: number,
     readonly limit: number,
