@@ -12,7 +12,7 @@ import {
 } from '../../src/domain/tokens.js';
 import type { ImageRef } from '../../src/domain/image-tokens.js';
 import { buildPrompt, type PromptInput } from '../../src/domain/prompt.js';
-import { assistant, call, result, system, user, x } from './compression-fixtures.js';
+import { assistant, call, result, user, x } from './compression-fixtures.js';
 
 const M = 'qwen';
 
