@@ -198,7 +198,6 @@ export const ExportV1 = z
     });
   });
 export type ExportV1 = z.infer<typeof ExportV1>;
-export type ExportMessageJson = z.infer<typeof ExportMessage>;
 
 // ---------------------------------------------------------------- JSON export
 

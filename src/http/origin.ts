@@ -183,8 +183,6 @@ export function createOriginPolicy(config: OriginPolicyConfig) {
   };
 }
 
-export type OriginPolicy = ReturnType<typeof createOriginPolicy>;
-
 function pathOf(req: IncomingMessage): string {
   const url = req.url ?? '/';
   const end = url.search(/[?#]/);
