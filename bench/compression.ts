@@ -1,7 +1,7 @@
 /**
- * Issue 4's benchmark. Planning + formatting (the LLM excluded) for sessions
- * of 2,000 and 20,000 messages built in memory, with the view estimator the
- * pipeline uses; and memorySearch over 100,000 chunks in a fresh database
+ * Compression benchmark. Planning + formatting (the LLM excluded) for sessions
+ * of 2,000 and 20,000 messages built in memory, priced by buildPrompt as the
+ * pipeline prices them; and memorySearch over 100,000 chunks in a fresh database
  * (DATABASE_URL if set, else embedded PGlite). Goals: planning ≤ 50 ms at
  * 20,000 messages; memorySearch p50 ≤ 20 ms.
  *
@@ -14,9 +14,9 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
 import { formatForSummary } from '../src/domain/compression/format.js';
 import { planCompression } from '../src/domain/compression/planner.js';
+import { buildPrompt } from '../src/domain/prompt.js';
 import type { ChatMessage } from '../src/domain/types.js';
 import { makeMessage } from '../src/domain/types.js';
-import { makeViewEstimator } from '../src/domain/view.js';
 import { measure } from './lib.js';
 
 const WORDS = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu deploy gateway config server client token cache index query shell build release'.split(' ');
@@ -39,7 +39,8 @@ function session(messages: number): ChatMessage[] {
 }
 
 async function planning() {
-  const estimate = makeViewEstimator({ model: 'bench-model', window: 32_768 });
+  const rules = { model: 'bench-model', vision: false, window: 32_768, messageTokenBudget: 0, fallbackImageTokens: 0, systemPrompt: '', images: new Map() };
+  const estimate = (messages: readonly ChatMessage[]) => buildPrompt({ ...rules, context: messages }).estimate;
   const rows: Record<string, unknown>[] = [];
   for (const n of [2_000, 20_000]) {
     const context = session(n);

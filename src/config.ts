@@ -149,7 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   return config;
 }
 
-/** Rows for the README's configuration table. */
+/** Rows of the README's configuration table; test/config.test.ts keeps the README equal to them. */
 export function configTable(): { env: string; default: string; description: string }[] {
   return Object.entries(settings).map(([key, [, fallback, description]]) => ({
     env: envName(key),

@@ -9,6 +9,7 @@
  * header-, token- and content-like fields as a backstop.
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { ErrorCode } from './domain/error-codes.js';
 
 /** Longest error message kept in a log line, after scrubbing. */
 const MESSAGE_MAX = 200;
@@ -114,7 +115,7 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
 }
 
 /** Codes whose log line is kept at info: who failed to get in, or was kept out. */
-const ACCESS_CODES = new Set(['UNAUTHENTICATED', 'FORBIDDEN']);
+const ACCESS_CODES = new Set<string>([ErrorCode.UNAUTHENTICATED, ErrorCode.FORBIDDEN]);
 
 /**
  * One line per GraphQL error that reached the client: a server fault at error
@@ -122,7 +123,7 @@ const ACCESS_CODES = new Set(['UNAUTHENTICATED', 'FORBIDDEN']);
  */
 export function logGraphQLError(log: Logger, error: unknown, code: string | undefined, path?: readonly (string | number)[]): void {
   const where = path?.length ? path.join('.').slice(0, 200) : undefined;
-  if (code === 'INTERNAL_SERVER_ERROR') {
+  if (code === ErrorCode.INTERNAL_SERVER_ERROR) {
     const original = (error as { originalError?: unknown }).originalError ?? error;
     log.error({ err: original, path: where }, 'graphql.unexpected_error');
     return;

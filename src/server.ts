@@ -24,6 +24,7 @@ import { closingIterator, nextFrame, useSharedSubscriptionExecution } from './sh
 import { GRAPHIQL_TABS, renderLocalGraphiQL, serveGraphiQLAsset } from './web/graphiql.js';
 import { applyRequestTimeouts, limitPlugins, subscriptionCounterFor, wsSubscriptionLimits } from './http/limits.js';
 import { drainServer, trackRequests } from './shutdown.js';
+import { ErrorCode } from './domain/error-codes.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, app: App) => Promise<boolean>;
 
@@ -73,7 +74,7 @@ export function createGraphQLHandler(app: App) {
         const masked = maskError(error, message) as GraphQLError;
         const code = masked.extensions?.code as string | undefined;
         logGraphQLError(app.log, error, code, masked.path);
-        if (code === 'INTERNAL_SERVER_ERROR' && process.env.DEBUG_ERRORS) console.error((error as { originalError?: unknown }).originalError ?? error);
+        if (code === ErrorCode.INTERNAL_SERVER_ERROR && process.env.DEBUG_ERRORS) console.error((error as { originalError?: unknown }).originalError ?? error);
         return masked;
       },
     },

@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, envName, loadConfig } from '../src/config.js';
+import { ConfigError, configTable, envName, loadConfig } from '../src/config.js';
 
 describe('configuration', () => {
   it("has the seed's defaults", () => {
@@ -37,5 +38,16 @@ describe('configuration', () => {
     }).catch((e) => e);
     expect(error.code).toBe(2);
     expect(error.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^Invalid CONTEXT_KEEP_RECENT="many"/)]);
+  });
+});
+
+describe('README configuration table', () => {
+  it('is exactly configTable(), every setting in declaration order', () => {
+    const lines = readFileSync(new URL('../README.md', import.meta.url), 'utf8').split('\n');
+    const header = lines.indexOf('| Variable | Default | Meaning |');
+    expect(header).toBeGreaterThanOrEqual(0);
+    const rows: string[] = [];
+    for (let i = header + 2; lines[i]?.startsWith('|'); i++) rows.push(lines[i]!);
+    expect(rows).toEqual(configTable().map((r) => `| \`${r.env}\` | \`${r.default}\` | ${r.description} |`));
   });
 });

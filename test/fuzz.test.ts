@@ -18,7 +18,7 @@ import { createTestApp, type TestContext } from './support/harness.js';
 
 // graphql as Pothos loads it (see test/contract.test.ts): the built schema's realm.
 const graphql = createRequire(import.meta.url)('graphql') as typeof import('graphql');
-const { getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, isScalarType, isLeafType } = graphql;
+const { getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, isLeafType } = graphql;
 
 let t: TestContext;
 let yoga: ReturnType<typeof createGraphQLHandler>;

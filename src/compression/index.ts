@@ -7,11 +7,6 @@ import type { App } from '../app.js';
 import { memorySearchTool, readSpilledTool } from './recall.js';
 import { compressionHooks } from './triggers.js';
 
-export { compressAndSaveSession, type CompressionResult, type CompressOptions } from './compress.js';
-export { compressionPlan } from './plan.js';
-export { MemoryIndex } from './memory.js';
-export type { CompressionReason, CompressionStrategy } from './strategies.js';
-
 export function registerCompression(app: App): void {
   Object.assign(app.hooks, compressionHooks(app));
   if (app.config.memorySearchEnabled) app.tools.register(memorySearchTool(app));

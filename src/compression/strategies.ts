@@ -7,7 +7,15 @@
  */
 import type { App } from '../app.js';
 import { buildSummaryMessage, splitKeysLine } from '../domain/compression/format.js';
-import { buildStubSummaryMessage, fullReplacePrefix, localStubSummary, nativeCompactionPrefix } from '../domain/compression/full-replace.js';
+import {
+  buildStubSummaryMessage,
+  coveredRange,
+  fullReplaceCarrier,
+  fullReplacePrefix,
+  localStubSummary,
+  nativeCompactionCarrier,
+  nativeCompactionPrefix,
+} from '../domain/compression/full-replace.js';
 import { HARD_TRUNCATE_TOKEN_FRACTION, hardTruncate, withStub } from '../domain/compression/hard-truncate.js';
 import { planCompression, summaryRuns, type CompressionPlan, type Estimator, type SummaryRun } from '../domain/compression/planner.js';
 import {
@@ -21,7 +29,6 @@ import { contextOrderOf, maxSequence, orderContext } from '../domain/context-ord
 import type { ImageRef } from '../domain/image-tokens.js';
 import { isSystemMessage } from '../domain/turns.js';
 import type { ChatMessage } from '../domain/types.js';
-import { makeMessage } from '../domain/types.js';
 import { messageTokenBudget, truncateOversized } from '../domain/view.js';
 import type { Profile } from '../generated/prisma/client.js';
 import { supportsNativeCompaction } from '../llm/index.js';
@@ -60,11 +67,6 @@ function orderBefore(context: readonly ChatMessage[], first: ChatMessage | undef
   return first ? contextOrderOf(first) - 0.5 : maxSequence(context) + 0.5;
 }
 
-function covers(messages: readonly ChatMessage[]): [number, number] {
-  const seqs = messages.map((m) => m.sequenceNumber);
-  return [Math.min(...seqs), Math.max(...seqs)];
-}
-
 export function planFor(context: readonly ChatMessage[], env: Pick<StrategyEnv, 'settings' | 'estimate' | 'keepRecentMessages'>, widen = 0): CompressionPlan {
   return planCompression(context, {
     keepRecent: env.settings.keepRecent + widen,
@@ -77,7 +79,7 @@ export function planFor(context: readonly ChatMessage[], env: Pick<StrategyEnv, 
 
 function summaryOutcome(context: readonly ChatMessage[], toSummarize: ChatMessage[], toKeep: ChatMessage[], text: { summary: string; keys: string[] }, extra: Record<string, unknown> = {}): Outcome {
   const row = buildSummaryMessage(text.summary, text.keys, {
-    metadata: { ...extra, contextOrder: orderBefore(context, toKeep[0]), covers: covers(toSummarize) },
+    metadata: { ...extra, contextOrder: orderBefore(context, toKeep[0]), covers: coveredRange(toSummarize) },
   });
   return { dropped: toSummarize, added: [row], summary: row.content, keys: text.keys };
 }
@@ -90,7 +92,7 @@ function summaryOutcome(context: readonly ChatMessage[], toSummarize: ChatMessag
 export function runsOutcome(context: readonly ChatMessage[], runs: readonly SummaryRun[], texts: readonly { summary: string; keys: string[] }[]): Outcome {
   const rows = runs.map((run, i) =>
     buildSummaryMessage(texts[i]!.summary, texts[i]!.keys, {
-      metadata: { contextOrder: orderBefore(context, run.before), covers: covers(run.messages) },
+      metadata: { contextOrder: orderBefore(context, run.before), covers: coveredRange(run.messages) },
     }),
   );
   return {
@@ -161,8 +163,7 @@ export async function fullReplaceStrategy(context: ChatMessage[], env: StrategyE
     env.app.log.warn({ err: error }, 'compressor.full_replace_summary_failed');
     text = splitKeysLine(localStubSummary(prefix.messages));
   }
-  // No contextOrder: the continuation summary goes after the kept request and tail.
-  const row = buildSummaryMessage(text.summary, text.keys, { metadata: { continuation: true, covers: covers(prefix.messages) } });
+  const row = fullReplaceCarrier(prefix, text);
   return { dropped: prefix.messages, added: [row], summary: row.content, keys: text.keys };
 }
 
@@ -184,14 +185,7 @@ export async function nativeStrategy(context: ChatMessage[], env: StrategyEnv): 
     maxTokens: env.settings.maxTokens,
     signal: env.signal,
   });
-  const carrier = makeMessage({
-    role: 'assistant',
-    content: block.content,
-    isDisplay: false,
-    // The block itself is what the provider is sent back (typed, verbatim); `content` is its readable summary.
-    metadata: { nativeCompaction: true, compactionBlock: block, contextOrder: orderBefore(context, rest[prefix.end]), covers: covers(prefix.messages) },
-  });
-  return { dropped: prefix.messages, added: [carrier], summary: block.content, keys: [] };
+  return { dropped: prefix.messages, added: [nativeCompactionCarrier(rest, prefix, block)], summary: block.content, keys: [] };
 }
 
 /** Where a spilled body can be read back in full: the original stored row. */

@@ -7,9 +7,10 @@ import { z } from 'zod';
 import { heuristicTitle, type TitleSource } from './titles.js';
 import type { StoredBranch } from './tree.js';
 import { makeMessage, type ChatMessage, type Role } from './types.js';
+import { ErrorCode } from './error-codes.js';
 
 export class ChatGptImportError extends Error {
-  readonly code = 'BAD_USER_INPUT';
+  readonly code = ErrorCode.BAD_USER_INPUT;
   constructor(message: string) {
     super(message);
     this.name = 'ChatGptImportError';

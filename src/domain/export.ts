@@ -10,6 +10,7 @@ import type { Checkpoint } from './history-edits.js';
 import { TITLE_SOURCES, type TitleSource } from './titles.js';
 import type { StoredBranch } from './tree.js';
 import type { ChatMessage, Usage } from './types.js';
+import { ErrorCode } from './error-codes.js';
 
 export const EXPORT_FORMAT = 'chat-session-export';
 export const EXPORT_VERSION = 1;
@@ -197,7 +198,6 @@ export const ExportV1 = z
     });
   });
 export type ExportV1 = z.infer<typeof ExportV1>;
-export type ExportMessageJson = z.infer<typeof ExportMessage>;
 
 // ---------------------------------------------------------------- JSON export
 
@@ -343,7 +343,7 @@ export function exportJson(input: ExportInput, exportedAt: Date = new Date()): s
 // ---------------------------------------------------------------- import side
 
 export class ExportParseError extends Error {
-  readonly code = 'BAD_USER_INPUT';
+  readonly code = ErrorCode.BAD_USER_INPUT;
   constructor(
     message: string,
     readonly problems: string[] = [],

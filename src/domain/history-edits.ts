@@ -6,8 +6,9 @@
 import { isRealUserMessage } from './titles.js';
 import { messageFromJson, messageToJson, type ChatMessageJson } from './tree.js';
 import type { ChatMessage, NewMessage } from './types.js';
+import { ErrorCode } from './error-codes.js';
 
-export type HistoryEditErrorCode = 'BAD_USER_INPUT' | 'CONFLICT';
+export type HistoryEditErrorCode = typeof ErrorCode.BAD_USER_INPUT | typeof ErrorCode.CONFLICT;
 
 export class HistoryEditError extends Error {
   constructor(

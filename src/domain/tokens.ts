@@ -211,20 +211,6 @@ export interface RealBaseline {
   lastSequence?: number;
 }
 
-export interface BaselineEstimateInput extends EstimateOptions {
-  baseline: RealBaseline | null | undefined;
-  /** The stored context list the baseline was taken on (plus what was appended since). */
-  context: readonly ChatMessage[];
-  /**
-   * What is sent: the same messages after per-message truncation, possibly
-   * with extra messages in front (system prompt). Appended messages are its
-   * tail, so they are priced here rather than on raw stored bytes. Defaults to
-   * `context`.
-   */
-  view?: readonly ChatMessage[];
-  model: string;
-}
-
 /** Number of context messages appended after the baseline, or null when the baseline no longer applies. */
 export function messagesSinceBaseline(baseline: RealBaseline, context: readonly ChatMessage[]): number | null {
   if (baseline.messageCount !== undefined) {
@@ -237,18 +223,4 @@ export function messagesSinceBaseline(baseline: RealBaseline, context: readonly 
     return context.filter((m) => m.sequenceNumber > last).length;
   }
   return null;
-}
-
-/**
- * Real bulk + calibrated delta: the last real prompt count plus the marginal
- * estimate of the view of the messages appended since. Falls back to a full
- * `estimateTokens(view)` when there is no usable baseline.
- */
-export function realBaselineEstimate(input: BaselineEstimateInput): number {
-  const view = input.view ?? input.context;
-  const { baseline } = input;
-  const appended = baseline && baseline.promptTokens > 0 ? messagesSinceBaseline(baseline, input.context) : null;
-  if (!baseline || appended === null || appended > view.length) return estimateTokens(view, input.model, input);
-  const delta = view.slice(view.length - appended);
-  return baseline.promptTokens + estimateDeltaTokens(delta, input.model, input);
 }

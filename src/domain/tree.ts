@@ -9,6 +9,7 @@
  */
 import { isRealUserMessage, shortenAtWord } from './titles.js';
 import type { ChatMessage } from './types.js';
+import { ErrorCode } from './error-codes.js';
 
 export interface StoredBranch {
   name: string;
@@ -35,7 +36,7 @@ export interface BranchSummary {
   createdAt: Date;
 }
 
-export type BranchErrorCode = 'NOT_FOUND' | 'CONFLICT' | 'BAD_USER_INPUT';
+export type BranchErrorCode = typeof ErrorCode.NOT_FOUND | typeof ErrorCode.CONFLICT | typeof ErrorCode.BAD_USER_INPUT;
 
 export class BranchError extends Error {
   constructor(

@@ -6,8 +6,7 @@
  * model never received.
  */
 import type { ChatMessage } from './types.js';
-import type { ImagePricer } from './tokens.js';
-import { CalibrationRegistry, defaultCalibration, estimateTokens } from './tokens.js';
+import { CalibrationRegistry, defaultCalibration } from './tokens.js';
 
 /** `context_message_token_budget = 0` means window // 6. */
 export const MESSAGE_BUDGET_WINDOW_DIVISOR = 6;
@@ -56,40 +55,6 @@ export function truncateOversized(
   );
 }
 
-export interface ViewEstimatorOptions {
-  model: string;
-  window: number;
-  /** `context_message_token_budget`; 0 = window // 6 */
-  messageBudget?: number;
-  imageTokens?: ImagePricer;
-  registry?: CalibrationRegistry;
-}
-
-/**
- * The estimator the planner, the dry run and the size guard share: prices the
- * view (per-message truncation applied), never the raw stored bytes.
- */
-export function makeViewEstimator(opts: ViewEstimatorOptions): (messages: readonly ChatMessage[]) => number {
-  const budget = messageTokenBudget(opts.messageBudget ?? 0, opts.window);
-  const registry = opts.registry ?? defaultCalibration;
-  return (messages) =>
-    estimateTokens(truncateOversized(messages, budget, opts.model, registry), opts.model, {
-      imageTokens: opts.imageTokens,
-      registry,
-    });
-}
-
-export class ContextTooLargeError extends Error {
-  readonly code = 'CONTEXT_TOO_LARGE';
-  constructor(
-    readonly estimate: number,
-    readonly limit: number,
-  ) {
-    super(`Context too large: ~${estimate} tokens exceeds the limit of ${limit} tokens`);
-    this.name = 'ContextTooLargeError';
-  }
-}
-
 export interface ContextSizeInput {
   estimate: number;
   window: number;
@@ -109,11 +74,4 @@ export function contextLimit(window: number, outputReserve: number): number {
 export function evaluateContextSize(input: ContextSizeInput): ContextSizeResult {
   const limit = Math.floor(contextLimit(input.window, input.outputReserve));
   return { estimate: input.estimate, limit, overLimit: input.estimate > limit };
-}
-
-/** Throws ContextTooLargeError when the estimate exceeds window − min(reserve, window/4). */
-export function checkContextSize(input: ContextSizeInput): ContextSizeResult {
-  const result = evaluateContextSize(input);
-  if (result.overLimit) throw new ContextTooLargeError(result.estimate, result.limit);
-  return result;
 }

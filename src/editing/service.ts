@@ -41,6 +41,7 @@ import { BadInput, Conflict, DomainError, NotFound } from '../store/errors.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { Viewer } from '../auth/policy.js';
 import type { SessionRow, SessionStore } from '../store/sessions.js';
+import { ErrorCode } from '../domain/error-codes.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -251,7 +252,7 @@ export class EditingService {
   async switchBranch(viewer: Viewer, id: string, name: string): Promise<SessionRow> {
     await this.edit(viewer, id, async (tx, s) => {
       const branches = await this.edits.branches(s.id, tx);
-      if (!branches.some((b) => b.name === name)) throw new DomainError('NOT_FOUND', `No branch named "${name}"`);
+      if (!branches.some((b) => b.name === name)) throw new DomainError(ErrorCode.NOT_FOUND, `No branch named "${name}"`);
       const oldestFork = Math.min(...branches.map((b) => b.baseSequence));
       const window = await this.edits.rowsAfter(tx, s.id, oldestFork);
       const plan = planSwitch(window, branches, name);

@@ -3,6 +3,7 @@
  * the GraphQL layer maps to `extensions.code`; the message is safe to show to
  * the user (it never contains absolute server paths).
  */
+import { ErrorCode } from '../domain/error-codes.js';
 
 export type FileRejectReason =
   | 'invalid_name'
@@ -15,7 +16,7 @@ export type FileRejectReason =
 
 /** The upload/file was refused because of what the client sent. Nothing was written. */
 export class FileRejectedError extends Error {
-  readonly code = 'BAD_USER_INPUT' as const;
+  readonly code = ErrorCode.BAD_USER_INPUT;
   readonly reason: FileRejectReason;
 
   constructor(reason: FileRejectReason, message: string) {
@@ -27,7 +28,7 @@ export class FileRejectedError extends Error {
 
 /** The upload exceeded `maxBytes`. The stream was aborted and nothing was written. */
 export class PayloadTooLargeError extends Error {
-  readonly code = 'PAYLOAD_TOO_LARGE' as const;
+  readonly code = ErrorCode.PAYLOAD_TOO_LARGE;
   readonly maxBytes: number;
 
   constructor(maxBytes: number, filename?: string) {

@@ -22,6 +22,7 @@ import { Busboy } from '@fastify/busboy';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { PayloadTooLargeError } from './errors.js';
+import { ErrorCode } from '../domain/error-codes.js';
 
 export interface StreamingUploadsOptions {
   /** directory for spool files (created 0700) */
@@ -44,7 +45,7 @@ export interface StreamingUploadsOptions {
 export const DEFAULT_MAX_OTHER_BODY_BYTES = 65 * 1024 * 1024;
 
 const bodyTooLarge = () =>
-  new GraphQLError('Request body too large', { extensions: { code: 'PAYLOAD_TOO_LARGE', http: { status: 413 } } });
+  new GraphQLError('Request body too large', { extensions: { code: ErrorCode.PAYLOAD_TOO_LARGE, http: { status: 413 } } });
 
 /** Yoga's limitRequestBodySize, for the requests this plugin does not parse itself. */
 function limitBody(request: Request, limit: number, fetchAPI: { Request: typeof Request; TransformStream: typeof TransformStream }): Request {
@@ -101,11 +102,11 @@ export class SpooledFile {
 }
 
 const badRequest = (message: string) =>
-  new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+  new GraphQLError(message, { extensions: { code: ErrorCode.BAD_USER_INPUT, http: { status: 400 } } });
 
 function tooLarge(maxBytes: number, filename: string) {
   const e = new PayloadTooLargeError(maxBytes, filename);
-  return new GraphQLError(e.message, { extensions: { code: 'PAYLOAD_TOO_LARGE', http: { status: 413 } } });
+  return new GraphQLError(e.message, { extensions: { code: ErrorCode.PAYLOAD_TOO_LARGE, http: { status: 413 } } });
 }
 
 function setPath(target: unknown, keyPath: string, value: unknown): boolean {

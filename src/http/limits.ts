@@ -20,6 +20,7 @@ import type { Server } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config.js';
+import { ErrorCode } from '../domain/error-codes.js';
 
 export interface SubscriptionLimitOptions {
   perSocket: number;
@@ -30,7 +31,7 @@ export interface SubscriptionLimitOptions {
 type Release = () => void;
 
 const tooMany = (message: string, status?: number) =>
-  new GraphQLError(message, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', ...(status ? { http: { status } } : {}) } });
+  new GraphQLError(message, { extensions: { code: ErrorCode.TOO_MANY_SUBSCRIPTIONS, ...(status ? { http: { status } } : {}) } });
 
 /** Whom a subscription is counted against: the viewer's user, or one shared bucket for callers without one. */
 function userKey(context: unknown): string {
@@ -184,7 +185,7 @@ function releasing<T>(source: AsyncIterable<T>, release: Release): AsyncIterable
 
 export const requestTimeoutError = () =>
   new GraphQLError('The request body stopped arriving before it was complete', {
-    extensions: { code: 'REQUEST_TIMEOUT', http: { status: 408, headers: { connection: 'close' } } },
+    extensions: { code: ErrorCode.REQUEST_TIMEOUT, http: { status: 408, headers: { connection: 'close' } } },
   });
 
 /**
@@ -261,7 +262,7 @@ export const noIntrospectionRule: ValidationRule = (context: ValidationContext):
       context.reportError(
         new GraphQLError(`Introspection is disabled on this server (field "${node.name.value}")`, {
           nodes: node,
-          extensions: { code: 'INTROSPECTION_DISABLED' },
+          extensions: { code: ErrorCode.INTROSPECTION_DISABLED },
         }),
       );
     }
@@ -290,7 +291,7 @@ function introspectionDepthLimit(): Plugin {
       onReject: [
         (context, error) =>
           (context as ValidationContext | null)?.reportError(
-            new GraphQLError(error.message.replace(/^Syntax Error: /, ''), { extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }),
+            new GraphQLError(error.message.replace(/^Syntax Error: /, ''), { extensions: { code: ErrorCode.GRAPHQL_VALIDATION_FAILED } }),
           ),
       ],
     },

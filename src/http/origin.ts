@@ -24,6 +24,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { GraphQLError } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { ErrorCode } from '../domain/error-codes.js';
 
 export const CSRF_HEADER = 'x-graphql-yoga-csrf';
 
@@ -182,8 +183,6 @@ export function createOriginPolicy(config: OriginPolicyConfig) {
   };
 }
 
-export type OriginPolicy = ReturnType<typeof createOriginPolicy>;
-
 function pathOf(req: IncomingMessage): string {
   const url = req.url ?? '/';
   const end = url.search(/[?#]/);
@@ -194,7 +193,7 @@ function pathOf(req: IncomingMessage): string {
 const clip = (value: string | undefined) => (value ?? '').slice(0, 100);
 
 function refuse(res: ServerResponse, refusal: Refusal): void {
-  const body = JSON.stringify({ errors: [{ message: refusal.message, extensions: { code: 'FORBIDDEN' } }] });
+  const body = JSON.stringify({ errors: [{ message: refusal.message, extensions: { code: ErrorCode.FORBIDDEN } }] });
   res.writeHead(refusal.status, { 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', 'content-length': String(Buffer.byteLength(body)) });
   res.end(body);
 }
@@ -215,7 +214,7 @@ export function useCsrfHeader(): Plugin {
       if (request.headers.has(CSRF_HEADER) || request.headers.has('authorization')) return;
       throw new GraphQLError(
         `Missing CSRF header: send Content-Type: application/json, or the ${CSRF_HEADER} header (any value) with GET and multipart requests`,
-        { extensions: { code: 'CSRF_HEADER_REQUIRED', http: { status: 403 } } },
+        { extensions: { code: ErrorCode.CSRF_HEADER_REQUIRED, http: { status: 403 } } },
       );
     },
   };

@@ -6,8 +6,7 @@
  */
 import { HttpStatusError } from './common.js';
 import { trimEndChars } from '../domain/text.js';
-
-export type ProviderErrorCode = 'MODEL_NOT_FOUND' | 'PROVIDER_UNAVAILABLE' | 'PROVIDER_RATE_LIMITED' | 'PROVIDER_REJECTED';
+import { ErrorCode, type ProviderErrorCode } from '../domain/error-codes.js';
 
 export interface ProviderFailure {
   code: ProviderErrorCode;
@@ -98,13 +97,13 @@ export function classifyProviderError(err: unknown, ctx: { kind: string; endpoin
   if (status) {
     if (isModelMissing(status.status, status.detail)) {
       const fix = ctx.kind === 'ollama' ? `run "ollama pull ${ctx.model}" on that host or choose another model` : 'check the profile\'s model name';
-      return { code: 'MODEL_NOT_FOUND', message: `The model "${ctx.model}" is not available from ${where}: ${fix}.` };
+      return { code: ErrorCode.MODEL_NOT_FOUND, message: `The model "${ctx.model}" is not available from ${where}: ${fix}.` };
     }
     if (status.status === 429) {
       const s = status.retryAfterSeconds;
       const when = s !== undefined ? `in ${s} second${s === 1 ? '' : 's'}` : 'later';
       return {
-        code: 'PROVIDER_RATE_LIMITED',
+        code: ErrorCode.PROVIDER_RATE_LIMITED,
         message: `The model provider (${ctx.kind}) is rate-limiting requests; try again ${when}.`,
         ...(s !== undefined ? { retryAfterSeconds: s } : {}),
       };
@@ -112,10 +111,10 @@ export function classifyProviderError(err: unknown, ctx: { kind: string; endpoin
     if (status.status >= 400 && status.status < 500 && status.status !== 408) {
       const detail = sanitizeProviderMessage(status.detail);
       return {
-        code: 'PROVIDER_REJECTED',
+        code: ErrorCode.PROVIDER_REJECTED,
         message: `The model provider (${ctx.kind}) rejected the request (HTTP ${status.status})${detail ? `: ${detail}` : '.'}`,
       };
     }
   }
-  return { code: 'PROVIDER_UNAVAILABLE', message: `The model provider (${where}) is unreachable or stopped answering; try again.` };
+  return { code: ErrorCode.PROVIDER_UNAVAILABLE, message: `The model provider (${where}) is unreachable or stopped answering; try again.` };
 }

@@ -1,14 +1,8 @@
-/** Provider factory and re-exports of the LLM layer. */
+/** The provider factory and the native-compaction capability check. */
 import { AnthropicProvider, type CompactionBlock } from './anthropic.js';
 import { OllamaProvider } from './ollama.js';
 import { OpenAICompatibleProvider } from './openai.js';
 import type { ChatRequest, LlmProvider } from './types.js';
-
-export * from './types.js';
-export { AnthropicProvider, type AnthropicProviderOptions, type CompactionBlock } from './anthropic.js';
-export { OllamaProvider, type OllamaProviderOptions } from './ollama.js';
-export { OpenAICompatibleProvider, type OpenAICompatibleProviderOptions } from './openai.js';
-export { collect, DEFAULT_CONNECT_RETRIES, DEFAULT_TIMEOUT_MS, type ResilienceOptions } from './common.js';
 
 export type ProviderKind = 'ollama' | 'openai' | 'anthropic';
 

@@ -1,5 +1,6 @@
 /** The one interface every LLM provider adapter implements. */
 import type { ToolCall, Usage } from '../domain/types.js';
+import { ErrorCode } from '../domain/error-codes.js';
 
 export interface LlmMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
@@ -62,7 +63,7 @@ export interface LlmProvider {
 
 /** The provider could not be reached or answered garbage; maps to PROVIDER_UNAVAILABLE. */
 export class ProviderUnavailableError extends Error {
-  readonly code = 'PROVIDER_UNAVAILABLE';
+  readonly code = ErrorCode.PROVIDER_UNAVAILABLE;
   constructor(message: string, readonly cause?: unknown) {
     super(message);
     this.name = 'ProviderUnavailableError';

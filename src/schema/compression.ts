@@ -1,6 +1,8 @@
 /** Compression and memory: compactSession, compressionPlan, memorySearch. Thin resolvers over src/compression. */
 import { sessionScope } from '../auth/policy.js';
-import { compressAndSaveSession, compressionPlan, MemoryIndex } from '../compression/index.js';
+import { compressAndSaveSession } from '../compression/compress.js';
+import { MemoryIndex } from '../compression/memory.js';
+import { compressionPlan } from '../compression/plan.js';
 import { compressionSettings } from '../compression/estimate.js';
 import type { CompressionPlanResult } from '../compression/plan.js';
 import type { MemoryHit, MemoryScope } from '../compression/memory.js';

@@ -1,29 +1,31 @@
 /** The one place domain errors become GraphQL errors with the contract's codes; everything else is masked. */
 import { GraphQLError } from 'graphql';
 import { isLockTimeout } from '../db/faults.js';
+import { ErrorCode } from '../domain/error-codes.js';
 import { DomainError } from '../store/errors.js';
 
-const CONTRACT_CODES = new Set([
-  'UNAUTHENTICATED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'BAD_USER_INPUT',
-  'CONFLICT',
-  'PAYLOAD_TOO_LARGE',
-  'NOTHING_TO_COMPACT',
-  'CONTEXT_TOO_LARGE',
-  'PROVIDER_UNAVAILABLE',
-  'BUSY',
-  'SERVICE_UNAVAILABLE',
-  'GRAPHQL_VALIDATION_FAILED',
-  'GRAPHQL_PARSE_FAILED',
+/** Codes whose errors keep their message through masking (the guards' own codes pass as the GraphQL errors they are). */
+const PASSED_CODES = new Set<string>([
+  ErrorCode.UNAUTHENTICATED,
+  ErrorCode.FORBIDDEN,
+  ErrorCode.NOT_FOUND,
+  ErrorCode.BAD_USER_INPUT,
+  ErrorCode.CONFLICT,
+  ErrorCode.PAYLOAD_TOO_LARGE,
+  ErrorCode.NOTHING_TO_COMPACT,
+  ErrorCode.CONTEXT_TOO_LARGE,
+  ErrorCode.PROVIDER_UNAVAILABLE,
+  ErrorCode.BUSY,
+  ErrorCode.SERVICE_UNAVAILABLE,
+  ErrorCode.GRAPHQL_VALIDATION_FAILED,
+  ErrorCode.GRAPHQL_PARSE_FAILED,
   // Request limits (graphql-armor rules, see src/schema/limits.ts) and the CSRF header rule.
-  'QUERY_TOO_COMPLEX',
-  'QUERY_TOO_DEEP',
-  'TOO_MANY_ALIASES',
-  'TOO_MANY_DIRECTIVES',
-  'TOO_MANY_TOKENS',
-  'CSRF_HEADER_REQUIRED',
+  ErrorCode.QUERY_TOO_COMPLEX,
+  ErrorCode.QUERY_TOO_DEEP,
+  ErrorCode.TOO_MANY_ALIASES,
+  ErrorCode.TOO_MANY_DIRECTIVES,
+  ErrorCode.TOO_MANY_TOKENS,
+  ErrorCode.CSRF_HEADER_REQUIRED,
 ]);
 
 const BUSY_MESSAGE = 'The session is locked by another write; nothing was saved, try again.';
@@ -33,7 +35,7 @@ const BUSY_MESSAGE = 'The session is locked by another write; nothing was saved,
  * keeps application/json responses at 200, as that media type asks.
  */
 function requestStatus(code: string) {
-  const status = code === 'UNAUTHENTICATED' ? 401 : code === 'FORBIDDEN' ? 403 : code === 'INTERNAL_SERVER_ERROR' ? 500 : 400;
+  const status = code === ErrorCode.UNAUTHENTICATED ? 401 : code === ErrorCode.FORBIDDEN ? 403 : code === ErrorCode.INTERNAL_SERVER_ERROR ? 500 : 400;
   return { spec: true, status };
 }
 
@@ -48,16 +50,16 @@ function isVariableError(error: GraphQLError): boolean {
 
 function findDomainError(error: unknown): { code: string; message: string } | null {
   // A row lock not granted within lock_timeout: the transaction rolled back whole.
-  if (isLockTimeout(error)) return { code: 'BUSY', message: BUSY_MESSAGE };
+  if (isLockTimeout(error)) return { code: ErrorCode.BUSY, message: BUSY_MESSAGE };
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth++) {
     if (current instanceof DomainError) return current;
     // Prisma's "required record not found" (Pothos' prismaNode loads with findUniqueOrThrow): a missing row.
     if ((current as { code?: unknown }).code === 'P2025' && (current as Error).name === 'PrismaClientKnownRequestError') {
-      return { code: 'NOT_FOUND', message: 'Not found' };
+      return { code: ErrorCode.NOT_FOUND, message: 'Not found' };
     }
     const code = (current as { code?: unknown }).code ?? (current as GraphQLError).extensions?.code;
-    if (typeof code === 'string' && CONTRACT_CODES.has(code) && current instanceof Error) {
+    if (typeof code === 'string' && PASSED_CODES.has(code) && current instanceof Error) {
       return { code, message: current.message };
     }
     current = (current as { originalError?: unknown; cause?: unknown }).originalError ?? (current as { cause?: unknown }).cause;
@@ -81,7 +83,7 @@ const GENERIC_PROVIDER = 'The model provider is unavailable or stopped answering
 export function maskError(error: unknown, message: string): Error {
   const found = findDomainError(error);
   // Provider errors carry hosts and upstream text: clients get the code and a generic message.
-  const domain = found?.code === 'PROVIDER_UNAVAILABLE' ? { code: found.code, message: GENERIC_PROVIDER } : found;
+  const domain = found?.code === ErrorCode.PROVIDER_UNAVAILABLE ? { code: found.code, message: GENERIC_PROVIDER } : found;
   if (domain) {
     const path = error instanceof GraphQLError ? error.path : undefined;
     // An HTTP status set by a request-level error (413 for an oversized upload) survives masking;
@@ -91,18 +93,18 @@ export function maskError(error: unknown, message: string): Error {
   }
   if (error instanceof GraphQLError) {
     const code = error.extensions?.code;
-    if (typeof code === 'string' && CONTRACT_CODES.has(code)) return error;
+    if (typeof code === 'string' && PASSED_CODES.has(code)) return error;
     if (isVariableError(error)) {
       return new GraphQLError(error.message, {
         nodes: error.nodes,
-        extensions: { code: 'BAD_USER_INPUT', http: error.extensions?.http ?? requestStatus('BAD_USER_INPUT') },
+        extensions: { code: ErrorCode.BAD_USER_INPUT, http: error.extensions?.http ?? requestStatus(ErrorCode.BAD_USER_INPUT) },
       });
     }
     if (!error.originalError && !error.path) {
       // validation / parse errors carry no internals; each still gets a code
       if (typeof code === 'string') return error;
       // Parse errors outside an HTTP request (graphql-ws) arrive without Yoga's code.
-      const fallback = error.message.startsWith('Syntax Error:') ? 'GRAPHQL_PARSE_FAILED' : 'GRAPHQL_VALIDATION_FAILED';
+      const fallback = error.message.startsWith('Syntax Error:') ? ErrorCode.GRAPHQL_PARSE_FAILED : ErrorCode.GRAPHQL_VALIDATION_FAILED;
       return new GraphQLError(error.message, {
         nodes: error.nodes,
         extensions: { ...error.extensions, code: fallback, http: error.extensions?.http ?? requestStatus(fallback) },
@@ -110,9 +112,9 @@ export function maskError(error: unknown, message: string): Error {
     }
     // A variable that does not coerce (unknown field, wrong type) wraps only GraphQL errors: the client's input, not a fault.
     if (error.originalError && wrapsOnlyGraphQLErrors(error)) {
-      return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...error.extensions, code: 'BAD_USER_INPUT' } });
+      return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...error.extensions, code: ErrorCode.BAD_USER_INPUT } });
     }
   }
   const path = error instanceof GraphQLError ? error.path : undefined;
-  return new GraphQLError(message, { path, extensions: { code: 'INTERNAL_SERVER_ERROR', ...(path ? {} : { http: requestStatus('INTERNAL_SERVER_ERROR') }) } });
+  return new GraphQLError(message, { path, extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR, ...(path ? {} : { http: requestStatus(ErrorCode.INTERNAL_SERVER_ERROR) }) } });
 }

@@ -9,6 +9,7 @@ import { parseGlobalId, sessionGlobalId, turnGlobalId } from './ids.js';
 import { MessageRef, ToolCallRef } from './message.js';
 import { SessionRef } from './session.js';
 import { TurnRef, UsageRef } from './turn.js';
+import { ErrorCode } from '../domain/error-codes.js';
 
 type Of<K extends SessionEvent['type']> = Extract<SessionEvent, { type: K }>;
 
@@ -133,7 +134,7 @@ builder.subscriptionFields((t) => ({
       const id = parseGlobalId(String(args.sessionId), 'Session');
       await ctx.app.sessions.readable(ctx.viewer!, id);
       if (args.after != null && !/^\d+(-\d+)?$/.test(args.after)) {
-        throw new GraphQLError('Malformed after cursor', { extensions: { code: 'BAD_USER_INPUT' } });
+        throw new GraphQLError('Malformed after cursor', { extensions: { code: ErrorCode.BAD_USER_INPUT } });
       }
       return sessionEventStream(ctx.app.bus, id, args.after);
     },

@@ -12,20 +12,12 @@ export function parseGlobalId(id: string, typename: string): string {
     throw new BadInput(`Malformed ${typename} id`);
   }
   if (decoded.typename !== typename) throw new BadInput(`Malformed ${typename} id`);
-  if (typename !== 'Message' && !UUID.test(decoded.id)) throw new BadInput(`Malformed ${typename} id`);
+  if (!UUID.test(decoded.id)) throw new BadInput(`Malformed ${typename} id`);
   return decoded.id;
 }
 
 export const sessionGlobalId = (id: string) => encodeGlobalID('Session', id);
 export const turnGlobalId = (id: string) => encodeGlobalID('Turn', id);
-export const messageGlobalId = (sessionId: string, seq: number) => encodeGlobalID('Message', `${sessionId}:${seq}`);
-
-export function parseMessageId(id: string): { sessionId: string; sequenceNumber: number } {
-  const raw = parseGlobalId(id, 'Message');
-  const [sessionId, seq] = raw.split(':');
-  if (!sessionId || !UUID.test(sessionId) || !/^\d+$/.test(seq ?? '')) throw new BadInput('Malformed Message id');
-  return { sessionId, sequenceNumber: Number(seq) };
-}
 
 /** Opaque cursors for display positions. */
 export const encodeIndexCursor = (index: number) => Buffer.from(`m:${index}`).toString('base64url');

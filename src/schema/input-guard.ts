@@ -7,6 +7,7 @@
  */
 import { GraphQLError, Kind, type DocumentNode, visit } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { ErrorCode } from '../domain/error-codes.js';
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -59,7 +60,7 @@ export function findMalformedText(document: DocumentNode, variables: unknown): G
 
 function reject(message: string): GraphQLError {
   return new GraphQLError(`${message}: text may not hold NUL characters or unpaired surrogates`, {
-    extensions: { code: 'BAD_USER_INPUT', http: { spec: true, status: 400 } },
+    extensions: { code: ErrorCode.BAD_USER_INPUT, http: { spec: true, status: 400 } },
   });
 }
 

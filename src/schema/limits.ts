@@ -7,15 +7,16 @@
  */
 import { GraphQLError, type ValidationContext } from 'graphql';
 import type { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import { ErrorCode } from '../domain/error-codes.js';
 
 type GraphQLArmorConfig = NonNullable<Parameters<typeof EnvelopArmorPlugin>[0]>;
 
 const CODES = {
-  costLimit: 'QUERY_TOO_COMPLEX',
-  maxDepth: 'QUERY_TOO_DEEP',
-  maxAliases: 'TOO_MANY_ALIASES',
-  maxDirectives: 'TOO_MANY_DIRECTIVES',
-  maxTokens: 'TOO_MANY_TOKENS',
+  costLimit: ErrorCode.QUERY_TOO_COMPLEX,
+  maxDepth: ErrorCode.QUERY_TOO_DEEP,
+  maxAliases: ErrorCode.TOO_MANY_ALIASES,
+  maxDirectives: ErrorCode.TOO_MANY_DIRECTIVES,
+  maxTokens: ErrorCode.TOO_MANY_TOKENS,
 } as const;
 
 export function withRejectionCodes(config: GraphQLArmorConfig): GraphQLArmorConfig {

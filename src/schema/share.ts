@@ -1,5 +1,5 @@
 /**
- * Issue 6 over GraphQL: public read-only share links, session files and
+ * Sharing over GraphQL: public read-only share links, session files and
  * uploads, export / import. `sharedSession` is public (no authScopes, the
  * viewer may be null) and exposes no ids: no session, owner or message id,
  * no context, no file listing; every string it returns goes through the share

@@ -1,7 +1,9 @@
 /** Domain errors; src/schema/errors.ts maps each `code` to a GraphQL error. */
+import { ErrorCode } from '../domain/error-codes.js';
+
 export class DomainError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
   ) {
     super(message);
@@ -10,31 +12,31 @@ export class DomainError extends Error {
 }
 export class NotFound extends DomainError {
   constructor(what = 'Session') {
-    super('NOT_FOUND', `${what} not found`);
+    super(ErrorCode.NOT_FOUND, `${what} not found`);
   }
 }
 export class Forbidden extends DomainError {
   constructor(message = 'Not allowed') {
-    super('FORBIDDEN', message);
+    super(ErrorCode.FORBIDDEN, message);
   }
 }
 export class Unauthenticated extends DomainError {
   constructor(message = 'Missing or invalid credentials') {
-    super('UNAUTHENTICATED', message);
+    super(ErrorCode.UNAUTHENTICATED, message);
   }
 }
 export class Conflict extends DomainError {
   constructor(message: string) {
-    super('CONFLICT', message);
+    super(ErrorCode.CONFLICT, message);
   }
 }
 export class BadInput extends DomainError {
   constructor(message: string) {
-    super('BAD_USER_INPUT', message);
+    super(ErrorCode.BAD_USER_INPUT, message);
   }
 }
 export class NothingToCompact extends DomainError {
   constructor(message = 'Nothing to compact: the context cannot shrink') {
-    super('NOTHING_TO_COMPACT', message);
+    super(ErrorCode.NOTHING_TO_COMPACT, message);
   }
 }

@@ -28,6 +28,7 @@ import { nextPrompt } from './prompt.js';
 import { CancelledError, type ClientToolDefinition, type PendingToolCall, type RunningTurn, ShutdownError, turnJson } from './service.js';
 import { closingToolResults, TOOL_RESULT_CANCELLED, TOOL_RESULT_FAILED, TOOL_RESULT_SERVER_STOPPED } from './tool-pairing.js';
 import type { ToolOutcome, ToolRegistry } from './tools.js';
+import { ErrorCode } from '../domain/error-codes.js';
 
 export interface RunContext {
   session: Session;
@@ -569,9 +570,9 @@ class TurnRun {
             endpoint: providerEndpoint(this.profile?.provider ?? '', this.deps.config),
             model: this.profile?.model ?? '',
           })
-        : { code: 'INTERNAL_SERVER_ERROR', message: 'The turn failed unexpectedly' };
+        : { code: ErrorCode.INTERNAL_SERVER_ERROR, message: 'The turn failed unexpectedly' };
     // A provider's failure is not this server's fault: warn, and keep error for our own.
-    this.deps.log[code === 'INTERNAL_SERVER_ERROR' ? 'error' : 'warn']({ err: error, turnId: this.turn.id }, 'turn.failed');
+    this.deps.log[code === ErrorCode.INTERNAL_SERVER_ERROR ? 'error' : 'warn']({ err: error, turnId: this.turn.id }, 'turn.failed');
     const turn = await this.endTurn({ status: 'FAILED', error: message });
     if (!turn) return;
     this.endedStatus = 'FAILED';

@@ -24,6 +24,7 @@ import type { SessionStore } from '../store/sessions.js';
 import type { Logger } from 'pino';
 import { closingToolResults, openToolCalls, TOOL_RESULT_SERVER_STOPPED } from './tool-pairing.js';
 import { isConnectionError, RETRY_DELAYS_MS } from '../db/faults.js';
+import { ErrorCode, type TurnEndCode } from '../domain/error-codes.js';
 
 export const ACTIVE_STATUSES = ['RUNNING', 'WAITING_FOR_TOOL'];
 
@@ -150,10 +151,10 @@ export class TurnService {
       const previous = await this.turnForKey(session.id, key, true);
       if (previous) return previous;
     }
-    if (this.stopping) throw new DomainError('SERVICE_UNAVAILABLE', 'The server is shutting down; send the message again');
+    if (this.stopping) throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'The server is shutting down; send the message again');
     const active = await this.activeTurn(session.id);
     // A turn our previous incarnation left running is ended here, so a restart never answers CONFLICT.
-    if (active && !(this.leftByPreviousIncarnation(active) && (await this.endLeftTurn(active, 'INTERRUPTED')))) {
+    if (active && !(this.leftByPreviousIncarnation(active) && (await this.endLeftTurn(active, ErrorCode.INTERRUPTED)))) {
       // The active turn may be this key's, committed after the lookup above: same request, same answer.
       const raced = key ? await this.turnForKey(session.id, key, false) : null;
       if (raced) return raced;
@@ -270,7 +271,7 @@ export class TurnService {
       return 'busy';
     }
     const active = await this.activeTurn(recall.sessionId);
-    if (active && !(this.leftByPreviousIncarnation(active) && (await this.endLeftTurn(active, 'INTERRUPTED')))) {
+    if (active && !(this.leftByPreviousIncarnation(active) && (await this.endLeftTurn(active, ErrorCode.INTERRUPTED)))) {
       await recalls.release(recall.id, claimant);
       return 'busy';
     }
@@ -436,7 +437,7 @@ export class TurnService {
     let recovered = 0;
     for (const turn of stale) {
       if (this.running.has(turn.id)) continue;
-      if (await this.endLeftTurn(turn, 'INTERRUPTED')) recovered++;
+      if (await this.endLeftTurn(turn, ErrorCode.INTERRUPTED)) recovered++;
     }
     return recovered;
   }
@@ -452,7 +453,7 @@ export class TurnService {
       },
     });
     let recovered = 0;
-    for (const turn of left) if (this.leftByPreviousIncarnation(turn) && (await this.endLeftTurn(turn, 'INTERRUPTED'))) recovered++;
+    for (const turn of left) if (this.leftByPreviousIncarnation(turn) && (await this.endLeftTurn(turn, ErrorCode.INTERRUPTED))) recovered++;
     return recovered;
   }
 
@@ -469,7 +470,7 @@ export class TurnService {
    * saved message already holds it, and a note tells the model. False when
    * someone else ended it first.
    */
-  async endLeftTurn(turn: Turn, code: 'INTERRUPTED' | 'SHUTDOWN'): Promise<boolean> {
+  async endLeftTurn(turn: Turn, code: TurnEndCode): Promise<boolean> {
     const own = (await this.store.allMessages(turn.sessionId)).filter(
       (m) => turn.userSequence !== null && m.sequenceNumber > turn.userSequence && ((m.role === 'assistant' && !m.isPlan && m.isDisplay) || m.role === 'tool'),
     );
@@ -490,7 +491,7 @@ export class TurnService {
       this.log.warn({ turnId: turn.id, sessionId: turn.sessionId }, 'turn.completed_on_recovery');
       return true;
     }
-    const message = code === 'SHUTDOWN' ? SHUTDOWN_MESSAGE : INTERRUPTED_MESSAGE;
+    const message = code === ErrorCode.SHUTDOWN ? SHUTDOWN_MESSAGE : INTERRUPTED_MESSAGE;
     const ended = await claim({ status: 'INTERRUPTED', error: message });
     if (!ended) return false;
     const partialSaved =
@@ -537,7 +538,7 @@ export class TurnService {
     let ended = 0;
     for (const id of ids) {
       const turn = await this.prisma.turn.findUnique({ where: { id } });
-      if (turn && ACTIVE_STATUSES.includes(turn.status) && (await this.endLeftTurn(turn, 'SHUTDOWN'))) ended++;
+      if (turn && ACTIVE_STATUSES.includes(turn.status) && (await this.endLeftTurn(turn, ErrorCode.SHUTDOWN))) ended++;
     }
     return ended;
   }

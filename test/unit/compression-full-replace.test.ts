@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { splitKeysLine } from '../../src/domain/compression/format.js';
 import {
-  applyFullReplace,
-  applyNativeCompaction,
-  compactFullReplaceLocal,
+  fullReplaceCarrier,
   fullReplacePrefix,
   localStubSummary,
+  nativeCompactionCarrier,
   nativeCompactionPrefix,
+  type CompactionPrefix,
 } from '../../src/domain/compression/full-replace.js';
+import { maxSequence, orderContext } from '../../src/domain/context-order.js';
+import { isSystemMessage } from '../../src/domain/turns.js';
+import type { ChatMessage } from '../../src/domain/types.js';
 import { assistant, call, note, result, snapshot, summary, system, user } from './compression-fixtures.js';
 
 describe('fullReplacePrefix', () => {
@@ -21,39 +25,51 @@ describe('fullReplacePrefix', () => {
   });
 });
 
-describe('applyFullReplace', () => {
+/** The context after compaction, as the store builds it: prefix demoted, the carrier saved with the next sequence number. */
+function compacted(context: readonly ChatMessage[], prefix: CompactionPrefix, carrier: ChatMessage): ChatMessage[] {
+  const dropped = new Set(prefix.messages);
+  const saved = { ...carrier, sequenceNumber: maxSequence(context) + 1 };
+  return orderContext([...context.filter((m) => !dropped.has(m)), saved]);
+}
+
+const withoutSystem = (context: readonly ChatMessage[]) => context.filter((m) => !isSystemMessage(m));
+
+describe('fullReplaceCarrier', () => {
   it('produces [lastUser, recent…, continuationSummary]', () => {
     const [u1, a1, u2, c, r] = [user('a'), assistant('b'), user('c'), call('1'), result('1', 'out')];
     const before = snapshot([u1, a1, u2, c, r]);
-    const out = applyFullReplace([u1, a1, u2, c, r], '- did a and b', ['KEY_ONE']);
-    expect(out.context.slice(0, 3)).toEqual([u2, c, r]);
-    const carrier = out.context[3];
-    expect(out.context).toHaveLength(4);
-    expect(carrier.isSummary).toBe(true);
-    expect(carrier.role).toBe('user');
-    expect(carrier.content).toContain('- did a and b');
-    expect(carrier.metadata.breadcrumbs).toEqual(['KEY_ONE']);
-    expect(out.dropped).toEqual([u1, a1]);
+    const prefix = fullReplacePrefix([u1, a1, u2, c, r])!;
+    expect(prefix.messages).toEqual([u1, a1]);
+    const carrier = fullReplaceCarrier(prefix, { summary: '- did a and b', keys: ['KEY_ONE'] });
+    const out = compacted([u1, a1, u2, c, r], prefix, carrier);
+    expect(out.slice(0, 3)).toEqual([u2, c, r]);
+    expect(out).toHaveLength(4);
+    const last = out[3];
+    expect(last.isSummary).toBe(true);
+    expect(last.role).toBe('user');
+    expect(last.content).toContain('- did a and b');
+    expect(last.metadata).toMatchObject({ breadcrumbs: ['KEY_ONE'], continuation: true, covers: [u1.sequenceNumber, a1.sequenceNumber] });
     expect(snapshot([u1, a1, u2, c, r])).toEqual(before);
   });
 
-  it('without a user turn, only the summary carrier remains (system messages stay)', () => {
-    const s = system('s');
-    const out = applyFullReplace([s, note('n'), assistant('a')], 'sum');
-    expect(out.context[0]).toBe(s);
-    expect(out.context).toHaveLength(2);
-    expect(out.dropped).toHaveLength(2);
+  it('system messages stay first', () => {
+    const ctx = [system('s'), user('a'), assistant('b'), user('c')];
+    const prefix = fullReplacePrefix(withoutSystem(ctx))!;
+    const out = compacted(ctx, prefix, fullReplaceCarrier(prefix, { summary: 'sum', keys: [] }));
+    expect(out.map((m) => m.role)).toEqual(['system', 'user', 'user']);
+    expect(out[0]).toBe(ctx[0]);
+    expect(out[1]).toBe(ctx[3]);
+    expect(out[2].isSummary).toBe(true);
   });
 
-  it('compactFullReplaceLocal uses the local stub, and changes nothing when nothing precedes the request', () => {
+  it('with the local stub (compact LLM off or failed) names the tools and keeps breadcrumbs', () => {
     const ctx = [user('fix src/app.ts'), call('1', 'read_file'), result('1', 'x'), user('now test it')];
-    const out = compactFullReplaceLocal(ctx);
-    expect(out.dropped).toEqual(ctx.slice(0, 3));
-    const carrier = out.context.at(-1);
-    expect(carrier?.content).toContain('read_file');
-    expect(carrier?.metadata.breadcrumbs).toContain('src/app.ts');
-    const single = [user('hi')];
-    expect(compactFullReplaceLocal(single)).toEqual({ context: single, dropped: [] });
+    const prefix = fullReplacePrefix(ctx)!;
+    expect(prefix.messages).toEqual(ctx.slice(0, 3));
+    const carrier = fullReplaceCarrier(prefix, splitKeysLine(localStubSummary(prefix.messages)));
+    expect(carrier.content).toContain('read_file');
+    expect(carrier.metadata.breadcrumbs).toContain('src/app.ts');
+    expect(compacted(ctx, prefix, carrier).at(-1)?.content).toBe(carrier.content);
   });
 });
 
@@ -94,15 +110,19 @@ describe('native compaction', () => {
   });
 
   it('replaces the prefix with one assistant message holding the block; kept turns unchanged', () => {
-    const ctx = [user('a'), assistant('b'), user('c'), assistant('d', { thinking: 'keep me' })];
-    const out = applyNativeCompaction(ctx, 2, { content: '<compaction/>', metadata: { provider: 'x' } });
-    expect(out.context).toHaveLength(3);
-    expect(out.context[0].role).toBe('assistant');
-    expect(out.context[0].content).toBe('<compaction/>');
-    expect(out.context[0].metadata).toMatchObject({ provider: 'x', nativeCompaction: true });
-    expect(out.context[1]).toBe(ctx[2]);
-    expect(out.context[2]).toBe(ctx[3]);
-    expect(out.dropped).toEqual(ctx.slice(0, 2));
-    expect(() => applyNativeCompaction(ctx, 1, { content: 'x' })).toThrow(RangeError);
+    const ctx = [system('s'), user('a'), assistant('b'), user('c'), assistant('d', { thinking: 'keep me' })];
+    const rest = withoutSystem(ctx);
+    const prefix = nativeCompactionPrefix(rest)!;
+    const block = { content: '<compaction/>', provider: 'x' };
+    const out = compacted(ctx, prefix, nativeCompactionCarrier(rest, prefix, block));
+    expect(out).toHaveLength(4);
+    expect(out[0]).toBe(ctx[0]);
+    expect(out[1].role).toBe('assistant');
+    expect(out[1].content).toBe('<compaction/>');
+    expect(out[1].isDisplay).toBe(false);
+    expect(out[1].metadata).toMatchObject({ nativeCompaction: true, compactionBlock: block, covers: [ctx[1].sequenceNumber, ctx[2].sequenceNumber] });
+    expect(out[2]).toBe(ctx[3]);
+    expect(out[3]).toBe(ctx[4]);
+    expect(prefix.messages).toEqual(ctx.slice(1, 3));
   });
 });

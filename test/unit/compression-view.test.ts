@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { buildPrompt } from '../../src/domain/prompt.js';
 import { CalibrationRegistry } from '../../src/domain/tokens.js';
+import type { ChatMessage } from '../../src/domain/types.js';
 import {
-  checkContextSize,
-  ContextTooLargeError,
   evaluateContextSize,
-  makeViewEstimator,
   messageTokenBudget,
   truncateMiddle,
   truncateOversized,
@@ -71,29 +70,10 @@ describe('truncateOversized', () => {
   });
 });
 
-describe('makeViewEstimator', () => {
-  it('prices the truncated view, not the raw message', () => {
-    const registry = new CalibrationRegistry();
-    const estimate = makeViewEstimator({ model: 'm', window: 6000, registry });
-    // budget = 6000 // 6 = 1000 tokens = 1800 chars at the fallback rate
-    expect(estimate([result('c', x(1_000_000))])).toBeLessThanOrEqual(1000);
-    expect(estimate([user(x(180))])).toBe(100);
-    const withBudget = makeViewEstimator({ model: 'm', window: 6000, messageBudget: 100, registry });
-    expect(withBudget([result('c', x(1_000_000))])).toBeLessThanOrEqual(100);
-  });
-
-  it('adds image costs', () => {
-    const estimate = makeViewEstimator({ model: 'm', window: 6000, registry: new CalibrationRegistry(), imageTokens: 1026 });
-    expect(estimate([user(x(180), { images: ['a.png'] })])).toBe(1126);
-  });
-});
-
-describe('checkContextSize', () => {
+describe('evaluateContextSize', () => {
   it('limit is window − outputReserve', () => {
-    expect(checkContextSize({ estimate: 7952, window: 10_000, outputReserve: 2048 }).limit).toBe(7952);
-    expect(() => checkContextSize({ estimate: 7953, window: 10_000, outputReserve: 2048 })).toThrow(
-      ContextTooLargeError,
-    );
+    expect(evaluateContextSize({ estimate: 7952, window: 10_000, outputReserve: 2048 })).toEqual({ estimate: 7952, limit: 7952, overLimit: false });
+    expect(evaluateContextSize({ estimate: 7953, window: 10_000, outputReserve: 2048 }).overLimit).toBe(true);
   });
 
   it('caps the reserve at a quarter of the window', () => {
@@ -104,18 +84,23 @@ describe('checkContextSize', () => {
     });
     expect(evaluateContextSize({ estimate: 800, window: 1000, outputReserve: 2048 }).overLimit).toBe(true);
   });
+});
 
-  it('the error names the estimate and the limit', () => {
-    try {
-      checkContextSize({ estimate: 9000, window: 10_000, outputReserve: 2048 });
-      expect.unreachable();
-    } catch (e) {
-      expect(e).toBeInstanceOf(ContextTooLargeError);
-      const err = e as ContextTooLargeError;
-      expect(err.estimate).toBe(9000);
-      expect(err.limit).toBe(7952);
-      expect(err.message).toContain('9000');
-      expect(err.message).toContain('7952');
-    }
+describe('buildPrompt prices the view', () => {
+  const rules = { model: 'm', vision: true, window: 6000, messageTokenBudget: 0, fallbackImageTokens: 1024, systemPrompt: '', images: new Map() };
+
+  it('prices the truncated view, not the raw message', () => {
+    const registry = new CalibrationRegistry();
+    const estimate = (context: ChatMessage[], messageTokenBudget = 0) => buildPrompt({ ...rules, registry, messageTokenBudget, context }).estimate;
+    // budget = 6000 // 6 = 1000 tokens = 1800 chars at the fallback rate
+    expect(estimate([result('c', x(1_000_000))])).toBeLessThanOrEqual(1000);
+    expect(estimate([user(x(180))])).toBe(100);
+    expect(estimate([result('c', x(1_000_000))], 100)).toBeLessThanOrEqual(100);
+  });
+
+  it('adds image costs', () => {
+    const images = new Map([['a.png', { path: 'a.png', bytes: 100, tokens: 1026, b64: 'B64' }]]);
+    const prompt = buildPrompt({ ...rules, registry: new CalibrationRegistry(), images, context: [user(x(180), { images: ['a.png'] })] });
+    expect(prompt.estimate).toBe(1126);
   });
 });

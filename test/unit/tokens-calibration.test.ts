@@ -8,11 +8,11 @@ import {
   isTruncatedReport,
   messageChars,
   MAX_OBSERVATIONS,
-  realBaselineEstimate,
   recordObservation,
 } from '../../src/domain/tokens.js';
 import type { ImageRef } from '../../src/domain/image-tokens.js';
-import { assistant, call, result, system, user, x } from './compression-fixtures.js';
+import { buildPrompt, type PromptInput } from '../../src/domain/prompt.js';
+import { assistant, call, result, user, x } from './compression-fixtures.js';
 
 const M = 'qwen';
 
@@ -175,100 +175,55 @@ describe('messageChars / estimateTokens', () => {
   });
 });
 
-describe('realBaselineEstimate', () => {
+/** The production estimate of the next prompt (buildPrompt): the last real count + the calibrated delta since. */
+describe('buildPrompt: real baseline + calibrated delta', () => {
   const reg = () => new CalibrationRegistry();
+  const estimate = (over: Partial<PromptInput> & Pick<PromptInput, 'context'>) =>
+    buildPrompt({ model: M, vision: true, window: 100_000, messageTokenBudget: 0, fallbackImageTokens: 1024, registry: reg(), systemPrompt: '', images: new Map(), ...over }).estimate;
 
-  it('falls back to estimateTokens(view) without a baseline', () => {
-    const context = [user(x(180)), assistant(x(180))];
-    expect(realBaselineEstimate({ baseline: null, context, model: M, registry: reg() })).toBe(200);
+  it('falls back to a full estimate of the view without a baseline', () => {
+    expect(estimate({ baseline: null, context: [user(x(180)), assistant(x(180))] })).toBe(200);
   });
 
   it('adds the calibrated delta of messages appended since messageCount', () => {
     const context = [user(x(5000)), assistant(x(5000)), user(x(180))];
-    const est = realBaselineEstimate({
-      baseline: { promptTokens: 4000, messageCount: 2 },
-      context,
-      model: M,
-      registry: reg(),
-    });
-    expect(est).toBe(4000 + 100);
+    expect(estimate({ baseline: { promptTokens: 4000, messageCount: 2 }, context })).toBe(4000 + 100);
   });
 
   it('locates the delta by lastSequence', () => {
     const a = user(x(5000));
     const b = assistant(x(360));
-    const context = [a, b];
-    const est = realBaselineEstimate({
-      baseline: { promptTokens: 3000, lastSequence: a.sequenceNumber },
-      context,
-      model: M,
-      registry: reg(),
-    });
-    expect(est).toBe(3000 + 200);
+    expect(estimate({ baseline: { promptTokens: 3000, lastSequence: a.sequenceNumber }, context: [a, b] })).toBe(3000 + 200);
   });
 
   it('prices the delta on the view (after truncation), not raw bytes', () => {
-    const huge = user(x(1_000_000));
-    const context = [user('hi'), huge];
-    const view = [context[0], { ...huge, content: x(1800) }];
-    const est = realBaselineEstimate({
-      baseline: { promptTokens: 50, messageCount: 1 },
-      context,
-      view,
-      model: M,
-      registry: reg(),
-    });
-    expect(est).toBe(50 + 1000);
+    // window 6000 → 1000 tokens per message → at most 1800 chars sent
+    const context = [user('hi'), user(x(1_000_000))];
+    const est = estimate({ window: 6000, baseline: { promptTokens: 50, messageCount: 1 }, context });
+    expect(est).toBeLessThanOrEqual(50 + 1000);
+    expect(est).toBeGreaterThan(50 + 900);
   });
 
-  it('takes the delta from the tail of a view with extra leading messages', () => {
+  it('takes the delta from the tail, after the system prompt in front', () => {
     const context = [user(x(100)), user(x(180))];
-    const view = [system(x(5000)), ...context];
-    const est = realBaselineEstimate({
-      baseline: { promptTokens: 3000, messageCount: 1 },
-      context,
-      view,
-      model: M,
-      registry: reg(),
-    });
-    expect(est).toBe(3100);
+    expect(estimate({ systemPrompt: x(5000), baseline: { promptTokens: 3000, messageCount: 1 }, context })).toBe(3100);
   });
 
   it('uses the calibrated slope for the delta', () => {
-    const r = calibrated([
+    const registry = calibrated([
       [1000, 600],
       [2000, 1100],
     ]);
-    const context = [user(x(1000)), user(x(400))];
-    const est = realBaselineEstimate({
-      baseline: { promptTokens: 600, messageCount: 1 },
-      context,
-      model: M,
-      registry: r,
-    });
-    expect(est).toBe(800);
+    expect(estimate({ registry, baseline: { promptTokens: 600, messageCount: 1 }, context: [user(x(1000)), user(x(400))] })).toBe(800);
   });
 
   it('ignores a stale baseline from a longer (since compressed) context', () => {
-    const context = [user(x(180))];
-    const est = realBaselineEstimate({
-      baseline: { promptTokens: 90_000, messageCount: 40 },
-      context,
-      model: M,
-      registry: reg(),
-    });
-    expect(est).toBe(100);
+    expect(estimate({ baseline: { promptTokens: 90_000, messageCount: 40 }, context: [user(x(180))] })).toBe(100);
   });
 
   it('includes images of appended messages', () => {
+    const images = new Map([['i.png', { path: 'i.png', bytes: 100, tokens: 1026, b64: 'B64' }]]);
     const context = [user('a'), user(x(180), { images: ['i.png'] })];
-    const est = realBaselineEstimate({
-      baseline: { promptTokens: 10, messageCount: 1 },
-      context,
-      model: M,
-      registry: reg(),
-      imageTokens: 1026,
-    });
-    expect(est).toBe(10 + 100 + 1026);
+    expect(estimate({ images, baseline: { promptTokens: 10, messageCount: 1 }, context })).toBe(10 + 100 + 1026);
   });
 });

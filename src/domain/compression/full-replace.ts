@@ -6,18 +6,14 @@
 import type { ChatMessage } from '../types.js';
 import { makeMessage } from '../types.js';
 import { extractEntities } from '../entities.js';
-import { isSystemMessage, isUserTurnStart, lastRealUserIndex } from '../turns.js';
+import { contextOrderOf } from '../context-order.js';
+import { isUserTurnStart, lastRealUserIndex } from '../turns.js';
 import { buildSummaryMessage, splitKeysLine } from './format.js';
 
 export interface CompactionPrefix {
   /** Index of the last real user message: messages before it are summarized. */
   end: number;
   messages: ChatMessage[];
-}
-
-export interface CompactOutcome {
-  context: ChatMessage[];
-  dropped: ChatMessage[];
 }
 
 /** Everything before the last real user turn; null when there is no such turn or nothing precedes it. */
@@ -72,31 +68,20 @@ export function buildStubSummaryMessage(dropped: readonly ChatMessage[]): ChatMe
   return buildSummaryMessage(summary, keys, { metadata: { local: true } });
 }
 
-/**
- * Full replace: `[system…, lastUser?, recent…, continuationSummary]`. The
- * summary goes last so the model reads it as the state to continue from,
- * right after the request and the work done on it so far.
- */
-export function applyFullReplace(
-  context: readonly ChatMessage[],
-  summary: string,
-  keys: readonly string[] = [],
-): CompactOutcome {
-  const system = context.filter(isSystemMessage);
-  const rest = context.filter((m) => !isSystemMessage(m));
-  const userAt = lastRealUserIndex(rest);
-  const kept = userAt >= 0 ? rest.slice(userAt) : [];
-  const dropped = userAt >= 0 ? rest.slice(0, userAt) : rest;
-  const carrier = buildSummaryMessage(summary, keys, { metadata: { continuation: true } });
-  return { context: [...system, ...kept, carrier], dropped };
+/** The sequence numbers a carrier stands for: [first, last] of what it replaces. */
+export function coveredRange(messages: readonly ChatMessage[]): [number, number] {
+  const seqs = messages.map((m) => m.sequenceNumber);
+  return [Math.min(...seqs), Math.max(...seqs)];
 }
 
-/** Full replace with the local stub summary (compact LLM off or failed); unchanged when nothing precedes the last request. */
-export function compactFullReplaceLocal(context: readonly ChatMessage[]): CompactOutcome {
-  const prefix = fullReplacePrefix(context.filter((m) => !isSystemMessage(m)));
-  if (!prefix) return { context: [...context], dropped: [] };
-  const { summary, keys } = splitKeysLine(localStubSummary(prefix.messages));
-  return applyFullReplace(context, summary, keys);
+/**
+ * Full replace: the prefix goes and one continuation summary comes. It has no
+ * contextOrder, so it sorts at its own (newest) sequence number, after the kept
+ * request and the work done on it so far: the model reads it as the state to
+ * continue from.
+ */
+export function fullReplaceCarrier(prefix: CompactionPrefix, text: { summary: string; keys: readonly string[] }): ChatMessage {
+  return buildSummaryMessage(text.summary, text.keys, { metadata: { continuation: true, covers: coveredRange(prefix.messages) } });
 }
 
 /**
@@ -114,29 +99,18 @@ export function nativeCompactionPrefix(context: readonly ChatMessage[]): Compact
   return { end, messages: context.slice(0, end) };
 }
 
-export interface NativeCompactionBlock {
-  /** Opaque provider payload rendered as text (the compaction block). */
-  content: string;
-  metadata?: Record<string, unknown>;
-}
-
 /**
- * Replace the messages before `cut` with one assistant message holding the
- * provider's block; the kept turns follow unchanged, thinking included.
- * Throws when `cut` is not a valid native cut for this context.
+ * Native compaction: one assistant message holding the provider's block takes
+ * the prefix's place (sorted right before the kept user turn); the kept turns
+ * follow unchanged, thinking included. `rest` is the context without system
+ * messages that `prefix` was cut from.
  */
-export function applyNativeCompaction(
-  context: readonly ChatMessage[],
-  cut: number,
-  block: NativeCompactionBlock,
-): CompactOutcome {
-  const prefix = nativeCompactionPrefix(context);
-  if (!prefix || prefix.end !== cut) throw new RangeError(`invalid native compaction cut ${cut}`);
-  const carrier = makeMessage({
+export function nativeCompactionCarrier(rest: readonly ChatMessage[], prefix: CompactionPrefix, block: { content: string }): ChatMessage {
+  return makeMessage({
     role: 'assistant',
     content: block.content,
     isDisplay: false,
-    metadata: { ...block.metadata, nativeCompaction: true },
+    // The block itself is what the provider is sent back (typed, verbatim); `content` is its readable summary.
+    metadata: { nativeCompaction: true, compactionBlock: block, contextOrder: contextOrderOf(rest[prefix.end]!) - 0.5, covers: coveredRange(prefix.messages) },
   });
-  return { context: [carrier, ...context.slice(cut)], dropped: context.slice(0, cut) };
 }

@@ -167,7 +167,7 @@ function swapImportantTurns(rest: ChatMessage[], plan: TurnPlan, opts: PlanOptio
   const newest = turns.length - 1;
   const score = turns.map((t) => turnImportance(t, opts.criticalToolNames));
   const important = turns
-    .map((t, i) => i)
+    .map((_, i) => i)
     .filter((i) => !kept.has(i) && turns[i].hasUser && score[i] >= IMPORTANT_TURN_SCORE)
     .sort((a, b) => score[b] - score[a] || b - a);
   for (const old of important) {
