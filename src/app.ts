@@ -76,7 +76,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   await profiles.ensureDefault();
   const sessions = new SessionService(store, profiles, bus, config);
   const files = new SessionFiles({ root: config.sessionFilesDir, maxBytes: config.sessionFilesMaxSizeMb * 1024 * 1024, logger: log });
-  const turns = new TurnService(store, sessions, bus, config, files, log);
+  const tools = new ToolRegistry();
+  const turns = new TurnService(store, sessions, bus, config, files, log, tools);
   sessions.beforeDelete = (sessionId) => turns.stopForDelete(sessionId);
   // Delete means gone: the directory goes with the committed delete; the cleanup loop stays for what this misses.
   sessions.afterDelete = (sessionId) =>
@@ -103,7 +104,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     return p;
   };
   const recalls = new RecallService(new RecallStore(db), sessions, turns, config, log);
-  const tools = new ToolRegistry();
   const hooks: TurnHooks = {};
   let sweeper: NodeJS.Timeout | null = null;
   let stopCleanup: (() => Promise<void>) | null = null;

@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { decodeGlobalID } from '@pothos/plugin-relay';
 import { fileURLToPath } from 'node:url';
 import type { App } from './app.js';
+import { isPlainName } from './files/names.js';
 import type { OpenedFile } from './files/store.js';
 import { ShareService } from './sessions/share.js';
 import { createStaticHandler } from './web/serve.js';
@@ -127,6 +128,11 @@ export const sharedFileRoute: RouteHandler = async (req, res, app) => {
   try {
     filename = decodeURIComponent(match[1]!);
   } catch {
+    send(res, 404, 'Not found');
+    return true;
+  }
+  // A name no stored file can have (NUL, separators, a leading dot) never reaches the database.
+  if (!isPlainName(filename)) {
     send(res, 404, 'Not found');
     return true;
   }

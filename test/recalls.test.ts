@@ -130,6 +130,12 @@ describe('scheduled recalls', () => {
 
   it('the model schedules one with schedule_recall; it fires as source MODEL', async () => {
     const sessionId = await newSession();
+    // A time without a zone would be read in the server's zone: the tool refuses it (and a date in prose).
+    const tool = t.app.tools.get('schedule_recall')!;
+    for (const at of ['2099-12-02T09:00:00', 'Dec 25 2099', '12/31/2099']) {
+      const refused = await tool.run({ text: 'x', at }, { sessionId: rawId(sessionId), turnId: 'none', signal: new AbortController().signal });
+      expect(refused.isError, at).toBe(true);
+    }
     t.fake.enqueue(
       { toolCalls: [{ name: 'schedule_recall', arguments: { in_seconds: 1, text: 'check the oven' }, id: 'call_recall' }] },
       { text: 'I will remind you.' },
@@ -183,6 +189,7 @@ describe('scheduled recalls', () => {
       ['past', { s: sessionId, at: inMs(-1_000), text: 'x' }],
       ['too far', { s: sessionId, at: inMs(400 * 86_400_000), text: 'x' }],
       ['empty', { s: sessionId, at: inMs(60_000), text: '   ' }],
+      ['only zero-width spaces', { s: sessionId, at: inMs(60_000), text: '\u200b\u2060\u200b' }],
       ['NUL', { s: sessionId, at: inMs(60_000), text: 'a\u0000b' }],
       ['bad date', { s: sessionId, at: 'tomorrow', text: 'x' }],
       ['bad id', { s: 'nope', at: inMs(60_000), text: 'x' }],

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShareRedactor } from '../src/domain/share-redaction.js';
+import { shareRedactorFor } from '../src/sessions/share.js';
 import { createTestServer, dbKind, type ServerContext } from './support/harness.js';
 import { newSession, rawId, sendWithAttachments, upload } from './support/uploads.js';
 
@@ -101,6 +102,9 @@ describe(`share holders learn no ids or paths (${dbKind})`, () => {
     expect((await fetchShared('private notes.txt', token)).status).toBe(404);
     expect((await fetchShared('spec.pdf', token)).status).toBe(404);
     expect((await fetchShared('../model.stl', token)).status).toBe(404);
+    // a name no file can have (NUL, a separator) is a 404 before any query, never a 500
+    expect((await fetchShared('model\u0000.stl', token)).status).toBe(404);
+    expect((await fetchShared('a\\b', token)).status).toBe(404);
     expect((await fetchShared('model.stl', token, 'POST')).status).toBe(405);
 
     // Deleting the session is the link's kill switch: the file URL stops with it.
@@ -109,6 +113,27 @@ describe(`share holders learn no ids or paths (${dbKind})`, () => {
     expect((await fetchShared('model.stl', token)).status).toBe(404);
     expect((await t.http(SHARED, { token })).data.sharedSession).toBeNull();
   }, 60_000);
+});
+
+describe('share redactor for a session', () => {
+  it('removes the session id in the encodings an id travels in', () => {
+    const sid = '0b6c3a52-1d7e-4c1b-9f5e-2d8a6b4c3e10';
+    const redactor = shareRedactorFor({ id: sid, userId: 'user-7' }, ['/srv/data']);
+    const gid = encodeGlobalID('Session', sid);
+    const messageGid = encodeGlobalID('Message', `${sid}:3`);
+    const forms = [
+      gid,
+      gid.replace(/=+$/, ''),
+      Buffer.from(`Session:${sid}`).toString('base64url'),
+      messageGid,
+      sid.replace(/-/g, ''),
+      Buffer.from(sid).toString('base64'),
+      encodeGlobalID('User', 'user-7'),
+    ];
+    const out = redactor.text(forms.join(' | '));
+    for (const form of forms) expect(out).not.toContain(form);
+    expect(out).not.toContain(sid.slice(0, 8));
+  });
 });
 
 describe('share redactor', () => {

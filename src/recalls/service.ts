@@ -52,7 +52,8 @@ export class RecallService {
     if (at.getTime() <= now) throw new BadInput('at must be in the future');
     const maxMs = this.config.recallMaxAheadDays * 86_400_000;
     if (at.getTime() - now > maxMs) throw new BadInput(`at must be at most ${this.config.recallMaxAheadDays} days ahead`);
-    const trimmed = text.trim();
+    // Blank is blank whatever the spaces: Unicode white space, zero-width and format characters (U+200B, U+2060…).
+    const trimmed = text.replace(/[\p{White_Space}\p{Cf}]/gu, '');
     if (trimmed === '') throw new BadInput('Recall text must not be empty');
     if (text.length > this.config.maxMessageChars) throw new BadInput(`Recall text is longer than ${this.config.maxMessageChars} characters`);
     return text;

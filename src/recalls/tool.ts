@@ -30,7 +30,11 @@ export function registerRecallTool(app: App): void {
         if (!Number.isFinite(seconds) || seconds <= 0) return { content: 'Error: in_seconds must be a positive number', isError: true };
         at = new Date(Date.now() + seconds * 1000);
       } else if (typeof args.at === 'string' && args.at.trim() !== '') {
-        at = new Date(args.at);
+        // Only ISO 8601 with a zone: a zoneless time would be read in the server's zone, which the model cannot know.
+        if (!ISO_WITH_ZONE.test(args.at.trim())) {
+          return { content: 'Error: at must be an ISO 8601 time with a time zone (e.g. 2026-12-01T09:00:00Z)', isError: true };
+        }
+        at = new Date(args.at.trim());
         if (Number.isNaN(at.getTime())) return { content: 'Error: at must be an ISO 8601 time', isError: true };
       } else {
         return { content: 'Error: give in_seconds or at', isError: true };
@@ -41,3 +45,5 @@ export function registerRecallTool(app: App): void {
     },
   });
 }
+
+const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;

@@ -7,7 +7,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { encodeGlobalID } from '@pothos/plugin-relay';
 import { createShareRedactor, type Redactor } from '../domain/share-redaction.js';
 import { SESSION_FILES_DIRNAME } from '../files/store.js';
 import type { StoredMessage } from '../store/rows.js';
@@ -41,11 +40,38 @@ export function shareRedactorFor(session: { id: string; userId: string | null },
   const owner = session.userId && session.userId !== ANONYMOUS ? session.userId : null;
   return createShareRedactor({
     sessionId: session.id,
-    sessionAliases: [encodeGlobalID('Session', session.id)],
-    ownerIds: owner ? [owner, encodeGlobalID('User', owner)] : [],
+    sessionAliases: [
+      ...globalIdForms('Session', session.id),
+      ...globalIdPrefixForms('Message', session.id),
+      session.id.replace(/-/g, ''),
+      ...base64Forms(session.id),
+    ],
+    ownerIds: owner ? [owner, ...globalIdForms('User', owner)] : [],
     localRoots: roots,
     filesDirName: SESSION_FILES_DIRNAME,
   });
+}
+
+function base64Forms(text: string): string[] {
+  const b64 = Buffer.from(text, 'utf8').toString('base64');
+  const url = Buffer.from(text, 'utf8').toString('base64url');
+  return [b64, b64.replace(/=+$/, ''), url];
+}
+
+/** A global id as padded base64, unpadded base64 and base64url. */
+function globalIdForms(typename: string, id: string): string[] {
+  return base64Forms(`${typename}:${id}`);
+}
+
+/**
+ * Global ids that start with the session id (`Message:<session>:<seq>`): the base64 of their longest prefix that
+ * encodes the same whatever follows (whole 3-byte groups), so every such id loses the part that spells the session.
+ */
+function globalIdPrefixForms(typename: string, sessionId: string): string[] {
+  const bytes = Buffer.from(`${typename}:${sessionId}`, 'utf8');
+  const whole = bytes.subarray(0, bytes.length - (bytes.length % 3));
+  const b64 = whole.toString('base64');
+  return [b64, whole.toString('base64url')];
 }
 
 /** The server directories a holder must never see: the session-files root and the data directory. */

@@ -103,6 +103,8 @@ export class TurnService {
     private readonly config: Config,
     private readonly files: SessionFiles,
     private readonly log: Logger,
+    /** the server's own tools: a client tool may not take one of their names */
+    private readonly serverTools: { get(name: string): unknown } = { get: () => undefined },
   ) {
     this.instanceId = instanceIdOf(config);
   }
@@ -146,7 +148,7 @@ export class TurnService {
     }
     const key = input.idempotencyKey?.trim() || null;
     if (key && key.length > 200) throw new BadInput('idempotencyKey must be at most 200 characters');
-    const clientTools = validateClientTools(input.clientTools ?? []);
+    const clientTools = validateClientTools(input.clientTools ?? [], this.serverTools);
     if (key) {
       const previous = await this.turnForKey(session.id, key, true);
       if (previous) return previous;
@@ -568,11 +570,13 @@ export class CancelledError extends Error {
   }
 }
 
-function validateClientTools(tools: ClientToolDefinition[]): ClientToolDefinition[] {
+function validateClientTools(tools: ClientToolDefinition[], serverTools: { get(name: string): unknown }): ClientToolDefinition[] {
   const names = new Set<string>();
   for (const tool of tools) {
     if (!/^[A-Za-z0-9_-]{1,64}$/.test(tool.name)) throw new BadInput(`Invalid client tool name ${JSON.stringify(tool.name)}`);
     if (names.has(tool.name)) throw new BadInput(`Duplicate client tool ${tool.name}`);
+    // A server tool's result is trusted (content_publish cards, spill pointers); a client may not answer in its name.
+    if (serverTools.get(tool.name)) throw new BadInput(`Client tool ${tool.name} has the name of one of the server's own tools`);
     if (typeof tool.parameters !== 'object' || tool.parameters === null) {
       throw new BadInput(`Client tool ${tool.name}: parameters must be a JSON Schema object`);
     }

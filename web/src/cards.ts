@@ -73,8 +73,9 @@ function formatSize(bytes: number): string {
 async function fetchBlob(fetcher: FileFetcher, card: PublishedCard): Promise<Blob> {
   const response = await fetcher(card.url);
   if (!response.ok) throw new Error(response.status === 404 ? 'The file is no longer available.' : `The file could not be loaded (${response.status}).`);
-  // Typed by the server's detection, not by anything in the file.
-  return new Blob([await response.arrayBuffer()], { type: card.contentType.split(';')[0] });
+  // Typed by the server's answer (its detection of the stored bytes), never by the card: a card is tool output.
+  const type = (response.headers.get('content-type') ?? 'application/octet-stream').split(';')[0]!.trim().toLowerCase();
+  return new Blob([await response.arrayBuffer()], { type });
 }
 
 function objectUrl(blob: Blob): string {
@@ -115,6 +116,12 @@ export function renderPublishedCard(card: PublishedCard, fetcher: FileFetcher): 
   return figure;
 }
 
+async function isPdf(blob: Blob): Promise<boolean> {
+  if (blob.type !== 'application/pdf') return false;
+  const head = new Uint8Array(await blob.slice(0, 5).arrayBuffer());
+  return String.fromCharCode(...head) === '%PDF-';
+}
+
 function fail(body: HTMLElement, error: unknown): void {
   body.replaceChildren(h('p', { class: 'publish-note', role: 'status', text: error instanceof Error ? error.message : String(error) }));
 }
@@ -137,6 +144,12 @@ async function fill(body: HTMLElement, card: PublishedCard, blob: Blob): Promise
       body.replaceChildren(h('iframe', { src: objectUrl(blob), sandbox: '', title, referrerpolicy: 'no-referrer' }));
       return;
     case 'pdf':
+      // Chromium's PDF viewer does not run in a sandboxed frame, so this frame has none: it gets only bytes that are
+      // a PDF (served as one and starting with the PDF signature); anything else is offered as a download.
+      if (!(await isPdf(blob))) {
+        body.replaceChildren(h('p', { class: 'publish-note', text: 'This file is not a PDF; no inline preview.' }));
+        return;
+      }
       body.replaceChildren(h('iframe', { src: objectUrl(blob), title, referrerpolicy: 'no-referrer' }));
       return;
     case 'text': {
