@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_RESULT_SERVER_STOPPED } from '../src/turns/tool-pairing.js';
 import { startChildServer, type ChildServer } from './support/child-server.js';
 import { startFakeProvider, type FakeProvider } from './support/fake-provider.js';
+import { eventually } from './support/harness.js';
 
 let fake: FakeProvider;
 let dir: string;
@@ -27,15 +28,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out; last ${JSON.stringify(v).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 120_000) => eventually(fn, ok, timeoutMs);
 
 const TURN = `query($id: ID!) { turn(id: $id) { status } }`;
 const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`;

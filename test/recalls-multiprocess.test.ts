@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, startChildServer } from './support/child-server.js';
 import { createServerDatabase } from './support/durability.js';
 import { type FakeProvider, startFakeProvider } from './support/fake-provider.js';
-import { serverUrl } from './support/harness.js';
+import { eventually, serverUrl } from './support/harness.js';
 
 const SESSIONS = 6;
 const PER_SESSION = 3;
@@ -53,15 +53,7 @@ describe.skipIf(!serverUrl)('scheduled recalls with two processes on one Postgre
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 240_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const v = await fn();
-      if (ok(v)) return v;
-      if (Date.now() > deadline) throw new Error(`timed out; last ${JSON.stringify(v).slice(0, 600)}`);
-      await new Promise((r) => setTimeout(r, 150));
-    }
-  }
+  const until = <T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 240_000) => eventually(fn, ok, timeoutMs);
 
   it(`${SESSIONS * PER_SESSION} recalls due together fire exactly once each`, async () => {
     const [a, b] = servers as [ChildServer, ChildServer];

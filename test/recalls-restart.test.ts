@@ -19,7 +19,7 @@ import { openDatabase } from '../src/db/client.js';
 import { type ChildServer, startChildServer } from './support/child-server.js';
 import { createServerDatabase } from './support/durability.js';
 import { type FakeProvider, startFakeProvider } from './support/fake-provider.js';
-import { serverUrl } from './support/harness.js';
+import { eventually, serverUrl } from './support/harness.js';
 
 let fake: FakeProvider;
 let dir: string;
@@ -58,15 +58,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function until<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 180_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out; last ${JSON.stringify(v).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const until = <T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 180_000) => eventually(fn, ok, timeoutMs);
 
 const RECALLS = `query($id: ID!) { session(id: $id) {
   recalls(includeFinished: true) { id text status turn { status } }
