@@ -55,7 +55,9 @@ export function shareRedactorFor(session: { id: string; userId: string | null },
 function base64Forms(text: string): string[] {
   const b64 = Buffer.from(text, 'utf8').toString('base64');
   const url = Buffer.from(text, 'utf8').toString('base64url');
-  return [b64, b64.replace(/=+$/, ''), url];
+  // base64url (Node) carries no padding; strip it from the plain form by length, not by a pattern.
+  const unpadded = b64.slice(0, b64.length - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0));
+  return [b64, unpadded, url];
 }
 
 /** A global id as padded base64, unpadded base64 and base64url. */
