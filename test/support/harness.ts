@@ -11,6 +11,7 @@ import { createApp, type App } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { createGraphQLHandler } from '../../src/server.js';
+import { SessionEventsDocument, type SessionEventsSubscription } from '../generated/graphql.js';
 
 export const serverUrl = process.env.TEST_DATABASE_URL;
 export const dbKind = serverUrl ? 'postgres' : 'pglite';
@@ -302,6 +303,16 @@ export async function eventually<T>(fn: () => Promise<T>, predicate: (value: T) 
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** EVENTS_SUBSCRIPTION as a typed document (test/operations/events.graphql): `subscribe` types its events. */
+export const SESSION_EVENTS = SessionEventsDocument;
+export type SessionEvent = SessionEventsSubscription['sessionEvents'];
+export type EventOf<N extends SessionEvent['__typename']> = Extract<SessionEvent, { __typename: N }>;
+/** A type guard for `filter`, `find`, `some`: the events of the given types. */
+export const isEvent =
+  <N extends SessionEvent['__typename']>(...names: N[]) =>
+  (e: SessionEvent): e is EventOf<N> =>
+    (names as string[]).includes(e.__typename);
 
 export const EVENTS_SUBSCRIPTION = `subscription($sessionId: ID!, $after: String) {
   sessionEvents(sessionId: $sessionId, after: $after) {
