@@ -12,6 +12,7 @@ import { type Database, openDatabase } from './db/client.js';
 import { ensureSearchIndexes, migrate } from './db/migrate.js';
 import { CalibrationRegistry } from './domain/tokens.js';
 import { createEventBus, type EventBus } from './events/bus.js';
+import { subscriptionCounter, type SubscriptionCounter } from './http/limits.js';
 import { ProfileService } from './sessions/profiles.js';
 import { SearchService } from './search/service.js';
 import { SessionFiles } from './files/store.js';
@@ -62,6 +63,8 @@ export interface App {
   transfer: TransferService;
   /** the hooks the turn runner calls (compression's) */
   hooks: TurnHooks;
+  /** live subscriptions per user and socket, counted across SSE and graphql-ws */
+  subscriptions: SubscriptionCounter;
   provider(profile: Pick<Profile, 'provider'>): LlmProvider;
   trigram: boolean;
   /** background work: orphan recovery, cleanup loops */
@@ -209,6 +212,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     shares: new ShareService(store),
     transfer: new TransferService(store, profiles, bus),
     hooks,
+    subscriptions: subscriptionCounter(config),
     provider,
     trigram,
     start: async () => {
