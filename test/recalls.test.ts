@@ -66,6 +66,8 @@ describe('scheduled recalls', () => {
     const id = scheduled.data.scheduleRecall.id;
     const pending = await t.http(`query($id: ID!) { session(id: $id) { recalls { id status } } }`, { id: sessionId }, alice);
     expect(pending.data.session.recalls).toEqual([{ id, status: 'PENDING' }]);
+    // The subscription is live before the recall is due, so it sees the recall's turn from its start.
+    await t.listening(sessionId, 1);
     await makeDue(id);
 
     const done = await fired(id);
