@@ -9,6 +9,7 @@ import type { App } from '../app.js';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import { can, type Viewer } from '../auth/policy.js';
+import { ErrorCode } from '../domain/error-codes.js';
 
 export interface Context {
   app: App;
@@ -16,10 +17,16 @@ export interface Context {
   viewer: Viewer | null;
 }
 
+/** The context of a field behind `t.withAuth({ authenticated: true })`: the viewer is known. */
+export interface AuthenticatedContext extends Context {
+  viewer: Viewer;
+}
+
 export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
   AuthScopes: { authenticated: boolean; admin: boolean };
+  AuthContexts: { authenticated: AuthenticatedContext; admin: AuthenticatedContext };
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
@@ -38,15 +45,16 @@ export const builder = new SchemaBuilder<{
     }),
     unauthorizedError: (_parent, context) =>
       context.viewer === null
-        ? new GraphQLError('Authentication required', { extensions: { code: 'UNAUTHENTICATED' } })
-        : new GraphQLError('Not allowed', { extensions: { code: 'FORBIDDEN' } }),
+        ? new GraphQLError('Authentication required', { extensions: { code: ErrorCode.UNAUTHENTICATED } })
+        : new GraphQLError('Not allowed', { extensions: { code: ErrorCode.FORBIDDEN } }),
   },
   prisma: {
     client: (ctx) => ctx.app.db.prisma,
     dmmf: getDatamodel(),
     exposeDescriptions: false,
     filterConnectionTotalCount: true,
-    onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'warn',
+    // A prismaField that drops `query` loads its selection field by field: fail loudly outside production.
+    onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'error',
   },
   relay: {
     clientMutationId: 'omit',

@@ -1,20 +1,16 @@
 /** The one place domain errors become GraphQL errors with the contract's codes; everything else is masked. */
 import { GraphQLError } from 'graphql';
 import { isLockTimeout } from '../db/faults.js';
-import { ErrorCode } from '../domain/error-codes.js';
+import { contractErrorCodes, ErrorCode } from '../domain/error-codes.js';
 import { DomainError } from '../store/errors.js';
 
-/** Codes whose errors keep their message through masking (the guards' own codes pass as the GraphQL errors they are). */
+/**
+ * Codes whose errors keep their message through masking: the contract's list (but
+ * INTERNAL_SERVER_ERROR, which is what masking answers) and the additions below
+ * (the guards' own codes pass as the GraphQL errors they are).
+ */
 const PASSED_CODES = new Set<string>([
-  ErrorCode.UNAUTHENTICATED,
-  ErrorCode.FORBIDDEN,
-  ErrorCode.NOT_FOUND,
-  ErrorCode.BAD_USER_INPUT,
-  ErrorCode.CONFLICT,
-  ErrorCode.PAYLOAD_TOO_LARGE,
-  ErrorCode.NOTHING_TO_COMPACT,
-  ErrorCode.CONTEXT_TOO_LARGE,
-  ErrorCode.PROVIDER_UNAVAILABLE,
+  ...contractErrorCodes.filter((code) => code !== ErrorCode.INTERNAL_SERVER_ERROR),
   ErrorCode.BUSY,
   ErrorCode.SERVICE_UNAVAILABLE,
   ErrorCode.GRAPHQL_VALIDATION_FAILED,
