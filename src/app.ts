@@ -26,6 +26,8 @@ import { EditingService } from './editing/service.js';
 import { RecallStore } from './store/recalls.js';
 import { RecallService } from './recalls/service.js';
 import { registerRecallTool } from './recalls/tool.js';
+import { ShareService } from './sessions/share.js';
+import { TransferService } from './sessions/transfer.js';
 
 export interface App {
   config: Config;
@@ -42,6 +44,8 @@ export interface App {
   turns: TurnService;
   editing: EditingService;
   recalls: RecallService;
+  shares: ShareService;
+  transfer: TransferService;
   hooks: TurnHooks;
   provider(profile: Pick<Profile, 'provider'>): LlmProvider;
   trigram: boolean;
@@ -122,6 +126,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     turns,
     editing: new EditingService(store, new EditStore(store), sessions, bus),
     recalls,
+    shares: new ShareService(store),
+    transfer: new TransferService(store, profiles, bus),
     hooks,
     provider,
     trigram,

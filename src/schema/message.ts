@@ -1,4 +1,4 @@
-/** Message, its history connection, and the Message node. */
+/** Message and ToolCall, and the Message node. */
 import { can } from '../auth/policy.js';
 import type { StoredMessage } from '../store/rows.js';
 import { toStoredMessage } from '../store/rows.js';
@@ -68,10 +68,3 @@ MessageRef.implement({
   createdAt: t.field({ type: 'DateTime', resolve: (m) => m.createdAt }),
   }),
 });
-
-export const PageInfoRef = builder.objectRef<{
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-  startCursor: string | null;
-  endCursor: string | null;
-}>('PageInfo');

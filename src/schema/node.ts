@@ -6,7 +6,7 @@
  */
 import { decodeGlobalID, resolveNodes } from '@pothos/plugin-relay';
 import { can, sessionScope } from '../auth/policy.js';
-import type { Context } from './builder.js';
+import type { AuthenticatedContext } from './builder.js';
 import { builder } from './builder.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -16,11 +16,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * rule of the field that lists or returns that type elsewhere. A Node type
  * without an entry is never answered (fail closed).
  */
-const visible: Record<string, (id: string, ctx: Context) => Promise<boolean>> = {
+const visible: Record<string, (id: string, ctx: AuthenticatedContext) => Promise<boolean>> = {
   // session(id:): the store's read rule, as one filtered query.
   Session: async (id, ctx) =>
     UUID.test(id) &&
-    (await ctx.app.db.prisma.session.count({ where: { id, ...ctx.app.store.readWhere(ctx.viewer!) } })) > 0,
+    (await ctx.app.db.prisma.session.count({ where: { id, ...ctx.app.store.readWhere(ctx.viewer) } })) > 0,
   // The session's rule, through the turn's session.
   Turn: async (id, ctx) => {
     if (!UUID.test(id)) return false;
@@ -37,12 +37,12 @@ const visible: Record<string, (id: string, ctx: Context) => Promise<boolean>> = 
     if (!UUID.test(id)) return false;
     const recall = await ctx.app.db.prisma.recall.findUnique({ where: { id }, select: { sessionId: true } });
     if (!recall) return false;
-    const session = await ctx.app.db.prisma.session.findFirst({ where: { id: recall.sessionId, ...ctx.app.store.readWhere(ctx.viewer!) } });
+    const session = await ctx.app.db.prisma.session.findFirst({ where: { id: recall.sessionId, ...ctx.app.store.readWhere(ctx.viewer) } });
     return session !== null && can(ctx.viewer, 'readContext', session);
   },
   // viewer.user and Session.owner: yourself, and the owners of sessions you may read (everyone for an admin).
   User: async (id, ctx) => {
-    const viewer = ctx.viewer!;
+    const { viewer } = ctx;
     if (!UUID.test(id)) return false;
     if (!('all' in sessionScope(viewer, 'read')) && id !== viewer.userId) {
       const owned = await ctx.app.db.prisma.session.count({ where: { AND: [{ userId: id }, ctx.app.store.readWhere(viewer)] } });
@@ -69,12 +69,11 @@ function parse(raw: string): { typename: string; id: string } | null {
 const isGone = (error: unknown) => (error as { code?: string } | null)?.code === 'P2025';
 
 builder.queryField('node', (t) =>
-  t.field({
+  t.withAuth({ authenticated: true }).field({
     type: builder.nodeInterfaceRef(),
     nullable: true,
     description:
       'Any Node by its global id. An id the caller may not see, a missing or deleted one and a malformed one all answer null, with no error.',
-    authScopes: { authenticated: true },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx, info) => {
       const target = parse(String(args.id));

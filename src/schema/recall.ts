@@ -76,7 +76,7 @@ RecallRef.implement({
   }),
 });
 
-builder.prismaObjectFields('Session', (t) => ({
+builder.prismaObjectFields(SessionRef, (t) => ({
   recalls: t.field({
     type: [RecallRef],
     description:
@@ -96,24 +96,22 @@ builder.prismaObjectFields('Session', (t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  scheduleRecall: t.field({
+  scheduleRecall: t.withAuth({ authenticated: true }).field({
     type: RecallRef,
     description:
       'Schedules `text` to arrive in the session at `at` as an isRecall message, answered by a turn. Fires exactly once, on whichever server process sees it first; a session busy with a turn gets it when that turn ends.',
-    authScopes: { authenticated: true },
     args: {
       sessionId: t.arg.id({ required: true }),
       at: t.arg({ type: 'DateTime', required: true }),
       text: t.arg.string({ required: true }),
     },
     resolve: (_root, args, ctx) =>
-      ctx.app.recalls.schedule(ctx.viewer!, { sessionId: parseGlobalId(String(args.sessionId), 'Session'), at: args.at, text: args.text }),
+      ctx.app.recalls.schedule(ctx.viewer, { sessionId: parseGlobalId(String(args.sessionId), 'Session'), at: args.at, text: args.text }),
   }),
-  cancelRecall: t.field({
+  cancelRecall: t.withAuth({ authenticated: true }).field({
     type: RecallRef,
     description: 'Cancels a pending recall (again: the same answer). One that already fired answers CONFLICT.',
-    authScopes: { authenticated: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.app.recalls.cancel(ctx.viewer!, parseGlobalId(String(args.id), 'Recall')),
+    resolve: (_root, args, ctx) => ctx.app.recalls.cancel(ctx.viewer, parseGlobalId(String(args.id), 'Recall')),
   }),
 }));
