@@ -10,6 +10,7 @@ import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import { can, type Viewer } from '../auth/policy.js';
 import { ErrorCode } from '../domain/error-codes.js';
+import { decodeArgGlobalId } from './ids.js';
 
 export interface Context {
   app: App;
@@ -21,6 +22,8 @@ export interface Context {
 export interface AuthenticatedContext extends Context {
   viewer: Viewer;
 }
+
+const unauthenticated = () => new GraphQLError('Authentication required', { extensions: { code: ErrorCode.UNAUTHENTICATED } });
 
 export const builder = new SchemaBuilder<{
   Context: Context;
@@ -43,10 +46,7 @@ export const builder = new SchemaBuilder<{
       authenticated: context.viewer !== null,
       admin: can(context.viewer, 'manageProfiles'),
     }),
-    unauthorizedError: (_parent, context) =>
-      context.viewer === null
-        ? new GraphQLError('Authentication required', { extensions: { code: ErrorCode.UNAUTHENTICATED } })
-        : new GraphQLError('Not allowed', { extensions: { code: ErrorCode.FORBIDDEN } }),
+    unauthorizedError: (_parent, context) => (context.viewer === null ? unauthenticated() : new GraphQLError('Not allowed', { extensions: { code: ErrorCode.FORBIDDEN } })),
   },
   prisma: {
     client: (ctx) => ctx.app.db.prisma,
@@ -62,6 +62,13 @@ export const builder = new SchemaBuilder<{
     // node(id:) is defined in node.ts, with one access policy for every Node type.
     nodeQueryOptions: false,
     nodesQueryOptions: false,
+    // Pothos maps arguments before scope-auth runs: without credentials no id is looked at, so
+    // an anonymous caller is UNAUTHENTICATED whatever the id, as before ids were parsed here.
+    // Every field that takes a global id is an authenticated one.
+    decodeGlobalID: (globalID, context) => {
+      if (context.viewer === null) throw unauthenticated();
+      return decodeArgGlobalId(globalID);
+    },
   },
 });
 

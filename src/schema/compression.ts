@@ -50,11 +50,11 @@ builder.queryFields((t) => ({
     type: CompressionPlanRef,
     description: 'Dry run of compression: what a compaction would summarize and keep now, without doing it.',
     args: {
-      sessionId: t.arg.id({ required: true }),
+      sessionId: t.arg.globalID({ for: SessionRef, required: true }),
       strategy: t.arg({ type: CompressionStrategyEnum, defaultValue: 'SUMMARY' }),
     },
     resolve: async (_root, args, ctx) => {
-      const session = await ctx.app.sessions.readable(ctx.viewer, parseGlobalId(String(args.sessionId), 'Session'));
+      const session = await ctx.app.sessions.readable(ctx.viewer, args.sessionId.id);
       return compressionPlan(ctx.app, session.id, args.strategy ?? 'SUMMARY');
     },
   }),
@@ -66,6 +66,7 @@ builder.queryFields((t) => ({
       'when fewer than `first` chunks match, chunks containing a term as a substring fill the rest (`ploy`). ' +
       'Ranked by a score in [0, 1]: the mean of the share of terms present and the trigram word similarity (the share alone without pg_trgm); ties go to the most recent.',
     args: {
+      // A plain id: an empty one means every readable session, which the relay plugin would refuse.
       sessionId: t.arg.id(),
       query: t.arg.string({ required: true }),
       first: t.arg.int({ defaultValue: 5 }),
@@ -91,9 +92,9 @@ builder.mutationField('compactSession', (t) =>
     type: CompactSessionPayloadRef,
     description: 'Forced /compact: bypasses the threshold. NOTHING_TO_COMPACT when nothing can be compressed.',
     args: {
-      id: t.arg.id({ required: true }),
+      id: t.arg.globalID({ for: SessionRef, required: true }),
       strategy: t.arg({ type: CompressionStrategyEnum, defaultValue: 'SUMMARY' }),
     },
-    resolve: (_root, args, ctx) => compactSession(ctx.app, ctx.viewer, parseGlobalId(String(args.id), 'Session'), args.strategy ?? 'SUMMARY'),
+    resolve: (_root, args, ctx) => compactSession(ctx.app, ctx.viewer, args.id.id, args.strategy ?? 'SUMMARY'),
   }),
 );

@@ -3,6 +3,7 @@ import { GraphQLError } from 'graphql';
 import { isLockTimeout } from '../db/faults.js';
 import { contractErrorCodes, ErrorCode } from '../domain/error-codes.js';
 import { DomainError } from '../store/errors.js';
+import { wantedTypeOf } from './ids.js';
 
 /**
  * Codes whose errors keep their message through masking: the contract's list (but
@@ -50,6 +51,9 @@ function findDomainError(error: unknown): { code: string; message: string } | nu
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth++) {
     if (current instanceof DomainError) return current;
+    // `t.arg.globalID({ for })` refusing an id of another type (or none): the caller's input.
+    const wanted = current instanceof Error ? wantedTypeOf(current) : null;
+    if (wanted) return { code: ErrorCode.BAD_USER_INPUT, message: `Malformed ${wanted} id` };
     // Prisma's "required record not found" (Pothos' prismaNode loads with findUniqueOrThrow): a missing row.
     if ((current as { code?: unknown }).code === 'P2025' && (current as Error).name === 'PrismaClientKnownRequestError') {
       return { code: ErrorCode.NOT_FOUND, message: 'Not found' };

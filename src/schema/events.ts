@@ -5,7 +5,7 @@ import type { SessionEvent, SessionListEvent } from '../events/types.js';
 import { ErrorCode } from '../domain/error-codes.js';
 import { sessionListEvents } from '../sessions/list-events.js';
 import { builder } from './builder.js';
-import { parseGlobalId, sessionGlobalId, turnGlobalId } from './ids.js';
+import { sessionGlobalId, turnGlobalId } from './ids.js';
 import { MessageRef, ToolCallRef } from './message.js';
 import { SessionRef } from './session.js';
 import { TurnRef } from './turn.js';
@@ -128,9 +128,9 @@ const SessionListEventRef = builder.objectRef<SessionListEvent>('SessionListEven
 builder.subscriptionFields((t) => ({
   sessionEvents: t.withAuth({ authenticated: true }).field({
     type: SessionEventRef,
-    args: { sessionId: t.arg.id({ required: true }), after: t.arg.string() },
+    args: { sessionId: t.arg.globalID({ for: SessionRef, required: true }), after: t.arg.string() },
     subscribe: async (_root, args, ctx) => {
-      const id = parseGlobalId(String(args.sessionId), 'Session');
+      const id = args.sessionId.id;
       await ctx.app.sessions.readable(ctx.viewer, id);
       if (args.after != null && !/^\d+(-\d+)?$/.test(args.after)) {
         throw new GraphQLError('Malformed after cursor', { extensions: { code: ErrorCode.BAD_USER_INPUT } });

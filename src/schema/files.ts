@@ -2,7 +2,6 @@
 import type { SessionFileEntry } from '../files/store.js';
 import { BadInput } from '../store/errors.js';
 import { builder } from './builder.js';
-import { parseGlobalId } from './ids.js';
 import { SessionRef } from './session.js';
 
 interface SessionFileShape {
@@ -37,9 +36,9 @@ builder.prismaObjectFields(SessionRef, (t) => ({
 builder.mutationField('uploadSessionFiles', (t) =>
   t.withAuth({ authenticated: true }).field({
     type: [SessionFileRef],
-    args: { sessionId: t.arg.id({ required: true }), files: t.arg({ type: ['File'], required: true }) },
+    args: { sessionId: t.arg.globalID({ for: SessionRef, required: true }), files: t.arg({ type: ['File'], required: true }) },
     resolve: async (_root, args, ctx) => {
-      const session = await ctx.app.sessions.writable(ctx.viewer, parseGlobalId(String(args.sessionId), 'Session'));
+      const session = await ctx.app.sessions.writable(ctx.viewer, args.sessionId.id);
       if (args.files.length === 0) throw new BadInput('No files to upload');
       const saved = await ctx.app.files.saveUploads(session.id, args.files);
       return saved.map((entry) => ({ sessionId: session.id, entry }));

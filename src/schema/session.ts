@@ -20,7 +20,7 @@ import { DEFAULT_SESSION_PAGE, listSessions, type SessionListEdge, type SessionL
 import { Forbidden } from '../store/errors.js';
 import { usersByIds } from '../store/users.js';
 import { builder } from './builder.js';
-import { argumentGiven, parseGlobalId } from './ids.js';
+import { argumentGiven, parseGlobalId, sessionGlobalId } from './ids.js';
 import { MessageRef } from './message.js';
 import { nextPromptOf } from './next-prompt.js';
 import { CostRef, UsageRef } from './usage.js';
@@ -130,12 +130,12 @@ builder.queryFields((t) => ({
   session: t.withAuth({ authenticated: true }).prismaField({
     type: 'Session',
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.globalID({ for: SessionRef, required: true }) },
     // One query: the selection drives the SQL and the access rule is part of the filter.
     resolve: (query, _root, args, ctx) =>
       ctx.app.db.prisma.session.findFirst({
         ...query,
-        where: { id: parseGlobalId(String(args.id), 'Session'), ...ctx.app.store.readWhere(ctx.viewer) },
+        where: { id: args.id.id, ...ctx.app.store.readWhere(ctx.viewer) },
       }),
   }),
   sessions: t.withAuth({ authenticated: true }).field({
@@ -143,6 +143,7 @@ builder.queryFields((t) => ({
     args: {
       first: t.arg.int({ defaultValue: DEFAULT_SESSION_PAGE }),
       after: t.arg.string(),
+      // Optional ids stay plain: an empty one means none, which the relay plugin would refuse.
       profileId: t.arg.id(),
       search: t.arg.string(),
       orderBy: t.arg({ type: SessionOrderFieldEnum, defaultValue: 'LAST_ACTIVE' }),
@@ -164,6 +165,7 @@ builder.queryFields((t) => ({
 }));
 
 const CreateSessionInput = builder.inputType('CreateSessionInput', {
+  // profileId stays a plain id: an empty one means the default profile.
   fields: (t) => ({ profileId: t.id(), name: t.string() }),
 });
 const DeleteSessionPayload = builder.objectRef<{ deletedSessionId: string }>('DeleteSessionPayload').implement({
@@ -171,7 +173,7 @@ const DeleteSessionPayload = builder.objectRef<{ deletedSessionId: string }>('De
 });
 const RecordSessionEventInput = builder.inputType('RecordSessionEventInput', {
   fields: (t) => ({
-    sessionId: t.id({ required: true }),
+    sessionId: t.globalID({ for: SessionRef, required: true }),
     source: t.string({ required: true, description: 'allowlisted sources reach the model: task_note, synapse_event' }),
     text: t.string({ required: true }),
   }),
@@ -191,28 +193,28 @@ builder.mutationFields((t) => {
     }),
     deleteSession: authed.field({
       type: DeleteSessionPayload,
-      args: { id: t.arg.id({ required: true }) },
+      args: { id: t.arg.globalID({ for: SessionRef, required: true }) },
       resolve: async (_root, args, ctx) => {
-        await ctx.app.sessions.delete(ctx.viewer, parseGlobalId(String(args.id), 'Session'));
-        return { deletedSessionId: String(args.id) };
+        await ctx.app.sessions.delete(ctx.viewer, args.id.id);
+        return { deletedSessionId: sessionGlobalId(args.id.id) };
       },
     }),
     renameSession: authed.field({
       type: SessionRef,
-      args: { id: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
-      resolve: (_root, args, ctx) => ctx.app.sessions.rename(ctx.viewer, parseGlobalId(String(args.id), 'Session'), args.name),
+      args: { id: t.arg.globalID({ for: SessionRef, required: true }), name: t.arg.string({ required: true }) },
+      resolve: (_root, args, ctx) => ctx.app.sessions.rename(ctx.viewer, args.id.id, args.name),
     }),
     setSessionPinned: authed.field({
       type: SessionRef,
-      args: { id: t.arg.id({ required: true }), pinned: t.arg.boolean({ required: true }) },
-      resolve: (_root, args, ctx) => ctx.app.sessions.setPinned(ctx.viewer, parseGlobalId(String(args.id), 'Session'), args.pinned),
+      args: { id: t.arg.globalID({ for: SessionRef, required: true }), pinned: t.arg.boolean({ required: true }) },
+      resolve: (_root, args, ctx) => ctx.app.sessions.setPinned(ctx.viewer, args.id.id, args.pinned),
     }),
     recordSessionEvent: authed.field({
       type: MessageRef,
       args: { input: t.arg({ type: RecordSessionEventInput, required: true }) },
       resolve: (_root, { input }, ctx) =>
         ctx.app.sessions.recordEvent(ctx.viewer, {
-          sessionId: parseGlobalId(String(input.sessionId), 'Session'),
+          sessionId: input.sessionId.id,
           source: input.source,
           text: input.text,
         }),

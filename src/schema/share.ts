@@ -13,7 +13,6 @@ import { redactMessage, shareRedactorFor, shareRoots, shareUrl } from '../sessio
 import type { StoredMessage } from '../store/rows.js';
 import type { SessionRow } from '../store/sessions.js';
 import { builder } from './builder.js';
-import { parseGlobalId } from './ids.js';
 import { MessageRoleEnum, ToolCallRef } from './message.js';
 import { SessionRef } from './session.js';
 
@@ -99,7 +98,7 @@ builder.mutationField('shareSession', (t) =>
   t.withAuth({ authenticated: true }).field({
     type: ShareSessionPayloadRef,
     description: 'One capability link per session; the same token on repeat calls. CONFLICT while the session has no saved message.',
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.app.shares.issue(ctx.viewer, parseGlobalId(String(args.id), 'Session')),
+    args: { id: t.arg.globalID({ for: SessionRef, required: true }) },
+    resolve: (_root, args, ctx) => ctx.app.shares.issue(ctx.viewer, args.id.id),
   }),
 );

@@ -8,6 +8,7 @@ const ExportFormatEnum = builder.enumType('ExportFormat', { values: ['MARKDOWN',
 const ImportSessionInput = builder.inputType('ImportSessionInput', {
   fields: (t) => ({
     data: t.string({ required: true, description: 'JSON as produced by export(format: JSON)' }),
+    // A plain id: an empty one means the default profile, which the relay plugin would refuse.
     profileId: t.id(),
   }),
 });

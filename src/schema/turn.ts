@@ -4,7 +4,6 @@ import type { TurnJson } from '../events/types.js';
 import type { Context } from './builder.js';
 import { builder } from './builder.js';
 import { MessageRef, ToolCallRef } from './message.js';
-import { parseGlobalId } from './ids.js';
 import { SessionRef } from './session.js';
 
 export const TurnStatusEnum = builder.enumType('TurnStatus', {
@@ -58,7 +57,7 @@ const ToolDefinitionInput = builder.inputType('ToolDefinitionInput', {
 
 const SendMessageInput = builder.inputType('SendMessageInput', {
   fields: (t) => ({
-    sessionId: t.id({ required: true }),
+    sessionId: t.globalID({ for: SessionRef, required: true }),
     content: t.string({ required: true }),
     images: t.field({ type: ['File'] }),
     files: t.field({ type: ['File'] }),
@@ -76,7 +75,7 @@ const SendMessageInput = builder.inputType('SendMessageInput', {
 
 const SubmitToolResultInput = builder.inputType('SubmitToolResultInput', {
   fields: (t) => ({
-    turnId: t.id({ required: true }),
+    turnId: t.globalID({ for: TurnRef, required: true }),
     toolCallId: t.string({ required: true }),
     content: t.string({ required: true }),
     isError: t.boolean({ defaultValue: false }),
@@ -101,20 +100,20 @@ builder.mutationFields((t) => ({
     resolve: (_root, { input }, ctx) =>
       ctx.app.turns.sendMessage(ctx.viewer, {
         ...input,
-        sessionId: parseGlobalId(String(input.sessionId), 'Session'),
+        sessionId: input.sessionId.id,
         clientTools: input.clientTools?.map((c) => ({ ...c, parameters: c.parameters })) ?? null,
       }),
   }),
   cancelTurn: t.withAuth({ authenticated: true }).field({
     type: TurnRef,
-    args: { turnId: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.app.turns.cancel(ctx.viewer, parseGlobalId(String(args.turnId), 'Turn')),
+    args: { turnId: t.arg.globalID({ for: TurnRef, required: true }) },
+    resolve: (_root, args, ctx) => ctx.app.turns.cancel(ctx.viewer, args.turnId.id),
   }),
   submitToolResult: t.withAuth({ authenticated: true }).field({
     type: TurnRef,
     args: { input: t.arg({ type: SubmitToolResultInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      ctx.app.turns.submitToolResult(ctx.viewer, { ...input, turnId: parseGlobalId(String(input.turnId), 'Turn') }),
+      ctx.app.turns.submitToolResult(ctx.viewer, { ...input, turnId: input.turnId.id }),
   }),
 }));
 
@@ -122,9 +121,9 @@ builder.queryField('turn', (t) =>
   t.withAuth({ authenticated: true }).field({
     type: TurnRef,
     nullable: true,
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.globalID({ for: TurnRef, required: true }) },
     resolve: async (_root, args, ctx) => {
-      const turn = await loadTurn(parseGlobalId(String(args.id), 'Turn'), ctx);
+      const turn = await loadTurn(args.id.id, ctx);
       return turn instanceof Error ? null : turn;
     },
   }),
