@@ -8,6 +8,7 @@ import { decodeGlobalID, resolveNodes } from '@pothos/plugin-relay';
 import { can, sessionScope } from '../auth/policy.js';
 import type { AuthenticatedContext } from './builder.js';
 import { builder } from './builder.js';
+import * as lookups from '../store/lookups.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -18,14 +19,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 const visible: Record<string, (id: string, ctx: AuthenticatedContext) => Promise<boolean>> = {
   // session(id:): the store's read rule, as one filtered query.
-  Session: async (id, ctx) =>
-    UUID.test(id) &&
-    (await ctx.app.db.prisma.session.count({ where: { id, ...ctx.app.store.readWhere(ctx.viewer) } })) > 0,
+  Session: async (id, ctx) => UUID.test(id) && (await lookups.sessionExists(ctx.app.db, id, ctx.app.store.readWhere(ctx.viewer))),
   // The session's rule, through the turn's session.
   Turn: async (id, ctx) => {
     if (!UUID.test(id)) return false;
-    const turn = await ctx.app.db.prisma.turn.findUnique({ where: { id }, select: { sessionId: true } });
-    return turn !== null && (await visible.Session!(turn.sessionId, ctx));
+    const sessionId = await lookups.sessionIdOfTurn(ctx.app.db, id);
+    return sessionId !== null && (await visible.Session!(sessionId, ctx));
   },
   // The session's rule; the loader also hides context-only rows from readers who cannot write.
   Message: async (id, ctx) => {
@@ -35,9 +34,9 @@ const visible: Record<string, (id: string, ctx: AuthenticatedContext) => Promise
   // Session.recalls: the session's write rule (owner or admin), through the recall's session.
   Recall: async (id, ctx) => {
     if (!UUID.test(id)) return false;
-    const recall = await ctx.app.db.prisma.recall.findUnique({ where: { id }, select: { sessionId: true } });
-    if (!recall) return false;
-    const session = await ctx.app.db.prisma.session.findFirst({ where: { id: recall.sessionId, ...ctx.app.store.readWhere(ctx.viewer) } });
+    const sessionId = await lookups.sessionIdOfRecall(ctx.app.db, id);
+    if (!sessionId) return false;
+    const session = await lookups.readableSession(ctx.app.db, sessionId, ctx.app.store.readWhere(ctx.viewer));
     return session !== null && can(ctx.viewer, 'readContext', session);
   },
   // viewer.user and Session.owner: yourself, and the owners of sessions you may read (everyone for an admin).
@@ -45,13 +44,13 @@ const visible: Record<string, (id: string, ctx: AuthenticatedContext) => Promise
     const { viewer } = ctx;
     if (!UUID.test(id)) return false;
     if (!('all' in sessionScope(viewer, 'read')) && id !== viewer.userId) {
-      const owned = await ctx.app.db.prisma.session.count({ where: { AND: [{ userId: id }, ctx.app.store.readWhere(viewer)] } });
+      const owned = await lookups.countOwnedSessions(ctx.app.db, id, ctx.app.store.readWhere(viewer));
       if (owned === 0) return false;
     }
-    return (await ctx.app.db.prisma.user.count({ where: { id } })) > 0;
+    return lookups.userExists(ctx.app.db, id);
   },
   // profiles: every authenticated caller sees every profile, systemPrompt included.
-  Profile: async (id, ctx) => UUID.test(id) && (await ctx.app.db.prisma.profile.count({ where: { id } })) > 0,
+  Profile: async (id, ctx) => UUID.test(id) && (await lookups.profileExists(ctx.app.db, id)),
 };
 
 export const nodeTypesWithPolicy = Object.keys(visible);

@@ -2,6 +2,7 @@
 import type { ToolCall } from '../domain/types.js';
 import type { TurnJson } from '../events/types.js';
 import type { Context } from './builder.js';
+import { turnById } from '../store/lookups.js';
 import { builder } from './builder.js';
 import { MessageRef, ToolCallRef } from './message.js';
 import { SessionRef } from './session.js';
@@ -27,7 +28,7 @@ export const TurnRef = builder.loadableNodeRef<TurnShape, string>('Turn', {
 
 export async function loadTurn(id: string, ctx: Context): Promise<TurnShape | Error> {
   if (!/^[0-9a-f-]{36}$/i.test(id) || !ctx.viewer) return new Error('Turn not found');
-  const turn = await ctx.app.db.prisma.turn.findUnique({ where: { id } });
+  const turn = await turnById(ctx.app.db, id);
   if (!turn) return new Error('Turn not found');
   const session = await ctx.app.sessions.findReadable(ctx.viewer, turn.sessionId);
   return session ? turn : new Error('Turn not found');
