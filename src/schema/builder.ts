@@ -46,7 +46,8 @@ export const builder = new SchemaBuilder<{
       authenticated: context.viewer !== null,
       admin: can(context.viewer, 'manageProfiles'),
     }),
-    unauthorizedError: (_parent, context) => (context.viewer === null ? unauthenticated() : new GraphQLError('Not allowed', { extensions: { code: ErrorCode.FORBIDDEN } })),
+    unauthorizedError: (_parent, context) =>
+      context.viewer === null ? unauthenticated() : new GraphQLError('Not allowed', { extensions: { code: ErrorCode.FORBIDDEN } }),
   },
   prisma: {
     client: (ctx) => ctx.app.db.prisma,

@@ -151,7 +151,7 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, ctx, info): Promise<SessionListPage> => {
       const { store, search, config } = ctx.app;
-      return listSessions({ store, search, maxPageSize: config.maxPageSize }, ctx.viewer, {
+      const listArgs = {
         first: args.first ?? DEFAULT_SESSION_PAGE,
         firstGiven: argumentGiven(info, 'first'),
         after: args.after,
@@ -159,7 +159,9 @@ builder.queryFields((t) => ({
         search: args.search,
         orderBy: args.orderBy ?? 'LAST_ACTIVE',
         direction: args.direction ?? 'DESC',
-      }, queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'Session' }));
+      };
+      const query = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'Session' });
+      return listSessions({ store, search, maxPageSize: config.maxPageSize }, ctx.viewer, listArgs, query);
     },
   }),
 }));
