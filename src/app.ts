@@ -11,7 +11,12 @@ import { SearchService } from './search/service.js';
 import { SessionFiles } from './files/store.js';
 import { createProvider, type ProviderKind } from './llm/index.js';
 import type { LlmProvider } from './llm/types.js';
-import type { Profile } from './generated/prisma/client.js';
+import type { ProfileRow as Profile } from './store/profiles.js';
+import { ProfileStore } from './store/profiles.js';
+import { TurnStore } from './store/turns.js';
+import { UserStore } from './store/users.js';
+import { SearchStore } from './store/search.js';
+import { MemoryIndex } from './store/memory.js';
 import { startTurnRunner, type TurnHooks } from './turns/runner.js';
 import { TurnService } from './turns/service.js';
 import { ToolRegistry } from './turns/tools.js';
@@ -42,6 +47,8 @@ export interface App {
   turns: TurnService;
   editing: EditingService;
   recalls: RecallService;
+  /** the raw-history index (compression writes it, recall and memorySearch read it) */
+  memory: MemoryIndex;
   hooks: TurnHooks;
   provider(profile: Pick<Profile, 'provider'>): LlmProvider;
   trigram: boolean;
@@ -72,12 +79,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const trigram = await ensureSearchIndexes(db, (msg) => log.warn(msg));
   const store = new SessionStore(db);
   const bus = createEventBus({ redisUrl: config.redisUrl, retention: config.eventRetention, log });
-  const profiles = new ProfileService(db, config);
+  const profiles = new ProfileService(new ProfileStore(db), config);
   await profiles.ensureDefault();
   const sessions = new SessionService(store, profiles, bus, config);
   const files = new SessionFiles({ root: config.sessionFilesDir, maxBytes: config.sessionFilesMaxSizeMb * 1024 * 1024, logger: log });
   const tools = new ToolRegistry();
-  const turns = new TurnService(store, sessions, bus, config, files, log, tools);
+  const turnStore = new TurnStore(db);
+  const turns = new TurnService(store, turnStore, sessions, bus, config, files, log, tools);
   sessions.beforeDelete = (sessionId) => turns.stopForDelete(sessionId);
   // Delete means gone: the directory goes with the committed delete; the cleanup loop stays for what this misses.
   sessions.afterDelete = (sessionId) =>
@@ -112,16 +120,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     log,
     db,
     store,
-    auth: new Auth(db, config),
+    auth: new Auth(new UserStore(db), config),
     bus,
     profiles,
     sessions,
-    search: new SearchService(db, store, config.searchStatementTimeoutMs),
+    search: new SearchService(new SearchStore(db, store, config.searchStatementTimeoutMs)),
     files,
     tools,
     turns,
     editing: new EditingService(store, new EditStore(store), sessions, bus),
     recalls,
+    memory: MemoryIndex.over(db, trigram),
     hooks,
     provider,
     trigram,
@@ -133,10 +142,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       sweeper = setInterval(() => void turns.recoverOrphans(staleMs).catch((e) => log.warn({ err: e }, 'turn.recovery_failed')), staleMs);
       sweeper.unref();
       recalls.start();
-      stopCleanup = files.startCleanupLoop(config.sessionFilesCleanupIntervalMs, async (ids) => {
-        const rows = await db.prisma.session.findMany({ where: { id: { in: ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id)) } }, select: { id: true } });
-        return new Set(rows.map((r) => r.id));
-      });
+      stopCleanup = files.startCleanupLoop(config.sessionFilesCleanupIntervalMs, (ids) => store.existing(ids));
     },
     close: async () => {
       if (sweeper) clearInterval(sweeper);
@@ -152,6 +158,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     startTurnRunner(
       {
         store,
+        turns: turnStore,
+        profiles,
         bus,
         config,
         files,

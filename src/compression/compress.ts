@@ -14,7 +14,6 @@ import { contextOrderOf } from '../domain/context-order.js';
 import type { ChatMessage, NewMessage } from '../domain/types.js';
 import { NotFound } from '../store/errors.js';
 import { compressionSettings, estimateNextPrompt, imagePrices, makeContextEstimator } from './estimate.js';
-import { MemoryIndex } from './memory.js';
 import { applyOutcome, runStrategy, type CompressionReason, type CompressionStrategy, type Outcome } from './strategies.js';
 
 export interface CompressOptions {
@@ -76,7 +75,7 @@ export function markerText(before: number, after: number): string {
 export async function loadCompressionInput(app: App, sessionId: string, window?: number) {
   const session = await app.store.get(sessionId);
   if (!session) throw new NotFound();
-  const profile = await app.db.prisma.profile.findUnique({ where: { id: session.profileId } });
+  const profile = await app.profiles.get(session.profileId);
   if (!profile) throw new NotFound('Profile');
   const settings = compressionSettings(app, profile, window);
   const context: ChatMessage[] = await app.store.context(sessionId);
@@ -146,7 +145,7 @@ export async function compressLocked(app: App, sessionId: string, opts: Compress
 
   if (app.config.memorySearchEnabled) {
     try {
-      await new MemoryIndex(app.db.prisma, app.trigram).indexDemoted(sessionId, outcome.dropped, outcome.keys);
+      await app.memory.indexDemoted(sessionId, outcome.dropped, outcome.keys);
     } catch (error) {
       app.log.warn({ err: error, sessionId }, 'compressor.index_failed');
     }
@@ -212,24 +211,14 @@ async function saveOutcome(
     },
   };
   return store.transaction(async (tx) => {
-    const current = await tx.$queryRawUnsafe<{ next_sequence: number }[]>(
-      'SELECT next_sequence FROM sessions WHERE id = $1::uuid FOR UPDATE',
-      sessionId,
-    );
-    if (current[0]?.next_sequence !== readAtSequence) return false;
+    if ((await store.lockCounter(sessionId, tx)) !== readAtSequence) return false;
     // Deliberately not filtered on is_display: context-only rows (old summaries, copies) must stay demoted after reload.
     await store.setContextFlag(sessionId, outcome.dropped.map((m) => m.sequenceNumber), false, tx);
     const saved = await store.append(sessionId, [...added, marker], tx);
     const markerRow = saved.at(-1);
-    const row = await tx.session.findUnique({ where: { id: sessionId }, select: { metadata: true } });
-    const { baseline: _b, contextTruncated: _t, ...metadata } = (row?.metadata ?? {}) as Record<string, unknown>;
-    await tx.session.update({
-      where: { id: sessionId },
-      data: {
-        contextTokenCount: result.contextTokens,
-        metadata: { ...metadata, lastCompression: { at: new Date().toISOString(), reason: result.reason, marker: markerRow?.sequenceNumber } } as never,
-      },
-    });
+    // The calibration described the old context: it goes with it.
+    const lastCompression = { at: new Date().toISOString(), reason: result.reason, ...(markerRow && { marker: markerRow.sequenceNumber }) };
+    await store.recordCompression(sessionId, { set: { lastCompression }, remove: ['baseline', 'contextTruncated'] }, result.contextTokens, tx);
     await store.archiveBeyondWindow(sessionId, app.config.sessionMessagesWindow, tx);
     await saveHooks.afterWrites?.(sessionId);
     return true;

@@ -11,7 +11,8 @@ import type { App } from '../app.js';
 import { isUserTurnStart } from '../domain/turns.js';
 import type { RunContext } from '../turns/runner.js';
 import type { ServerTool } from '../turns/tools.js';
-import { MemoryIndex, type MemoryHit } from './memory.js';
+import type { MemoryHit } from '../store/memory.js';
+import { parseSessionMetadata } from '../domain/session-metadata.js';
 
 export const RECALL_EXCERPT_CHARS = 1_500;
 export const RECALL_QUERY_CHARS = 500;
@@ -47,9 +48,8 @@ async function recall(app: App, ctx: RunContext): Promise<string | null> {
   if (!context.some((m) => m.isSummary)) return null;
   const request = [...context].reverse().find(isUserTurnStart);
   if (!request?.content.trim()) return null;
-  const metadata = (ctx.session.metadata ?? {}) as Record<string, unknown>;
-  const injected = Array.isArray(metadata.injected_chunk_ids) ? (metadata.injected_chunk_ids as string[]) : [];
-  const hits = await new MemoryIndex(app.db.prisma, app.trigram).search({
+  const injected = parseSessionMetadata(ctx.session.metadata).injected_chunk_ids ?? [];
+  const hits = await app.memory.search({
     scope: { sessionIds: [ctx.session.id] },
     query: request.content.slice(0, RECALL_QUERY_CHARS),
     first: app.config.memoryRecallK,
@@ -57,9 +57,8 @@ async function recall(app: App, ctx: RunContext): Promise<string | null> {
     excludeIds: injected,
   });
   if (hits.length === 0) return null;
-  const next = { ...metadata, injected_chunk_ids: [...injected, ...hits.map((h) => h.id)] };
-  // The runner writes ctx.session.metadata back after the call: keep it in step.
-  ctx.session = await app.db.prisma.session.update({ where: { id: ctx.session.id }, data: { metadata: next as never } });
+  const injected_chunk_ids = [...injected, ...hits.map((h) => h.id)];
+  ctx.session = (await app.store.patchMetadata(ctx.session.id, { set: { injected_chunk_ids } })) ?? ctx.session;
   return `[Recalled from earlier in this conversation (verbatim excerpts the summary may have left out):]\n${formatHits(hits)}`;
 }
 
@@ -80,7 +79,7 @@ export function memorySearchTool(app: App): ServerTool {
       const query = typeof args.query === 'string' ? args.query : '';
       if (!query.trim()) return { content: 'Error: query must not be empty', isError: true };
       const first = Math.min(10, Math.max(1, Number(args.first) || 5));
-      const hits = await new MemoryIndex(app.db.prisma, app.trigram).search({ scope: { sessionIds: [tc.sessionId] }, query, first });
+      const hits = await app.memory.search({ scope: { sessionIds: [tc.sessionId] }, query, first });
       return { content: hits.length === 0 ? `No compressed history matches "${query}".` : formatHits(hits, 4_000), critical: true };
     },
   };
@@ -103,10 +102,7 @@ export function readSpilledTool(app: App): ServerTool {
       const match = /^spill:(\d+)$/.exec(String(args.pointer ?? '').trim());
       if (!match) return { content: 'Error: pointer must look like spill:N', isError: true };
       const sequenceNumber = Number(match[1]);
-      const where = { sessionId: tc.sessionId, sequenceNumber };
-      const row =
-        (await app.db.prisma.sessionMessage.findFirst({ where, select: { content: true } })) ??
-        (await app.db.prisma.sessionMessageArchive.findFirst({ where, select: { content: true } }));
+      const row = await app.store.message(tc.sessionId, sequenceNumber);
       if (!row) return { content: `Error: nothing stored at ${match[0]}`, isError: true };
       const offset = Math.max(0, Math.floor(Number(args.offset) || 0));
       const page = row.content.slice(offset, offset + READ_SPILLED_PAGE_CHARS);

@@ -9,6 +9,7 @@
  * Each pass compresses toward target × window (0.65) so the 0.90 trigger does
  * not re-fire a few messages later. Recall rides on turnContext.
  */
+import { parseSessionMetadata } from '../domain/session-metadata.js';
 import type { App } from '../app.js';
 import { contextLimit } from '../domain/view.js';
 import type { RunContext, TurnHooks } from '../turns/runner.js';
@@ -54,7 +55,7 @@ export function postTurn(app: App, sessionId: string, window?: number): Promise<
   return sessionLocks(app).run(sessionId, async () => {
     if (!app.config.contextCompressionEnabled) return;
     const input = await loadCompressionInput(app, sessionId, window);
-    const truncated = (input.session.metadata as { contextTruncated?: boolean }).contextTruncated === true;
+    const truncated = parseSessionMetadata(input.session.metadata).contextTruncated === true;
     const tokens = input.current();
     if (!truncated && tokens < triggerTokens(app, input.settings.threshold, input.settings.window)) return;
     const result = await compressLocked(app, sessionId, {

@@ -1,7 +1,7 @@
 /** After the first exchange, a small model names the session (unless a title was set by hand). */
 import type { App } from '../app.js';
 import { applyGeneratedTitle, canAutoTitle, TITLE_PROMPT, titlePromptInput, type TitleSource } from '../domain/titles.js';
-import type { Profile } from '../generated/prisma/client.js';
+import type { ProfileRow as Profile } from '../store/profiles.js';
 
 export async function generateTitle(app: App, sessionId: string, profile: Profile, _turnId: string): Promise<void> {
   if (!app.config.titleGenerationEnabled) return;
@@ -12,7 +12,7 @@ export async function generateTitle(app: App, sessionId: string, profile: Profil
   const firstAssistant = messages.find((m) => m.role === 'assistant' && m.content.trim());
   // Only after the first exchange: one user message and its answer.
   if (!firstUser || !firstAssistant) return;
-  const userTurns = await app.db.prisma.turn.count({ where: { sessionId } });
+  const userTurns = await app.turns.turnCount(sessionId);
   if (userTurns > 1) return;
   const { text } = await app.provider(profile).complete({
     model: app.config.titleModel || profile.model,
@@ -29,11 +29,7 @@ export async function generateTitle(app: App, sessionId: string, profile: Profil
   const update = applyGeneratedTitle(fresh.titleSource as TitleSource, text);
   if (!update) return;
   // Re-check under the write: a manual rename in the meantime wins.
-  const written = await app.db.prisma.session.updateMany({
-    where: { id: sessionId, titleSource: { in: ['DEFAULT', 'HEURISTIC'] } },
-    data: { name: update.name, titleSource: update.titleSource },
-  });
-  if (written.count === 0) return;
+  if (!(await app.store.renameIfTitleFrom(sessionId, ['DEFAULT', 'HEURISTIC'], update.name, update.titleSource))) return;
   await app.bus.publish(sessionId, { type: 'SessionRenamed', ...update });
   await app.bus.publishList({ kind: 'renamed', sessionId, userId: fresh.userId });
 }
