@@ -55,10 +55,3 @@ export function parseSessionMetadata(value: unknown): SessionMetadata {
   if (typeof chatgptConversationId === 'string') out.chatgptConversationId = chatgptConversationId;
   return out;
 }
-
-/** The patch applied to a stored value, as the store's SQL does it (for rows held in memory). */
-export function applySessionMetadataPatch(value: unknown, patch: SessionMetadataPatch): Record<string, unknown> {
-  const base: Record<string, unknown> = isRecord(value) ? { ...value } : {};
-  for (const key of patch.remove ?? []) delete base[key];
-  return { ...base, ...patch.set };
-}

@@ -7,6 +7,9 @@ export type ProfileRow = Profile;
 /** The fields a profile write may set (the service validates them). */
 export type ProfileFields = Omit<Prisma.ProfileCreateInput, 'sessions'>;
 
+/** What a Pothos resolver's `query` adds to a profiles read (its selection drives the SQL). */
+export type ProfileQuery = { include?: Prisma.ProfileInclude; select?: Prisma.ProfileSelect };
+
 export class ProfileStore {
   constructor(private readonly db: Database) {}
 
@@ -14,12 +17,16 @@ export class ProfileStore {
     return this.db.prisma;
   }
 
-  list(): Promise<Profile[]> {
-    return this.prisma.profile.findMany({ orderBy: { key: 'asc' } });
+  list(query: ProfileQuery = {}): Promise<Profile[]> {
+    return this.prisma.profile.findMany({ ...(query as object), orderBy: { key: 'asc' } }) as Promise<Profile[]>;
   }
 
-  get(id: string): Promise<Profile | null> {
-    return this.prisma.profile.findUnique({ where: { id } });
+  get(id: string, query: ProfileQuery = {}): Promise<Profile | null> {
+    return this.prisma.profile.findUnique({ ...(query as object), where: { id } }) as Promise<Profile | null>;
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return (await this.prisma.profile.count({ where: { id } })) > 0;
   }
 
   byKey(key: string): Promise<Profile | null> {

@@ -545,7 +545,7 @@ export class SessionStore {
 
   /** Deletes every row after `sequenceNumber` (both tables) and resets the counters. */
   async truncateAfter(sessionId: string, sequenceNumber: number, tx: Tx): Promise<StoredMessage[]> {
-    const removed = (await this.allMessages(sessionId, tx)).filter((m) => m.sequenceNumber > sequenceNumber);
+    const removed = await this.messagesAfter(sessionId, sequenceNumber, tx);
     for (const table of ['session_messages', 'session_messages_archive']) {
       await tx.$executeRawUnsafe(
         `DELETE FROM ${table} WHERE session_id = $1::uuid AND sequence_number > $2`,

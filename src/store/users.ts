@@ -1,14 +1,25 @@
 /** The user store: every statement about `users` and `api_keys`. */
 import type { Database } from '../db/client.js';
-import type { User } from '../generated/prisma/client.js';
+import type { Prisma, User } from '../generated/prisma/client.js';
 
 export type UserRow = User;
+
+/** What a Pothos resolver's `query` adds to a users read (its selection drives the SQL). */
+export type UserQuery = { include?: Prisma.UserInclude; select?: Prisma.UserSelect };
 
 export class UserStore {
   constructor(private readonly db: Database) {}
 
   private get prisma() {
     return this.db.prisma;
+  }
+
+  get(id: string, query: UserQuery = {}): Promise<User | null> {
+    return this.prisma.user.findUnique({ ...(query as object), where: { id } }) as Promise<User | null>;
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return (await this.prisma.user.count({ where: { id } })) > 0;
   }
 
   /** The user behind an API key's hash, or null. */
