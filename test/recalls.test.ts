@@ -97,17 +97,33 @@ describe('scheduled recalls', () => {
 
   it('a cancelled recall never fires (a later one in the same session does)', async () => {
     const sessionId = await newSession();
-    const first = (await t.http(SCHEDULE, { s: sessionId, at: inMs(1_000), text: 'cancelled one' }, alice)).data.scheduleRecall.id;
-    const second = (await t.http(SCHEDULE, { s: sessionId, at: inMs(2_500), text: 'kept one' }, alice)).data.scheduleRecall.id;
-    const cancelled = await t.http(CANCEL, { id: first }, alice);
-    expect(cancelled.errors).toBeUndefined();
-    expect(cancelled.data.cancelRecall).toMatchObject({ id: first, status: 'CANCELLED' });
-    // Cancelling again answers the same.
-    expect((await t.http(CANCEL, { id: first }, alice)).data.cancelRecall.status).toBe('CANCELLED');
-    await fired(second);
-    expect((await recall(first)).status).toBe('CANCELLED');
-    const rows = await history(sessionId);
-    expect(rows.filter((m) => m.isRecall).map((m) => m.content)).toEqual(['kept one']);
+    // The scheduler claims nothing until both are scheduled and one cancelled, however slow the machine:
+    // the first is due by then, so only the cancel keeps it from firing.
+    const store = t.app.recalls.store;
+    const claimDue = store.claimDue;
+    let setUp!: () => void;
+    const ready = new Promise<void>((resolve) => (setUp = resolve));
+    store.claimDue = async (...args) => {
+      await ready;
+      return claimDue.apply(store, args);
+    };
+    try {
+      const first = (await t.http(SCHEDULE, { s: sessionId, at: inMs(300), text: 'cancelled one' }, alice)).data.scheduleRecall.id;
+      const second = (await t.http(SCHEDULE, { s: sessionId, at: inMs(600), text: 'kept one' }, alice)).data.scheduleRecall.id;
+      const cancelled = await t.http(CANCEL, { id: first }, alice);
+      expect(cancelled.errors).toBeUndefined();
+      expect(cancelled.data.cancelRecall).toMatchObject({ id: first, status: 'CANCELLED' });
+      // Cancelling again answers the same.
+      expect((await t.http(CANCEL, { id: first }, alice)).data.cancelRecall.status).toBe('CANCELLED');
+      setUp();
+      await fired(second);
+      expect((await recall(first)).status).toBe('CANCELLED');
+      const rows = await history(sessionId);
+      expect(rows.filter((m) => m.isRecall).map((m) => m.content)).toEqual(['kept one']);
+    } finally {
+      setUp();
+      store.claimDue = claimDue;
+    }
   }, 120_000);
 
   it('a recall due while a turn runs waits for that turn, then fires', async () => {
