@@ -17,13 +17,19 @@ async function newSession() {
 describe(`store (${dbKind})`, () => {
   it('merges a metadata patch: unknown keys and keys of other writers survive', async () => {
     const s = await newSession();
-    await t.app.db.raw.query(`UPDATE sessions SET metadata = '{"legacy": {"x": 1}, "contextTruncated": true}'::jsonb WHERE id = $1::uuid`, [s.id]);
+    await t.app.db.raw.query(
+      `UPDATE sessions SET metadata = '{"legacy": {"x": 1}, "contextTruncated": true}'::jsonb WHERE id = $1::uuid`,
+      [s.id],
+    );
     // Two writers of different keys at once: neither undoes the other.
     await Promise.all([
       t.app.store.patchMetadata(s.id, { set: { injected_chunk_ids: ['c1'] } }),
       t.app.store.patchMetadata(s.id, { set: { streamRules: { fired: ['repeat_line'] } } }),
     ]);
-    const updated = await t.app.store.patchMetadata(s.id, { set: { baseline: { promptTokens: 7 } }, remove: ['contextTruncated'] });
+    const updated = await t.app.store.patchMetadata(s.id, {
+      set: { baseline: { promptTokens: 7 } },
+      remove: ['contextTruncated'],
+    });
     expect(updated?.metadata).toEqual({
       legacy: { x: 1 },
       injected_chunk_ids: ['c1'],
@@ -36,8 +42,16 @@ describe(`store (${dbKind})`, () => {
   it('folds a model call into the stored usage and keeps the rest of the row', async () => {
     const s = await newSession();
     const usage = { promptTokens: 10, completionTokens: 3, cachedPromptTokens: 1 };
-    await t.app.store.recordCall(s.id, { metadata: { set: { baseline: { promptTokens: 10 } } }, usage, contextTokenCount: 10 });
-    const row = await t.app.store.recordCall(s.id, { metadata: { set: { contextTruncated: true } }, usage, contextTokenCount: 25 });
+    await t.app.store.recordCall(s.id, {
+      metadata: { set: { baseline: { promptTokens: 10 } } },
+      usage,
+      contextTokenCount: 10,
+    });
+    const row = await t.app.store.recordCall(s.id, {
+      metadata: { set: { contextTruncated: true } },
+      usage,
+      contextTokenCount: 25,
+    });
     expect(row).toMatchObject({
       id: s.id,
       profileId: s.profileId,
@@ -51,7 +65,10 @@ describe(`store (${dbKind})`, () => {
 
   it('finds one message by sequence number, hot or archived', async () => {
     const s = await newSession();
-    await t.app.store.append(s.id, Array.from({ length: 6 }, (_, i) => ({ role: 'user' as const, content: `m${i}` })));
+    await t.app.store.append(
+      s.id,
+      Array.from({ length: 6 }, (_, i) => ({ role: 'user' as const, content: `m${i}` })),
+    );
     await t.app.store.archiveOldMessages(s.id, 3);
     expect(await t.app.store.message(s.id, 1)).toMatchObject({ sequenceNumber: 1, content: 'm1', archived: true });
     expect(await t.app.store.message(s.id, 4)).toMatchObject({ sequenceNumber: 4, content: 'm4', archived: false });
@@ -63,7 +80,13 @@ describe(`store (${dbKind})`, () => {
     const s = await newSession();
     const [m] = await t.app.store.append(s.id, [{ role: 'user', content: 'hi' }]);
     const turns = new TurnStore(t.app.db);
-    const turn = await turns.create({ id: crypto.randomUUID(), sessionId: s.id, userSequence: m!.sequenceNumber, ownerProcess: 'p', ownerInstance: null });
+    const turn = await turns.create({
+      id: crypto.randomUUID(),
+      sessionId: s.id,
+      userSequence: m!.sequenceNumber,
+      ownerProcess: 'p',
+      ownerInstance: null,
+    });
     expect((await turns.active(s.id))?.id).toBe(turn.id);
     expect(await turns.checkpoint(turn.id, 'partial', '')).toBe(true);
     expect((await turns.endIfActive(turn.id, { status: 'COMPLETED', error: null }))?.status).toBe('COMPLETED');

@@ -44,13 +44,25 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function parseSessionMetadata(value: unknown): SessionMetadata {
   if (!isRecord(value)) return {};
   const out: SessionMetadata = {};
-  const { baseline, contextTruncated, injected_chunk_ids, redo, streamRules, lastCompression, importedFrom, chatgptConversationId } = value;
-  if (isRecord(baseline) && typeof baseline.promptTokens === 'number') out.baseline = baseline as unknown as RealBaseline;
+  const {
+    baseline,
+    contextTruncated,
+    injected_chunk_ids,
+    redo,
+    streamRules,
+    lastCompression,
+    importedFrom,
+    chatgptConversationId,
+  } = value;
+  if (isRecord(baseline) && typeof baseline.promptTokens === 'number')
+    out.baseline = baseline as unknown as RealBaseline;
   if (typeof contextTruncated === 'boolean') out.contextTruncated = contextTruncated;
   if (Array.isArray(injected_chunk_ids)) out.injected_chunk_ids = injected_chunk_ids.map(String);
   if (isRecord(redo) && Array.isArray(redo.segments)) out.redo = redo as SessionMetadata['redo'];
-  if (isRecord(streamRules) && Array.isArray(streamRules.fired)) out.streamRules = streamRules as unknown as StreamRuleLedger;
-  if (isRecord(lastCompression) && typeof lastCompression.at === 'string') out.lastCompression = lastCompression as unknown as LastCompression;
+  if (isRecord(streamRules) && Array.isArray(streamRules.fired))
+    out.streamRules = streamRules as unknown as StreamRuleLedger;
+  if (isRecord(lastCompression) && typeof lastCompression.at === 'string')
+    out.lastCompression = lastCompression as unknown as LastCompression;
   if (typeof importedFrom === 'string') out.importedFrom = importedFrom;
   if (typeof chatgptConversationId === 'string') out.chatgptConversationId = chatgptConversationId;
   return out;

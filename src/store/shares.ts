@@ -23,7 +23,13 @@ export class ShareStore {
   /** Whether a display `content_publish` result card of the session names `filename`. */
   async isPublished(sessionId: string, filename: string): Promise<boolean> {
     const row = await this.prisma.sessionMessage.findFirst({
-      where: { sessionId, role: 'tool', name: 'content_publish', isDisplay: true, metadata: { path: ['card', 'filename'], equals: filename } },
+      where: {
+        sessionId,
+        role: 'tool',
+        name: 'content_publish',
+        isDisplay: true,
+        metadata: { path: ['card', 'filename'], equals: filename },
+      },
       select: { sequenceNumber: true },
     });
     return row !== null;

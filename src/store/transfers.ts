@@ -58,18 +58,28 @@ export class TransferStore {
   }
 
   /** What a full export adds to the history: the profile's key, the branches and the raw-history chunks, in export order. */
-  async exportExtras(session: Pick<SessionRow, 'id' | 'profileId'>): Promise<{ profileKey: string | null; branches: BranchRow[]; chunks: MemoryChunkRow[] }> {
+  async exportExtras(
+    session: Pick<SessionRow, 'id' | 'profileId'>,
+  ): Promise<{ profileKey: string | null; branches: BranchRow[]; chunks: MemoryChunkRow[] }> {
     const [profile, branches, chunks] = await Promise.all([
       this.prisma.profile.findUnique({ where: { id: session.profileId }, select: { key: true } }),
-      this.prisma.sessionBranch.findMany({ where: { sessionId: session.id }, orderBy: [{ createdAt: 'asc' }, { name: 'asc' }] }),
-      this.prisma.memoryChunk.findMany({ where: { sessionId: session.id }, orderBy: [{ turnStart: 'asc' }, { createdAt: 'asc' }] }),
+      this.prisma.sessionBranch.findMany({
+        where: { sessionId: session.id },
+        orderBy: [{ createdAt: 'asc' }, { name: 'asc' }],
+      }),
+      this.prisma.memoryChunk.findMany({
+        where: { sessionId: session.id },
+        orderBy: [{ turnStart: 'asc' }, { createdAt: 'asc' }],
+      }),
     ]);
     return { profileKey: profile?.key ?? null, branches, chunks };
   }
 
   /** The session an earlier import of the same data (by this owner) created, if recorded. */
   async importedSessionId(owner: string, fingerprint: string): Promise<string | null> {
-    const row = await this.prisma.sessionImport.findUnique({ where: { userId_fingerprint: { userId: owner, fingerprint } } });
+    const row = await this.prisma.sessionImport.findUnique({
+      where: { userId_fingerprint: { userId: owner, fingerprint } },
+    });
     return row?.sessionId ?? null;
   }
 
@@ -92,12 +102,15 @@ export class TransferStore {
     const hot: Prisma.SessionMessageCreateManyInput[] = [];
     const archived: Prisma.SessionMessageArchiveCreateManyInput[] = [];
     for (const m of item.messages) (m.archived ? archived : hot).push(toRowData(session.id, m.message, m.displayIndex));
-    for (let i = 0; i < hot.length; i += INSERT_BATCH) await tx.sessionMessage.createMany({ data: hot.slice(i, i + INSERT_BATCH) });
+    for (let i = 0; i < hot.length; i += INSERT_BATCH)
+      await tx.sessionMessage.createMany({ data: hot.slice(i, i + INSERT_BATCH) });
     for (let i = 0; i < archived.length; i += INSERT_BATCH) {
       await tx.sessionMessageArchive.createMany({ data: archived.slice(i, i + INSERT_BATCH) });
     }
     if (item.branches.length > 0) {
-      await tx.sessionBranch.createMany({ data: item.branches.map((b) => ({ sessionId: session.id, ...b, suffix: json(b.suffix) })) });
+      await tx.sessionBranch.createMany({
+        data: item.branches.map((b) => ({ sessionId: session.id, ...b, suffix: json(b.suffix) })),
+      });
     }
     if (item.memoryChunks.length > 0) {
       await tx.memoryChunk.createMany({ data: item.memoryChunks.map((c) => ({ sessionId: session.id, ...c })) });

@@ -42,7 +42,9 @@ export class TurnStore {
   }
 
   sessionOf(id: string): Promise<string | null> {
-    return this.prisma.turn.findUnique({ where: { id }, select: { sessionId: true } }).then((t) => t?.sessionId ?? null);
+    return this.prisma.turn
+      .findUnique({ where: { id }, select: { sessionId: true } })
+      .then((t) => t?.sessionId ?? null);
   }
 
   /** How many turns the session has had (the title generator names a session after its first). */
@@ -51,7 +53,14 @@ export class TurnStore {
   }
 
   create(
-    data: { id: string; sessionId: string; userSequence: number; ownerProcess: string; ownerInstance: string | null; idempotencyKey?: string | null },
+    data: {
+      id: string;
+      sessionId: string;
+      userSequence: number;
+      ownerProcess: string;
+      ownerInstance: string | null;
+      idempotencyKey?: string | null;
+    },
     tx?: Tx,
   ): Promise<Turn> {
     return (tx ?? this.prisma).turn.create({ data });
@@ -87,7 +96,9 @@ export class TurnStore {
 
   /** Active turns whose owner has not beaten for `staleMs`. */
   staleActive(staleMs: number): Promise<Turn[]> {
-    return this.prisma.turn.findMany({ where: { status: ACTIVE, heartbeatAt: { lt: new Date(Date.now() - staleMs) } } });
+    return this.prisma.turn.findMany({
+      where: { status: ACTIVE, heartbeatAt: { lt: new Date(Date.now() - staleMs) } },
+    });
   }
 
   /** Active turns not owned by `processId`: of `instanceId`, or of any instance when it is null. */

@@ -53,7 +53,10 @@ export class UserStore {
       const found = await prisma.user.findUnique({ where, select });
       if (found) return found;
       try {
-        const adopted = await prisma.user.updateMany({ where: { jwtIssuer: null, jwtSubject: subject }, data: { jwtIssuer: issuer } });
+        const adopted = await prisma.user.updateMany({
+          where: { jwtIssuer: null, jwtSubject: subject },
+          data: { jwtIssuer: issuer },
+        });
         if (adopted.count > 0) continue;
         return await prisma.user.create({ data: { name: subject, jwtIssuer: issuer, jwtSubject: subject }, select });
       } catch (error) {

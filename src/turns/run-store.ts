@@ -40,7 +40,8 @@ export class TurnRunStore {
   async context(sessionId: string): Promise<StoredMessage[]> {
     const nextSequence = await this.sessions.nextSequence(sessionId);
     const current = this.contextRead;
-    if (current?.sessionId === sessionId && current.nextSequence === nextSequence && nextSequence !== null) return current.rows;
+    if (current?.sessionId === sessionId && current.nextSequence === nextSequence && nextSequence !== null)
+      return current.rows;
     const rows = this.sessions.context(sessionId);
     const read = { sessionId, nextSequence, rows };
     rows.catch(() => {
@@ -60,7 +61,11 @@ export class TurnRunStore {
     return message?.isContext ? message : null;
   }
 
-  async updateMessageMetadata(sessionId: string, sequenceNumber: number, metadata: Record<string, unknown>): Promise<void> {
+  async updateMessageMetadata(
+    sessionId: string,
+    sequenceNumber: number,
+    metadata: Record<string, unknown>,
+  ): Promise<void> {
     this.forgetContext();
     await this.sessions.updateMessage(sessionId, sequenceNumber, { metadata });
   }

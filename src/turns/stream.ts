@@ -64,7 +64,9 @@ export class StreamConsumer {
           if (verdict) {
             this.repeatStopped = true;
             local.abort(new Error('repeat guard'));
-            await this.deps.store.patchSessionMetadata(ctx.session, { set: { streamRules: ledgerWith(ledger, verdict.fired) } });
+            await this.deps.store.patchSessionMetadata(ctx.session, {
+              set: { streamRules: ledgerWith(ledger, verdict.fired) },
+            });
             this.pendingNotes.push(repeatNoteMessage(verdict));
             break;
           }

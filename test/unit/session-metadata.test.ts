@@ -24,7 +24,9 @@ describe('session metadata', () => {
   });
 
   it('reads a malformed key as absent and anything but an object as empty', () => {
-    expect(parseSessionMetadata({ baseline: 'big', contextTruncated: 'yes', streamRules: { fired: 'x' }, redo: [] })).toEqual({});
+    expect(
+      parseSessionMetadata({ baseline: 'big', contextTruncated: 'yes', streamRules: { fired: 'x' }, redo: [] }),
+    ).toEqual({});
     for (const value of [null, undefined, 'text', 42, []]) expect(parseSessionMetadata(value)).toEqual({});
   });
 });
