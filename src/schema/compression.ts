@@ -1,9 +1,5 @@
 /** Compression and memory: compactSession, compressionPlan, memorySearch. Thin resolvers over src/compression. */
 import { sessionScope } from '../auth/policy.js';
-import { compressAndSaveSession } from '../compression/compress.js';
-import { MemoryIndex } from '../compression/memory.js';
-import { compressionPlan } from '../compression/plan.js';
-import { compressionSettings } from '../compression/estimate.js';
 import type { CompressionPlanResult } from '../compression/plan.js';
 import type { MemoryHit, MemoryScope } from '../compression/memory.js';
 import type { SessionRow } from '../store/sessions.js';
@@ -65,7 +61,7 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, ctx) => {
       const session = await ctx.app.sessions.readable(ctx.viewer!, parseGlobalId(String(args.sessionId), 'Session'));
-      return compressionPlan(ctx.app, session.id, args.strategy ?? 'SUMMARY');
+      return ctx.app.compression.plan(session.id, args.strategy ?? 'SUMMARY');
     },
   }),
   memorySearch: t.field({
@@ -92,7 +88,7 @@ builder.queryFields((t) => ({
       } else {
         scope = sessionScope(viewer, 'read');
       }
-      return new MemoryIndex(ctx.app.db.prisma, ctx.app.trigram).search({ scope, query: args.query, first });
+      return ctx.app.memory.search({ scope, query: args.query, first });
     },
   }),
 }));
@@ -112,10 +108,10 @@ builder.mutationField('compactSession', (t) =>
       if (await app.turns.activeTurn(session.id)) throw new Conflict('A turn is running in this session');
       const profile = await app.db.prisma.profile.findUnique({ where: { id: session.profileId } });
       if (!profile) throw new NotFound('Profile');
-      const result = await compressAndSaveSession(app, session.id, {
+      const result = await app.compression.compress(session.id, {
         reason: 'FORCED',
         strategy: args.strategy ?? 'SUMMARY',
-        keepRecentMessages: compressionSettings(app, profile).midTurnKeepMessages,
+        keepRecentMessages: app.compression.settings(profile).midTurnKeepMessages,
       });
       if (!result) throw new NothingToCompact();
       const fresh = await app.store.get(session.id);

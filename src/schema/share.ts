@@ -6,12 +6,10 @@
  * redactor (src/domain/share-redaction.ts), which turns session file URLs into
  * share-scoped `/shared/files/<name>` ones (src/routes.ts serves the published ones).
  */
-import type { App } from '../app.js';
 import { can } from '../auth/policy.js';
 import type { SessionFileEntry } from '../files/store.js';
 import type { Redactor } from '../domain/share-redaction.js';
-import { redactMessage, shareRedactorFor, shareRoots, shareUrl, ShareService } from '../sessions/share.js';
-import { TransferService } from '../sessions/transfer.js';
+import { redactMessage, shareRedactorFor, shareRoots, shareUrl } from '../sessions/share.js';
 import { BadInput } from '../store/errors.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { SessionRow } from '../store/sessions.js';
@@ -19,16 +17,6 @@ import { builder } from './builder.js';
 import { parseGlobalId } from './ids.js';
 import { MessageRoleEnum, PageInfoRef, ToolCallRef } from './message.js';
 import { historyPage, SessionRef } from './session.js';
-
-const services = new WeakMap<App, { share: ShareService; transfer: TransferService }>();
-function servicesOf(app: App) {
-  let s = services.get(app);
-  if (!s) {
-    s = { share: new ShareService(app.store), transfer: new TransferService(app.store, app.profiles, app.bus) };
-    services.set(app, s);
-  }
-  return s;
-}
 
 // ---------------------------------------------------------------- files
 
@@ -143,7 +131,7 @@ builder.prismaObjectFields('Session', (t) => ({
     // Only those who may issue the link see it: reading someone's session is not publishing it.
     resolve: async (s, _a, ctx) => {
       if (!can(ctx.viewer, 'share', s)) return null;
-      const token = await servicesOf(ctx.app).share.tokenOf(s.id);
+      const token = await ctx.app.shares.tokenOf(s.id);
       return token ? shareUrl(token) : null;
     },
   }),
@@ -151,7 +139,7 @@ builder.prismaObjectFields('Session', (t) => ({
     args: { format: t.arg({ type: ExportFormatEnum, required: true }) },
     resolve: async (s, args, ctx) => {
       const session = (await ctx.app.store.get(s.id))!;
-      return servicesOf(ctx.app).transfer.export(ctx.viewer!, session, args.format);
+      return ctx.app.transfer.export(ctx.viewer!, session, args.format);
     },
   }),
 }));
@@ -165,7 +153,7 @@ builder.queryField('sharedSession', (t) =>
     description: 'Public read-only view behind a share link. No authentication.',
     args: { token: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      const found = await servicesOf(ctx.app).share.resolve(args.token);
+      const found = await ctx.app.shares.resolve(args.token);
       if (!found) return null;
       const { profileName, ...session } = found;
       return { session, profileName, redact: shareRedactorFor(session, shareRoots(ctx.app)) };
@@ -179,7 +167,7 @@ builder.mutationFields((t) => ({
     description: 'One capability link per session; the same token on repeat calls. CONFLICT while the session has no saved message.',
     authScopes: { authenticated: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => servicesOf(ctx.app).share.issue(ctx.viewer!, parseGlobalId(String(args.id), 'Session')),
+    resolve: (_root, args, ctx) => ctx.app.shares.issue(ctx.viewer!, parseGlobalId(String(args.id), 'Session')),
   }),
   uploadSessionFiles: t.field({
     type: [SessionFileRef],
@@ -197,7 +185,7 @@ builder.mutationFields((t) => ({
     authScopes: { authenticated: true },
     args: { input: t.arg({ type: ImportSessionInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      servicesOf(ctx.app).transfer.import(ctx.viewer!, {
+      ctx.app.transfer.import(ctx.viewer!, {
         data: input.data,
         profileId: input.profileId ? parseGlobalId(String(input.profileId), 'Profile') : null,
       }),

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import pg from 'pg';
-import { createApp, type App } from '../../src/app.js';
+import { createApp, type App, type AppOptions } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { createGraphQLHandler } from '../../src/server.js';
@@ -90,9 +90,13 @@ export interface GqlResult<T> {
   errors?: { message: string; extensions?: { code?: string }; path?: unknown[] }[];
 }
 
-export async function createTestApp(overrides: Partial<Config> = {}, options: Parameters<typeof createTestDatabase>[0] = {}): Promise<TestContext> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  options: Parameters<typeof createTestDatabase>[0] = {},
+  appOptions: Omit<AppOptions, 'db'> = {},
+): Promise<TestContext> {
   const { db, drop } = await createTestDatabase(options);
-  const app = await createApp(testConfig(overrides), { db });
+  const app = await createApp(testConfig(overrides), { ...appOptions, db });
   const yoga = createGraphQLHandler(app);
   const gql: SendGql = async (query: string | TypedDocumentNode<any, any>, variables: Record<string, unknown> = {}, token?: string) => {
     const response = await yoga.fetch('http://test/graphql', {
@@ -152,11 +156,16 @@ export interface Subscription<E = any> {
   client: Client;
 }
 
-export async function createTestServer(overrides: Partial<Config> = {}, options: Parameters<typeof createTestDatabase>[0] = {}): Promise<ServerContext> {
+export async function createTestServer(
+  overrides: Partial<Config> = {},
+  options: Parameters<typeof createTestDatabase>[0] = {},
+  appOptions: Omit<AppOptions, 'db'> = {},
+): Promise<ServerContext> {
   const fake = await startFakeProvider();
   const base = await createTestApp(
     { ollamaHost: fake.url, openaiBaseUrl: `${fake.url}/v1`, anthropicBaseUrl: fake.url, providerTimeoutMs: 5_000, partialFlushMs: 100, ...overrides },
     options,
+    appOptions,
   );
   const listeners = watchListeners(base.app);
   const running = await startServer(base.app, { routes: appRoutes(base.app) });
