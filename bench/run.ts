@@ -5,7 +5,7 @@
  * SQL of the same page; p50/p95 and ratios from one run.
  */
 import { encodeGlobalID } from '@pothos/plugin-relay';
-import { encodeIndexCursor } from '../src/schema/ids.js';
+import { encodeIndexCursor } from '../src/sessions/cursors.js';
 import { MESSAGE_COLUMNS } from '../src/store/rows.js';
 import { benchServer, measure, ratio } from './lib.js';
 import { BENCH_URL, BIG_SESSION } from './seed.js';

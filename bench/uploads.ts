@@ -20,7 +20,7 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { appRoutes } from '../src/routes.js';
-import { encodeIndexCursor } from '../src/schema/ids.js';
+import { encodeIndexCursor } from '../src/sessions/cursors.js';
 import { startServer } from '../src/server.js';
 import { measure } from './lib.js';
 

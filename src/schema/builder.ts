@@ -5,15 +5,53 @@ import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
-import type { App } from '../app.js';
+import type { Config } from '../config.js';
+import type { CompressionService } from '../compression/service.js';
+import type { Database } from '../db/client.js';
+import type { CalibrationRegistry } from '../domain/tokens.js';
+import type { EditingService } from '../editing/service.js';
+import type { EventBus } from '../events/bus.js';
+import type { SessionFiles } from '../files/store.js';
+import type { RecallService } from '../recalls/service.js';
+import type { SearchService } from '../search/service.js';
+import type { ProfileService } from '../sessions/profiles.js';
+import type { SessionService } from '../sessions/service.js';
+import type { ShareService } from '../sessions/share.js';
+import type { TransferService } from '../sessions/transfer.js';
+import type { MemoryIndex } from '../store/memory.js';
+import type { SessionStore } from '../store/sessions.js';
+import type { TurnService } from '../turns/service.js';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import { can, type Viewer } from '../auth/policy.js';
 import { ErrorCode } from '../domain/error-codes.js';
 import { decodeArgGlobalId } from './ids.js';
 
+/**
+ * What resolvers reach: the services the composition root (src/app.ts) built. Declared here, by what the
+ * schema needs, so the schema depends on the services and not on the root; the root's App satisfies it.
+ */
+export interface SchemaServices {
+  config: Config;
+  db: Database;
+  store: SessionStore;
+  bus: EventBus;
+  profiles: ProfileService;
+  sessions: SessionService;
+  search: SearchService;
+  files: SessionFiles;
+  memory: MemoryIndex;
+  calibration: CalibrationRegistry;
+  compression: CompressionService;
+  turns: TurnService;
+  editing: EditingService;
+  recalls: RecallService;
+  shares: ShareService;
+  transfer: TransferService;
+}
+
 export interface Context {
-  app: App;
+  app: SchemaServices;
   /** null when auth is on and the request carried no valid credentials */
   viewer: Viewer | null;
 }

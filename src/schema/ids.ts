@@ -42,27 +42,6 @@ export function wantedTypeOf(error: Error): string | null {
 export const sessionGlobalId = (id: string) => encodeGlobalID('Session', id);
 export const turnGlobalId = (id: string) => encodeGlobalID('Turn', id);
 
-/** Opaque cursors for display positions. */
-export const encodeIndexCursor = (index: number) => Buffer.from(`m:${index}`).toString('base64url');
-export function decodeIndexCursor(cursor: string): number {
-  const raw = Buffer.from(cursor, 'base64url').toString();
-  const match = raw.match(/^m:(\d+)$/);
-  if (!match) throw new BadInput('Malformed cursor');
-  return Number(match[1]);
-}
-
-export const encodeJsonCursor = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-export function decodeJsonCursor<T>(cursor: string, check: (v: unknown) => v is T): T {
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString());
-  } catch {
-    throw new BadInput('Malformed cursor');
-  }
-  if (!check(value)) throw new BadInput('Malformed cursor');
-  return value;
-}
-
 /**
  * Whether the caller gave `name` on this field (inline, or as a variable that
  * was sent), as opposed to the schema default applying.

@@ -1,5 +1,5 @@
 /** One page of a session's display history, hot and archived rows seamlessly (Session.history, SharedSession.history). */
-import { encodeIndexCursor } from '../schema/ids.js';
+import { encodeIndexCursor } from './cursors.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { SessionStore } from '../store/sessions.js';
 import { type PageArgs, pageWindow } from './paging.js';

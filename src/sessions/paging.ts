@@ -1,6 +1,6 @@
 /** Keyset paging over dense display positions: no OFFSET anywhere. */
 import { BadInput } from '../store/errors.js';
-import { decodeIndexCursor } from '../schema/ids.js';
+import { decodeIndexCursor } from './cursors.js';
 
 export interface PageArgs {
   first?: number | null;
