@@ -94,8 +94,10 @@ describe('bounded resources over real sockets', () => {
       maxSubscriptionsPerSocket: 3,
       maxSubscriptionsPerUser: 5,
       maxSseStreamsPerUser: 2,
-      requestHeadersTimeoutMs: 300,
-      requestBodyTimeoutMs: 2_000,
+      // Short enough for the stall tests, long enough that no other request of this block is cut on a loaded
+      // machine (client and server share one event loop: a stalled loop counts against the headers' time too).
+      requestHeadersTimeoutMs: 5_000,
+      requestBodyTimeoutMs: 5_000,
     });
     const created = await t.http(`mutation { createSession(input: { name: "limits" }) { id } }`);
     sessionId = created.data.createSession.id;
