@@ -118,8 +118,10 @@ export interface Subscription {
 
 export async function createTestServer(overrides: Partial<Config> = {}, options: Parameters<typeof createTestDatabase>[0] = {}): Promise<ServerContext> {
   const fake = await startFakeProvider();
+  // providerTimeoutMs bounds a hang only: a test holding the fake's first chunk for longer than it on a loaded machine
+  // would see the call retried (and the next script taken) instead of its held reply.
   const base = await createTestApp(
-    { ollamaHost: fake.url, openaiBaseUrl: `${fake.url}/v1`, anthropicBaseUrl: fake.url, providerTimeoutMs: 5_000, partialFlushMs: 100, ...overrides },
+    { ollamaHost: fake.url, openaiBaseUrl: `${fake.url}/v1`, anthropicBaseUrl: fake.url, providerTimeoutMs: 60_000, partialFlushMs: 100, ...overrides },
     options,
   );
   const listeners = watchListeners(base.app);
