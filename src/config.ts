@@ -61,6 +61,7 @@ const settings = {
   maxPageSize: [int(1), '200', 'Largest `first`/`last` a connection accepts'],
   maxMessageChars: [int(1), '200000', 'Longest user message accepted'],
   wsMaxPayloadBytes: [int(1024), '1048576', 'Largest graphql-ws frame; a larger one closes the socket (1009) unread'],
+  wsMaxConnectionsPerAddress: [int(1), '256', 'graphql-ws sockets open at once from one client address; more are refused (429)'],
   maxSubscriptionsPerSocket: [int(1), '100', 'Subscriptions open at once on one graphql-ws socket'],
   maxSubscriptionsPerUser: [int(1), '1000', 'Subscriptions open at once per user in this process (graphql-ws and SSE)'],
   maxSseStreamsPerUser: [int(1), '20', 'SSE subscription streams open at once per user (more answers 429)'],

@@ -24,6 +24,7 @@ import { closingIterator, nextFrame, useSharedSubscriptionExecution } from './sh
 import { GRAPHIQL_TABS, renderLocalGraphiQL, serveGraphiQLAsset } from './web/graphiql.js';
 import { applyRequestTimeouts, limitPlugins, subscriptionCounterFor, wsSubscriptionLimits } from './http/limits.js';
 import { drainServer, trackRequests } from './shutdown.js';
+import { connectionCap } from './http/connections.js';
 import { ErrorCode } from './domain/error-codes.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, app: App) => Promise<boolean>;
@@ -167,12 +168,19 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
   applyRequestTimeouts(server, app.config);
   const requests = trackRequests(server);
   const wsContexts = new WeakMap<WebSocket, { subscriptions: Record<string, unknown> }>();
+  const connections = connectionCap(app.config.wsMaxConnectionsPerAddress);
   const wss = new WebSocketServer({
     server,
     path: yoga.graphqlEndpoint,
-    verifyClient: origins.verifyClient,
+    verifyClient: (info: { req: IncomingMessage }, done: (ok: boolean, status?: number, message?: string) => void) => {
+      const capped = connections.verify(info.req);
+      if (!capped.ok) done(false, capped.status, capped.message);
+      else origins.verifyClient(info, done);
+    },
     maxPayload: app.config.wsMaxPayloadBytes,
   });
+  // Before graphql-ws's own listener, so a socket over the cap is closed before it is served.
+  connections.track(wss);
   const wsLimits = wsSubscriptionLimits(subscriptionCounterFor(app));
   useServer(
     {

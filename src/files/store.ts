@@ -16,6 +16,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileTypeFromBuffer } from 'file-type';
 import { detectContentType, HEAD_BYTES, isExecutableSignature, type FileKind } from './detect.js';
+import { NotFound } from '../store/errors.js';
 import { FileRejectedError, PayloadTooLargeError } from './errors.js';
 import { imageLooksComplete, readImageSize } from './images.js';
 import { isExecutableName, isPlainName, sanitizeFilename, uniqueName } from './names.js';
@@ -209,6 +210,10 @@ export class SessionFiles {
         relPath: this.relPath(sessionId, filename),
         createdAt: st ? (st.birthtimeMs > 0 ? st.birthtime : st.mtime) : new Date(),
       };
+    } catch (e) {
+      // The directory went while the body streamed: the session was deleted under the upload.
+      if (errCode(e) === 'ENOENT') throw new NotFound('Session');
+      throw e;
     } finally {
       await rmQuiet(tmp);
     }

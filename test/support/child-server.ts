@@ -34,17 +34,23 @@ export interface ChildServerOptions {
   /** start-up may fail on purpose (e.g. a second process on the same DATA_DIR): resolve with the exit instead of the URL */
   expectExit?: boolean;
   timeoutMs?: number;
+  /** run `npm start`'s command (the compiled server on plain Node) instead of src/main.ts under tsx */
+  asNpmStart?: boolean;
 }
 
 /** Runs `node --import tsx <script>` with the given environment (merged over a quiet default). */
 export function spawnTsx(script: string, args: string[], env: Record<string, string | undefined>): ChildProcess {
+  return spawnNode(script, env, ['--import', 'tsx'], args);
+}
+
+function spawnNode(script: string, env: Record<string, string | undefined>, nodeArgs: string[] = [], args: string[] = []): ChildProcess {
   // The test decides the databases and Redis: the suite's own REDIS_URL / DATABASE_URL never leak into a child.
   const { REDIS_URL: _r, DATABASE_URL: _d, ...inherited } = process.env;
   const merged: Record<string, string> = {};
   for (const [name, value] of Object.entries({ ...inherited, NODE_ENV: 'test', LOG_LEVEL: 'info', TITLE_GENERATION_ENABLED: 'false', ...env })) {
     if (value !== undefined) merged[name] = value;
   }
-  return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  return spawn(process.execPath, [...nodeArgs, script, ...args], {
     cwd: repoRoot,
     env: merged,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -55,7 +61,8 @@ export async function startChildServer(
   env: Record<string, string | undefined>,
   options: ChildServerOptions = {},
 ): Promise<ChildServer> {
-  const child = spawnTsx('src/main.ts', [], { HOST: '127.0.0.1', PORT: '0', ...env });
+  const serverEnv = { HOST: '127.0.0.1', PORT: '0', ...env };
+  const child = options.asNpmStart ? spawnNode('scripts/start.mjs', serverEnv) : spawnTsx('src/main.ts', [], serverEnv);
   const lines: string[] = [];
   const waiters: { match: (line: string) => boolean; resolve: (line: string) => void }[] = [];
   const onLine = (line: string) => {

@@ -36,4 +36,13 @@ describe('logger', () => {
     const line = JSON.parse(text().trim().split('\n')[0]!);
     expect(line).toMatchObject({ msg: 'turn.started', sessionId: 's1', level: 30 });
   });
+
+  it('blanks share tokens and keys in headers, whoever logs them', async () => {
+    const { log, text } = capture('json');
+    log.info({ headers: { 'x-share-token': 'share-secret-1', authorization: 'Bearer key-secret-2' } }, 'request');
+    log.info({ req: { headers: { 'x-share-token': 'share-secret-3', 'x-api-key': 'key-secret-4' } } }, 'request');
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const secret of ['share-secret-1', 'key-secret-2', 'share-secret-3', 'key-secret-4']) expect(text()).not.toContain(secret);
+    expect(text()).toContain('[redacted]');
+  });
 });

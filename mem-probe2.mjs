@@ -1,0 +1,18 @@
+const mb = (l) => { global.gc?.(); const m = process.memoryUsage(); console.log(l, 'rss', Math.round(m.rss/1048576), 'heap', Math.round(m.heapUsed/1048576), 'heapTotal', Math.round(m.heapTotal/1048576), 'ext', Math.round(m.external/1048576), 'ab', Math.round(m.arrayBuffers/1048576)); };
+mb('base');
+const { loadConfig } = await import('./dist/config.js');
+const { createApp } = await import('./dist/app.js');
+const { startServer } = await import('./dist/server.js');
+const { appRoutes } = await import('./dist/routes.js');
+mb('imported');
+const config = loadConfig({ ...process.env, DATABASE_URL: process.env.DATABASE_URL, PORT: '0' });
+const app = await createApp(config);
+mb('app');
+const s = await startServer(app, { routes: appRoutes(app) });
+mb('server');
+await app.start?.();
+await fetch(s.url + '/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ sessions { totalCount } }' }) }).then(r => r.text()).then(t => console.log(t.slice(0,80)));
+mb('one query');
+await new Promise(r => setTimeout(r, 3000));
+mb('idle');
+await s.close(); await app.close();

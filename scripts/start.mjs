@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+/**
+ * `npm start`: runs the compiled server (dist/, built by `npm install`) on
+ * plain Node — no TypeScript loader in the serving process (tsx costs ~90 MB
+ * of RSS; `npm run dev` keeps it, with watch). If a file under src/ is newer
+ * than the last build, the build runs first, so a checkout edited after
+ * install never serves stale code.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const stamp = path.join(root, 'dist', '.build-stamp');
+
+function newestUnder(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestUnder(full));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+export function buildIsStale() {
+  if (!existsSync(stamp) || !existsSync(path.join(root, 'dist', 'main.js'))) return true;
+  const built = statSync(stamp).mtimeMs;
+  return newestUnder(path.join(root, 'src')) > built || statSync(path.join(root, 'tsconfig.build.json')).mtimeMs > built;
+}
+
+export function build() {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  const started = Date.now();
+  const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+  if (result.status !== 0) {
+    console.error('build failed: see the TypeScript errors above');
+    process.exit(result.status ?? 1);
+  }
+  writeFileSync(stamp, `${new Date(started).toISOString()}\n`);
+}
+
+const self = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (self) {
+  if (process.argv.includes('--build')) build();
+  else {
+    if (buildIsStale()) build();
+    await import(pathToFileURL(path.join(root, 'dist', 'main.js')).href);
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * `npm start` serves the compiled JavaScript on plain Node: no TypeScript
+ * loader in the serving process (it costs ~90 MB of RSS, docs/performance.md).
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { repoRoot, startChildServer, type ChildServer } from '../support/child-server.js';
+
+const dirs: string[] = [];
+let server: ChildServer | undefined;
+afterAll(async () => {
+  server?.kill('SIGTERM');
+  await server?.exited;
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('npm start', () => {
+  it('runs dist/main.js on plain Node and serves the API', async () => {
+    const scripts = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).scripts;
+    expect(scripts.start).toBe('node scripts/start.mjs');
+    // Built at install: npm install runs the build after generating the Prisma client.
+    expect(scripts.postinstall).toContain('npm run -s build');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'npm-start-'));
+    dirs.push(dir);
+    server = await startChildServer(
+      { DATA_DIR: path.join(dir, 'data'), SESSION_FILES_DIR: path.join(dir, 'files'), OLLAMA_HOST: 'http://127.0.0.1:9' },
+      { asNpmStart: true, timeoutMs: 600_000 },
+    );
+    const created = await server.gql<{ createSession: { id: string } }>(`mutation { createSession(input: { name: "compiled" }) { id } }`);
+    expect(created.errors).toBeUndefined();
+    // The serving process is node with no loader flags, running the launcher that imports dist/main.js.
+    const argv = readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    expect(argv.slice(1)).toEqual(['scripts/start.mjs']);
+    const loaded = readFileSync(`/proc/${server.pid}/environ`, 'utf8');
+    expect(loaded).not.toContain('--import tsx');
+  }, 660_000);
+});
