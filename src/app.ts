@@ -1,31 +1,43 @@
-/** The service container: configuration, database, store, services, event bus. Built once per process. */
+/**
+ * The composition root: configuration, database, store, services, event bus.
+ * Built once per process; every service gets what it needs as constructor
+ * arguments, in dependency order (docs/architecture.md lists the order).
+ * Nothing below this module imports it.
+ */
 import type { Logger } from 'pino';
 import { createLogger } from './logger.js';
 import { Auth } from './auth/auth.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { ensureSearchIndexes, migrate } from './db/migrate.js';
+import { CalibrationRegistry } from './domain/tokens.js';
 import { createEventBus, type EventBus } from './events/bus.js';
+import { subscriptionCounter, type SubscriptionCounter } from './http/limits.js';
 import { ProfileService } from './sessions/profiles.js';
 import { SearchService } from './search/service.js';
 import { SessionFiles } from './files/store.js';
 import { createProvider, type ProviderKind } from './llm/index.js';
 import type { LlmProvider } from './llm/types.js';
 import type { Profile } from './generated/prisma/client.js';
-import { startTurnRunner, type TurnHooks } from './turns/runner.js';
+import { turnRunnerFactory, type TurnHooks } from './turns/runner.js';
 import { TurnService } from './turns/service.js';
 import { ToolRegistry } from './turns/tools.js';
-import { generateTitle } from './turns/titles.js';
+import { TitleService } from './turns/titles.js';
+import { SessionAccess } from './sessions/access.js';
+import { SessionLocks } from './sessions/locks.js';
 import { SessionService } from './sessions/service.js';
+import { ShareService } from './sessions/share.js';
+import { TransferService } from './sessions/transfer.js';
 import { SessionStore } from './store/sessions.js';
-import { registerFileTools } from './files/tools.js';
-import { sessionLocks } from './compression/compress.js';
-import { registerCompression } from './compression/index.js';
+import { CompressionStore } from './store/compression.js';
+import { fileTools } from './files/tools.js';
+import { MemoryIndex } from './compression/memory.js';
+import { CompressionService } from './compression/service.js';
 import { EditStore } from './store/edits.js';
 import { EditingService } from './editing/service.js';
 import { RecallStore } from './store/recalls.js';
 import { RecallService } from './recalls/service.js';
-import { registerRecallTool } from './recalls/tool.js';
+import { scheduleRecallTool } from './recalls/tool.js';
 
 export interface App {
   config: Config;
@@ -39,10 +51,20 @@ export interface App {
   search: SearchService;
   files: SessionFiles;
   tools: ToolRegistry;
+  /** per-model token calibration of this process: the runner records, every estimate reads */
+  calibration: CalibrationRegistry;
+  /** the raw-history index compression writes and memorySearch reads */
+  memory: MemoryIndex;
+  compression: CompressionService;
   turns: TurnService;
   editing: EditingService;
   recalls: RecallService;
+  shares: ShareService;
+  transfer: TransferService;
+  /** the hooks the turn runner calls (compression's) */
   hooks: TurnHooks;
+  /** live subscriptions per user and socket, counted across SSE and graphql-ws */
+  subscriptions: SubscriptionCounter;
   provider(profile: Pick<Profile, 'provider'>): LlmProvider;
   trigram: boolean;
   /** background work: orphan recovery, cleanup loops */
@@ -54,6 +76,29 @@ export interface AppOptions {
   /** an already-open database (tests share one per file) */
   db?: Database;
   log?: Logger;
+  /** Runs inside every compression save transaction after its writes (a test throws here to simulate a store failure). */
+  afterCompressionWrites?(sessionId: string): Promise<void> | void;
+}
+
+/** One provider client per kind, created on first use. */
+function providerLookup(config: Config): (profile: Pick<Profile, 'provider'>) => LlmProvider {
+  const providers = new Map<string, LlmProvider>();
+  return (profile) => {
+    let p = providers.get(profile.provider);
+    if (!p) {
+      p = createProvider(profile.provider as ProviderKind, {
+        ollamaHost: config.ollamaHost,
+        openaiBaseUrl: config.openaiBaseUrl,
+        openaiApiKey: config.openaiApiKey,
+        anthropicBaseUrl: config.anthropicBaseUrl,
+        anthropicApiKey: config.anthropicApiKey,
+        timeoutMs: config.providerTimeoutMs,
+        connectRetries: config.providerConnectRetries,
+      });
+      providers.set(profile.provider, p);
+    }
+    return p;
+  };
 }
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
@@ -70,44 +115,83 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const applied = await migrate(db);
   if (applied.length > 0) log.info({ applied }, 'migrations applied');
   const trigram = await ensureSearchIndexes(db, (msg) => log.warn(msg));
+
+  // Stores, the bus, the leaf services.
   const store = new SessionStore(db);
   const bus = createEventBus({ redisUrl: config.redisUrl, retention: config.eventRetention, log });
   const profiles = new ProfileService(db, config);
   await profiles.ensureDefault();
-  const sessions = new SessionService(store, profiles, bus, config);
   const files = new SessionFiles({ root: config.sessionFilesDir, maxBytes: config.sessionFilesMaxSizeMb * 1024 * 1024, logger: log });
+  const provider = providerLookup(config);
+  const calibration = new CalibrationRegistry();
+  const access = new SessionAccess(store);
+  // History edits and compression passes on one session never interleave (in this process;
+  // across processes the compression save re-checks the history under the row lock).
+  const locks = new SessionLocks();
+  const memory = new MemoryIndex(db.prisma, trigram);
+
+  // Compression and titles: what the turn runner calls around a turn.
+  const compression = new CompressionService({
+    config,
+    store,
+    compressionStore: new CompressionStore(store),
+    provider,
+    bus,
+    locks,
+    memory,
+    files,
+    calibration,
+    log,
+    afterSaveWrites: options.afterCompressionWrites,
+  });
+  const titles = new TitleService({ config, store, provider, bus });
+
+  // The server tools, in the order the model is shown them (schedule_recall joins once recalls exist).
   const tools = new ToolRegistry();
-  const turns = new TurnService(store, sessions, bus, config, files, log, tools);
-  sessions.beforeDelete = (sessionId) => turns.stopForDelete(sessionId);
-  // Delete means gone: the directory goes with the committed delete; the cleanup loop stays for what this misses.
-  sessions.afterDelete = (sessionId) =>
-    files.removeSession(sessionId).catch((err: unknown) => {
-      log.warn({ event: 'session_files.remove_failed', sessionId, err: err instanceof Error ? err.message : String(err) }, 'session_files.remove_failed');
-    });
-  // The embedded database is this process's alone: any turn left active in it is a previous run's.
-  turns.exclusiveStore = !options.db && db.kind === 'pglite';
-  const providers = new Map<string, LlmProvider>();
-  const provider = (profile: Pick<Profile, 'provider'>) => {
-    let p = providers.get(profile.provider);
-    if (!p) {
-      p = createProvider(profile.provider as ProviderKind, {
-        ollamaHost: config.ollamaHost,
-        openaiBaseUrl: config.openaiBaseUrl,
-        openaiApiKey: config.openaiApiKey,
-        anthropicBaseUrl: config.anthropicBaseUrl,
-        anthropicApiKey: config.anthropicApiKey,
-        timeoutMs: config.providerTimeoutMs,
-        connectRetries: config.providerConnectRetries,
-      });
-      providers.set(profile.provider, p);
-    }
-    return p;
-  };
+  for (const tool of [...compression.tools(), ...fileTools(files)]) tools.register(tool);
+
+  const hooks = compression.hooks;
+  const turns = new TurnService({
+    store,
+    sessions: access,
+    bus,
+    config,
+    files,
+    log,
+    serverTools: tools,
+    startRunner: turnRunnerFactory({
+      store,
+      bus,
+      config,
+      files,
+      tools,
+      log,
+      provider,
+      calibration,
+      hooks,
+      afterTurn: (session, profile, turnId) => titles.generate(session.id, profile, turnId),
+    }),
+    // The embedded database is this process's alone: any turn left active in it is a previous run's.
+    exclusiveStore: !options.db && db.kind === 'pglite',
+  });
+  const sessions = new SessionService(store, access, profiles, bus, config, {
+    beforeDelete: (sessionId) => turns.stopForDelete(sessionId),
+    // Delete means gone: the directory goes with the committed delete; the cleanup loop stays for what this misses.
+    afterDelete: (sessionId) =>
+      files.removeSession(sessionId).catch((err: unknown) => {
+        log.warn({ event: 'session_files.remove_failed', sessionId, err: err instanceof Error ? err.message : String(err) }, 'session_files.remove_failed');
+      }),
+  });
+  const editing = new EditingService(store, new EditStore(store), sessions, bus, {
+    serialize: (sessionId, fn) => locks.run(sessionId, fn),
+    copySessionFiles: (from, to) => files.copySession(from, to),
+  });
   const recalls = new RecallService(new RecallStore(db), sessions, turns, config, log);
-  const hooks: TurnHooks = {};
+  if (config.recallToolEnabled) tools.register(scheduleRecallTool(recalls));
+
   let sweeper: NodeJS.Timeout | null = null;
   let stopCleanup: (() => Promise<void>) | null = null;
-  const app: App = {
+  return {
     config,
     log,
     db,
@@ -119,10 +203,16 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     search: new SearchService(db, store, config.searchStatementTimeoutMs),
     files,
     tools,
+    calibration,
+    memory,
+    compression,
     turns,
-    editing: new EditingService(store, new EditStore(store), sessions, bus),
+    editing,
     recalls,
+    shares: new ShareService(store),
+    transfer: new TransferService(store, profiles, bus),
     hooks,
+    subscriptions: subscriptionCounter(config),
     provider,
     trigram,
     start: async () => {
@@ -148,28 +238,4 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       if (!options.db) await db.close();
     },
   };
-  turns.startRunner = (turn, clientTools) =>
-    startTurnRunner(
-      {
-        store,
-        bus,
-        config,
-        files,
-        tools,
-        log,
-        provider,
-        hooks,
-        afterTurn: (session, profile, turnId) => generateTitle(app, session.id, profile, turnId),
-      },
-      turn,
-      clientTools,
-    );
-  registerCompression(app);
-  // History edits and compression passes on one session never interleave (in this process;
-  // across processes the compression save re-checks the history under the row lock).
-  app.editing.serialize = (sessionId, fn) => sessionLocks(app).run(sessionId, fn);
-  app.editing.copySessionFiles = (from, to) => files.copySession(from, to);
-  registerFileTools(app);
-  if (config.recallToolEnabled) registerRecallTool(app);
-  return app;
 }

@@ -5,7 +5,7 @@
  * the seed's. A bad value stops start-up with one line naming the variable.
  */
 import { z } from 'zod';
-import { parseOriginList } from './http/origin.js';
+import { parseOriginList } from './domain/origins.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])

@@ -22,7 +22,7 @@ import { createOriginPolicy, isLoopbackHost, useCsrfHeader } from './http/origin
 import { useStreamingUploads } from './files/multipart.js';
 import { closingIterator, nextFrame, useSharedSubscriptionExecution } from './shared-subscriptions.js';
 import { GRAPHIQL_TABS, renderLocalGraphiQL, serveGraphiQLAsset } from './web/graphiql.js';
-import { applyRequestTimeouts, limitPlugins, subscriptionCounterFor, wsSubscriptionLimits } from './http/limits.js';
+import { applyRequestTimeouts, limitPlugins, wsSubscriptionLimits } from './http/limits.js';
 import { drainServer, trackRequests } from './shutdown.js';
 import { connectionCap } from './http/connections.js';
 import { ErrorCode } from './domain/error-codes.js';
@@ -181,7 +181,7 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
   });
   // Before graphql-ws's own listener, so a socket over the cap is closed before it is served.
   connections.track(wss);
-  const wsLimits = wsSubscriptionLimits(subscriptionCounterFor(app));
+  const wsLimits = wsSubscriptionLimits(app.subscriptions);
   useServer(
     {
       execute: (args: any) => args.rootValue.execute(args),

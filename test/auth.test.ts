@@ -1,6 +1,17 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../src/server.js';
+import {
+  AllSessionIdsDocument,
+  CreateEmptySessionDocument,
+  CreateOwnedSessionDocument,
+  RenameSessionByAdminDocument,
+  SessionAndNodeDocument,
+  SessionNameDocument,
+  ViewerSelfDocument,
+  ViewerUserDocument,
+  VisibleSessionIdsDocument,
+} from './generated/graphql.js';
 import { codeOf, createTestApp, dbKind, testConfig, type TestContext } from './support/harness.js';
 import { createApp } from '../src/app.js';
 
@@ -21,8 +32,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const create = async (token: string, name: string) =>
-  (await t.gql(`mutation($n: String) { createSession(input: { name: $n }) { id owner { name } } }`, { n: name }, token)).data
-    .createSession;
+  (await t.gql(CreateOwnedSessionDocument, { n: name }, token)).data!.createSession;
 
 describe(`auth (${dbKind})`, () => {
   it('stores API keys hashed, never in clear', async () => {
@@ -38,15 +48,15 @@ describe(`auth (${dbKind})`, () => {
     expect(codeOf(await t.gql(`{ sessions { totalCount } }`))).toBe('UNAUTHENTICATED');
     expect(codeOf(await t.gql(`{ sessions { totalCount } }`, {}, 'csk_wrong'))).toBe('UNAUTHENTICATED');
     expect(codeOf(await t.gql(`{ viewer { isAdmin } }`, {}, 'not-a-jwt'))).toBe('UNAUTHENTICATED');
-    const ok = await t.gql(`{ viewer { isAdmin authEnabled user { name } } }`, {}, alice);
-    expect(ok.data.viewer).toEqual({ isAdmin: false, authEnabled: true, user: { name: 'alice' } });
+    const ok = await t.gql(ViewerSelfDocument, {}, alice);
+    expect(ok.data!.viewer).toEqual({ isAdmin: false, authEnabled: true, user: { name: 'alice' } });
   });
 
   it("hides other users' sessions exactly like missing ones, and writes nothing for them", async () => {
     const mine = await create(alice, 'alice private');
-    expect(mine.owner.name).toBe('alice');
+    expect(mine.owner!.name).toBe('alice');
     const missing = Buffer.from('Session:00000000-0000-4000-8000-000000000000').toString('base64');
-    const asBob = await t.gql(`query($id: ID!) { session(id: $id) { id } node(id: $id) { id } }`, { id: mine.id }, bob);
+    const asBob = await t.gql(SessionAndNodeDocument, { id: mine.id }, bob);
     expect(asBob.data).toEqual({ session: null, node: null });
     const renameForeign = await t.gql(`mutation($id: ID!) { renameSession(id: $id, name: "x") { id } }`, { id: mine.id }, bob);
     const renameMissing = await t.gql(`mutation($id: ID!) { renameSession(id: $id, name: "x") { id } }`, { id: missing }, bob);
@@ -54,33 +64,33 @@ describe(`auth (${dbKind})`, () => {
     expect(codeOf(renameForeign)).toBe('NOT_FOUND');
     const del = await t.gql(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: mine.id }, bob);
     expect(codeOf(del)).toBe('NOT_FOUND');
-    const still = await t.gql(`query($id: ID!) { session(id: $id) { name } }`, { id: mine.id }, alice);
-    expect(still.data.session.name).toBe('alice private');
-    const bobsList = await t.gql(`{ sessions { totalCount edges { node { id } } } }`, {}, bob);
-    expect(bobsList.data.sessions.edges.map((e: any) => e.node.id)).not.toContain(mine.id);
+    const still = await t.gql(SessionNameDocument, { id: mine.id }, alice);
+    expect(still.data!.session!.name).toBe('alice private');
+    const bobsList = await t.gql(VisibleSessionIdsDocument, {}, bob);
+    expect(bobsList.data!.sessions.edges.map((e) => e.node.id)).not.toContain(mine.id);
   });
 
   it('admins see every session; read_all reads others but cannot change them', async () => {
     const mine = await create(alice, 'for admin');
-    const adminList = await t.gql(`{ sessions(first: 200) { edges { node { id } } } }`, {}, admin);
-    expect(adminList.data.sessions.edges.map((e: any) => e.node.id)).toContain(mine.id);
-    const read = await t.gql(`query($id: ID!) { session(id: $id) { name } }`, { id: mine.id }, reader);
-    expect(read.data.session.name).toBe('for admin');
+    const adminList = await t.gql(AllSessionIdsDocument, {}, admin);
+    expect(adminList.data!.sessions.edges.map((e) => e.node.id)).toContain(mine.id);
+    const read = await t.gql(SessionNameDocument, { id: mine.id }, reader);
+    expect(read.data!.session!.name).toBe('for admin');
     const write = await t.gql(`mutation($id: ID!) { renameSession(id: $id, name: "hijack") { id } }`, { id: mine.id }, reader);
     expect(codeOf(write)).toBe('NOT_FOUND');
     const ctx = await t.gql(`query($id: ID!) { session(id: $id) { context { content } } }`, { id: mine.id }, reader);
     expect(codeOf(ctx)).toBe('FORBIDDEN');
-    const adminRename = await t.gql(`mutation($id: ID!) { renameSession(id: $id, name: "by admin") { name } }`, { id: mine.id }, admin);
-    expect(adminRename.data.renameSession.name).toBe('by admin');
+    const adminRename = await t.gql(RenameSessionByAdminDocument, { id: mine.id }, admin);
+    expect(adminRename.data!.renameSession.name).toBe('by admin');
   });
 
   it('legacy sessions without an owner are admin-only', async () => {
     const profile = await t.app.profiles.default();
     const legacy = await t.app.store.create({ profileId: profile.id, userId: null, name: 'legacy' });
     const id = Buffer.from(`Session:${legacy.id}`).toString('base64');
-    expect((await t.gql(`query($id: ID!) { session(id: $id) { name } }`, { id }, alice)).data.session).toBeNull();
-    expect((await t.gql(`query($id: ID!) { session(id: $id) { name } }`, { id }, reader)).data.session).toBeNull();
-    expect((await t.gql(`query($id: ID!) { session(id: $id) { name } }`, { id }, admin)).data.session.name).toBe('legacy');
+    expect((await t.gql(SessionNameDocument, { id }, alice)).data!.session).toBeNull();
+    expect((await t.gql(SessionNameDocument, { id }, reader)).data!.session).toBeNull();
+    expect((await t.gql(SessionNameDocument, { id }, admin)).data!.session!.name).toBe('legacy');
   });
 
   it('only admins upsert profiles', async () => {
@@ -97,8 +107,8 @@ describe(`auth (${dbKind})`, () => {
       .setSubject('carol')
       .setExpirationTime('5m')
       .sign(new TextEncoder().encode(SECRET));
-    const r = await t.gql(`{ viewer { user { name } isAdmin } }`, {}, jwt);
-    expect(r.data.viewer).toEqual({ user: { name: 'carol' }, isAdmin: false });
+    const r = await t.gql(ViewerUserDocument, {}, jwt);
+    expect(r.data!.viewer).toEqual({ user: { name: 'carol' }, isAdmin: false });
     const expired = await new SignJWT({})
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('carol')
@@ -118,8 +128,8 @@ describe('no-auth mode', { timeout: 300_000 }, () => {
   it('owns every session as anonymous and refuses a non-loopback address unless told to', async () => {
     const local = await createTestApp();
     try {
-      const r = await local.gql(`mutation { createSession(input: {}) { id } }`);
-      const id = Buffer.from(r.data.createSession.id, 'base64').toString().split(':')[1];
+      const r = await local.gql(CreateEmptySessionDocument, {});
+      const id = Buffer.from(r.data!.createSession.id, 'base64').toString().split(':')[1];
       expect((await local.app.store.get(id!))!.userId).toBe('anonymous');
       const app = await createApp(testConfig({ host: '0.0.0.0' }), { db: local.app.db });
       await expect(startServer(app)).rejects.toThrow(/Refusing to listen on 0\.0\.0\.0 with auth disabled/);

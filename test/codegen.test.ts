@@ -21,7 +21,14 @@ import {
   RenameSessionDocument,
   SessionsPageDocument,
 } from './generated/graphql.js';
-import { createTestApp, dbKind, type GqlResult, type TestContext } from './support/harness.js';
+import {
+  createTestApp,
+  dbKind,
+  EVENTS_SUBSCRIPTION,
+  type GqlResult,
+  SESSION_EVENTS,
+  type TestContext,
+} from './support/harness.js';
 
 /**
  * graphql as Pothos loads it (CommonJS). Under vitest a plain `import` of
@@ -54,6 +61,17 @@ describe('codegen documents', () => {
       expect(validate(schema, document).map((e) => e.message), relative(REPO_ROOT, file)).toEqual([]);
     }
     expect(operations).toBeGreaterThanOrEqual(5);
+  });
+
+  it('SESSION_EVENTS (test/operations/events.graphql) selects what EVENTS_SUBSCRIPTION does', () => {
+    const [typed] = SESSION_EVENTS.definitions;
+    const [inline] = parse(EVENTS_SUBSCRIPTION).definitions;
+    const shape = (d: typeof typed) =>
+      d?.kind === 'OperationDefinition'
+        ? [d.operation, ...(d.variableDefinitions ?? []).map((v) => print(v)), print(d.selectionSet)]
+        : [];
+    expect(shape(typed)).toHaveLength(4);
+    expect(shape(typed)).toEqual(shape(inline));
   });
 
   it('test/generated is what `npm run codegen` writes now (not stale)', async () => {

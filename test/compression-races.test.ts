@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compressAndSaveSession } from '../src/compression/compress.js';
 import { createTestServer, dbKind, type ServerContext } from './support/harness.js';
 import { COMPACT, exchanges, isSummaryCall, profileSession } from './support/compression.js';
 
@@ -62,7 +61,7 @@ describe(`compression racing other writers (${dbKind})`, () => {
     await t.app.store.append(s.raw, exchanges(10, 300));
     const before = await t.app.store.context(s.raw);
     const held = holdSummary('- summary\nKEYS: beta');
-    const pass = compressAndSaveSession(t.app, s.raw, { reason: 'FORCED', strategy: 'SUMMARY' });
+    const pass = t.app.compression.compress(s.raw, { reason: 'FORCED', strategy: 'SUMMARY' });
     await held.arrived;
     // Another writer (say another process) demotes the oldest exchange and appends a message.
     await t.app.store.setContextFlag(s.raw, [before[0]!.sequenceNumber, before[1]!.sequenceNumber], false);
@@ -79,7 +78,7 @@ describe(`compression racing other writers (${dbKind})`, () => {
     // Nothing left to shrink: null (compactSession answers NOTHING_TO_COMPACT).
     const small = await profileSession(t, { window: 4096 });
     await t.app.store.append(small.raw, exchanges(1, 10));
-    expect(await compressAndSaveSession(t.app, small.raw, { reason: 'FORCED', strategy: 'SUMMARY' })).toBeNull();
+    expect(await t.app.compression.compress(small.raw, { reason: 'FORCED', strategy: 'SUMMARY' })).toBeNull();
   });
 
   it('an undo waits for a running compression pass on the same session', async () => {
@@ -88,7 +87,7 @@ describe(`compression racing other writers (${dbKind})`, () => {
     t.fake.responder = (call) => (isSummaryCall(call) ? { text: '- summary\nKEYS: b', chunkDelayMs: 150 } : { text: 'ok' });
     const order: string[] = [];
     const requests = t.fake.requests.length;
-    const pass = compressAndSaveSession(t.app, s.raw, { reason: 'FORCED', strategy: 'SUMMARY' }).then((r) => {
+    const pass = t.app.compression.compress(s.raw, { reason: 'FORCED', strategy: 'SUMMARY' }).then((r) => {
       order.push('compressed');
       return r;
     });

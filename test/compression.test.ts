@@ -1,14 +1,15 @@
 /** Forced compaction, the save transaction, the dual buffer, the raw-history index and recall. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { saveHooks } from '../src/compression/compress.js';
 import type { NewMessage } from '../src/domain/types.js';
 import { MemoryIndex, termQuery } from '../src/compression/memory.js';
 import { codeOf, createTestServer, dbKind, type ServerContext } from './support/harness.js';
 import { COMPACT, PLAN, compressed, exchanges, isSummaryCall, lastUserText, profileSession, respond, sendAndWait, withEvents } from './support/compression.js';
 
 let t: ServerContext;
+/** Runs inside the compression save transaction after every write (throw to simulate a store failure). */
+const saveHooks: { afterWrites?: (sessionId: string) => Promise<void> | void } = {};
 beforeAll(async () => {
-  t = await createTestServer({ titleGenerationEnabled: false });
+  t = await createTestServer({ titleGenerationEnabled: false }, {}, { afterCompressionWrites: (sessionId) => saveHooks.afterWrites?.(sessionId) });
 });
 afterAll(() => t.close());
 afterEach(() => {

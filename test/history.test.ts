@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeOf, createTestApp, dbKind, type TestContext } from './support/harness.js';
+import {
+  DeleteSessionDocument,
+  HistoryPagingDocument,
+  type HistoryPagingQuery,
+  MessageNodeDocument,
+  SessionPreviewsDocument,
+} from './generated/graphql.js';
+import { codeOf, createTestApp, dbKind, type GqlResult, type TestContext } from './support/harness.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -22,10 +29,8 @@ async function sessionWith(count: number, every = 5) {
   return s.id;
 }
 
-const HISTORY = `query($id: ID!, $first: Int, $after: String, $last: Int, $before: String) {
-  session(id: $id) { displayMessageCount history(first: $first, after: $after, last: $last, before: $before) {
-    totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-    edges { cursor displayIndex node { id sequenceNumber content archived isDisplay } } } } }`;
+const HISTORY = HistoryPagingDocument;
+type HistoryEdge = NonNullable<HistoryPagingQuery['session']>['history']['edges'][number];
 
 describe(`history paging (${dbKind})`, () => {
   it('pages forward and backward over hot and archived rows with no gap or duplicate', async () => {
@@ -34,33 +39,33 @@ describe(`history paging (${dbKind})`, () => {
     expect(moved).toBe(97);
     const shown = Array.from({ length: 230 }, (_, i) => i).filter((i) => i % 5 !== 4);
 
-    const forward: any[] = [];
+    const forward: HistoryEdge[] = [];
     let after: string | null = null;
     for (;;) {
-      const r: any = await t.gql(HISTORY, { id: gid(id), first: 17, after });
+      const r: GqlResult<HistoryPagingQuery> = await t.gql(HISTORY, { id: gid(id), first: 17, after });
       expect(r.errors).toBeUndefined();
-      forward.push(...r.data.session.history.edges);
-      if (!r.data.session.history.pageInfo.hasNextPage) break;
-      after = r.data.session.history.pageInfo.endCursor;
+      forward.push(...r.data!.session!.history.edges);
+      if (!r.data!.session!.history.pageInfo.hasNextPage) break;
+      after = r.data!.session!.history.pageInfo.endCursor;
     }
     expect(forward.map((e) => e.node.sequenceNumber)).toEqual(shown);
     expect(forward.map((e) => e.displayIndex)).toEqual(shown.map((_, i) => i));
     expect(forward.some((e) => e.node.archived) && forward.some((e) => !e.node.archived)).toBe(true);
 
-    const backward: any[] = [];
+    const backward: HistoryEdge[] = [];
     let before: string | null = null;
     for (;;) {
-      const r: any = await t.gql(HISTORY, { id: gid(id), last: 23, before });
-      backward.unshift(...r.data.session.history.edges);
-      if (!r.data.session.history.pageInfo.hasPreviousPage) break;
-      before = r.data.session.history.pageInfo.startCursor;
+      const r: GqlResult<HistoryPagingQuery> = await t.gql(HISTORY, { id: gid(id), last: 23, before });
+      backward.unshift(...r.data!.session!.history.edges);
+      if (!r.data!.session!.history.pageInfo.hasPreviousPage) break;
+      before = r.data!.session!.history.pageInfo.startCursor;
     }
     expect(backward.map((e) => e.node.sequenceNumber)).toEqual(shown);
-    const first = (await t.gql(HISTORY, { id: gid(id) })).data.session;
+    const first = (await t.gql(HISTORY, { id: gid(id) })).data!.session!;
     expect(first.displayMessageCount).toBe(shown.length);
     expect(first.history.totalCount).toBe(shown.length);
     // default page is the newest one
-    expect(first.history.edges.at(-1).node.sequenceNumber).toBe(shown.at(-1));
+    expect(first.history.edges.at(-1)!.node.sequenceNumber).toBe(shown.at(-1));
     expect(first.history.pageInfo.hasNextPage).toBe(false);
   });
 
@@ -75,11 +80,11 @@ describe(`history paging (${dbKind})`, () => {
   it('resolves messages as nodes and the preview from the newest display row', async () => {
     const id = await sessionWith(9);
     const r = await t.gql(HISTORY, { id: gid(id), last: 1 });
-    const node = r.data.session.history.edges[0].node;
-    const again = await t.gql(`query($id: ID!) { node(id: $id) { ... on Message { content sequenceNumber } } }`, { id: node.id });
-    expect(again.data.node).toEqual({ content: node.content, sequenceNumber: node.sequenceNumber });
-    const list = await t.gql(`{ sessions(first: 200) { edges { node { id preview displayMessageCount } } } }`);
-    const mine = list.data.sessions.edges.find((e: any) => e.node.id === gid(id)).node;
+    const node = r.data!.session!.history.edges[0]!.node;
+    const again = await t.gql(MessageNodeDocument, { id: node.id });
+    expect(again.data!.node).toEqual({ content: node.content, sequenceNumber: node.sequenceNumber });
+    const list = await t.gql(SessionPreviewsDocument, {});
+    const mine = list.data!.sessions.edges.find((e) => e.node.id === gid(id))!.node;
     expect(mine.preview).toBe('message 8');
   });
 
@@ -111,7 +116,7 @@ describe(`history paging (${dbKind})`, () => {
   it('deleting a session removes its rows in both tables', async () => {
     const id = await sessionWith(10);
     await t.app.store.archiveOldMessages(id, 5);
-    await t.gql(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: gid(id) });
+    await t.gql(DeleteSessionDocument, { id: gid(id) });
     expect(await t.app.db.prisma.sessionMessage.count({ where: { sessionId: id } })).toBe(0);
     expect(await t.app.db.prisma.sessionMessageArchive.count({ where: { sessionId: id } })).toBe(0);
   });

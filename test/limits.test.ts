@@ -12,7 +12,7 @@ import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { loadConfig } from '../src/config.js';
-import { introspectionEnabled, subscriptionCounterFor } from '../src/http/limits.js';
+import { introspectionEnabled } from '../src/http/limits.js';
 import { codeOf, createTestApp, createTestServer, eventually, type ServerContext, type TestContext } from './support/harness.js';
 
 const LIST = `subscription { sessionListEvents { kind sessionId } }`;
@@ -85,7 +85,7 @@ describe('bounded resources over real sockets', () => {
     const r = await t.http(`mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id } }`, { id: sessionId, name });
     expect(r.errors).toBeUndefined();
   };
-  const held = () => subscriptionCounterFor(t.app).held('anonymous');
+  const held = () => t.app.subscriptions.held('anonymous');
   const port = () => Number(new URL(t.url).port);
 
   beforeAll(async () => {

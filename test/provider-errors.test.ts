@@ -15,9 +15,15 @@ import { checkProviders } from '../src/llm/check.js';
 import { sanitizeProviderMessage } from '../src/llm/errors.js';
 import { startChildServer } from './support/child-server.js';
 import { startFakeProvider } from './support/fake-provider.js';
-import { createTestServer, dbKind, EVENTS_SUBSCRIPTION, testConfig, type ServerContext } from './support/harness.js';
+import {
+  CreateSessionWithProfileDocument,
+  ProfileKeysDocument,
+  SendMessageTurnDocument,
+  TurnStatusErrorDocument,
+} from './generated/graphql.js';
+import { createTestServer, dbKind, isEvent, SESSION_EVENTS, testConfig, type ServerContext } from './support/harness.js';
 
-const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id status } } }`;
+const SEND = SendMessageTurnDocument;
 
 async function closedPortUrl(): Promise<string> {
   const srv = createServer();
@@ -30,28 +36,28 @@ async function closedPortUrl(): Promise<string> {
 async function newSession(t: ServerContext, profileKey?: string) {
   let profileId: string | null = null;
   if (profileKey) {
-    const p = await t.http(`{ profiles { id key } }`);
-    profileId = p.data.profiles.find((x: any) => x.key === profileKey).id;
+    const p = await t.http(ProfileKeysDocument, {});
+    profileId = p.data!.profiles.find((x) => x.key === profileKey)!.id;
   }
-  const r = await t.http(`mutation($p: ID) { createSession(input: { profileId: $p }) { id } }`, { p: profileId });
-  return r.data.createSession.id as string;
+  const r = await t.http(CreateSessionWithProfileDocument, { p: profileId });
+  return r.data!.createSession.id;
 }
 
 /** Sends one message and returns this turn's TurnFailed event and the turn's stored error. */
 async function failedTurn(t: ServerContext, sessionId: string) {
-  const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: '0' });
+  const sub = t.subscribe(SESSION_EVENTS, { sessionId, after: '0' });
   const sent = await t.http(SEND, { input: { sessionId, content: 'hello?' } });
   expect(sent.errors).toBeUndefined();
-  const turnId = sent.data.sendMessage.turn.id;
+  const turnId = sent.data!.sendMessage.turn.id;
   const events = await sub.waitFor((es) => es.some((e) => (e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed') && e.turn.id === turnId));
   sub.dispose();
-  const failed = events.find((e) => e.__typename === 'TurnFailed' && e.turn.id === turnId);
+  const failed = events.filter(isEvent('TurnFailed')).find((e) => e.turn.id === turnId);
   expect(failed).toBeTruthy();
-  const turn = await t.http(`query($id: ID!) { turn(id: $id) { status error } }`, { id: turnId });
-  expect(turn.data.turn.status).toBe('FAILED');
+  const turn = await t.http(TurnStatusErrorDocument, { id: turnId });
+  expect(turn.data!.turn!.status).toBe('FAILED');
   // The stored error is the same human line the event carried.
-  expect(turn.data.turn.error).toBe(failed.errorMessage);
-  return { code: failed.code as string, message: failed.errorMessage as string };
+  expect(turn.data!.turn!.error).toBe(failed!.errorMessage);
+  return { code: failed!.code, message: failed!.errorMessage };
 }
 
 /** No transport errors, stack frames or the fake's own error text. */
@@ -149,7 +155,7 @@ describe('sanitizeProviderMessage', () => {
 });
 
 function captureLog() {
-  const lines: any[] = [];
+  const lines: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk, _enc, cb) {
       for (const l of String(chunk).split('\n')) if (l.trim()) lines.push(JSON.parse(l));

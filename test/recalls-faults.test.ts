@@ -45,9 +45,13 @@ function inject<T extends object, K extends keyof T>(target: T, name: K, wrap: (
 async function schedule(text: string, dueInMs: number) {
   const sessionId = (await t.http(`mutation { createSession(input: {}) { id } }`)).data.createSession.id as string;
   t.fake.enqueue({ text: `answer to ${text}` });
-  const r = await t.http(SCHEDULE, { s: sessionId, at: inMs(dueInMs), text });
+  // An hour ahead, so it is in the future however slow the request; then made due in the database.
+  const r = await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text });
   expect(r.errors).toBeUndefined();
-  return { sessionId, id: r.data.scheduleRecall.id as string };
+  const id = r.data.scheduleRecall.id as string;
+  const rawId = Buffer.from(id, 'base64').toString().replace(/^[A-Za-z]+:/, '');
+  await t.app.db.prisma.recall.update({ where: { id: rawId }, data: { dueAt: new Date(Date.now() + dueInMs) } });
+  return { sessionId, id };
 }
 
 const fired = (id: string) =>

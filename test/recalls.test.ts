@@ -39,6 +39,8 @@ async function newSession(token = alice): Promise<string> {
 /** The database id inside a global id. */
 const rawId = (gid: string) => Buffer.from(gid, 'base64').toString().replace(/^[A-Za-z]+:/, '');
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
+/** Recalls are scheduled an hour ahead (in the future however slow the request) and made due here, in the database. */
+const makeDue = (...ids: string[]) => t.app.db.prisma.recall.updateMany({ where: { id: { in: ids.map(rawId) } }, data: { dueAt: new Date() } });
 const history = async (sessionId: string) =>
   (await t.http(HISTORY, { id: sessionId }, alice)).data.session.history.edges.map((e: any) => e.node) as {
     sequenceNumber: number;
@@ -58,12 +60,15 @@ describe('scheduled recalls', () => {
       alice,
     );
     t.fake.enqueue({ text: 'Time to stretch!' });
-    const scheduled = await t.http(SCHEDULE, { s: sessionId, at: inMs(1_500), text: 'Remind me to stretch' }, alice);
+    const scheduled = await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'Remind me to stretch' }, alice);
     expect(scheduled.errors).toBeUndefined();
     expect(scheduled.data.scheduleRecall).toMatchObject({ status: 'PENDING', text: 'Remind me to stretch', source: 'USER', session: { id: sessionId } });
     const id = scheduled.data.scheduleRecall.id;
     const pending = await t.http(`query($id: ID!) { session(id: $id) { recalls { id status } } }`, { id: sessionId }, alice);
     expect(pending.data.session.recalls).toEqual([{ id, status: 'PENDING' }]);
+    // The subscription is live before the recall is due, so it sees the recall's turn from its start.
+    await t.listening(sessionId, 1);
+    await makeDue(id);
 
     const done = await fired(id);
     expect(done.message).toEqual({ content: 'Remind me to stretch', isRecall: true, role: 'USER' });
@@ -97,13 +102,16 @@ describe('scheduled recalls', () => {
 
   it('a cancelled recall never fires (a later one in the same session does)', async () => {
     const sessionId = await newSession();
-    const first = (await t.http(SCHEDULE, { s: sessionId, at: inMs(1_000), text: 'cancelled one' }, alice)).data.scheduleRecall.id;
-    const second = (await t.http(SCHEDULE, { s: sessionId, at: inMs(2_500), text: 'kept one' }, alice)).data.scheduleRecall.id;
+    // Scheduled an hour ahead (however slow the machine, both are in the future when they arrive), then made due
+    // in the database once one is cancelled: only the cancel keeps it from firing.
+    const first = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'cancelled one' }, alice)).data.scheduleRecall.id;
+    const second = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'kept one' }, alice)).data.scheduleRecall.id;
     const cancelled = await t.http(CANCEL, { id: first }, alice);
     expect(cancelled.errors).toBeUndefined();
     expect(cancelled.data.cancelRecall).toMatchObject({ id: first, status: 'CANCELLED' });
     // Cancelling again answers the same.
     expect((await t.http(CANCEL, { id: first }, alice)).data.cancelRecall.status).toBe('CANCELLED');
+    await makeDue(first, second);
     await fired(second);
     expect((await recall(first)).status).toBe('CANCELLED');
     const rows = await history(sessionId);
@@ -115,7 +123,8 @@ describe('scheduled recalls', () => {
     t.fake.enqueue({ text: ['slow ', 'answer ', 'in ', 'parts'], chunkDelayMs: 400 }, { text: 'recall answered' });
     const sent = await t.http(`mutation($s: ID!) { sendMessage(input: { sessionId: $s, content: "long question" }) { turn { id } } }`, { s: sessionId }, alice);
     const turnId = sent.data.sendMessage.turn.id;
-    const id = (await t.http(SCHEDULE, { s: sessionId, at: inMs(300), text: 'while busy' }, alice)).data.scheduleRecall.id;
+    const id = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'while busy' }, alice)).data.scheduleRecall.id;
+    await makeDue(id);
     await fired(id);
     const first = await t.http(`query($id: ID!) { turn(id: $id) { status } }`, { id: turnId }, alice);
     expect(first.data.turn.status).toBe('COMPLETED');

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { likePattern, snippetAround } from '../src/search/service.js';
-import { createTestApp, dbKind, type TestContext } from './support/harness.js';
+import type { SessionCursor } from '../src/store/sessions.js';
+import {
+  CreateNamedSessionDocument,
+  HistoryContentsDocument,
+  SearchSessionsDocument,
+  type SearchSessionsQuery,
+} from './generated/graphql.js';
+import { createTestApp, dbKind, type GqlResult, type TestContext } from './support/harness.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -11,8 +18,8 @@ afterAll(() => t.close());
 const gid = (id: string) => Buffer.from(`Session:${id}`).toString('base64');
 
 async function session(token: string, name: string, contents: (string | { content: string; isDisplay: false })[]) {
-  const r = await t.gql(`mutation($n: String) { createSession(input: { name: $n }) { id } }`, { n: name }, token);
-  const id = Buffer.from(r.data.createSession.id, 'base64').toString().split(':')[1]!;
+  const r = await t.gql(CreateNamedSessionDocument, { n: name }, token);
+  const id = Buffer.from(r.data!.createSession.id, 'base64').toString().split(':')[1]!;
   await t.app.store.append(
     id,
     contents.map((c, i) => (typeof c === 'string' ? { role: i % 2 ? 'assistant' : 'user', content: c } : { role: 'user', ...c }) as never),
@@ -20,12 +27,11 @@ async function session(token: string, name: string, contents: (string | { conten
   return id;
 }
 
-const SEARCH = `query($q: String, $first: Int, $after: String) { sessions(search: $q, first: $first, after: $after) {
-  totalCount pageInfo { hasNextPage endCursor } edges { node { id name } matches { displayIndices snippet } } } }`;
+const SEARCH = SearchSessionsDocument;
 
 async function history(token: string, id: string) {
-  const r = await t.gql(`query($id: ID!) { session(id: $id) { history(first: 200) { edges { displayIndex node { content } } } } }`, { id: gid(id) }, token);
-  return r.data.session.history.edges as { displayIndex: number; node: { content: string } }[];
+  const r = await t.gql(HistoryContentsDocument, { id: gid(id) }, token);
+  return r.data!.session!.history.edges;
 }
 
 let alice: string;
@@ -49,35 +55,35 @@ describe(`session search (${dbKind})`, () => {
   it('finds hot, archived and mixed matches with positions equal to history display indices', async () => {
     const r = await t.gql(SEARCH, { q: 'zebra' }, alice);
     expect(r.errors).toBeUndefined();
-    expect(r.data.sessions.totalCount).toBe(3);
-    for (const edge of r.data.sessions.edges) {
+    expect(r.data!.sessions.totalCount).toBe(3);
+    for (const edge of r.data!.sessions.edges) {
       const id = Buffer.from(edge.node.id, 'base64').toString().split(':')[1]!;
       const h = await history(alice, id);
       const expected = h.filter((e) => e.node.content.toLowerCase().includes('zebra')).map((e) => e.displayIndex);
-      expect(edge.matches.displayIndices).toEqual(expected);
-      expect(edge.matches.snippet.toLowerCase()).toContain('zebra');
+      expect(edge.matches!.displayIndices).toEqual(expected);
+      expect(edge.matches!.snippet.toLowerCase()).toContain('zebra');
     }
-    const byName = Object.fromEntries(r.data.sessions.edges.map((e: any) => [e.node.name, e.matches.displayIndices]));
+    const byName = Object.fromEntries(r.data!.sessions.edges.map((e) => [e.node.name, e.matches!.displayIndices]));
     expect(byName).toEqual({ 'hot only': [1, 3], 'archived only': [0], both: [0, 3] });
   });
 
   it('never matches non-display rows and never reveals other users', async () => {
     const hidden = await t.gql(SEARCH, { q: 'hidden summary' }, alice);
-    expect(hidden.data.sessions.totalCount).toBe(0);
+    expect(hidden.data!.sessions.totalCount).toBe(0);
     const bobs = await t.gql(SEARCH, { q: 'zebra' }, bob);
-    expect(bobs.data.sessions.edges.map((e: any) => e.node.name)).toEqual(['bob zebra']);
+    expect(bobs.data!.sessions.edges.map((e) => e.node.name)).toEqual(['bob zebra']);
     const aliceForBob = await t.gql(SEARCH, { q: 'belongs to bob' }, alice);
-    expect(aliceForBob.data.sessions.totalCount).toBe(0);
+    expect(aliceForBob.data!.sessions.totalCount).toBe(0);
   });
 
   it('treats % _ and \\ literally', async () => {
     await session(alice, 'literal', ['100% sure', 'a_b', 'c\\d', 'plain 100 percent', 'axb']);
     const pct = await t.gql(SEARCH, { q: '100%' }, alice);
-    expect(pct.data.sessions.edges.map((e: any) => e.matches.displayIndices)).toEqual([[0]]);
+    expect(pct.data!.sessions.edges.map((e) => e.matches!.displayIndices)).toEqual([[0]]);
     const under = await t.gql(SEARCH, { q: 'a_b' }, alice);
-    expect(under.data.sessions.edges[0].matches.displayIndices).toEqual([1]);
+    expect(under.data!.sessions.edges[0]!.matches!.displayIndices).toEqual([1]);
     const backslash = await t.gql(SEARCH, { q: 'c\\d' }, alice);
-    expect(backslash.data.sessions.edges[0].matches.displayIndices).toEqual([2]);
+    expect(backslash.data!.sessions.edges[0]!.matches!.displayIndices).toEqual([2]);
     expect(likePattern('50%_\\')).toBe('%50\\%\\_\\\\%');
   });
 
@@ -91,26 +97,26 @@ describe(`session search (${dbKind})`, () => {
 
   it('folds Unicode case (Cyrillic, Greek, accents) and answers 1–2 character terms', async () => {
     await session(alice, 'unicode', ['ПРИВЕТ мир', 'ΣΟΦΊΑ', 'Ãçé', 'ok']);
-    expect((await t.gql(SEARCH, { q: 'привет' }, alice)).data.sessions.edges[0].matches.displayIndices).toEqual([0]);
-    expect((await t.gql(SEARCH, { q: 'σοφία' }, alice)).data.sessions.edges[0].matches.displayIndices).toEqual([1]);
-    expect((await t.gql(SEARCH, { q: 'ãÇÉ' }, alice)).data.sessions.edges[0].matches.displayIndices).toEqual([2]);
+    expect((await t.gql(SEARCH, { q: 'привет' }, alice)).data!.sessions.edges[0]!.matches!.displayIndices).toEqual([0]);
+    expect((await t.gql(SEARCH, { q: 'σοφία' }, alice)).data!.sessions.edges[0]!.matches!.displayIndices).toEqual([1]);
+    expect((await t.gql(SEARCH, { q: 'ãÇÉ' }, alice)).data!.sessions.edges[0]!.matches!.displayIndices).toEqual([2]);
     const two = await t.gql(SEARCH, { q: 'ok' }, alice);
-    expect(two.data.sessions.edges.find((e: any) => e.node.name === 'unicode').matches.displayIndices).toEqual([3]);
+    expect(two.data!.sessions.edges.find((e) => e.node.name === 'unicode')!.matches!.displayIndices).toEqual([3]);
     const one = await t.gql(SEARCH, { q: 'Ã' }, alice);
-    expect(one.data.sessions.totalCount).toBeGreaterThanOrEqual(1);
+    expect(one.data!.sessions.totalCount).toBeGreaterThanOrEqual(1);
     expect(snippetAround('x'.repeat(100) + 'ПРИВЕТ' + 'y'.repeat(100), 'привет')).toMatch(/^…x+ПРИВЕТy+…$/);
   });
 
   it('pages search results without gaps or duplicates', async () => {
     for (let i = 0; i < 5; i++) await session(alice, `pager ${i}`, ['needle-page']);
-    const seen: string[] = [];
+    const seen: (string | null)[] = [];
     let after: string | null = null;
     for (;;) {
-      const r: any = await t.gql(SEARCH, { q: 'needle-page', first: 2, after }, alice);
-      expect(r.data.sessions.totalCount).toBe(5);
-      seen.push(...r.data.sessions.edges.map((e: any) => e.node.name));
-      if (!r.data.sessions.pageInfo.hasNextPage) break;
-      after = r.data.sessions.pageInfo.endCursor;
+      const r: GqlResult<SearchSessionsQuery> = await t.gql(SEARCH, { q: 'needle-page', first: 2, after }, alice);
+      expect(r.data!.sessions.totalCount).toBe(5);
+      seen.push(...r.data!.sessions.edges.map((e) => e.node.name));
+      if (!r.data!.sessions.pageInfo.hasNextPage) break;
+      after = r.data!.sessions.pageInfo.endCursor;
     }
     expect(seen.sort()).toEqual(['pager 0', 'pager 1', 'pager 2', 'pager 3', 'pager 4']);
   });
@@ -127,6 +133,9 @@ describe(`session search (${dbKind})`, () => {
     void viewer;
   });
 });
+
+/** One page of SearchService.search, as the plans are compared. */
+type SearchPage = { totalCount: number; hasNextPage: boolean; edges: { id: string; pinned: boolean; matches: unknown }[] };
 
 describe(`session search: the index and probe plans give the same answers (${dbKind})`, () => {
   let carol: string;
@@ -158,9 +167,9 @@ describe(`session search: the index and probe plans give the same answers (${dbK
     const { SearchService } = await import('../src/search/service.js');
     const { SessionStore } = await import('../src/store/sessions.js');
     const service = new SearchService(t.app.db, t.app.store, 5000, { plan });
-    const pages: unknown[] = [];
+    const pages: SearchPage[] = [];
     const plans = new Set<string>();
-    let after: any;
+    let after: SessionCursor | undefined;
     for (;;) {
       const r = await service.search({ viewer, orderBy, direction: orderBy === 'NAME' ? 'ASC' : 'DESC', first, after }, {}, term);
       plans.add(r.plan);
@@ -186,10 +195,10 @@ describe(`session search: the index and probe plans give the same answers (${dbK
       }
     }
     const dense = await allPages('index', 'dense', 'LAST_ACTIVE', 50);
-    const [page] = dense.pages as any[];
-    expect(page.totalCount).toBe(23);
-    expect(page.edges.map((e: any) => e.id)).not.toContain(ids[7]);
-    expect(page.edges.slice(0, 4).every((e: any) => e.pinned)).toBe(true);
+    const [page] = dense.pages;
+    expect(page!.totalCount).toBe(23);
+    expect(page!.edges.map((e) => e.id)).not.toContain(ids[7]);
+    expect(page!.edges.slice(0, 4).every((e) => e.pinned)).toBe(true);
   });
 
   it('chooses the probe plan for a term in nearly every session and the index plan otherwise', async () => {
@@ -199,10 +208,10 @@ describe(`session search: the index and probe plans give the same answers (${dbK
     expect(await auto('no such words')).toEqual(['index']);
     // Through GraphQL (the app's service, auto plan): the same answer as the index plan.
     const viaGql = await t.gql(SEARCH, { q: 'dense', first: 50 }, carol);
-    const index = (await allPages('index', 'dense', 'LAST_ACTIVE', 50)).pages[0] as any;
-    expect(viaGql.data.sessions.totalCount).toBe(index.totalCount);
-    expect(viaGql.data.sessions.edges.map((e: any) => [Buffer.from(e.node.id, 'base64').toString().split(':')[1], e.matches])).toEqual(
-      index.edges.map((e: any) => [e.id, e.matches]),
+    const index = (await allPages('index', 'dense', 'LAST_ACTIVE', 50)).pages[0]!;
+    expect(viaGql.data!.sessions.totalCount).toBe(index.totalCount);
+    expect(viaGql.data!.sessions.edges.map((e) => [Buffer.from(e.node.id, 'base64').toString().split(':')[1], e.matches])).toEqual(
+      index.edges.map((e) => [e.id, e.matches]),
     );
   });
 });

@@ -1,5 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, codeOf, dbKind, type TestContext } from './support/harness.js';
+import {
+  CreateSessionSummaryDocument,
+  DeleteSessionDocument,
+  PinnedListDocument,
+  PinSessionDocument,
+  RenameSessionToBetaDocument,
+  SessionByIdDocument,
+  SessionOrderPageDocument,
+  type SessionOrderPageQuery,
+  SessionTotalDocument,
+} from './generated/graphql.js';
+import { createTestApp, codeOf, dbKind, type GqlResult, type TestContext } from './support/harness.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -7,30 +18,30 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const CREATE = `mutation($name: String) { createSession(input: { name: $name }) { id name titleSource pinned displayMessageCount preview profile { key } } }`;
+const CREATE = CreateSessionSummaryDocument;
 
 describe(`sessions (${dbKind})`, () => {
   it('creates, renames (MANUAL), pins, lists pinned first and deletes', async () => {
     const a = await t.gql(CREATE, { name: 'alpha' });
     expect(a.errors).toBeUndefined();
-    expect(a.data.createSession).toMatchObject({ name: 'alpha', titleSource: 'MANUAL', pinned: false, displayMessageCount: 0, preview: null });
+    expect(a.data!.createSession).toMatchObject({ name: 'alpha', titleSource: 'MANUAL', pinned: false, displayMessageCount: 0, preview: null });
     const b = await t.gql(CREATE, {});
-    expect(b.data.createSession.titleSource).toBe('DEFAULT');
-    const idA = a.data.createSession.id;
-    const idB = b.data.createSession.id;
+    expect(b.data!.createSession.titleSource).toBe('DEFAULT');
+    const idA = a.data!.createSession.id;
+    const idB = b.data!.createSession.id;
 
-    const renamed = await t.gql(`mutation($id: ID!) { renameSession(id: $id, name: " beta ") { name titleSource } }`, { id: idB });
-    expect(renamed.data.renameSession).toEqual({ name: 'beta', titleSource: 'MANUAL' });
+    const renamed = await t.gql(RenameSessionToBetaDocument, { id: idB });
+    expect(renamed.data!.renameSession).toEqual({ name: 'beta', titleSource: 'MANUAL' });
 
-    await t.gql(`mutation($id: ID!) { setSessionPinned(id: $id, pinned: true) { pinned } }`, { id: idA });
-    const list = await t.gql(`{ sessions { totalCount edges { node { id pinned } } } }`);
-    expect(list.data.sessions.totalCount).toBe(2);
-    expect(list.data.sessions.edges[0].node.id).toBe(idA);
+    await t.gql(PinSessionDocument, { id: idA });
+    const list = await t.gql(PinnedListDocument, {});
+    expect(list.data!.sessions.totalCount).toBe(2);
+    expect(list.data!.sessions.edges[0]!.node.id).toBe(idA);
 
-    const del = await t.gql(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: idA });
-    expect(del.data.deleteSession.deletedSessionId).toBe(idA);
-    const gone = await t.gql(`query($id: ID!) { session(id: $id) { id } }`, { id: idA });
-    expect(gone.data.session).toBeNull();
+    const del = await t.gql(DeleteSessionDocument, { id: idA });
+    expect(del.data!.deleteSession.deletedSessionId).toBe(idA);
+    const gone = await t.gql(SessionByIdDocument, { id: idA });
+    expect(gone.data!.session).toBeNull();
   });
 
   it('rejects bad input with the contract codes and writes nothing', async () => {
@@ -48,21 +59,18 @@ describe(`sessions (${dbKind})`, () => {
 
   it('pages the session list without gaps or duplicates in every order', async () => {
     for (let i = 0; i < 7; i++) await t.gql(CREATE, { name: `page-${i}` });
-    for (const orderBy of ['LAST_ACTIVE', 'CREATED_AT', 'NAME']) {
-      for (const direction of ['ASC', 'DESC']) {
+    for (const orderBy of ['LAST_ACTIVE', 'CREATED_AT', 'NAME'] as const) {
+      for (const direction of ['ASC', 'DESC'] as const) {
         const seen: string[] = [];
         let after: string | null = null;
         for (;;) {
-          const r: any = await t.gql(
-            `query($after: String, $o: SessionOrderField, $d: SortDirection) { sessions(first: 3, after: $after, orderBy: $o, direction: $d) { totalCount pageInfo { hasNextPage endCursor } edges { node { id } } } }`,
-            { after, o: orderBy, d: direction },
-          );
+          const r: GqlResult<SessionOrderPageQuery> = await t.gql(SessionOrderPageDocument, { after, o: orderBy, d: direction });
           expect(r.errors).toBeUndefined();
-          seen.push(...r.data.sessions.edges.map((e: any) => e.node.id));
-          if (!r.data.sessions.pageInfo.hasNextPage) break;
-          after = r.data.sessions.pageInfo.endCursor;
+          seen.push(...r.data!.sessions.edges.map((e) => e.node.id));
+          if (!r.data!.sessions.pageInfo.hasNextPage) break;
+          after = r.data!.sessions.pageInfo.endCursor;
         }
-        const total = (await t.gql(`{ sessions { totalCount } }`)).data.sessions.totalCount;
+        const total = (await t.gql(SessionTotalDocument, {})).data!.sessions.totalCount;
         expect(seen.length).toBe(total);
         expect(new Set(seen).size).toBe(total);
       }
@@ -71,7 +79,7 @@ describe(`sessions (${dbKind})`, () => {
 
   it('reads the context the same through the driver as through Prisma in a transaction, archived rows included', async () => {
     const created = await t.gql(CREATE, { name: 'context read' });
-    const id = Buffer.from(created.data.createSession.id, 'base64').toString('utf8').split(':').slice(1).join(':');
+    const id = Buffer.from(created.data!.createSession.id, 'base64').toString('utf8').split(':').slice(1).join(':');
     const store = t.app.store;
     await store.append(id, [
       { role: 'user', content: 'first ünïcødé question', images: ['session_files/x/a.png'], files: ['notes.txt'], metadata: { contextNotice: 'n', nested: { a: [1, 2.5, null] } } },

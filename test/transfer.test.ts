@@ -3,6 +3,13 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageToJson } from '../src/domain/tree.js';
 import { makeMessage } from '../src/domain/types.js';
+import {
+  DeleteSessionDocument,
+  ExportSessionDocument,
+  HistoryRolesDocument,
+  ImportedHistoryDocument,
+  ImportSessionDocument,
+} from './generated/graphql.js';
 import { codeOf, createTestServer, dbKind, type ServerContext } from './support/harness.js';
 import { newSession, rawId, sendText } from './support/uploads.js';
 
@@ -17,13 +24,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const EXPORT = `query($id: ID!, $f: ExportFormat!) { session(id: $id) { export(format: $f) } }`;
-const IMPORT = `mutation($data: String!) { importSession(input: { data: $data }) { id name titleSource owner { name } displayMessageCount } }`;
+const EXPORT = ExportSessionDocument;
+const IMPORT = ImportSessionDocument;
 
 async function exportOf(id: string, format: 'JSON' | 'MARKDOWN', token = alice) {
   const r = await t.http(EXPORT, { id, f: format }, token);
   expect(r.errors).toBeUndefined();
-  return r.data.session.export as string;
+  return r.data!.session!.export;
 }
 
 /** A session exercising everything an export carries: turns, flags, archive, usage, branch, checkpoint, attachments. */
@@ -95,14 +102,14 @@ describe(`export and import (${dbKind})`, () => {
     const sessionsBefore = await t.app.db.prisma.session.count();
     const imported = await t.http(IMPORT, { data: json }, bob);
     expect(imported.errors).toBeUndefined();
-    const copy = imported.data.importSession;
+    const copy = imported.data!.importSession;
     expect(copy.id).not.toBe(id);
-    expect(copy.owner.name).toBe('bob');
+    expect(copy.owner!.name).toBe('bob');
     const again = await t.http(IMPORT, { data: json }, bob);
-    expect(again.data.importSession.id).toBe(copy.id);
+    expect(again.data!.importSession.id).toBe(copy.id);
     // the same text with another exportedAt is the same import
     const reexported = await exportOf(id, 'JSON');
-    expect((await t.http(IMPORT, { data: reexported }, bob)).data.importSession.id).toBe(copy.id);
+    expect((await t.http(IMPORT, { data: reexported }, bob)).data!.importSession.id).toBe(copy.id);
     expect(await t.app.db.prisma.session.count()).toBe(sessionsBefore + 1);
 
     const roundTrip = await exportOf(copy.id, 'JSON', bob);
@@ -112,24 +119,24 @@ describe(`export and import (${dbKind})`, () => {
     expect(roundTrip).not.toContain(rawId(id));
 
     // history pages the same for the importer as for the original owner
-    const H = `query($id: ID!) { session(id: $id) { name titleSource pinned displayMessageCount history { edges { displayIndex node { role content archived } } } } }`;
-    const a = (await t.http(H, { id }, alice)).data.session;
-    const b = (await t.http(H, { id: copy.id }, bob)).data.session;
+    const H = ImportedHistoryDocument;
+    const a = (await t.http(H, { id }, alice)).data!.session;
+    const b = (await t.http(H, { id: copy.id }, bob)).data!.session;
     expect(b).toEqual(a);
 
     // another user importing the same data gets their own copy
     const mine = await t.http(IMPORT, { data: json }, alice);
-    expect(mine.data.importSession.id).not.toBe(copy.id);
-    expect(mine.data.importSession.owner.name).toBe('alice');
+    expect(mine.data!.importSession.id).not.toBe(copy.id);
+    expect(mine.data!.importSession.owner!.name).toBe('alice');
   });
 
   it('deleting an imported session lets the same data be imported anew', async () => {
     const id = await newSession(t, alice);
     await t.app.store.append(rawId(id), [{ role: 'user', content: 'short one' }]);
     const json = await exportOf(id, 'JSON');
-    const first = (await t.http(IMPORT, { data: json }, alice)).data.importSession.id;
-    await t.http(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: first }, alice);
-    const second = (await t.http(IMPORT, { data: json }, alice)).data.importSession.id;
+    const first = (await t.http(IMPORT, { data: json }, alice)).data!.importSession.id;
+    await t.http(DeleteSessionDocument, { id: first }, alice);
+    const second = (await t.http(IMPORT, { data: json }, alice)).data!.importSession.id;
     expect(second).not.toBe(first);
   });
 
@@ -152,16 +159,16 @@ describe(`export and import (${dbKind})`, () => {
     const before = await t.app.db.prisma.session.count();
     const r = await t.http(IMPORT, { data }, alice);
     expect(r.errors).toBeUndefined();
-    expect(r.data.importSession).toMatchObject({ name: 'Reverse a list in Python', titleSource: 'IMPORTED' });
+    expect(r.data!.importSession).toMatchObject({ name: 'Reverse a list in Python', titleSource: 'IMPORTED' });
     expect(await t.app.db.prisma.session.count()).toBe(before + 2);
-    const sid = rawId(r.data.importSession.id);
+    const sid = rawId(r.data!.importSession.id);
     const branches = await t.app.db.prisma.sessionBranch.findMany({ where: { sessionId: sid } });
     expect(branches.map((b) => b.name)).toEqual(['branch 1']);
     expect((branches[0]!.suffix as unknown[]).length).toBeGreaterThan(0);
-    const h = await t.http(`query($id: ID!) { session(id: $id) { history { edges { node { role content } } } } }`, { id: r.data.importSession.id }, alice);
-    expect(h.data.session.history.edges[0].node.role).toBe('USER');
+    const h = await t.http(HistoryRolesDocument, { id: r.data!.importSession.id }, alice);
+    expect(h.data!.session!.history.edges[0]!.node.role).toBe('USER');
     const again = await t.http(IMPORT, { data }, alice);
-    expect(again.data.importSession.id).toBe(r.data.importSession.id);
+    expect(again.data!.importSession.id).toBe(r.data!.importSession.id);
     expect(await t.app.db.prisma.session.count()).toBe(before + 2);
     // the regenerated-reply conversation kept its alternative reply as a branch
     const other = await t.app.db.prisma.session.findFirst({ where: { userId: { not: null }, name: 'What is 2**10? Compute it.' } });

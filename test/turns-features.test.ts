@@ -105,14 +105,13 @@ describe(`turn features (${dbKind})`, () => {
   });
 
   it('records each real prompt count against the size of the prompt sent (calibration)', async () => {
-    const { defaultCalibration } = await import('../src/domain/tokens.js');
     (t.app.config as { titleGenerationEnabled: boolean }).titleGenerationEnabled = false; // its call would take the scripted answers
     const sessionId = await profileSession('calib');
     t.fake.enqueue({ text: 'a', promptTokens: 400 });
     (await runTurn(sessionId, 'x'.repeat(1000))).sub.dispose();
     t.fake.enqueue({ text: 'b', promptTokens: 900 });
     (await runTurn(sessionId, 'y'.repeat(2000))).sub.dispose();
-    const observations = defaultCalibration.calibrationFor('calib-model').observations;
+    const observations = t.app.calibration.calibrationFor('calib-model').observations;
     expect(observations.map((o: any) => o.tokens)).toEqual([400, 900]);
     const raw = Buffer.from(sessionId, 'base64').toString().split(':')[1]!;
     const row = await eventually(() => t.app.store.get(raw), (r) => r!.contextTokenCount === 900);

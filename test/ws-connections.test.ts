@@ -7,6 +7,8 @@ type Connected = { socket: WebSocket; acked: true } | { status: number } | { clo
 /** A graphql-ws socket that finished its handshake (connection_ack), the HTTP status its upgrade got, or its early close code. */
 async function connect(url: string): Promise<Connected> {
   const socket = new WebSocket(url, 'graphql-transport-ws');
+  // A refused upgrade is answered below; ws also reports it (and the terminate) as an error event.
+  socket.on('error', () => undefined);
   return new Promise((resolve, reject) => {
     let acked = false;
     socket.once('unexpected-response', (_req, res) => {

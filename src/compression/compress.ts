@@ -9,12 +9,11 @@
  * archived past sessionMessagesWindow. A failure leaves the session as it was.
  * The raw-history index is written after the commit and can never fail it.
  */
-import type { App } from '../app.js';
+import type { CompressionDeps } from './deps.js';
 import { contextOrderOf } from '../domain/context-order.js';
 import type { ChatMessage, NewMessage } from '../domain/types.js';
 import { NotFound } from '../store/errors.js';
 import { compressionSettings, estimateNextPrompt, imagePrices, makeContextEstimator } from './estimate.js';
-import { MemoryIndex } from './memory.js';
 import { applyOutcome, runStrategy, type CompressionReason, type CompressionStrategy, type Outcome } from './strategies.js';
 
 export interface CompressOptions {
@@ -40,65 +39,37 @@ export interface CompressionResult {
   fallback?: Outcome['fallback'];
 }
 
-/** One compression pass per session at a time, in this process. */
-export class SessionLocks {
-  private readonly tails = new Map<string, Promise<unknown>>();
-
-  run<T>(sessionId: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.tails.get(sessionId) ?? Promise.resolve();
-    const next = prev.then(fn, fn);
-    const tail = next.catch(() => undefined);
-    this.tails.set(sessionId, tail);
-    void tail.then(() => {
-      if (this.tails.get(sessionId) === tail) this.tails.delete(sessionId);
-    });
-    return next;
-  }
-
-  /** Resolves once no pass is running or queued for the session. */
-  async idle(sessionId: string): Promise<void> {
-    for (let tail = this.tails.get(sessionId); tail; tail = this.tails.get(sessionId)) await tail;
-  }
-}
-
-const locks = new WeakMap<App, SessionLocks>();
-export function sessionLocks(app: App): SessionLocks {
-  let l = locks.get(app);
-  if (!l) locks.set(app, (l = new SessionLocks()));
-  return l;
-}
-
 export function markerText(before: number, after: number): string {
   return `Context compressed: ${before} → ${after} messages`;
 }
 
 /** Loads what one pass needs: session, profile, settings, ordered context, estimators. */
-export async function loadCompressionInput(app: App, sessionId: string, window?: number) {
-  const session = await app.store.get(sessionId);
+export async function loadCompressionInput(deps: CompressionDeps, sessionId: string, window?: number) {
+  const session = await deps.store.get(sessionId);
   if (!session) throw new NotFound();
-  const profile = await app.db.prisma.profile.findUnique({ where: { id: session.profileId } });
+  const profile = await deps.compressionStore.profile(session.profileId);
   if (!profile) throw new NotFound('Profile');
-  const settings = compressionSettings(app, profile, window);
-  const context: ChatMessage[] = await app.store.context(sessionId);
-  const price = await imagePrices(app, sessionId, profile, context);
-  const estimate = makeContextEstimator(app, profile, settings.window, price);
-  const current = () => estimateNextPrompt(app, session, profile, settings.window, context, price);
+  const settings = compressionSettings(deps, profile, window);
+  const context: ChatMessage[] = await deps.store.context(sessionId);
+  const price = await imagePrices(deps, sessionId, profile, context);
+  const estimate = makeContextEstimator(deps, profile, settings.window, price);
+  const current = () => estimateNextPrompt(deps, session, profile, settings.window, context, price);
   return { session, profile, settings, context, price, estimate, current };
 }
 
-export function compressAndSaveSession(app: App, sessionId: string, opts: CompressOptions): Promise<CompressionResult | null> {
-  return sessionLocks(app).run(sessionId, () => compressLocked(app, sessionId, opts));
+export function compressAndSaveSession(deps: CompressionDeps, sessionId: string, opts: CompressOptions): Promise<CompressionResult | null> {
+  return deps.locks.run(sessionId, () => compressLocked(deps, sessionId, opts));
 }
 
 /** The pass itself; callers must hold the session lock (compressAndSaveSession does). */
-export async function compressLocked(app: App, sessionId: string, opts: CompressOptions): Promise<CompressionResult | null> {
+export async function compressLocked(deps: CompressionDeps, sessionId: string, opts: CompressOptions): Promise<CompressionResult | null> {
   const strategy = opts.strategy ?? 'SUMMARY';
-  let input = await loadCompressionInput(app, sessionId, opts.window);
+  let input = await loadCompressionInput(deps, sessionId, opts.window);
   const tokensBefore = opts.currentTokens ?? input.current();
   let started = false;
   const run = (inp: typeof input) =>
     runStrategy(strategy, inp.context, {
-      app,
+      deps,
       profile: inp.profile,
       settings: inp.settings,
       estimate: inp.estimate,
@@ -108,7 +79,7 @@ export async function compressLocked(app: App, sessionId: string, opts: Compress
       onStart: async () => {
         if (started) return; // a re-plan after a concurrent write is the same pass
         started = true;
-        await app.bus.publish(sessionId, { type: 'CompressionStarted', contextTokens: tokensBefore, maxContextTokens: inp.settings.window });
+        await deps.bus.publish(sessionId, { type: 'CompressionStarted', contextTokens: tokensBefore, maxContextTokens: inp.settings.window });
       },
     });
   let outcome = await run(input);
@@ -127,32 +98,32 @@ export async function compressLocked(app: App, sessionId: string, opts: Compress
       strategy,
       ...(outcome.fallback && { fallback: outcome.fallback }),
     };
-    if (await saveOutcome(app, sessionId, outcome, result, input.session.nextSequence)) break;
+    if (await saveOutcome(deps, sessionId, outcome, result, input.session.nextSequence)) break;
     // The history moved while the strategy ran (an append such as a task_note, or a write from
     // another process). Re-plan on the new history: a pure append leaves what was summarized
     // intact, so the paid-for outcome is kept and saved over the new tail; anything else runs
     // the strategy again. Only a pass that can no longer shrink anything answers null.
     if (attempt >= MAX_REPLANS) {
-      app.log.warn({ sessionId, reason: opts.reason }, 'compressor.skipped_stale');
+      deps.log.warn({ sessionId, reason: opts.reason }, 'compressor.skipped_stale');
       return null;
     }
-    const fresh = await loadCompressionInput(app, sessionId, opts.window);
+    const fresh = await loadCompressionInput(deps, sessionId, opts.window);
     const rebased = rebaseOutcome(input.context, fresh.context, outcome);
-    app.log.info({ sessionId, reason: opts.reason, reused: rebased !== null }, 'compressor.replanned');
+    deps.log.info({ sessionId, reason: opts.reason, reused: rebased !== null }, 'compressor.replanned');
     input = fresh;
     outcome = rebased ?? (await run(fresh));
   }
   const contextTokens = result.contextTokens;
 
-  if (app.config.memorySearchEnabled) {
+  if (deps.config.memorySearchEnabled) {
     try {
-      await new MemoryIndex(app.db.prisma, app.trigram).indexDemoted(sessionId, outcome.dropped, outcome.keys);
+      await deps.memory.indexDemoted(sessionId, outcome.dropped, outcome.keys);
     } catch (error) {
-      app.log.warn({ err: error, sessionId }, 'compressor.index_failed');
+      deps.log.warn({ err: error, sessionId }, 'compressor.index_failed');
     }
   }
-  await app.bus.publish(sessionId, { type: 'ContextCompressed', ...result });
-  app.log.info(
+  await deps.bus.publish(sessionId, { type: 'ContextCompressed', ...result });
+  deps.log.info(
     { sessionId, reason: opts.reason.toLowerCase(), strategy, fallback: outcome.fallback, before: result.messagesBefore, after: result.messagesAfter, contextTokens },
     'compressor.compressed',
   );
@@ -177,22 +148,19 @@ export function rebaseOutcome(before: readonly ChatMessage[], after: readonly Ch
   return { ...outcome, dropped: outcome.dropped.map((d) => bySeq.get(d.sequenceNumber)!) };
 }
 
-/** Test seam: runs inside the save transaction after every write (throw to simulate a store failure). */
-export const saveHooks: { afterWrites?: (sessionId: string) => Promise<void> | void } = {};
-
 /**
  * Saves one pass, unless the history moved since it was read (an append or an
  * edit from elsewhere changed next_sequence): then nothing is written and the
  * next trigger plans again on the new history. Returns whether it saved.
  */
 async function saveOutcome(
-  app: App,
+  deps: CompressionDeps,
   sessionId: string,
   outcome: Outcome,
   result: CompressionResult,
   readAtSequence: number,
 ): Promise<boolean> {
-  const { store } = app;
+  const { store } = deps;
   const added: NewMessage[] = outcome.added.map(({ sequenceNumber: _s, createdAt: _c, ...m }) => ({ ...m, isContext: true, isDisplay: false }));
   const marker: NewMessage = {
     role: 'system',
@@ -212,26 +180,18 @@ async function saveOutcome(
     },
   };
   return store.transaction(async (tx) => {
-    const current = await tx.$queryRawUnsafe<{ next_sequence: number }[]>(
-      'SELECT next_sequence FROM sessions WHERE id = $1::uuid FOR UPDATE',
-      sessionId,
-    );
-    if (current[0]?.next_sequence !== readAtSequence) return false;
+    if ((await deps.compressionStore.lockNextSequence(tx, sessionId)) !== readAtSequence) return false;
     // Deliberately not filtered on is_display: context-only rows (old summaries, copies) must stay demoted after reload.
     await store.setContextFlag(sessionId, outcome.dropped.map((m) => m.sequenceNumber), false, tx);
     const saved = await store.append(sessionId, [...added, marker], tx);
     const markerRow = saved.at(-1);
-    const row = await tx.session.findUnique({ where: { id: sessionId }, select: { metadata: true } });
-    const { baseline: _b, contextTruncated: _t, ...metadata } = (row?.metadata ?? {}) as Record<string, unknown>;
-    await tx.session.update({
-      where: { id: sessionId },
-      data: {
-        contextTokenCount: result.contextTokens,
-        metadata: { ...metadata, lastCompression: { at: new Date().toISOString(), reason: result.reason, marker: markerRow?.sequenceNumber } } as never,
-      },
+    await deps.compressionStore.recordCompression(tx, sessionId, result.contextTokens, {
+      at: new Date().toISOString(),
+      reason: result.reason,
+      marker: markerRow?.sequenceNumber,
     });
-    await store.archiveBeyondWindow(sessionId, app.config.sessionMessagesWindow, tx);
-    await saveHooks.afterWrites?.(sessionId);
+    await store.archiveBeyondWindow(sessionId, deps.config.sessionMessagesWindow, tx);
+    await deps.afterSaveWrites?.(sessionId);
     return true;
   });
 }

@@ -4,7 +4,7 @@
  * function the runner sends with — in calibrated real tokens, against the
  * profile's window resolved once by the caller.
  */
-import type { App } from '../app.js';
+import type { CompressionDeps } from './deps.js';
 import { TOOL_RESULT_MAX_CHARS, capNewToolResults } from '../domain/compression/tool-results.js';
 import type { Estimator } from '../domain/compression/planner.js';
 import { imageTokensFromBase64, type ImageRef } from '../domain/image-tokens.js';
@@ -28,8 +28,8 @@ export interface CompressionSettings {
   vision: boolean;
 }
 
-export function compressionSettings(app: App, profile: Profile, window?: number): CompressionSettings {
-  const c = app.config;
+export function compressionSettings(deps: CompressionDeps, profile: Profile, window?: number): CompressionSettings {
+  const c = deps.config;
   const keepRecent = profile.compressionKeepRecent > 0 ? profile.compressionKeepRecent : c.contextKeepRecent;
   return {
     window: window ?? profile.contextWindow,
@@ -52,11 +52,11 @@ export function compressionSettings(app: App, profile: Profile, window?: number)
  */
 export type ImagePrices = ((img: ImageRef) => number) & { readonly images?: PromptImages };
 
-export async function imagePrices(app: App, sessionId: string, profile: Profile, messages: readonly ChatMessage[]): Promise<ImagePrices> {
-  const fallback = app.config.contextImageTokens;
+export async function imagePrices(deps: CompressionDeps, sessionId: string, profile: Profile, messages: readonly ChatMessage[]): Promise<ImagePrices> {
+  const fallback = deps.config.contextImageTokens;
   // The summarizer may attach any stored image of a vision profile, not only the ones the paste budget admitted.
   const paths = profile.vision ? new Set(messages.flatMap((m) => m.images)) : [];
-  const images = await loadPromptImages(app.files.root, sessionId, paths, fallback);
+  const images = await loadPromptImages(deps.files.root, sessionId, paths, fallback);
   const price = (img: ImageRef) =>
     !profile.vision ? 0 : img.kind === 'path' ? (images.get(img.value)?.tokens ?? 0) : imageTokensFromBase64(img.value, fallback);
   return Object.assign(price, { images });
@@ -71,8 +71,8 @@ export function sentView(context: readonly ChatMessage[]): ChatMessage[] {
  * The planner's estimator: a candidate context priced as the prompt it would
  * make — `buildPrompt`, the function the runner sends with.
  */
-export function makeContextEstimator(app: App, profile: Profile, window: number, price: ImagePrices): Estimator {
-  const rules = promptRules(app.config, profile, window);
+export function makeContextEstimator(deps: CompressionDeps, profile: Profile, window: number, price: ImagePrices): Estimator {
+  const rules = promptRules(deps, profile, window);
   const images = price.images ?? new Map();
   return (messages) => buildPrompt({ ...rules, context: messages, systemPrompt: profile.systemPrompt, images }).estimate;
 }
@@ -83,7 +83,7 @@ export function makeContextEstimator(app: App, profile: Profile, window: number,
  * there is no baseline.
  */
 export function estimateNextPrompt(
-  app: App,
+  deps: CompressionDeps,
   session: Pick<Session, 'metadata'>,
   profile: Profile,
   window: number,
@@ -91,7 +91,7 @@ export function estimateNextPrompt(
   price: ImagePrices,
 ): number {
   return buildPrompt({
-    ...promptRules(app.config, profile, window),
+    ...promptRules(deps, profile, window),
     context,
     systemPrompt: profile.systemPrompt,
     images: price.images ?? new Map(),

@@ -2,7 +2,7 @@
  * The dry run (`compressionPlan`): the same planner and strategy code as the
  * real run, without calling any LLM and without saving anything.
  */
-import type { App } from '../app.js';
+import type { CompressionDeps } from './deps.js';
 import { fullReplacePrefix, nativeCompactionPrefix } from '../domain/compression/full-replace.js';
 import { summaryRuns } from '../domain/compression/planner.js';
 import { isSystemMessage } from '../domain/turns.js';
@@ -27,12 +27,12 @@ export function summaryAllowance(summarizedTokens: number, maxTokens: number): n
 }
 
 export async function compressionPlan(
-  app: App,
+  deps: CompressionDeps,
   sessionId: string,
   strategy: CompressionStrategy,
   keepRecentMessages?: number | null,
 ): Promise<CompressionPlanResult> {
-  const input = await loadCompressionInput(app, sessionId);
+  const input = await loadCompressionInput(deps, sessionId);
   const { settings, context, estimate } = input;
   const base = { strategy, contextTokens: input.current(), contextWindow: settings.window };
   const none = { ...base, wouldCompress: false, messagesToSummarize: 0, messagesToKeep: context.length, estimatedTokensAfter: base.contextTokens };
@@ -55,7 +55,7 @@ export async function compressionPlan(
     }
     case 'FULL_REPLACE':
     case 'NATIVE': {
-      if (strategy === 'NATIVE' && !supportsNativeCompaction(app.provider(input.profile))) {
+      if (strategy === 'NATIVE' && !supportsNativeCompaction(deps.provider(input.profile))) {
         throw new BadInput(`Provider "${input.profile.provider}" has no native compaction; use SUMMARY, FULL_REPLACE or LOCAL`);
       }
       const prefix = strategy === 'NATIVE' ? nativeCompactionPrefix(rest) : fullReplacePrefix(rest);
@@ -70,7 +70,7 @@ export async function compressionPlan(
       };
     }
     case 'LOCAL': {
-      const env = { app, profile: input.profile, settings, estimate, price: input.price, keepRecentMessages: keep, onStart: async () => undefined };
+      const env = { deps, profile: input.profile, settings, estimate, price: input.price, keepRecentMessages: keep, onStart: async () => undefined };
       const outcome = await localStrategy(context, env);
       if (!outcome) return none;
       const next = applyOutcome(context, outcome);

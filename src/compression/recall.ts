@@ -7,11 +7,11 @@
  *  - `memory_search`: the raw-history index as a server tool;
  *  - `read_spilled`: reads back a tool body that LOCAL compaction spilled.
  */
-import type { App } from '../app.js';
+import type { CompressionDeps } from './deps.js';
 import { isUserTurnStart } from '../domain/turns.js';
 import type { RunContext } from '../turns/runner.js';
 import type { ServerTool } from '../turns/tools.js';
-import { MemoryIndex, type MemoryHit } from './memory.js';
+import type { MemoryHit } from './memory.js';
 
 export const RECALL_EXCERPT_CHARS = 1_500;
 export const RECALL_QUERY_CHARS = 500;
@@ -25,16 +25,16 @@ export function formatHits(hits: readonly MemoryHit[], maxChars: number = RECALL
     .join('\n\n');
 }
 
-export function recallContext(app: App): (ctx: RunContext) => Promise<string | null> {
+export function recallContext(deps: CompressionDeps): (ctx: RunContext) => Promise<string | null> {
   // The loop asks every iteration; a turn gets its excerpts once and keeps them for its later calls.
   const perTurn = new Map<string, string | null>();
   return async (ctx) => {
-    const c = app.config;
+    const c = deps.config;
     if (!c.memoryRecallEnabled || !c.memorySearchEnabled || c.memoryRecallK <= 0) return null;
     if (perTurn.has(ctx.turnId)) return perTurn.get(ctx.turnId) ?? null;
     if (perTurn.size > 500) perTurn.clear();
-    const text = await recall(app, ctx).catch((error) => {
-      app.log.warn({ err: error, sessionId: ctx.session.id }, 'memory.recall_failed');
+    const text = await recall(deps, ctx).catch((error) => {
+      deps.log.warn({ err: error, sessionId: ctx.session.id }, 'memory.recall_failed');
       return null;
     });
     perTurn.set(ctx.turnId, text);
@@ -42,28 +42,28 @@ export function recallContext(app: App): (ctx: RunContext) => Promise<string | n
   };
 }
 
-async function recall(app: App, ctx: RunContext): Promise<string | null> {
-  const context = await (ctx.context?.() ?? app.store.context(ctx.session.id));
+async function recall(deps: CompressionDeps, ctx: RunContext): Promise<string | null> {
+  const context = await (ctx.context?.() ?? deps.store.context(ctx.session.id));
   if (!context.some((m) => m.isSummary)) return null;
   const request = [...context].reverse().find(isUserTurnStart);
   if (!request?.content.trim()) return null;
   const metadata = (ctx.session.metadata ?? {}) as Record<string, unknown>;
   const injected = Array.isArray(metadata.injected_chunk_ids) ? (metadata.injected_chunk_ids as string[]) : [];
-  const hits = await new MemoryIndex(app.db.prisma, app.trigram).search({
+  const hits = await deps.memory.search({
     scope: { sessionIds: [ctx.session.id] },
     query: request.content.slice(0, RECALL_QUERY_CHARS),
-    first: app.config.memoryRecallK,
-    minScore: app.config.memoryRecallMinSimilarity,
+    first: deps.config.memoryRecallK,
+    minScore: deps.config.memoryRecallMinSimilarity,
     excludeIds: injected,
   });
   if (hits.length === 0) return null;
   const next = { ...metadata, injected_chunk_ids: [...injected, ...hits.map((h) => h.id)] };
   // The runner writes ctx.session.metadata back after the call: keep it in step.
-  ctx.session = await app.db.prisma.session.update({ where: { id: ctx.session.id }, data: { metadata: next as never } });
+  ctx.session = await deps.compressionStore.setMetadata(ctx.session.id, next);
   return `[Recalled from earlier in this conversation (verbatim excerpts the summary may have left out):]\n${formatHits(hits)}`;
 }
 
-export function memorySearchTool(app: App): ServerTool {
+export function memorySearchTool(deps: CompressionDeps): ServerTool {
   return {
     name: 'memory_search',
     description:
@@ -80,13 +80,13 @@ export function memorySearchTool(app: App): ServerTool {
       const query = typeof args.query === 'string' ? args.query : '';
       if (!query.trim()) return { content: 'Error: query must not be empty', isError: true };
       const first = Math.min(10, Math.max(1, Number(args.first) || 5));
-      const hits = await new MemoryIndex(app.db.prisma, app.trigram).search({ scope: { sessionIds: [tc.sessionId] }, query, first });
+      const hits = await deps.memory.search({ scope: { sessionIds: [tc.sessionId] }, query, first });
       return { content: hits.length === 0 ? `No compressed history matches "${query}".` : formatHits(hits, 4_000), critical: true };
     },
   };
 }
 
-export function readSpilledTool(app: App): ServerTool {
+export function readSpilledTool(deps: CompressionDeps): ServerTool {
   return {
     name: 'read_spilled',
     description:
@@ -103,15 +103,12 @@ export function readSpilledTool(app: App): ServerTool {
       const match = /^spill:(\d+)$/.exec(String(args.pointer ?? '').trim());
       if (!match) return { content: 'Error: pointer must look like spill:N', isError: true };
       const sequenceNumber = Number(match[1]);
-      const where = { sessionId: tc.sessionId, sequenceNumber };
-      const row =
-        (await app.db.prisma.sessionMessage.findFirst({ where, select: { content: true } })) ??
-        (await app.db.prisma.sessionMessageArchive.findFirst({ where, select: { content: true } }));
-      if (!row) return { content: `Error: nothing stored at ${match[0]}`, isError: true };
+      const content = await deps.compressionStore.storedContent(tc.sessionId, sequenceNumber);
+      if (content === null) return { content: `Error: nothing stored at ${match[0]}`, isError: true };
       const offset = Math.max(0, Math.floor(Number(args.offset) || 0));
-      const page = row.content.slice(offset, offset + READ_SPILLED_PAGE_CHARS);
+      const page = content.slice(offset, offset + READ_SPILLED_PAGE_CHARS);
       const end = offset + page.length;
-      const more = end < row.content.length ? `\n[… ${row.content.length - end} more chars: call again with offset ${end}]` : '';
+      const more = end < content.length ? `\n[… ${content.length - end} more chars: call again with offset ${end}]` : '';
       return { content: `${page}${more}` };
     },
   };

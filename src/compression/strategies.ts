@@ -5,7 +5,7 @@
  * shortened tool result is a context-only copy placed where its original was
  * (metadata.contextOrder), never an edit of the stored row.
  */
-import type { App } from '../app.js';
+import type { CompressionDeps } from './deps.js';
 import { buildSummaryMessage, splitKeysLine } from '../domain/compression/format.js';
 import {
   buildStubSummaryMessage,
@@ -51,7 +51,7 @@ export interface Outcome {
 }
 
 export interface StrategyEnv {
-  app: App;
+  deps: CompressionDeps;
   profile: Profile;
   settings: CompressionSettings;
   estimate: Estimator;
@@ -115,13 +115,13 @@ export async function summaryStrategy(context: ChatMessage[], env: StrategyEnv):
       const runs = summaryRuns(attempt, context);
       const texts = [];
       for (const run of runs) {
-        texts.push(await summarizeMessages(env.app, env.profile, env.settings, run.messages, env.price, { signal: env.signal }));
+        texts.push(await summarizeMessages(env.deps, env.profile, env.settings, run.messages, env.price, { signal: env.signal }));
       }
       const out = runsOutcome(context, runs, texts);
       return i > 0 ? { ...out, fallback: 'retry' } : out;
     } catch (error) {
       if (env.signal?.aborted) throw error;
-      env.app.log.warn({ err: error, attempt: i + 1 }, 'compressor.summary_failed');
+      env.deps.log.warn({ err: error, attempt: i + 1 }, 'compressor.summary_failed');
     }
   }
   return hardTruncateOutcome(context, env, plan);
@@ -157,10 +157,10 @@ export async function fullReplaceStrategy(context: ChatMessage[], env: StrategyE
   await env.onStart();
   let text: { summary: string; keys: string[] };
   try {
-    text = await summarizeMessages(env.app, env.profile, env.settings, prefix.messages, env.price, { continuation: true, signal: env.signal });
+    text = await summarizeMessages(env.deps, env.profile, env.settings, prefix.messages, env.price, { continuation: true, signal: env.signal });
   } catch (error) {
     if (env.signal?.aborted) throw error;
-    env.app.log.warn({ err: error }, 'compressor.full_replace_summary_failed');
+    env.deps.log.warn({ err: error }, 'compressor.full_replace_summary_failed');
     text = splitKeysLine(localStubSummary(prefix.messages));
   }
   const row = fullReplaceCarrier(prefix, text);
@@ -168,7 +168,7 @@ export async function fullReplaceStrategy(context: ChatMessage[], env: StrategyE
 }
 
 export async function nativeStrategy(context: ChatMessage[], env: StrategyEnv): Promise<Outcome | null> {
-  const provider = env.app.provider(env.profile);
+  const provider = env.deps.provider(env.profile);
   if (!supportsNativeCompaction(provider)) {
     throw new BadInput(`Provider "${env.profile.provider}" has no native compaction; use SUMMARY, FULL_REPLACE or LOCAL`);
   }
@@ -176,8 +176,8 @@ export async function nativeStrategy(context: ChatMessage[], env: StrategyEnv): 
   const prefix = nativeCompactionPrefix(rest);
   if (!prefix) return null;
   await env.onStart();
-  const budget = messageTokenBudget(env.app.config.contextMessageTokenBudget, env.settings.window);
-  const view = truncateOversized(sentView(prefix.messages), budget, env.profile.model);
+  const budget = messageTokenBudget(env.deps.config.contextMessageTokenBudget, env.settings.window);
+  const view = truncateOversized(sentView(prefix.messages), budget, env.profile.model, env.deps.calibration);
   const block = await provider.compact({
     model: env.profile.model,
     messages: toLlmMessages({ systemPrompt: env.profile.systemPrompt, view }),

@@ -4,7 +4,7 @@
  * the profile's temperature / max tokens / prompt, and the KEYS line split
  * into breadcrumbs. Throws when the provider fails or answers nothing.
  */
-import type { App } from '../app.js';
+import type { CompressionDeps } from './deps.js';
 import {
   CRITICAL_RESULT_MAX_CHARS,
   MAX_SUMMARY_INPUT_CHARS,
@@ -37,7 +37,7 @@ export const CONTINUATION_SYSTEM_PROMPT = [
 ].join('\n');
 
 async function call(
-  app: App,
+  deps: CompressionDeps,
   profile: Profile,
   s: CompressionSettings,
   system: string,
@@ -49,7 +49,7 @@ async function call(
     { role: 'system', content: system },
     { role: 'user', content: user, ...(images.length > 0 && { images }) },
   ];
-  const { text } = await app.provider(profile).complete({
+  const { text } = await deps.provider(profile).complete({
     model: profile.model,
     messages,
     temperature: s.temperature,
@@ -78,7 +78,7 @@ function imagesFor(images: SummaryImage[], price: ImagePrices): string[] {
 
 /** Consolidates old summaries when together they exceed the meta threshold; on failure the originals stay. */
 export async function withMetaSummary(
-  app: App,
+  deps: CompressionDeps,
   profile: Profile,
   s: CompressionSettings,
   toSummarize: ChatMessage[],
@@ -86,10 +86,10 @@ export async function withMetaSummary(
 ): Promise<ChatMessage[]> {
   if (!needsMetaSummary(toSummarize)) return toSummarize;
   try {
-    const merged = await call(app, profile, s, META_SUMMARY_SYSTEM_PROMPT, formatSummariesForMeta(toSummarize), [], signal);
+    const merged = await call(deps, profile, s, META_SUMMARY_SYSTEM_PROMPT, formatSummariesForMeta(toSummarize), [], signal);
     return replaceSummaries(toSummarize, buildSummaryMessage(merged.summary, merged.keys));
   } catch (error) {
-    app.log.warn({ err: error }, 'compressor.meta_summary_failed');
+    deps.log.warn({ err: error }, 'compressor.meta_summary_failed');
     return toSummarize;
   }
 }
@@ -122,17 +122,17 @@ export function selectForSummary(messages: readonly ChatMessage[]): ChatMessage[
 }
 
 export async function summarizeMessages(
-  app: App,
+  deps: CompressionDeps,
   profile: Profile,
   s: CompressionSettings,
   toSummarize: ChatMessage[],
   price: ImagePrices,
   opts: { continuation?: boolean; signal?: AbortSignal } = {},
 ): Promise<SummaryText> {
-  const input = await withMetaSummary(app, profile, s, toSummarize, opts.signal);
+  const input = await withMetaSummary(deps, profile, s, toSummarize, opts.signal);
   const formatted = formatForSummary(selectForSummary(input), { vision: s.vision, window: s.window, priceImage: price });
   const images = imagesFor(formatted.images, price);
   const note = formatted.omittedImages > 0 ? `\n\n[${formatted.omittedImages} image(s) were not attached]` : '';
   const system = opts.continuation ? CONTINUATION_SYSTEM_PROMPT : (s.prompt ?? SUMMARY_SYSTEM_PROMPT);
-  return call(app, profile, s, system, `Conversation to summarize:\n\n${formatted.text}${note}`, images, opts.signal);
+  return call(deps, profile, s, system, `Conversation to summarize:\n\n${formatted.text}${note}`, images, opts.signal);
 }

@@ -9,10 +9,10 @@
  * Each pass compresses toward target × window (0.65) so the 0.90 trigger does
  * not re-fire a few messages later. Recall rides on turnContext.
  */
-import type { App } from '../app.js';
+import type { CompressionDeps } from './deps.js';
 import { contextLimit } from '../domain/view.js';
 import type { RunContext, TurnHooks } from '../turns/runner.js';
-import { compressAndSaveSession, compressLocked, loadCompressionInput, sessionLocks } from './compress.js';
+import { compressAndSaveSession, compressLocked, loadCompressionInput } from './compress.js';
 import { compressionSettings } from './estimate.js';
 import { recallContext } from './recall.js';
 
@@ -22,18 +22,18 @@ import { recallContext } from './recall.js';
  * on small windows the guard sits below 90%, and a prompt between the two
  * would end the turn with "too large" instead of being compressed.
  */
-export function triggerTokens(app: App, threshold: number, window: number): number {
-  return Math.min(threshold * window, contextLimit(window, app.config.outputReserveTokens));
+export function triggerTokens(deps: CompressionDeps, threshold: number, window: number): number {
+  return Math.min(threshold * window, contextLimit(window, deps.config.outputReserveTokens));
 }
 
-async function preOrMid(app: App, ctx: RunContext, reason: 'PRETURN' | 'MIDTURN'): Promise<void> {
-  await sessionLocks(app).idle(ctx.session.id);
-  if (!app.config.contextCompressionEnabled) return;
-  const settings = compressionSettings(app, ctx.profile, ctx.window);
+async function preOrMid(deps: CompressionDeps, ctx: RunContext, reason: 'PRETURN' | 'MIDTURN'): Promise<void> {
+  await deps.locks.idle(ctx.session.id);
+  if (!deps.config.contextCompressionEnabled) return;
+  const settings = compressionSettings(deps, ctx.profile, ctx.window);
   const tokens = await ctx.estimate();
-  if (tokens < triggerTokens(app, settings.threshold, ctx.window)) return;
+  if (tokens < triggerTokens(deps, settings.threshold, ctx.window)) return;
   try {
-    await compressAndSaveSession(app, ctx.session.id, {
+    await compressAndSaveSession(deps, ctx.session.id, {
       reason,
       window: ctx.window,
       currentTokens: tokens,
@@ -50,29 +50,29 @@ async function preOrMid(app: App, ctx: RunContext, reason: 'PRETURN' | 'MIDTURN'
  * The post-turn worker: decision and pass both under the session lock, taken
  * synchronously, so a next turn's pre-turn check waits for it.
  */
-export function postTurn(app: App, sessionId: string, window?: number): Promise<void> {
-  return sessionLocks(app).run(sessionId, async () => {
-    if (!app.config.contextCompressionEnabled) return;
-    const input = await loadCompressionInput(app, sessionId, window);
+export function postTurn(deps: CompressionDeps, sessionId: string, window?: number): Promise<void> {
+  return deps.locks.run(sessionId, async () => {
+    if (!deps.config.contextCompressionEnabled) return;
+    const input = await loadCompressionInput(deps, sessionId, window);
     const truncated = (input.session.metadata as { contextTruncated?: boolean }).contextTruncated === true;
     const tokens = input.current();
-    if (!truncated && tokens < triggerTokens(app, input.settings.threshold, input.settings.window)) return;
-    const result = await compressLocked(app, sessionId, {
+    if (!truncated && tokens < triggerTokens(deps, input.settings.threshold, input.settings.window)) return;
+    const result = await compressLocked(deps, sessionId, {
       reason: 'POSTTURN',
       window: input.settings.window,
       currentTokens: tokens,
       keepRecentMessages: input.settings.midTurnKeepMessages,
     });
-    if (!result && truncated) app.log.warn({ sessionId }, 'compressor.truncated_but_nothing_to_compact');
+    if (!result && truncated) deps.log.warn({ sessionId }, 'compressor.truncated_but_nothing_to_compact');
   });
 }
 
-export function compressionHooks(app: App): TurnHooks {
-  const recall = recallContext(app);
+export function compressionHooks(deps: CompressionDeps): TurnHooks {
+  const recall = recallContext(deps);
   return {
-    beforeFirstCall: (ctx) => preOrMid(app, ctx, 'PRETURN'),
-    beforeNextCall: (ctx) => preOrMid(app, ctx, 'MIDTURN'),
+    beforeFirstCall: (ctx) => preOrMid(deps, ctx, 'PRETURN'),
+    beforeNextCall: (ctx) => preOrMid(deps, ctx, 'MIDTURN'),
     turnContext: (ctx) => recall(ctx),
-    afterTurn: (ctx) => postTurn(app, ctx.session.id, ctx.window),
+    afterTurn: (ctx) => postTurn(deps, ctx.session.id, ctx.window),
   };
 }

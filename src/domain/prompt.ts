@@ -16,7 +16,7 @@
  */
 import { TOOL_RESULT_MAX_CHARS, capNewToolResults } from './compression/tool-results.js';
 import { imageTokensFromBase64 } from './image-tokens.js';
-import { CalibrationRegistry, defaultCalibration, messagesSinceBaseline, type RealBaseline } from './tokens.js';
+import { type CalibrationSource, messagesSinceBaseline, type RealBaseline, UNCALIBRATED } from './tokens.js';
 import type { ChatMessage, Role, ToolCall } from './types.js';
 import { messageTokenBudget, truncateOversized } from './view.js';
 
@@ -88,7 +88,7 @@ export interface PromptRules {
   toolResultMaxChars?: number;
   /** price of an image whose header cannot be read */
   fallbackImageTokens: number;
-  registry?: CalibrationRegistry;
+  registry?: CalibrationSource;
 }
 
 export interface PromptInput extends PromptRules {
@@ -213,14 +213,14 @@ const imageTokens = (messages: readonly PromptMessage[]) => messages.reduce((n, 
 export function cutView(context: readonly ChatMessage[], rules: PromptRules): ChatMessage[] {
   const budget = messageTokenBudget(rules.messageTokenBudget, rules.window);
   const capped = capNewToolResults(modelView(context), rules.toolResultMaxChars ?? TOOL_RESULT_MAX_CHARS);
-  return truncateOversized(capped, budget, rules.model, rules.registry ?? defaultCalibration);
+  return truncateOversized(capped, budget, rules.model, rules.registry ?? UNCALIBRATED);
 }
 
 /** What the next call sends, and its size in real tokens. */
 export function buildPrompt(input: PromptInput): Prompt {
   const view = withTurnContext(cutView(input.context, input), input.turnContext);
   const messages = assembleMessages(input.systemPrompt, view, input.images, input);
-  const cal = (input.registry ?? defaultCalibration).calibrationFor(input.model);
+  const cal = (input.registry ?? UNCALIBRATED).calibrationFor(input.model);
   const chars = textChars(messages);
   const full = () => cal.estimate(chars) + imageTokens(messages);
   let estimate: number;

@@ -117,9 +117,14 @@ export function isTruncatedReport(reported: number, sentEstimate: number): boole
   return reported < TRUNCATION_RATIO * sentEstimate;
 }
 
+/** What an estimate reads: the calibration of one model. */
+export interface CalibrationSource {
+  calibrationFor(model: string): ModelCalibration;
+}
+
 /**
- * Per-model calibrations. One module-level instance (`defaultCalibration`) is
- * shared because compressors are rebuilt per pass; tests create their own.
+ * Per-model calibrations. The composition root builds one per process and
+ * hands it to the turn runner (which records) and to every estimator.
  */
 export class CalibrationRegistry {
   private readonly models = new Map<string, ModelCalibration>();
@@ -147,16 +152,8 @@ export class CalibrationRegistry {
   }
 }
 
-export const defaultCalibration = new CalibrationRegistry();
-
-export function recordObservation(
-  model: string,
-  chars: number,
-  realPromptTokens: number,
-  opts: RecordOptions = {},
-): RecordOutcome {
-  return defaultCalibration.recordObservation(model, chars, realPromptTokens, opts);
-}
+/** No observations and no state: an estimate without a registry uses the fallback ratio. */
+export const UNCALIBRATED: CalibrationSource = Object.freeze({ calibrationFor: () => new ModelCalibration() });
 
 /** Characters the model reads for one message: content, thinking, tool call names and JSON args. */
 export function messageChars(msg: ChatMessage): number {
@@ -176,7 +173,7 @@ export type ImagePricer = number | ((image: ImageRef, msg: ChatMessage) => numbe
 
 export interface EstimateOptions {
   imageTokens?: ImagePricer;
-  registry?: CalibrationRegistry;
+  registry?: CalibrationSource;
 }
 
 export function imageTokensOf(messages: readonly ChatMessage[], pricer: ImagePricer = DEFAULT_IMAGE_TOKENS): number {
@@ -189,14 +186,14 @@ export function imageTokensOf(messages: readonly ChatMessage[], pricer: ImagePri
 
 /** Whole-prompt estimate: calibrated text tokens + per-image cost. */
 export function estimateTokens(messages: readonly ChatMessage[], model: string, opts: EstimateOptions = {}): number {
-  const cal = (opts.registry ?? defaultCalibration).calibrationFor(model);
+  const cal = (opts.registry ?? UNCALIBRATED).calibrationFor(model);
   return cal.estimate(contextChars(messages)) + imageTokensOf(messages, opts.imageTokens);
 }
 
 /** Marginal estimate of messages added to an already-counted prompt. */
 export function estimateDeltaTokens(messages: readonly ChatMessage[], model: string, opts: EstimateOptions = {}): number {
   if (messages.length === 0) return 0;
-  const cal = (opts.registry ?? defaultCalibration).calibrationFor(model);
+  const cal = (opts.registry ?? UNCALIBRATED).calibrationFor(model);
   return cal.estimateDelta(contextChars(messages)) + imageTokensOf(messages, opts.imageTokens);
 }
 

@@ -6,7 +6,7 @@
  * model never received.
  */
 import type { ChatMessage } from './types.js';
-import { CalibrationRegistry, defaultCalibration } from './tokens.js';
+import { type CalibrationSource, UNCALIBRATED } from './tokens.js';
 
 /** `context_message_token_budget = 0` means window // 6. */
 export const MESSAGE_BUDGET_WINDOW_DIVISOR = 6;
@@ -46,7 +46,7 @@ export function truncateOversized(
   messages: readonly ChatMessage[],
   budgetTokens: number,
   model: string,
-  registry: CalibrationRegistry = defaultCalibration,
+  registry: CalibrationSource = UNCALIBRATED,
 ): ChatMessage[] {
   if (!(budgetTokens > 0)) return [...messages];
   const maxChars = Math.floor(budgetTokens * registry.calibrationFor(model).charsPerToken());

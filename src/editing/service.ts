@@ -77,12 +77,21 @@ function domainError(error: unknown): unknown {
   return error;
 }
 
+/** What an edit needs from outside the database, given by the composition root. */
+export interface EditingHooks {
+  /** runs an edit exclusively of compression passes on the same session (the shared session locks) */
+  serialize<T>(sessionId: string, fn: () => Promise<T>): Promise<T>;
+  /** copies a session's file directory to another session (fork) */
+  copySessionFiles(fromSessionId: string, toSessionId: string): Promise<void>;
+}
+
 export class EditingService {
   constructor(
     private readonly store: SessionStore,
     private readonly edits: EditStore,
-    private readonly sessions: SessionService,
+    private readonly sessions: Pick<SessionService, 'writable'>,
     private readonly bus: EventBus,
+    private readonly hooks: EditingHooks,
   ) {}
 
   /**
@@ -90,15 +99,9 @@ export class EditingService {
    * row is locked and no turn may be running (checked under the lock, so a
    * concurrent sendMessage either sees the edit or the edit sees its turn).
    */
-  /** Set by the app: copies a session's file directory to another session. */
-  copySessionFiles: (fromSessionId: string, toSessionId: string) => Promise<void> = async () => undefined;
-
-  /** Set by the app: runs an edit exclusively of compression passes on the same session. */
-  serialize: <T>(sessionId: string, fn: () => Promise<T>) => Promise<T> = (_id, fn) => fn();
-
   private async edit<T>(viewer: Viewer, id: string, fn: (tx: Tx, s: LockedSession) => Promise<T>): Promise<T> {
     const session = await this.sessions.writable(viewer, id);
-    return this.serialize(session.id, () => this.editNow(session, fn));
+    return this.hooks.serialize(session.id, () => this.editNow(session, fn));
   }
 
   private async editNow<T>(session: SessionRow, fn: (tx: Tx, s: LockedSession) => Promise<T>): Promise<T> {
@@ -333,7 +336,7 @@ export class EditingService {
       });
       // The fork owns copies of the attachments: deleting the original must not take them away.
       await this.edits.rebaseFilePaths(tx, newId, `session_files/${s.id}/`, `session_files/${newId}/`);
-      await this.copySessionFiles(s.id, newId);
+      await this.hooks.copySessionFiles(s.id, newId);
       return newId;
     });
     const created = await this.reload(forkId);

@@ -31,6 +31,8 @@ export interface EventBus {
   publishList(event: SessionListEvent): Promise<void>;
   onList(listener: Listener<SessionListEvent>): () => void;
   close(): Promise<void>;
+  /** the subscription streams open on this bus, which a graceful shutdown ends */
+  readonly openStreams: Set<Endable>;
 }
 
 /** Orders "12" and Redis' "1700000000000-3" ids alike. */
@@ -91,6 +93,7 @@ interface MemoryLog {
 }
 
 export class MemoryEventBus implements EventBus {
+  readonly openStreams = new Set<Endable>();
   private readonly logs = new Map<string, MemoryLog>();
   /**
    * Ids are "<epoch>-<n>": the epoch (start time in ms) tells this process's
@@ -208,6 +211,7 @@ const silent: BusLogger = { warn: () => undefined, info: () => undefined, error:
  * last id delivered) before live messages flow again.
  */
 export class RedisEventBus implements EventBus {
+  readonly openStreams = new Set<Endable>();
   private readonly pub: Redis;
   private readonly sub: Redis;
   private readonly sessions = new Listeners<SessionEvent>();
@@ -515,7 +519,7 @@ class SessionEventStream implements AsyncIterableIterator<SessionEvent> {
 
   private start() {
     this.started = true;
-    openStreams(this.bus).add(this);
+    this.bus.openStreams.add(this);
     this.unsubscribe = this.bus.onSession(this.sessionId, (event) => (this.replaying ? this.buffered.push(event) : this.deliver(event)));
     void (async () => {
       try {
@@ -579,7 +583,7 @@ class SessionEventStream implements AsyncIterableIterator<SessionEvent> {
   private close(failure: { error: unknown } | null) {
     if (this.closed) return;
     this.closed = true;
-    openStreams(this.bus).delete(this);
+    this.bus.openStreams.delete(this);
     this.replaying = false;
     this.buffered = [];
     this.unsubscribe?.();
@@ -594,25 +598,19 @@ class SessionEventStream implements AsyncIterableIterator<SessionEvent> {
   }
 }
 
-interface Endable {
+export interface Endable {
   end(): void;
-}
-const streamsByBus = new WeakMap<EventBus, Set<Endable>>();
-function openStreams(bus: EventBus): Set<Endable> {
-  let set = streamsByBus.get(bus);
-  if (!set) streamsByBus.set(bus, (set = new Set()));
-  return set;
 }
 
 /** Another subscription stream (the session list) that a graceful shutdown ends too; returns its removal. */
 export function registerStream(bus: EventBus, stream: Endable): () => void {
-  openStreams(bus).add(stream);
-  return () => void openStreams(bus).delete(stream);
+  bus.openStreams.add(stream);
+  return () => void bus.openStreams.delete(stream);
 }
 
 /** Ends every session event stream of the bus once its queued events are read (graceful shutdown). */
 export function endSessionStreams(bus: EventBus): number {
-  const streams = [...openStreams(bus)];
+  const streams = [...bus.openStreams];
   for (const stream of streams) stream.end();
   return streams.length;
 }

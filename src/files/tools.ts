@@ -13,9 +13,9 @@
  *   (domain/image-tokens.ts `base64ImagesOf`), and a provider adapter that
  *   accepts images on tool results can send it on the next call.
  */
-import type { App } from '../app.js';
+import type { ServerTool } from '../turns/tools.js';
 import { readImageSize } from './images.js';
-import { SESSION_FILES_DIRNAME } from './store.js';
+import { SESSION_FILES_DIRNAME, type SessionFiles } from './store.js';
 
 /** `image_2.png` or `session_files/{sessionId}/image_2.png` → the bare name, when it names this session. */
 export function sessionFileName(sessionId: string, raw: unknown): string | null {
@@ -29,8 +29,9 @@ export function sessionFileName(sessionId: string, raw: unknown): string | null 
 /** Largest image image_view loads (bytes). */
 export const IMAGE_VIEW_MAX_BYTES = 20 * 1024 * 1024;
 
-export function registerFileTools(app: App): void {
-  app.tools.register({
+/** content_publish and image_view over the session files. */
+export function fileTools(files: Pick<SessionFiles, 'publish' | 'open'>): ServerTool[] {
+  const contentPublish: ServerTool = {
     name: 'content_publish',
     description:
       `Show a file that already exists in ${SESSION_FILES_DIRNAME}/{session id}/ to the user as an inline viewer card ` +
@@ -43,7 +44,7 @@ export function registerFileTools(app: App): void {
     run: async (args, ctx) => {
       const filename = sessionFileName(ctx.sessionId, args.filename ?? args.path);
       if (!filename) return { content: 'Error: filename must name a file in this session\'s directory', isError: true };
-      const published = await app.files.publish(ctx.sessionId, filename);
+      const published = await files.publish(ctx.sessionId, filename);
       const card = {
         url: published.url,
         filename: published.filename,
@@ -53,9 +54,9 @@ export function registerFileTools(app: App): void {
       };
       return { content: JSON.stringify(card), metadata: { card } };
     },
-  });
+  };
 
-  app.tools.register({
+  const imageView: ServerTool = {
     name: 'image_view',
     description:
       `Load an image stored in ${SESSION_FILES_DIRNAME}/{session id}/ (for example one a notice said was not loaded) into your context.`,
@@ -67,7 +68,7 @@ export function registerFileTools(app: App): void {
     run: async (args, ctx) => {
       const filename = sessionFileName(ctx.sessionId, args.path ?? args.filename);
       if (!filename) return { content: 'Error: path must name an image in this session\'s directory', isError: true };
-      const opened = await app.files.open(ctx.sessionId, filename);
+      const opened = await files.open(ctx.sessionId, filename);
       const rel = `${SESSION_FILES_DIRNAME}/${ctx.sessionId}/${filename}`;
       if (!opened) return { content: `Error: no file ${rel}`, isError: true };
       if (opened.kind !== 'image' || opened.contentType === 'image/svg+xml') {
@@ -86,5 +87,6 @@ export function registerFileTools(app: App): void {
         metadata: { is_image: true, base64, path: rel, contentType: opened.contentType },
       };
     },
-  });
+  };
+  return [contentPublish, imageView];
 }

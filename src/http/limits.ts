@@ -303,27 +303,20 @@ function introspectionDepthLimit(): Plugin {
   }) as Plugin;
 }
 
-const counters = new WeakMap<object, SubscriptionCounter>();
-
-/** The one counter of an app, shared by its SSE plugin and its graphql-ws server. */
-export function subscriptionCounterFor(app: { config: Config }): SubscriptionCounter {
-  let counter = counters.get(app);
-  if (!counter) {
-    const { maxSubscriptionsPerSocket, maxSubscriptionsPerUser, maxSseStreamsPerUser } = app.config;
-    counter = new SubscriptionCounter({ perSocket: maxSubscriptionsPerSocket, perUser: maxSubscriptionsPerUser, ssePerUser: maxSseStreamsPerUser });
-    counters.set(app, counter);
-  }
-  return counter;
+/** The counter of a process's limits; the composition root builds one, shared by the SSE plugin and the graphql-ws server. */
+export function subscriptionCounter(config: Pick<Config, 'maxSubscriptionsPerSocket' | 'maxSubscriptionsPerUser' | 'maxSseStreamsPerUser'>): SubscriptionCounter {
+  const { maxSubscriptionsPerSocket, maxSubscriptionsPerUser, maxSseStreamsPerUser } = config;
+  return new SubscriptionCounter({ perSocket: maxSubscriptionsPerSocket, perUser: maxSubscriptionsPerUser, ssePerUser: maxSseStreamsPerUser });
 }
 
 /** Yoga plugins of this module, listed right after useStreamingUploads. */
-export function limitPlugins(app: { config: Config }): Plugin[] {
+export function limitPlugins(app: { config: Config; subscriptions: SubscriptionCounter }): Plugin[] {
   return [
     useRequestBodyTimeout(app.config.requestBodyTimeoutMs),
     introspectionEnabled(app.config)
       ? introspectionDepthLimit()
       : { onValidate: ({ addValidationRule }) => addValidationRule(noIntrospectionRule) },
-    useSseSubscriptionLimits(subscriptionCounterFor(app)),
+    useSseSubscriptionLimits(app.subscriptions),
   ];
 }
 

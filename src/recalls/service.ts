@@ -37,6 +37,7 @@ export class RecallService {
   private wantedAt = Infinity;
   private started = false;
   private stopped = false;
+  private stopListening: (() => void) | null = null;
 
   constructor(
     readonly store: RecallStore,
@@ -121,12 +122,13 @@ export class RecallService {
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.turns.onTurnDone = () => this.wakeAt(Date.now());
+    this.stopListening = this.turns.onTurnDone(() => this.wakeAt(Date.now()));
     this.wakeAt(Date.now());
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopListening?.();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.ticking;

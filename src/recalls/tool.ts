@@ -5,10 +5,11 @@
  * RECALL_TOOL_ENABLED=true (off by default: a definition costs prompt tokens
  * on every model call).
  */
-import type { App } from '../app.js';
+import type { ServerTool } from '../turns/tools.js';
+import type { RecallService } from './service.js';
 
-export function registerRecallTool(app: App): void {
-  app.tools.register({
+export function scheduleRecallTool(recalls: Pick<RecallService, 'scheduleFromTool'>): ServerTool {
+  return {
     name: 'schedule_recall',
     description:
       'Schedule a message to yourself in this conversation: at the given time the text arrives as a new message ' +
@@ -39,11 +40,11 @@ export function registerRecallTool(app: App): void {
       } else {
         return { content: 'Error: give in_seconds or at', isError: true };
       }
-      const recall = await app.recalls.scheduleFromTool(ctx.sessionId, at, text);
+      const recall = await recalls.scheduleFromTool(ctx.sessionId, at, text);
       const result = { id: recall.id, dueAt: recall.dueAt.toISOString(), status: recall.status };
       return { content: JSON.stringify(result), metadata: { recall: result } };
     },
-  });
+  };
 }
 
 const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;

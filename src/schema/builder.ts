@@ -9,6 +9,8 @@ import type { App } from '../app.js';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import { can, type Viewer } from '../auth/policy.js';
+import { ErrorCode } from '../domain/error-codes.js';
+import { decodeArgGlobalId } from './ids.js';
 
 export interface Context {
   app: App;
@@ -16,10 +18,18 @@ export interface Context {
   viewer: Viewer | null;
 }
 
+/** The context of a field behind `t.withAuth({ authenticated: true })`: the viewer is known. */
+export interface AuthenticatedContext extends Context {
+  viewer: Viewer;
+}
+
+const unauthenticated = () => new GraphQLError('Authentication required', { extensions: { code: ErrorCode.UNAUTHENTICATED } });
+
 export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
   AuthScopes: { authenticated: boolean; admin: boolean };
+  AuthContexts: { authenticated: AuthenticatedContext; admin: AuthenticatedContext };
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
@@ -37,16 +47,15 @@ export const builder = new SchemaBuilder<{
       admin: can(context.viewer, 'manageProfiles'),
     }),
     unauthorizedError: (_parent, context) =>
-      context.viewer === null
-        ? new GraphQLError('Authentication required', { extensions: { code: 'UNAUTHENTICATED' } })
-        : new GraphQLError('Not allowed', { extensions: { code: 'FORBIDDEN' } }),
+      context.viewer === null ? unauthenticated() : new GraphQLError('Not allowed', { extensions: { code: ErrorCode.FORBIDDEN } }),
   },
   prisma: {
     client: (ctx) => ctx.app.db.prisma,
     dmmf: getDatamodel(),
     exposeDescriptions: false,
     filterConnectionTotalCount: true,
-    onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'warn',
+    // A prismaField that drops `query` loads its selection field by field: fail loudly outside production.
+    onUnusedQuery: process.env.NODE_ENV === 'production' ? null : 'error',
   },
   relay: {
     clientMutationId: 'omit',
@@ -54,6 +63,13 @@ export const builder = new SchemaBuilder<{
     // node(id:) is defined in node.ts, with one access policy for every Node type.
     nodeQueryOptions: false,
     nodesQueryOptions: false,
+    // Pothos maps arguments before scope-auth runs: without credentials no id is looked at, so
+    // an anonymous caller is UNAUTHENTICATED whatever the id, as before ids were parsed here.
+    // Every field that takes a global id is an authenticated one.
+    decodeGlobalID: (globalID, context) => {
+      if (context.viewer === null) throw unauthenticated();
+      return decodeArgGlobalId(globalID);
+    },
   },
 });
 

@@ -1,13 +1,9 @@
-/** Compression and memory: compactSession, compressionPlan, memorySearch. Thin resolvers over src/compression. */
+/** Compression and memory: compactSession, compressionPlan, memorySearch. Thin resolvers over src/compression and src/sessions/compact.ts. */
 import { sessionScope } from '../auth/policy.js';
-import { compressAndSaveSession } from '../compression/compress.js';
-import { MemoryIndex } from '../compression/memory.js';
-import { compressionPlan } from '../compression/plan.js';
-import { compressionSettings } from '../compression/estimate.js';
 import type { CompressionPlanResult } from '../compression/plan.js';
 import type { MemoryHit, MemoryScope } from '../compression/memory.js';
-import type { SessionRow } from '../store/sessions.js';
-import { BadInput, Conflict, NothingToCompact, NotFound } from '../store/errors.js';
+import { compactSession, type CompactResult } from '../sessions/compact.js';
+import { BadInput } from '../store/errors.js';
 import { builder } from './builder.js';
 import { CompressionStrategyEnum } from './events.js';
 import { argumentGiven, parseGlobalId } from './ids.js';
@@ -38,14 +34,7 @@ const MemoryChunkRef = builder.objectRef<MemoryHit>('MemoryChunk').implement({
   }),
 });
 
-interface CompactPayload {
-  session: SessionRow;
-  summary: string;
-  messagesBefore: number;
-  messagesAfter: number;
-}
-
-const CompactSessionPayloadRef = builder.objectRef<CompactPayload>('CompactSessionPayload').implement({
+const CompactSessionPayloadRef = builder.objectRef<CompactResult>('CompactSessionPayload').implement({
   fields: (t) => ({
     session: t.field({ type: SessionRef, resolve: (p) => p.session }),
     summary: t.exposeString('summary'),
@@ -55,34 +44,33 @@ const CompactSessionPayloadRef = builder.objectRef<CompactPayload>('CompactSessi
 });
 
 builder.queryFields((t) => ({
-  compressionPlan: t.field({
+  compressionPlan: t.withAuth({ authenticated: true }).field({
     type: CompressionPlanRef,
     description: 'Dry run of compression: what a compaction would summarize and keep now, without doing it.',
-    authScopes: { authenticated: true },
     args: {
-      sessionId: t.arg.id({ required: true }),
+      sessionId: t.arg.globalID({ for: SessionRef, required: true }),
       strategy: t.arg({ type: CompressionStrategyEnum, defaultValue: 'SUMMARY' }),
     },
     resolve: async (_root, args, ctx) => {
-      const session = await ctx.app.sessions.readable(ctx.viewer!, parseGlobalId(String(args.sessionId), 'Session'));
-      return compressionPlan(ctx.app, session.id, args.strategy ?? 'SUMMARY');
+      const session = await ctx.app.sessions.readable(ctx.viewer, args.sessionId.id);
+      return ctx.app.compression.plan(session.id, args.strategy ?? 'SUMMARY');
     },
   }),
-  memorySearch: t.field({
+  memorySearch: t.withAuth({ authenticated: true }).field({
     type: [MemoryChunkRef],
     description:
       "Verbatim excerpts of history that compression removed from the model's window (scope raw). " +
       'Each term is looked up as words, its last part as a prefix (`deploy` finds `deployment`, `memory.ts` finds `src/compression/memory.ts`); ' +
       'when fewer than `first` chunks match, chunks containing a term as a substring fill the rest (`ploy`). ' +
       'Ranked by a score in [0, 1]: the mean of the share of terms present and the trigram word similarity (the share alone without pg_trgm); ties go to the most recent.',
-    authScopes: { authenticated: true },
     args: {
+      // A plain id: an empty one means every readable session, which the relay plugin would refuse.
       sessionId: t.arg.id(),
       query: t.arg.string({ required: true }),
       first: t.arg.int({ defaultValue: 5 }),
     },
     resolve: async (_root, args, ctx, info) => {
-      const viewer = ctx.viewer!;
+      const viewer = ctx.viewer;
       const first = argumentGiven(info, 'first') ? (args.first ?? 5) : Math.min(args.first ?? 5, ctx.app.config.maxPageSize);
       if (first < 1 || first > ctx.app.config.maxPageSize) throw new BadInput(`first must be between 1 and ${ctx.app.config.maxPageSize}`);
       let scope: MemoryScope;
@@ -92,34 +80,19 @@ builder.queryFields((t) => ({
       } else {
         scope = sessionScope(viewer, 'read');
       }
-      return new MemoryIndex(ctx.app.db.prisma, ctx.app.trigram).search({ scope, query: args.query, first });
+      return ctx.app.memory.search({ scope, query: args.query, first });
     },
   }),
 }));
 
 builder.mutationField('compactSession', (t) =>
-  t.field({
+  t.withAuth({ authenticated: true }).field({
     type: CompactSessionPayloadRef,
     description: 'Forced /compact: bypasses the threshold. NOTHING_TO_COMPACT when nothing can be compressed.',
-    authScopes: { authenticated: true },
     args: {
-      id: t.arg.id({ required: true }),
+      id: t.arg.globalID({ for: SessionRef, required: true }),
       strategy: t.arg({ type: CompressionStrategyEnum, defaultValue: 'SUMMARY' }),
     },
-    resolve: async (_root, args, ctx) => {
-      const { app } = ctx;
-      const session = await app.sessions.writable(ctx.viewer!, parseGlobalId(String(args.id), 'Session'));
-      if (await app.turns.activeTurn(session.id)) throw new Conflict('A turn is running in this session');
-      const profile = await app.db.prisma.profile.findUnique({ where: { id: session.profileId } });
-      if (!profile) throw new NotFound('Profile');
-      const result = await compressAndSaveSession(app, session.id, {
-        reason: 'FORCED',
-        strategy: args.strategy ?? 'SUMMARY',
-        keepRecentMessages: compressionSettings(app, profile).midTurnKeepMessages,
-      });
-      if (!result) throw new NothingToCompact();
-      const fresh = await app.store.get(session.id);
-      return { session: fresh!, summary: result.summary, messagesBefore: result.messagesBefore, messagesAfter: result.messagesAfter };
-    },
+    resolve: (_root, args, ctx) => compactSession(ctx.app, ctx.viewer, args.id.id, args.strategy ?? 'SUMMARY'),
   }),
 );

@@ -3,7 +3,6 @@ import type { EditStats } from '../domain/edit-stats.js';
 import type { Checkpoint } from '../domain/history-edits.js';
 import type { BranchSummary, TreeRow } from '../domain/tree.js';
 import { builder } from './builder.js';
-import { parseGlobalId } from './ids.js';
 import { SessionRef } from './session.js';
 
 const BranchRef = builder.objectRef<BranchSummary>('Branch').implement({
@@ -39,7 +38,7 @@ const EditStatsRef = builder.objectRef<EditStats>('EditStats').implement({
   }),
 });
 
-builder.prismaObjectFields('Session', (t) => ({
+builder.prismaObjectFields(SessionRef, (t) => ({
   branches: t.field({
     type: [BranchRef],
     select: { id: true },
@@ -63,55 +62,48 @@ builder.prismaObjectFields('Session', (t) => ({
   }),
 }));
 
-const sessionId = (id: string | number) => parseGlobalId(String(id), 'Session');
-
-builder.mutationFields((t) => ({
-  forkSession: t.field({
-    type: SessionRef,
-    authScopes: { authenticated: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.app.editing.fork(ctx.viewer!, sessionId(args.id)),
-  }),
-  undoLastTurn: t.field({
-    type: SessionRef,
-    authScopes: { authenticated: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.app.editing.undoLastTurn(ctx.viewer!, sessionId(args.id)),
-  }),
-  redo: t.field({
-    type: SessionRef,
-    authScopes: { authenticated: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.app.editing.redo(ctx.viewer!, sessionId(args.id)),
-  }),
-  revertSession: t.field({
-    type: SessionRef,
-    authScopes: { authenticated: true },
-    args: { id: t.arg.id({ required: true }), sequenceNumber: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.app.editing.revert(ctx.viewer!, sessionId(args.id), args.sequenceNumber),
-  }),
-  markBranch: t.field({
-    type: BranchRef,
-    authScopes: { authenticated: true },
-    args: { id: t.arg.id({ required: true }), name: t.arg.string() },
-    resolve: (_root, args, ctx) => ctx.app.editing.markBranch(ctx.viewer!, sessionId(args.id), args.name),
-  }),
-  switchBranch: t.field({
-    type: SessionRef,
-    authScopes: { authenticated: true },
-    args: { id: t.arg.id({ required: true }), branch: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.app.editing.switchBranch(ctx.viewer!, sessionId(args.id), args.branch),
-  }),
-  markCheckpoint: t.field({
-    type: CheckpointRef,
-    authScopes: { authenticated: true },
-    args: { id: t.arg.id({ required: true }), goal: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.app.editing.markCheckpoint(ctx.viewer!, sessionId(args.id), args.goal),
-  }),
-  rewindSession: t.field({
-    type: SessionRef,
-    authScopes: { authenticated: true },
-    args: { id: t.arg.id({ required: true }), report: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.app.editing.rewind(ctx.viewer!, sessionId(args.id), args.report),
-  }),
-}));
+builder.mutationFields((t) => {
+  const authed = t.withAuth({ authenticated: true });
+  return {
+    forkSession: authed.field({
+      type: SessionRef,
+      args: { id: t.arg.globalID({ for: SessionRef, required: true }) },
+      resolve: (_root, args, ctx) => ctx.app.editing.fork(ctx.viewer, args.id.id),
+    }),
+    undoLastTurn: authed.field({
+      type: SessionRef,
+      args: { id: t.arg.globalID({ for: SessionRef, required: true }) },
+      resolve: (_root, args, ctx) => ctx.app.editing.undoLastTurn(ctx.viewer, args.id.id),
+    }),
+    redo: authed.field({
+      type: SessionRef,
+      args: { id: t.arg.globalID({ for: SessionRef, required: true }) },
+      resolve: (_root, args, ctx) => ctx.app.editing.redo(ctx.viewer, args.id.id),
+    }),
+    revertSession: authed.field({
+      type: SessionRef,
+      args: { id: t.arg.globalID({ for: SessionRef, required: true }), sequenceNumber: t.arg.int({ required: true }) },
+      resolve: (_root, args, ctx) => ctx.app.editing.revert(ctx.viewer, args.id.id, args.sequenceNumber),
+    }),
+    markBranch: authed.field({
+      type: BranchRef,
+      args: { id: t.arg.globalID({ for: SessionRef, required: true }), name: t.arg.string() },
+      resolve: (_root, args, ctx) => ctx.app.editing.markBranch(ctx.viewer, args.id.id, args.name),
+    }),
+    switchBranch: authed.field({
+      type: SessionRef,
+      args: { id: t.arg.globalID({ for: SessionRef, required: true }), branch: t.arg.string({ required: true }) },
+      resolve: (_root, args, ctx) => ctx.app.editing.switchBranch(ctx.viewer, args.id.id, args.branch),
+    }),
+    markCheckpoint: authed.field({
+      type: CheckpointRef,
+      args: { id: t.arg.globalID({ for: SessionRef, required: true }), goal: t.arg.string({ required: true }) },
+      resolve: (_root, args, ctx) => ctx.app.editing.markCheckpoint(ctx.viewer, args.id.id, args.goal),
+    }),
+    rewindSession: authed.field({
+      type: SessionRef,
+      args: { id: t.arg.globalID({ for: SessionRef, required: true }), report: t.arg.string({ required: true }) },
+      resolve: (_root, args, ctx) => ctx.app.editing.rewind(ctx.viewer, args.id.id, args.report),
+    }),
+  };
+});

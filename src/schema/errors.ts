@@ -1,20 +1,17 @@
 /** The one place domain errors become GraphQL errors with the contract's codes; everything else is masked. */
 import { GraphQLError } from 'graphql';
 import { isLockTimeout } from '../db/faults.js';
-import { ErrorCode } from '../domain/error-codes.js';
+import { contractErrorCodes, ErrorCode } from '../domain/error-codes.js';
 import { DomainError } from '../store/errors.js';
+import { wantedTypeOf } from './ids.js';
 
-/** Codes whose errors keep their message through masking (the guards' own codes pass as the GraphQL errors they are). */
+/**
+ * Codes whose errors keep their message through masking: the contract's list (but
+ * INTERNAL_SERVER_ERROR, which is what masking answers) and the additions below
+ * (the guards' own codes pass as the GraphQL errors they are).
+ */
 const PASSED_CODES = new Set<string>([
-  ErrorCode.UNAUTHENTICATED,
-  ErrorCode.FORBIDDEN,
-  ErrorCode.NOT_FOUND,
-  ErrorCode.BAD_USER_INPUT,
-  ErrorCode.CONFLICT,
-  ErrorCode.PAYLOAD_TOO_LARGE,
-  ErrorCode.NOTHING_TO_COMPACT,
-  ErrorCode.CONTEXT_TOO_LARGE,
-  ErrorCode.PROVIDER_UNAVAILABLE,
+  ...contractErrorCodes.filter((code) => code !== ErrorCode.INTERNAL_SERVER_ERROR),
   ErrorCode.BUSY,
   ErrorCode.SERVICE_UNAVAILABLE,
   ErrorCode.GRAPHQL_VALIDATION_FAILED,
@@ -54,6 +51,9 @@ function findDomainError(error: unknown): { code: string; message: string } | nu
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth++) {
     if (current instanceof DomainError) return current;
+    // `t.arg.globalID({ for })` refusing an id of another type (or none): the caller's input.
+    const wanted = current instanceof Error ? wantedTypeOf(current) : null;
+    if (wanted) return { code: ErrorCode.BAD_USER_INPUT, message: `Malformed ${wanted} id` };
     // Prisma's "required record not found" (Pothos' prismaNode loads with findUniqueOrThrow): a missing row.
     if ((current as { code?: unknown }).code === 'P2025' && (current as Error).name === 'PrismaClientKnownRequestError') {
       return { code: ErrorCode.NOT_FOUND, message: 'Not found' };

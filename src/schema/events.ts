@@ -1,15 +1,15 @@
 /** SessionEvent interface, its members, and the two subscriptions. */
-import { Repeater } from '@repeaterjs/repeater';
 import { GraphQLError } from 'graphql';
-import { inScope, sessionScope } from '../auth/policy.js';
-import { registerStream, sessionEventStream } from '../events/bus.js';
+import { sessionEventStream } from '../events/bus.js';
 import type { SessionEvent, SessionListEvent } from '../events/types.js';
+import { ErrorCode } from '../domain/error-codes.js';
+import { sessionListEvents } from '../sessions/list-events.js';
 import { builder } from './builder.js';
-import { parseGlobalId, sessionGlobalId, turnGlobalId } from './ids.js';
+import { sessionGlobalId, turnGlobalId } from './ids.js';
 import { MessageRef, ToolCallRef } from './message.js';
 import { SessionRef } from './session.js';
-import { TurnRef, UsageRef } from './turn.js';
-import { ErrorCode } from '../domain/error-codes.js';
+import { TurnRef } from './turn.js';
+import { UsageRef } from './usage.js';
 
 type Of<K extends SessionEvent['type']> = Extract<SessionEvent, { type: K }>;
 
@@ -126,13 +126,12 @@ const SessionListEventRef = builder.objectRef<SessionListEvent>('SessionListEven
 });
 
 builder.subscriptionFields((t) => ({
-  sessionEvents: t.field({
+  sessionEvents: t.withAuth({ authenticated: true }).field({
     type: SessionEventRef,
-    authScopes: { authenticated: true },
-    args: { sessionId: t.arg.id({ required: true }), after: t.arg.string() },
+    args: { sessionId: t.arg.globalID({ for: SessionRef, required: true }), after: t.arg.string() },
     subscribe: async (_root, args, ctx) => {
-      const id = parseGlobalId(String(args.sessionId), 'Session');
-      await ctx.app.sessions.readable(ctx.viewer!, id);
+      const id = args.sessionId.id;
+      await ctx.app.sessions.readable(ctx.viewer, id);
       if (args.after != null && !/^\d+(-\d+)?$/.test(args.after)) {
         throw new GraphQLError('Malformed after cursor', { extensions: { code: ErrorCode.BAD_USER_INPUT } });
       }
@@ -140,22 +139,9 @@ builder.subscriptionFields((t) => ({
     },
     resolve: (event) => event,
   }),
-  sessionListEvents: t.field({
+  sessionListEvents: t.withAuth({ authenticated: true }).field({
     type: SessionListEventRef,
-    authScopes: { authenticated: true },
-    subscribe: (_root, _args, ctx) => {
-      const scope = sessionScope(ctx.viewer!, 'list');
-      const mine = (e: SessionListEvent) => inScope(scope, { userId: e.userId });
-      return new Repeater<SessionListEvent>(async (push, stop) => {
-        const off = ctx.app.bus.onList((e) => {
-          if (mine(e)) void push(e);
-        });
-        const unregister = registerStream(ctx.app.bus, { end: () => stop() });
-        await stop;
-        unregister();
-        off();
-      });
-    },
+    subscribe: (_root, _args, ctx) => sessionListEvents(ctx.app.bus, ctx.viewer),
     resolve: (event) => event,
   }),
 }));

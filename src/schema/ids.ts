@@ -16,6 +16,29 @@ export function parseGlobalId(id: string, typename: string): string {
   return decoded.id;
 }
 
+/**
+ * The relay plugin's `decodeGlobalID` for `t.arg.globalID({ for })`. An id that does
+ * not decode, or whose id part is not a UUID (every type taken as an argument has
+ * UUID ids), is an id of no type: the `for` check then refuses it like an id of
+ * another type, and src/schema/errors.ts words both as the wanted type's malformed id.
+ */
+export function decodeArgGlobalId(globalID: string): { typename: string; id: string } {
+  try {
+    const decoded = decodeGlobalID(globalID);
+    return UUID.test(decoded.id) ? decoded : { typename: '', id: '' };
+  } catch {
+    return { typename: '', id: '' };
+  }
+}
+
+/** The type a relay `for` check wanted, from the error it throws for an id of another type; null for any other error. */
+export function wantedTypeOf(error: Error): string | null {
+  const marker = ' is not of type: ';
+  if (error.name !== 'PothosValidationError' || !error.message.startsWith('ID: ')) return null;
+  const at = error.message.lastIndexOf(marker);
+  return at < 0 ? null : error.message.slice(at + marker.length);
+}
+
 export const sessionGlobalId = (id: string) => encodeGlobalID('Session', id);
 export const turnGlobalId = (id: string) => encodeGlobalID('Turn', id);
 

@@ -1,6 +1,7 @@
-/** Message, its history connection, and the Message node. */
+/** Message and ToolCall, and the Message node. */
 import { can } from '../auth/policy.js';
 import type { StoredMessage } from '../store/rows.js';
+import { messageByKey } from '../store/lookups.js';
 import { toStoredMessage } from '../store/rows.js';
 import { builder } from './builder.js';
 import type { Context } from './builder.js';
@@ -32,13 +33,11 @@ export async function loadMessage(raw: string, ctx: Context): Promise<MessageSha
   if (!/^\d+$/.test(seq)) return new Error('Message not found');
   const session = ctx.viewer ? await ctx.app.sessions.findReadable(ctx.viewer, sessionId).catch(() => null) : null;
   if (!session) return new Error('Message not found');
-  const where = { sessionId_sequenceNumber: { sessionId, sequenceNumber: Number(seq) } };
-  const hot = await ctx.app.db.prisma.sessionMessage.findUnique({ where });
-  const row = hot ?? (await ctx.app.db.prisma.sessionMessageArchive.findUnique({ where }));
-  if (!row) return new Error('Message not found');
+  const found = await messageByKey(ctx.app.db, sessionId, Number(seq));
+  if (!found) return new Error('Message not found');
   // Rows that are not displayed (summaries, hidden payloads) belong to the context: owner or admin only.
-  if (!row.isDisplay && !can(ctx.viewer, 'readContext', session)) return new Error('Message not found');
-  return toStoredMessage(row, !hot);
+  if (!found.row.isDisplay && !can(ctx.viewer, 'readContext', session)) return new Error('Message not found');
+  return toStoredMessage(found.row, found.archived);
 }
 
 MessageRef.implement({
@@ -68,10 +67,3 @@ MessageRef.implement({
   createdAt: t.field({ type: 'DateTime', resolve: (m) => m.createdAt }),
   }),
 });
-
-export const PageInfoRef = builder.objectRef<{
-  hasNextPage: boolean;
-  hasPreviousPage: boolean;
-  startCursor: string | null;
-  endCursor: string | null;
-}>('PageInfo');

@@ -6,8 +6,9 @@
  */
 import { decodeGlobalID, resolveNodes } from '@pothos/plugin-relay';
 import { can, sessionScope } from '../auth/policy.js';
-import type { Context } from './builder.js';
+import type { AuthenticatedContext } from './builder.js';
 import { builder } from './builder.js';
+import * as lookups from '../store/lookups.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -16,16 +17,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * rule of the field that lists or returns that type elsewhere. A Node type
  * without an entry is never answered (fail closed).
  */
-const visible: Record<string, (id: string, ctx: Context) => Promise<boolean>> = {
+const visible: Record<string, (id: string, ctx: AuthenticatedContext) => Promise<boolean>> = {
   // session(id:): the store's read rule, as one filtered query.
-  Session: async (id, ctx) =>
-    UUID.test(id) &&
-    (await ctx.app.db.prisma.session.count({ where: { id, ...ctx.app.store.readWhere(ctx.viewer!) } })) > 0,
+  Session: async (id, ctx) => UUID.test(id) && (await lookups.sessionExists(ctx.app.db, id, ctx.app.store.readWhere(ctx.viewer))),
   // The session's rule, through the turn's session.
   Turn: async (id, ctx) => {
     if (!UUID.test(id)) return false;
-    const turn = await ctx.app.db.prisma.turn.findUnique({ where: { id }, select: { sessionId: true } });
-    return turn !== null && (await visible.Session!(turn.sessionId, ctx));
+    const sessionId = await lookups.sessionIdOfTurn(ctx.app.db, id);
+    return sessionId !== null && (await visible.Session!(sessionId, ctx));
   },
   // The session's rule; the loader also hides context-only rows from readers who cannot write.
   Message: async (id, ctx) => {
@@ -35,23 +34,23 @@ const visible: Record<string, (id: string, ctx: Context) => Promise<boolean>> = 
   // Session.recalls: the session's write rule (owner or admin), through the recall's session.
   Recall: async (id, ctx) => {
     if (!UUID.test(id)) return false;
-    const recall = await ctx.app.db.prisma.recall.findUnique({ where: { id }, select: { sessionId: true } });
-    if (!recall) return false;
-    const session = await ctx.app.db.prisma.session.findFirst({ where: { id: recall.sessionId, ...ctx.app.store.readWhere(ctx.viewer!) } });
+    const sessionId = await lookups.sessionIdOfRecall(ctx.app.db, id);
+    if (!sessionId) return false;
+    const session = await lookups.readableSession(ctx.app.db, sessionId, ctx.app.store.readWhere(ctx.viewer));
     return session !== null && can(ctx.viewer, 'readContext', session);
   },
   // viewer.user and Session.owner: yourself, and the owners of sessions you may read (everyone for an admin).
   User: async (id, ctx) => {
-    const viewer = ctx.viewer!;
+    const { viewer } = ctx;
     if (!UUID.test(id)) return false;
     if (!('all' in sessionScope(viewer, 'read')) && id !== viewer.userId) {
-      const owned = await ctx.app.db.prisma.session.count({ where: { AND: [{ userId: id }, ctx.app.store.readWhere(viewer)] } });
+      const owned = await lookups.countOwnedSessions(ctx.app.db, id, ctx.app.store.readWhere(viewer));
       if (owned === 0) return false;
     }
-    return (await ctx.app.db.prisma.user.count({ where: { id } })) > 0;
+    return lookups.userExists(ctx.app.db, id);
   },
   // profiles: every authenticated caller sees every profile, systemPrompt included.
-  Profile: async (id, ctx) => UUID.test(id) && (await ctx.app.db.prisma.profile.count({ where: { id } })) > 0,
+  Profile: async (id, ctx) => UUID.test(id) && (await lookups.profileExists(ctx.app.db, id)),
 };
 
 export const nodeTypesWithPolicy = Object.keys(visible);
@@ -69,12 +68,11 @@ function parse(raw: string): { typename: string; id: string } | null {
 const isGone = (error: unknown) => (error as { code?: string } | null)?.code === 'P2025';
 
 builder.queryField('node', (t) =>
-  t.field({
+  t.withAuth({ authenticated: true }).field({
     type: builder.nodeInterfaceRef(),
     nullable: true,
     description:
       'Any Node by its global id. An id the caller may not see, a missing or deleted one and a malformed one all answer null, with no error.',
-    authScopes: { authenticated: true },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx, info) => {
       const target = parse(String(args.id));

@@ -1,6 +1,6 @@
 import { builder } from './builder.js';
 
-builder.prismaNode('Profile', {
+export const ProfileRef = builder.prismaNode('Profile', {
   id: { field: 'id' },
   findUnique: (id) => ({ id }),
   fields: (t) => ({
@@ -18,9 +18,8 @@ builder.prismaNode('Profile', {
 });
 
 builder.queryField('profiles', (t) =>
-  t.prismaField({
+  t.withAuth({ authenticated: true }).prismaField({
     type: ['Profile'],
-    authScopes: { authenticated: true },
     resolve: (query, _root, _args, ctx) => ctx.app.db.prisma.profile.findMany({ ...query, orderBy: { key: 'asc' } }),
   }),
 );
@@ -42,10 +41,10 @@ const UpsertProfileInput = builder.inputType('UpsertProfileInput', {
 });
 
 builder.mutationField('upsertProfile', (t) =>
-  t.prismaField({
-    type: 'Profile',
-    authScopes: { admin: true },
+  // A plain field: Profile has no relations, so there is no selection to spread into the write.
+  t.withAuth({ admin: true }).field({
+    type: ProfileRef,
     args: { input: t.arg({ type: UpsertProfileInput, required: true }) },
-    resolve: (_query, _root, { input }, ctx) => ctx.app.profiles.upsert(input),
+    resolve: (_root, { input }, ctx) => ctx.app.profiles.upsert(input),
   }),
 );

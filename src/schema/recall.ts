@@ -4,7 +4,7 @@ import type { Recall } from '../generated/prisma/client.js';
 import { BadInput, Forbidden } from '../store/errors.js';
 import type { Context } from './builder.js';
 import { builder } from './builder.js';
-import { argumentGiven, parseGlobalId } from './ids.js';
+import { argumentGiven } from './ids.js';
 import { loadMessage, MessageRef } from './message.js';
 import { loadTurn, TurnRef } from './turn.js';
 import { SessionRef } from './session.js';
@@ -76,7 +76,7 @@ RecallRef.implement({
   }),
 });
 
-builder.prismaObjectFields('Session', (t) => ({
+builder.prismaObjectFields(SessionRef, (t) => ({
   recalls: t.field({
     type: [RecallRef],
     description:
@@ -96,24 +96,22 @@ builder.prismaObjectFields('Session', (t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  scheduleRecall: t.field({
+  scheduleRecall: t.withAuth({ authenticated: true }).field({
     type: RecallRef,
     description:
       'Schedules `text` to arrive in the session at `at` as an isRecall message, answered by a turn. Fires exactly once, on whichever server process sees it first; a session busy with a turn gets it when that turn ends.',
-    authScopes: { authenticated: true },
     args: {
-      sessionId: t.arg.id({ required: true }),
+      sessionId: t.arg.globalID({ for: SessionRef, required: true }),
       at: t.arg({ type: 'DateTime', required: true }),
       text: t.arg.string({ required: true }),
     },
     resolve: (_root, args, ctx) =>
-      ctx.app.recalls.schedule(ctx.viewer!, { sessionId: parseGlobalId(String(args.sessionId), 'Session'), at: args.at, text: args.text }),
+      ctx.app.recalls.schedule(ctx.viewer, { sessionId: args.sessionId.id, at: args.at, text: args.text }),
   }),
-  cancelRecall: t.field({
+  cancelRecall: t.withAuth({ authenticated: true }).field({
     type: RecallRef,
     description: 'Cancels a pending recall (again: the same answer). One that already fired answers CONFLICT.',
-    authScopes: { authenticated: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.app.recalls.cancel(ctx.viewer!, parseGlobalId(String(args.id), 'Recall')),
+    args: { id: t.arg.globalID({ for: RecallRef, required: true }) },
+    resolve: (_root, args, ctx) => ctx.app.recalls.cancel(ctx.viewer, args.id.id),
   }),
 }));

@@ -1,14 +1,29 @@
-/** Session: the node, its summary fields, history, context; the session list; session mutations. */
+/**
+ * Session: the node and its summary fields, `session(id:)`, the session list,
+ * and the session mutations.
+ *
+ * Other Session fields sit with their domain, each module adding them with
+ * `builder.prismaObjectFields(SessionRef, …)`:
+ * - history.ts: history
+ * - turn.ts: activeTurn
+ * - model-view.ts: modelView
+ * - files.ts: files
+ * - share.ts: shareUrl
+ * - transfer.ts: export
+ * - editing.ts: branches, tree, checkpoint, editStats
+ * - recall.ts: recalls
+ */
 import { queryFromInfo } from '@pothos/plugin-prisma';
-import DataLoader from 'dataloader';
 import { can } from '../auth/policy.js';
-import { BadInput, Forbidden } from '../store/errors.js';
-import { pageWindow } from '../sessions/paging.js';
-import { SessionStore, type SessionCursor, type SessionRow } from '../store/sessions.js';
+import { costOf, type Usage } from '../domain/cost.js';
+import { DEFAULT_SESSION_PAGE, listSessions, type SessionListEdge, type SessionListPage } from '../sessions/list.js';
+import { Forbidden } from '../store/errors.js';
+import { usersByIds } from '../store/users.js';
 import { builder } from './builder.js';
-import { argumentGiven, decodeJsonCursor, encodeIndexCursor, encodeJsonCursor, parseGlobalId } from './ids.js';
-import { MessageRef, type MessageShape, PageInfoRef } from './message.js';
+import { argumentGiven, parseGlobalId, sessionGlobalId } from './ids.js';
+import { MessageRef } from './message.js';
 import { nextPromptOf } from './next-prompt.js';
+import { CostRef, UsageRef } from './usage.js';
 import { UserRef } from './viewer.js';
 
 export const TitleSourceEnum = builder.enumType('TitleSource', {
@@ -19,61 +34,8 @@ const SessionOrderFieldEnum = builder.enumType('SessionOrderField', {
 });
 const SortDirectionEnum = builder.enumType('SortDirection', { values: ['ASC', 'DESC'] as const });
 
-interface MessageEdgeShape {
-  cursor: string;
-  displayIndex: number;
-  node: MessageShape;
-}
-const MessageEdgeRef = builder.objectRef<MessageEdgeShape>('MessageEdge').implement({
-  fields: (t) => ({
-    cursor: t.exposeString('cursor'),
-    displayIndex: t.exposeInt('displayIndex', { description: '0-based position in the display history' }),
-    node: t.field({ type: MessageRef, resolve: (e) => e.node }),
-  }),
-});
-
-builder.objectType(PageInfoRef, {
-  fields: (t) => ({
-    hasNextPage: t.exposeBoolean('hasNextPage'),
-    hasPreviousPage: t.exposeBoolean('hasPreviousPage'),
-    startCursor: t.exposeString('startCursor', { nullable: true }),
-    endCursor: t.exposeString('endCursor', { nullable: true }),
-  }),
-});
-
-export const MessageConnectionRef = builder
-  .objectRef<{ edges: MessageEdgeShape[]; pageInfo: PageInfoRef; totalCount: number }>('MessageConnection')
-  .implement({
-    fields: (t) => ({
-      edges: t.field({ type: [MessageEdgeRef], resolve: (c) => c.edges }),
-      pageInfo: t.field({ type: PageInfoRef, resolve: (c) => c.pageInfo }),
-      totalCount: t.exposeInt('totalCount'),
-    }),
-  });
-type PageInfoRef = { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
-
-/** One page of display history, hot and archived rows seamlessly. */
-export async function historyPage(
-  store: SessionStore,
-  session: { id: string; displayCount: number },
-  args: { first?: number | null; after?: string | null; last?: number | null; before?: string | null },
-  maxPageSize: number,
-) {
-  const total = session.displayCount;
-  const { start, end } = pageWindow(args, total, maxPageSize);
-  const rows = await store.displayRange(session.id, start, end);
-  const edges = rows.map((node) => ({ cursor: encodeIndexCursor(node.displayIndex!), displayIndex: node.displayIndex!, node }));
-  return {
-    edges,
-    totalCount: total,
-    pageInfo: {
-      hasNextPage: end < total,
-      hasPreviousPage: start > 0,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
-  };
-}
+/** Local-mode and legacy owners ('anonymous', null) have no User row. */
+const USER_ID = /^[0-9a-f-]{36}$/i;
 
 export const SessionRef = builder.prismaNode('Session', {
   id: { field: 'id' },
@@ -85,32 +47,27 @@ export const SessionRef = builder.prismaNode('Session', {
     name: t.exposeString('name', { nullable: true }),
     titleSource: t.field({ type: TitleSourceEnum, resolve: (s) => s.titleSource as 'DEFAULT' }),
     profile: t.relation('profile'),
-    owner: t.field({
+    // One query for every owner on the page.
+    owner: t.loadable({
       type: UserRef,
       nullable: true,
-      resolve: async (s, _a, ctx) => {
-        if (!s.userId || !/^[0-9a-f-]{36}$/i.test(s.userId)) return null;
-        return ctx.app.db.prisma.user.findUnique({ where: { id: s.userId } });
-      },
+      load: (ids: string[], ctx) => usersByIds(ctx.app.db, ids),
+      sort: (user) => user.id,
+      resolve: (s) => (s.userId && USER_ID.test(s.userId) ? s.userId : null),
     }),
     pinned: t.exposeBoolean('pinned'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     lastActive: t.expose('lastActive', { type: 'DateTime' }),
     displayMessageCount: t.exposeInt('displayCount'),
-    preview: t.string({
+    // One query for every session on the page.
+    preview: t.loadable({
+      type: 'String',
       nullable: true,
-      select: { id: true },
-      // One query for every session on the page (no N+1).
-      resolve: async (s, _a, ctx) => {
-        const loader = previewLoader(ctx);
-        return loader.load(s.id);
+      load: async (ids: string[], ctx) => {
+        const previews = await ctx.app.store.previews(ids);
+        return ids.map((id) => previews.get(id) ?? null);
       },
-    }),
-    history: t.field({
-      type: MessageConnectionRef,
-      args: { first: t.arg.int(), after: t.arg.string(), last: t.arg.int(), before: t.arg.string() },
-      description: 'Display history, hot and archived, oldest first. `last: N` is the newest page.',
-      resolve: (s, args, ctx) => historyPage(ctx.app.store, s, args, ctx.app.config.maxPageSize),
+      resolve: (s) => s.id,
     }),
     context: t.field({
       type: [MessageRef],
@@ -133,27 +90,18 @@ export const SessionRef = builder.prismaNode('Session', {
       resolve: (s) => s.profile.contextWindow,
     }),
     planningLogs: t.field({ type: 'JSON', resolve: (s) => s.planningLogs }),
+    usage: t.field({
+      type: UsageRef,
+      select: { usage: true },
+      resolve: (s) => ({ promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, ...(s.usage as object) }),
+    }),
+    cost: t.field({
+      type: CostRef,
+      select: { usage: true, profile: { select: { model: true } } },
+      resolve: (s, _a, ctx) => costOf(s.usage as Usage, ctx.app.config.modelPrices[s.profile.model]),
+    }),
   }),
 });
-
-const previewLoaders = new WeakMap<object, DataLoader<string, string | null>>();
-function previewLoader(ctx: import('./builder.js').Context) {
-  let loader = previewLoaders.get(ctx);
-  if (!loader) {
-    loader = new DataLoader(async (ids: readonly string[]) => {
-      const map = await ctx.app.store.previews(ids);
-      return ids.map((id) => map.get(id) ?? null);
-    });
-    previewLoaders.set(ctx, loader);
-  }
-  return loader;
-}
-
-interface SessionEdgeShape {
-  cursor: string;
-  node: SessionRow;
-  matches: { displayIndices: number[]; snippet: string } | null;
-}
 
 export const SearchMatchesRef = builder
   .objectRef<{ displayIndices: number[]; snippet: string }>('SearchMatches')
@@ -164,152 +112,114 @@ export const SearchMatchesRef = builder
     }),
   });
 
-const SessionEdgeRef = builder.objectRef<SessionEdgeShape>('SessionEdge').implement({
-  fields: (t) => ({
-    cursor: t.exposeString('cursor'),
-    node: t.field({ type: SessionRef, resolve: (e) => e.node }),
-    matches: t.field({ type: SearchMatchesRef, nullable: true, resolve: (e) => e.matches }),
-  }),
-});
-
-const SessionConnectionRef = builder
-  .objectRef<{ edges: SessionEdgeShape[]; pageInfo: PageInfoRef; totalCount: number }>('SessionConnection')
-  .implement({
+const SessionConnectionRef = builder.connectionObject(
+  {
+    type: SessionRef,
+    name: 'SessionConnection',
+    fields: (t) => ({ totalCount: t.int({ resolve: (c) => (c as SessionListPage).totalCount }) }),
+  },
+  {
+    name: 'SessionEdge',
     fields: (t) => ({
-      edges: t.field({ type: [SessionEdgeRef], resolve: (c) => c.edges }),
-      pageInfo: t.field({ type: PageInfoRef, resolve: (c) => c.pageInfo }),
-      totalCount: t.exposeInt('totalCount'),
+      matches: t.field({ type: SearchMatchesRef, nullable: true, resolve: (e) => (e as SessionListEdge).matches }),
     }),
-  });
-
-const isSessionCursor = (v: unknown): v is SessionCursor =>
-  typeof v === 'object' &&
-  v !== null &&
-  typeof (v as SessionCursor).pinned === 'boolean' &&
-  typeof (v as SessionCursor).id === 'string' &&
-  /^[0-9a-f-]{36}$/i.test((v as SessionCursor).id);
+  },
+);
 
 builder.queryFields((t) => ({
-  session: t.prismaField({
+  session: t.withAuth({ authenticated: true }).prismaField({
     type: 'Session',
     nullable: true,
-    authScopes: { authenticated: true },
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.globalID({ for: SessionRef, required: true }) },
     // One query: the selection drives the SQL and the access rule is part of the filter.
     resolve: (query, _root, args, ctx) =>
       ctx.app.db.prisma.session.findFirst({
         ...query,
-        where: { id: parseGlobalId(String(args.id), 'Session'), ...ctx.app.store.readWhere(ctx.viewer!) },
+        where: { id: args.id.id, ...ctx.app.store.readWhere(ctx.viewer) },
       }),
   }),
-  sessions: t.field({
+  sessions: t.withAuth({ authenticated: true }).field({
     type: SessionConnectionRef,
-    authScopes: { authenticated: true },
     args: {
-      first: t.arg.int({ defaultValue: 50 }),
+      first: t.arg.int({ defaultValue: DEFAULT_SESSION_PAGE }),
       after: t.arg.string(),
+      // Optional ids stay plain: an empty one means none, which the relay plugin would refuse.
       profileId: t.arg.id(),
       search: t.arg.string(),
       orderBy: t.arg({ type: SessionOrderFieldEnum, defaultValue: 'LAST_ACTIVE' }),
       direction: t.arg({ type: SortDirectionEnum, defaultValue: 'DESC' }),
     },
-    resolve: async (_root, args, ctx, info) => {
-      const max = ctx.app.config.maxPageSize;
-      // A default page larger than MAX_PAGE_SIZE is clamped; an explicit one is refused.
-      const first = argumentGiven(info, 'first') ? (args.first ?? 50) : Math.min(args.first ?? 50, max);
-      if (first < 0 || first > max) {
-        throw new BadInput(`first must be between 0 and ${max}`);
-      }
-      const orderBy = args.orderBy ?? 'LAST_ACTIVE';
-      const profileId = args.profileId ? parseGlobalId(String(args.profileId), 'Profile') : undefined;
-      const after = args.after ? decodeJsonCursor(args.after, isSessionCursor) : undefined;
-      const listOptions = { viewer: ctx.viewer!, profileId, orderBy, direction: args.direction ?? 'DESC', first, after };
-      const query = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'Session' });
-      // A search answers page, exact count and match positions together (src/search/service.ts).
-      const { rows, hasNextPage, totalCount, matches } = args.search?.trim()
-        ? await ctx.app.search.search(listOptions, query, args.search)
-        : await Promise.all([ctx.app.store.list(listOptions, query), ctx.app.store.count(ctx.viewer!, profileId)]).then(
-            ([page, count]) => ({ ...page, totalCount: count, matches: null }),
-          );
-      const edges = rows.map((node) => ({
-        cursor: encodeJsonCursor(SessionStore.cursorOf(node, orderBy)),
-        node,
-        matches: matches?.get(node.id) ?? null,
-      }));
-      return {
-        edges,
-        totalCount,
-        pageInfo: {
-          hasNextPage,
-          hasPreviousPage: Boolean(after),
-          startCursor: edges[0]?.cursor ?? null,
-          endCursor: edges.at(-1)?.cursor ?? null,
-        },
+    resolve: async (_root, args, ctx, info): Promise<SessionListPage> => {
+      const { store, search, config } = ctx.app;
+      const listArgs = {
+        first: args.first ?? DEFAULT_SESSION_PAGE,
+        firstGiven: argumentGiven(info, 'first'),
+        after: args.after,
+        profileId: args.profileId ? parseGlobalId(String(args.profileId), 'Profile') : undefined,
+        search: args.search,
+        orderBy: args.orderBy ?? 'LAST_ACTIVE',
+        direction: args.direction ?? 'DESC',
       };
+      const query = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'Session' });
+      return listSessions({ store, search, maxPageSize: config.maxPageSize }, ctx.viewer, listArgs, query);
     },
   }),
 }));
 
 const CreateSessionInput = builder.inputType('CreateSessionInput', {
+  // profileId stays a plain id: an empty one means the default profile.
   fields: (t) => ({ profileId: t.id(), name: t.string() }),
 });
 const DeleteSessionPayload = builder.objectRef<{ deletedSessionId: string }>('DeleteSessionPayload').implement({
   fields: (t) => ({ deletedSessionId: t.exposeID('deletedSessionId') }),
 });
-
-builder.mutationFields((t) => ({
-  createSession: t.field({
-    type: SessionRef,
-    authScopes: { authenticated: true },
-    args: { input: t.arg({ type: CreateSessionInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      ctx.app.sessions.create(ctx.viewer!, {
-        name: input.name,
-        profileId: input.profileId ? parseGlobalId(String(input.profileId), 'Profile') : null,
-      }),
-  }),
-  deleteSession: t.field({
-    type: DeleteSessionPayload,
-    authScopes: { authenticated: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => {
-      await ctx.app.sessions.delete(ctx.viewer!, parseGlobalId(String(args.id), 'Session'));
-      return { deletedSessionId: String(args.id) };
-    },
-  }),
-  renameSession: t.field({
-    type: SessionRef,
-    authScopes: { authenticated: true },
-    args: { id: t.arg.id({ required: true }), name: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.app.sessions.rename(ctx.viewer!, parseGlobalId(String(args.id), 'Session'), args.name),
-  }),
-  setSessionPinned: t.field({
-    type: SessionRef,
-    authScopes: { authenticated: true },
-    args: { id: t.arg.id({ required: true }), pinned: t.arg.boolean({ required: true }) },
-    resolve: (_root, args, ctx) =>
-      ctx.app.sessions.setPinned(ctx.viewer!, parseGlobalId(String(args.id), 'Session'), args.pinned),
-  }),
-}));
-
 const RecordSessionEventInput = builder.inputType('RecordSessionEventInput', {
   fields: (t) => ({
-    sessionId: t.id({ required: true }),
+    sessionId: t.globalID({ for: SessionRef, required: true }),
     source: t.string({ required: true, description: 'allowlisted sources reach the model: task_note, synapse_event' }),
     text: t.string({ required: true }),
   }),
 });
 
-builder.mutationField('recordSessionEvent', (t) =>
-  t.field({
-    type: MessageRef,
-    authScopes: { authenticated: true },
-    args: { input: t.arg({ type: RecordSessionEventInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      ctx.app.sessions.recordEvent(ctx.viewer!, {
-        sessionId: parseGlobalId(String(input.sessionId), 'Session'),
-        source: input.source,
-        text: input.text,
-      }),
-  }),
-);
+builder.mutationFields((t) => {
+  const authed = t.withAuth({ authenticated: true });
+  return {
+    createSession: authed.field({
+      type: SessionRef,
+      args: { input: t.arg({ type: CreateSessionInput, required: true }) },
+      resolve: (_root, { input }, ctx) =>
+        ctx.app.sessions.create(ctx.viewer, {
+          name: input.name,
+          profileId: input.profileId ? parseGlobalId(String(input.profileId), 'Profile') : null,
+        }),
+    }),
+    deleteSession: authed.field({
+      type: DeleteSessionPayload,
+      args: { id: t.arg.globalID({ for: SessionRef, required: true }) },
+      resolve: async (_root, args, ctx) => {
+        await ctx.app.sessions.delete(ctx.viewer, args.id.id);
+        return { deletedSessionId: sessionGlobalId(args.id.id) };
+      },
+    }),
+    renameSession: authed.field({
+      type: SessionRef,
+      args: { id: t.arg.globalID({ for: SessionRef, required: true }), name: t.arg.string({ required: true }) },
+      resolve: (_root, args, ctx) => ctx.app.sessions.rename(ctx.viewer, args.id.id, args.name),
+    }),
+    setSessionPinned: authed.field({
+      type: SessionRef,
+      args: { id: t.arg.globalID({ for: SessionRef, required: true }), pinned: t.arg.boolean({ required: true }) },
+      resolve: (_root, args, ctx) => ctx.app.sessions.setPinned(ctx.viewer, args.id.id, args.pinned),
+    }),
+    recordSessionEvent: authed.field({
+      type: MessageRef,
+      args: { input: t.arg({ type: RecordSessionEventInput, required: true }) },
+      resolve: (_root, { input }, ctx) =>
+        ctx.app.sessions.recordEvent(ctx.viewer, {
+          sessionId: input.sessionId.id,
+          source: input.source,
+          text: input.text,
+        }),
+    }),
+  };
+});

@@ -1,72 +1,26 @@
 /**
- * Sharing over GraphQL: public read-only share links, session files and
- * uploads, export / import. `sharedSession` is public (no authScopes, the
- * viewer may be null) and exposes no ids: no session, owner or message id,
- * no context, no file listing; every string it returns goes through the share
+ * Public read-only share links: SharedSession, `sharedSession`, `shareSession`
+ * and Session.shareUrl. `sharedSession` is public (no authScopes, the viewer
+ * may be null) and exposes no ids: no session, owner or message id, no
+ * context, no file listing; every string it returns goes through the share
  * redactor (src/domain/share-redaction.ts), which turns session file URLs into
  * share-scoped `/shared/files/<name>` ones (src/routes.ts serves the published ones).
  */
-import type { App } from '../app.js';
 import { can } from '../auth/policy.js';
-import type { SessionFileEntry } from '../files/store.js';
 import type { Redactor } from '../domain/share-redaction.js';
-import { redactMessage, shareRedactorFor, shareRoots, shareUrl, ShareService } from '../sessions/share.js';
-import { TransferService } from '../sessions/transfer.js';
-import { BadInput } from '../store/errors.js';
+import { historyPage, type HistoryEdge } from '../sessions/history-page.js';
+import { redactMessage, shareRedactorFor, shareRoots, shareUrl } from '../sessions/share.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { SessionRow } from '../store/sessions.js';
 import { builder } from './builder.js';
-import { parseGlobalId } from './ids.js';
-import { MessageRoleEnum, PageInfoRef, ToolCallRef } from './message.js';
-import { historyPage, SessionRef } from './session.js';
-
-const services = new WeakMap<App, { share: ShareService; transfer: TransferService }>();
-function servicesOf(app: App) {
-  let s = services.get(app);
-  if (!s) {
-    s = { share: new ShareService(app.store), transfer: new TransferService(app.store, app.profiles, app.bus) };
-    services.set(app, s);
-  }
-  return s;
-}
-
-// ---------------------------------------------------------------- files
-
-export const ExportFormatEnum = builder.enumType('ExportFormat', { values: ['MARKDOWN', 'JSON'] as const });
-
-interface SessionFileShape {
-  sessionId: string;
-  entry: Pick<SessionFileEntry, 'filename' | 'size' | 'contentType' | 'createdAt'>;
-}
-
-export const fileUrl = (sessionId: string, filename: string) =>
-  `/sessions/${encodeURIComponent(sessionId)}/files/${encodeURIComponent(filename)}`;
-
-const SessionFileRef = builder.objectRef<SessionFileShape>('SessionFile').implement({
-  fields: (t) => ({
-    filename: t.string({ resolve: (f) => f.entry.filename }),
-    size: t.int({ resolve: (f) => f.entry.size }),
-    contentType: t.string({ resolve: (f) => f.entry.contentType }),
-    url: t.string({
-      description: 'Download path, served with the caller\'s credentials',
-      resolve: (f) => fileUrl(f.sessionId, f.entry.filename),
-    }),
-    createdAt: t.field({ type: 'DateTime', resolve: (f) => f.entry.createdAt }),
-  }),
-});
-
-// ---------------------------------------------------------------- shared view
+import { MessageRoleEnum, ToolCallRef } from './message.js';
+import { SessionRef } from './session.js';
 
 interface SharedSessionShape {
   session: SessionRow;
   profileName: string;
   /** scrubs session/owner ids and server paths from everything the holder gets */
   redact: Redactor;
-}
-interface SharedEdgeShape {
-  cursor: string;
-  displayIndex: number;
-  node: StoredMessage;
 }
 
 const SharedMessageRef = builder.objectRef<StoredMessage>('SharedMessage').implement({
@@ -80,23 +34,13 @@ const SharedMessageRef = builder.objectRef<StoredMessage>('SharedMessage').imple
   }),
 });
 
-const SharedMessageEdgeRef = builder.objectRef<SharedEdgeShape>('SharedMessageEdge').implement({
-  fields: (t) => ({
-    cursor: t.exposeString('cursor'),
-    displayIndex: t.exposeInt('displayIndex'),
-    node: t.field({ type: SharedMessageRef, resolve: (e) => e.node }),
-  }),
-});
-
-const SharedMessageConnectionRef = builder
-  .objectRef<{ edges: SharedEdgeShape[]; pageInfo: PageInfoShape }>('SharedMessageConnection')
-  .implement({
-    fields: (t) => ({
-      edges: t.field({ type: [SharedMessageEdgeRef], resolve: (c) => c.edges }),
-      pageInfo: t.field({ type: PageInfoRef, resolve: (c) => c.pageInfo }),
-    }),
-  });
-type PageInfoShape = { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+const SharedMessageConnectionRef = builder.connectionObject(
+  { type: SharedMessageRef, name: 'SharedMessageConnection' },
+  {
+    name: 'SharedMessageEdge',
+    fields: (t) => ({ displayIndex: t.int({ resolve: (e) => (e as HistoryEdge).displayIndex }) }),
+  },
+);
 
 const SharedSessionRef = builder.objectRef<SharedSessionShape>('SharedSession').implement({
   fields: (t) => ({
@@ -121,21 +65,7 @@ const ShareSessionPayloadRef = builder.objectRef<{ token: string; url: string }>
   fields: (t) => ({ token: t.exposeString('token'), url: t.exposeString('url') }),
 });
 
-const ImportSessionInput = builder.inputType('ImportSessionInput', {
-  fields: (t) => ({
-    data: t.string({ required: true, description: 'JSON as produced by export(format: JSON)' }),
-    profileId: t.id(),
-  }),
-});
-
-// ---------------------------------------------------------------- Session fields
-
-builder.prismaObjectFields('Session', (t) => ({
-  files: t.field({
-    type: [SessionFileRef],
-    select: { id: true },
-    resolve: async (s, _a, ctx) => (await ctx.app.files.list(s.id)).map((entry) => ({ sessionId: s.id, entry })),
-  }),
+builder.prismaObjectFields(SessionRef, (t) => ({
   shareUrl: t.string({
     nullable: true,
     description: 'Share link path if one was issued: /#share=<token>',
@@ -143,20 +73,11 @@ builder.prismaObjectFields('Session', (t) => ({
     // Only those who may issue the link see it: reading someone's session is not publishing it.
     resolve: async (s, _a, ctx) => {
       if (!can(ctx.viewer, 'share', s)) return null;
-      const token = await servicesOf(ctx.app).share.tokenOf(s.id);
+      const token = await ctx.app.shares.tokenOf(s.id);
       return token ? shareUrl(token) : null;
     },
   }),
-  export: t.string({
-    args: { format: t.arg({ type: ExportFormatEnum, required: true }) },
-    resolve: async (s, args, ctx) => {
-      const session = (await ctx.app.store.get(s.id))!;
-      return servicesOf(ctx.app).transfer.export(ctx.viewer!, session, args.format);
-    },
-  }),
 }));
-
-// ---------------------------------------------------------------- root fields
 
 builder.queryField('sharedSession', (t) =>
   t.field({
@@ -165,7 +86,7 @@ builder.queryField('sharedSession', (t) =>
     description: 'Public read-only view behind a share link. No authentication.',
     args: { token: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      const found = await servicesOf(ctx.app).share.resolve(args.token);
+      const found = await ctx.app.shares.resolve(args.token);
       if (!found) return null;
       const { profileName, ...session } = found;
       return { session, profileName, redact: shareRedactorFor(session, shareRoots(ctx.app)) };
@@ -173,33 +94,11 @@ builder.queryField('sharedSession', (t) =>
   }),
 );
 
-builder.mutationFields((t) => ({
-  shareSession: t.field({
+builder.mutationField('shareSession', (t) =>
+  t.withAuth({ authenticated: true }).field({
     type: ShareSessionPayloadRef,
     description: 'One capability link per session; the same token on repeat calls. CONFLICT while the session has no saved message.',
-    authScopes: { authenticated: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => servicesOf(ctx.app).share.issue(ctx.viewer!, parseGlobalId(String(args.id), 'Session')),
+    args: { id: t.arg.globalID({ for: SessionRef, required: true }) },
+    resolve: (_root, args, ctx) => ctx.app.shares.issue(ctx.viewer, args.id.id),
   }),
-  uploadSessionFiles: t.field({
-    type: [SessionFileRef],
-    authScopes: { authenticated: true },
-    args: { sessionId: t.arg.id({ required: true }), files: t.arg({ type: ['File'], required: true }) },
-    resolve: async (_root, args, ctx) => {
-      const session = await ctx.app.sessions.writable(ctx.viewer!, parseGlobalId(String(args.sessionId), 'Session'));
-      if (args.files.length === 0) throw new BadInput('No files to upload');
-      const saved = await ctx.app.files.saveUploads(session.id, args.files);
-      return saved.map((entry) => ({ sessionId: session.id, entry }));
-    },
-  }),
-  importSession: t.field({
-    type: SessionRef,
-    authScopes: { authenticated: true },
-    args: { input: t.arg({ type: ImportSessionInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      servicesOf(ctx.app).transfer.import(ctx.viewer!, {
-        data: input.data,
-        profileId: input.profileId ? parseGlobalId(String(input.profileId), 'Profile') : null,
-      }),
-  }),
-}));
+);

@@ -1,11 +1,11 @@
-/** Turn node and Usage/Cost types. */
+/** Turn: the node, `turn(id:)`, Session.activeTurn, and the turn mutations. */
 import type { ToolCall } from '../domain/types.js';
 import type { TurnJson } from '../events/types.js';
 import type { Context } from './builder.js';
+import { turnById } from '../store/lookups.js';
 import { builder } from './builder.js';
 import { MessageRef, ToolCallRef } from './message.js';
-import { parseGlobalId } from './ids.js';
-import './session.js';
+import { SessionRef } from './session.js';
 
 export const TurnStatusEnum = builder.enumType('TurnStatus', {
   values: ['RUNNING', 'WAITING_FOR_TOOL', 'COMPLETED', 'CANCELLED', 'FAILED', 'INTERRUPTED'] as const,
@@ -28,7 +28,7 @@ export const TurnRef = builder.loadableNodeRef<TurnShape, string>('Turn', {
 
 export async function loadTurn(id: string, ctx: Context): Promise<TurnShape | Error> {
   if (!/^[0-9a-f-]{36}$/i.test(id) || !ctx.viewer) return new Error('Turn not found');
-  const turn = await ctx.app.db.prisma.turn.findUnique({ where: { id } });
+  const turn = await turnById(ctx.app.db, id);
   if (!turn) return new Error('Turn not found');
   const session = await ctx.app.sessions.findReadable(ctx.viewer, turn.sessionId);
   return session ? turn : new Error('Turn not found');
@@ -48,24 +48,6 @@ TurnRef.implement({
   }),
 });
 
-export const UsageRef = builder
-  .objectRef<{ promptTokens: number; completionTokens: number; cachedPromptTokens: number }>('Usage')
-  .implement({
-    fields: (t) => ({
-      promptTokens: t.exposeInt('promptTokens'),
-      completionTokens: t.exposeInt('completionTokens'),
-      cachedPromptTokens: t.exposeInt('cachedPromptTokens'),
-      totalTokens: t.int({ resolve: (u) => u.promptTokens + u.completionTokens }),
-    }),
-  });
-
-export const CostRef = builder.objectRef<{ usd: number; priced: boolean }>('Cost').implement({
-  fields: (t) => ({
-    usd: t.exposeFloat('usd'),
-    priced: t.exposeBoolean('priced', { description: 'false when the model has no known price' }),
-  }),
-});
-
 const ToolDefinitionInput = builder.inputType('ToolDefinitionInput', {
   fields: (t) => ({
     name: t.string({ required: true }),
@@ -76,7 +58,7 @@ const ToolDefinitionInput = builder.inputType('ToolDefinitionInput', {
 
 const SendMessageInput = builder.inputType('SendMessageInput', {
   fields: (t) => ({
-    sessionId: t.id({ required: true }),
+    sessionId: t.globalID({ for: SessionRef, required: true }),
     content: t.string({ required: true }),
     images: t.field({ type: ['File'] }),
     files: t.field({ type: ['File'] }),
@@ -94,7 +76,7 @@ const SendMessageInput = builder.inputType('SendMessageInput', {
 
 const SubmitToolResultInput = builder.inputType('SubmitToolResultInput', {
   fields: (t) => ({
-    turnId: t.id({ required: true }),
+    turnId: t.globalID({ for: TurnRef, required: true }),
     toolCallId: t.string({ required: true }),
     content: t.string({ required: true }),
     isError: t.boolean({ defaultValue: false }),
@@ -112,71 +94,43 @@ const SendMessagePayload = builder
   });
 
 builder.mutationFields((t) => ({
-  sendMessage: t.field({
+  sendMessage: t.withAuth({ authenticated: true }).field({
     type: SendMessagePayload,
     description: 'Starts a turn. Its progress arrives on sessionEvents.',
-    authScopes: { authenticated: true },
     args: { input: t.arg({ type: SendMessageInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      ctx.app.turns.sendMessage(ctx.viewer!, {
+      ctx.app.turns.sendMessage(ctx.viewer, {
         ...input,
-        sessionId: parseGlobalId(String(input.sessionId), 'Session'),
+        sessionId: input.sessionId.id,
         clientTools: input.clientTools?.map((c) => ({ ...c, parameters: c.parameters })) ?? null,
       }),
   }),
-  cancelTurn: t.field({
+  cancelTurn: t.withAuth({ authenticated: true }).field({
     type: TurnRef,
-    authScopes: { authenticated: true },
-    args: { turnId: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.app.turns.cancel(ctx.viewer!, parseGlobalId(String(args.turnId), 'Turn')),
+    args: { turnId: t.arg.globalID({ for: TurnRef, required: true }) },
+    resolve: (_root, args, ctx) => ctx.app.turns.cancel(ctx.viewer, args.turnId.id),
   }),
-  submitToolResult: t.field({
+  submitToolResult: t.withAuth({ authenticated: true }).field({
     type: TurnRef,
-    authScopes: { authenticated: true },
     args: { input: t.arg({ type: SubmitToolResultInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      ctx.app.turns.submitToolResult(ctx.viewer!, { ...input, turnId: parseGlobalId(String(input.turnId), 'Turn') }),
+      ctx.app.turns.submitToolResult(ctx.viewer, { ...input, turnId: input.turnId.id }),
   }),
 }));
 
 builder.queryField('turn', (t) =>
-  t.field({
+  t.withAuth({ authenticated: true }).field({
     type: TurnRef,
     nullable: true,
-    authScopes: { authenticated: true },
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.globalID({ for: TurnRef, required: true }) },
     resolve: async (_root, args, ctx) => {
-      const turn = await loadTurn(parseGlobalId(String(args.id), 'Turn'), ctx);
+      const turn = await loadTurn(args.id.id, ctx);
       return turn instanceof Error ? null : turn;
     },
   }),
 );
 
-/** Cost of a usage under the configured price table (USD per million tokens). */
-export function costOf(
-  usage: { promptTokens?: number; completionTokens?: number; cachedPromptTokens?: number },
-  price: { input: number; output: number; cachedInput?: number } | undefined,
-) {
-  if (!price) return { usd: 0, priced: false };
-  const prompt = usage.promptTokens ?? 0;
-  const cached = Math.min(usage.cachedPromptTokens ?? 0, prompt);
-  const usd =
-    ((prompt - cached) * price.input + cached * (price.cachedInput ?? price.input) + (usage.completionTokens ?? 0) * price.output) /
-    1_000_000;
-  return { usd, priced: true };
-}
-
-builder.prismaObjectFields('Session', (t) => ({
-  usage: t.field({
-    type: UsageRef,
-    select: { usage: true },
-    resolve: (s) => ({ promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, ...(s.usage as object) }),
-  }),
-  cost: t.field({
-    type: CostRef,
-    select: { usage: true, profile: { select: { model: true } } },
-    resolve: (s, _a, ctx) => costOf(s.usage as object, ctx.app.config.modelPrices[s.profile.model]),
-  }),
+builder.prismaObjectFields(SessionRef, (t) => ({
   activeTurn: t.field({
     type: TurnRef,
     nullable: true,

@@ -23,5 +23,5 @@ const ViewerRef = builder.objectRef<{ ok: true }>('Viewer').implement({
 });
 
 builder.queryField('viewer', (t) =>
-  t.field({ type: ViewerRef, authScopes: { authenticated: true }, resolve: () => ({ ok: true as const }) }),
+  t.withAuth({ authenticated: true }).field({ type: ViewerRef, resolve: () => ({ ok: true as const }) }),
 );

@@ -5,39 +5,49 @@
 import type { Config } from '../config.js';
 import type { EventBus } from '../events/bus.js';
 import { BadInput, Conflict, NotFound } from '../store/errors.js';
+import type { SessionAccess } from './access.js';
 import type { StoredMessage } from '../store/rows.js';
-import { can, type Viewer } from '../auth/policy.js';
+import type { Viewer } from '../auth/policy.js';
 import { type SessionRow, SessionStore } from '../store/sessions.js';
 import type { ProfileService } from './profiles.js';
 
 export const MAX_NAME_LENGTH = 200;
 const ALLOWED_EVENT_SOURCES = new Set(['task_note', 'synapse_event']);
 
+/** What a delete does around the row's removal, given by the composition root. */
+export interface SessionDeleteHooks {
+  /** stops a running turn before its session goes */
+  beforeDelete(sessionId: string): Promise<void>;
+  /**
+   * Removes what the session kept outside the database (its files directory)
+   * once the delete has committed. Never throws: a failure is logged and the
+   * orphan cleanup loop removes the directory later.
+   */
+  afterDelete(sessionId: string): Promise<void>;
+}
+
 export class SessionService {
   constructor(
     readonly store: SessionStore,
+    private readonly access: SessionAccess,
     private readonly profiles: ProfileService,
     private readonly bus: EventBus,
     private readonly config: Config,
+    private readonly deleteHooks: SessionDeleteHooks,
   ) {}
 
   /** The session if the viewer may read it; NOT_FOUND otherwise (same answer as a missing one). */
-  async readable(viewer: Viewer, id: string): Promise<SessionRow> {
-    const session = await this.store.get(id);
-    if (!session || !can(viewer, 'read', session)) throw new NotFound();
-    return session;
+  readable(viewer: Viewer, id: string): Promise<SessionRow> {
+    return this.access.readable(viewer, id);
   }
 
-  async findReadable(viewer: Viewer, id: string): Promise<SessionRow | null> {
-    const session = await this.store.get(id);
-    return session && can(viewer, 'read', session) ? session : null;
+  findReadable(viewer: Viewer, id: string): Promise<SessionRow | null> {
+    return this.access.findReadable(viewer, id);
   }
 
   /** The session if the viewer may change it. Readable but not writable → FORBIDDEN. */
-  async writable(viewer: Viewer, id: string): Promise<SessionRow> {
-    const session = await this.readable(viewer, id);
-    if (!can(viewer, 'write', session)) throw new NotFound();
-    return session;
+  writable(viewer: Viewer, id: string): Promise<SessionRow> {
+    return this.access.writable(viewer, id);
   }
 
   async create(viewer: Viewer, input: { profileId?: string | null; name?: string | null }) {
@@ -49,21 +59,11 @@ export class SessionService {
     return session;
   }
 
-  /** Set by the app: stops a running turn before its session goes. */
-  beforeDelete: ((sessionId: string) => Promise<void>) | null = null;
-
-  /**
-   * Set by the app: removes what the session kept outside the database (its
-   * files directory) once the delete has committed. Never throws: a failure is
-   * logged and the orphan cleanup loop removes the directory later.
-   */
-  afterDelete: ((sessionId: string) => Promise<void>) | null = null;
-
   async delete(viewer: Viewer, id: string) {
     const session = await this.writable(viewer, id);
-    await this.beforeDelete?.(session.id);
+    await this.deleteHooks.beforeDelete(session.id);
     await this.store.delete(session.id);
-    await this.afterDelete?.(session.id);
+    await this.deleteHooks.afterDelete(session.id);
     await this.bus.publishList({ kind: 'deleted', sessionId: session.id, userId: session.userId });
     return session.id;
   }

@@ -6,7 +6,7 @@
  */
 import type { Config } from '../config.js';
 import { buildPrompt, imagePathsToSend, type Prompt, type PromptImages, type PromptRules } from '../domain/prompt.js';
-import type { RealBaseline } from '../domain/tokens.js';
+import type { CalibrationRegistry, RealBaseline } from '../domain/tokens.js';
 import type { ChatMessage } from '../domain/types.js';
 import { loadPromptImages } from '../files/images.js';
 import type { Profile, Session } from '../generated/prisma/client.js';
@@ -15,12 +15,19 @@ import type { SessionStore } from '../store/sessions.js';
 export interface PromptDeps {
   config: Pick<Config, 'contextMessageTokenBudget' | 'contextImageTokens'>;
   files: { root: string };
+  /** the process's per-model token calibration */
+  calibration: CalibrationRegistry;
 }
 
 export type PromptProfile = Pick<Profile, 'model' | 'vision' | 'systemPrompt' | 'contextWindow'>;
 
-export function promptRules(config: PromptDeps['config'], profile: PromptProfile, window: number = profile.contextWindow): PromptRules {
+export function promptRules(
+  { config, calibration }: Pick<PromptDeps, 'config' | 'calibration'>,
+  profile: PromptProfile,
+  window: number = profile.contextWindow,
+): PromptRules {
   return {
+    registry: calibration,
     model: profile.model,
     vision: profile.vision,
     window,
@@ -47,7 +54,7 @@ export async function nextPrompt(
 ): Promise<Prompt> {
   const images = opts.images ?? (await loadImagesFor(deps, session.id, context, profile.vision));
   return buildPrompt({
-    ...promptRules(deps.config, profile, opts.window),
+    ...promptRules(deps, profile, opts.window),
     context,
     systemPrompt: profile.systemPrompt,
     turnContext: opts.turnContext ?? null,

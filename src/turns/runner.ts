@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { imageTokensFromBytes } from '../domain/image-tokens.js';
 import { RepeatGuard, ledgerWith, repeatNoteMessage, type StreamRuleLedger } from '../domain/repeat-guard.js';
-import { defaultCalibration, type RealBaseline } from '../domain/tokens.js';
+import type { CalibrationRegistry, RealBaseline } from '../domain/tokens.js';
 import type { ToolCall, Usage } from '../domain/types.js';
 import { ZERO_USAGE } from '../domain/types.js';
 import { contextLimit, evaluateContextSize } from '../domain/view.js';
@@ -25,7 +25,7 @@ import type { StoredMessage } from '../store/rows.js';
 import type { SessionStore } from '../store/sessions.js';
 import { toWire } from './context.js';
 import { nextPrompt } from './prompt.js';
-import { CancelledError, type ClientToolDefinition, type PendingToolCall, type RunningTurn, ShutdownError, turnJson } from './service.js';
+import { CancelledError, type ClientToolDefinition, type PendingToolCall, type RunningTurn, ShutdownError, type StartRunner, turnJson } from './service.js';
 import { closingToolResults, TOOL_RESULT_CANCELLED, TOOL_RESULT_FAILED, TOOL_RESULT_SERVER_STOPPED } from './tool-pairing.js';
 import type { ToolOutcome, ToolRegistry } from './tools.js';
 import { ErrorCode } from '../domain/error-codes.js';
@@ -64,6 +64,8 @@ export interface RunnerDeps {
   tools: ToolRegistry;
   log: Logger;
   provider(profile: Profile): LlmProvider;
+  /** the process's per-model token calibration: every real prompt count is recorded here */
+  calibration: CalibrationRegistry;
   hooks: TurnHooks;
   afterTurn?(session: Session, profile: Profile, turnId: string): Promise<void>;
 }
@@ -71,6 +73,11 @@ export interface RunnerDeps {
 export const CONTEXT_TOO_LARGE_REPLY = (estimate: number, limit: number) =>
   `The conversation is too large for this model's context window (~${estimate} tokens, limit ${limit}). ` +
   'Compress the session (compactSession) or start a new one, then ask again.';
+
+/** The factory TurnService starts every turn with: the runner's dependencies bound once. */
+export function turnRunnerFactory(deps: RunnerDeps): StartRunner {
+  return (turn, clientTools) => startTurnRunner(deps, turn, clientTools);
+}
 
 export function startTurnRunner(deps: RunnerDeps, turn: Turn, clientTools: ClientToolDefinition[]): RunningTurn {
   const controller = new AbortController();
@@ -277,7 +284,7 @@ class TurnRun {
     const previous = typeof message.metadata.contextNotice === 'string' ? `${message.metadata.contextNotice}\n` : '';
     // The prompt without this message's own images: they are what the budget is for.
     const base = await this.buildCall(ctx, null, message.sequenceNumber);
-    const calibration = defaultCalibration.calibrationFor(ctx.profile.model);
+    const calibration = this.deps.calibration.calibrationFor(ctx.profile.model);
     const allowed = ctx.profile.vision
       ? admitImages(priced, {
           window: ctx.window,
@@ -393,7 +400,7 @@ class TurnRun {
       completionTokens: this.usage.completionTokens + usage.completionTokens,
       cachedPromptTokens: this.usage.cachedPromptTokens + usage.cachedPromptTokens,
     };
-    const outcome = defaultCalibration.recordObservation(ctx.profile.model, call.chars, usage.promptTokens, {
+    const outcome = this.deps.calibration.recordObservation(ctx.profile.model, call.chars, usage.promptTokens, {
       hadImages: call.hadImages,
       // Ollama cuts an oversized prompt to about half the window: a prompt we put below half
       // the window cannot have been cut, and an uncalibrated estimate must not block the fit.

@@ -16,7 +16,8 @@ import { imageNotice, uploadNotice } from '../files/notices.js';
 import type { SessionFiles, UploadLike } from '../files/store.js';
 import type { Recall, Turn } from '../generated/prisma/client.js';
 import type { RecallStore } from '../store/recalls.js';
-import { messageJson, type SessionService } from '../sessions/service.js';
+import type { SessionAccess } from '../sessions/access.js';
+import { messageJson } from '../sessions/service.js';
 import { BadInput, Conflict, DomainError, NotFound } from '../store/errors.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { Viewer } from '../auth/policy.js';
@@ -82,31 +83,57 @@ export function instanceIdOf(config: Pick<Config, 'instanceId' | 'port'>): strin
 export const SHUTDOWN_MESSAGE = 'The server shut down while this turn was running; the partial answer is saved. Send the message again.';
 export const INTERRUPTED_MESSAGE = 'The server stopped while this turn was running';
 
-export class TurnService {
-  readonly processId = randomUUID();
-  readonly instanceId: string | null;
+export interface TurnServiceDeps {
+  store: SessionStore;
+  sessions: Pick<SessionAccess, 'readable' | 'writable'>;
+  bus: EventBus;
+  config: Config;
+  files: SessionFiles;
+  log: Logger;
+  /** the server's own tools: a client tool may not take one of their names */
+  serverTools: { get(name: string): unknown };
+  /** starts the loop of one turn (runner.ts `turnRunnerFactory`) */
+  startRunner: StartRunner;
   /**
    * The store belongs to this process alone (the embedded database, locked):
    * every active turn this process does not run was left by a previous one.
    */
-  exclusiveStore = false;
+  exclusiveStore: boolean;
+}
+
+export class TurnService {
+  readonly processId = randomUUID();
+  readonly instanceId: string | null;
+  readonly exclusiveStore: boolean;
   private stopping = false;
   private readonly running = new Map<string, RunningTurn>();
-  startRunner: StartRunner | null = null;
-  /** Called when a local turn's runner has finished (the recall scheduler wakes for that session). */
-  onTurnDone: ((sessionId: string) => void) | null = null;
+  private readonly turnDoneListeners = new Set<(sessionId: string) => void>();
+  private readonly store: SessionStore;
+  private readonly sessions: TurnServiceDeps['sessions'];
+  private readonly bus: EventBus;
+  private readonly config: Config;
+  private readonly files: SessionFiles;
+  private readonly log: Logger;
+  private readonly serverTools: TurnServiceDeps['serverTools'];
+  private readonly startRunner: StartRunner;
 
-  constructor(
-    private readonly store: SessionStore,
-    private readonly sessions: SessionService,
-    private readonly bus: EventBus,
-    private readonly config: Config,
-    private readonly files: SessionFiles,
-    private readonly log: Logger,
-    /** the server's own tools: a client tool may not take one of their names */
-    private readonly serverTools: { get(name: string): unknown } = { get: () => undefined },
-  ) {
-    this.instanceId = instanceIdOf(config);
+  constructor(deps: TurnServiceDeps) {
+    this.store = deps.store;
+    this.sessions = deps.sessions;
+    this.bus = deps.bus;
+    this.config = deps.config;
+    this.files = deps.files;
+    this.log = deps.log;
+    this.serverTools = deps.serverTools;
+    this.startRunner = deps.startRunner;
+    this.exclusiveStore = deps.exclusiveStore;
+    this.instanceId = instanceIdOf(deps.config);
+  }
+
+  /** Calls `listener` whenever a local turn's runner has finished (the recall scheduler wakes for that session); returns its removal. */
+  onTurnDone(listener: (sessionId: string) => void): () => void {
+    this.turnDoneListeners.add(listener);
+    return () => void this.turnDoneListeners.delete(listener);
   }
 
   get prisma() {
@@ -247,14 +274,13 @@ export class TurnService {
   }
 
   private launch(turn: Turn, clientTools: ClientToolDefinition[]): void {
-    if (!this.startRunner) throw new Error('turn runner not wired');
     const runner = this.startRunner(turn, clientTools);
     this.running.set(turn.id, runner);
     void runner.done
       .catch((error) => this.log.error({ err: error, turnId: turn.id }, 'turn.runner_crashed'))
       .finally(() => {
         this.running.delete(turn.id);
-        this.onTurnDone?.(turn.sessionId);
+        for (const listener of this.turnDoneListeners) listener(turn.sessionId);
       });
   }
 

@@ -1,39 +1,54 @@
 /** After the first exchange, a small model names the session (unless a title was set by hand). */
-import type { App } from '../app.js';
+import type { Config } from '../config.js';
 import { applyGeneratedTitle, canAutoTitle, TITLE_PROMPT, titlePromptInput, type TitleSource } from '../domain/titles.js';
+import type { EventBus } from '../events/bus.js';
 import type { Profile } from '../generated/prisma/client.js';
+import type { LlmProvider } from '../llm/types.js';
+import type { SessionStore } from '../store/sessions.js';
 
-export async function generateTitle(app: App, sessionId: string, profile: Profile, _turnId: string): Promise<void> {
-  if (!app.config.titleGenerationEnabled) return;
-  const session = await app.store.get(sessionId);
-  if (!session || !canAutoTitle(session.titleSource as TitleSource, 'GENERATED')) return;
-  const messages = (await app.store.displayRange(sessionId, 0, 6)).filter((m) => !m.isAgentNote);
-  const firstUser = messages.find((m) => m.role === 'user');
-  const firstAssistant = messages.find((m) => m.role === 'assistant' && m.content.trim());
-  // Only after the first exchange: one user message and its answer.
-  if (!firstUser || !firstAssistant) return;
-  const userTurns = await app.db.prisma.turn.count({ where: { sessionId } });
-  if (userTurns > 1) return;
-  const { text } = await app.provider(profile).complete({
-    model: app.config.titleModel || profile.model,
-    messages: [
-      { role: 'system', content: TITLE_PROMPT },
-      { role: 'user', content: titlePromptInput(firstUser.content, firstAssistant.content.slice(0, 400)) },
-    ],
-    temperature: 0.2,
-    think: false,
-    numCtx: Math.min(profile.contextWindow, 4096),
-  });
-  const fresh = await app.store.get(sessionId);
-  if (!fresh) return;
-  const update = applyGeneratedTitle(fresh.titleSource as TitleSource, text);
-  if (!update) return;
-  // Re-check under the write: a manual rename in the meantime wins.
-  const written = await app.db.prisma.session.updateMany({
-    where: { id: sessionId, titleSource: { in: ['DEFAULT', 'HEURISTIC'] } },
-    data: { name: update.name, titleSource: update.titleSource },
-  });
-  if (written.count === 0) return;
-  await app.bus.publish(sessionId, { type: 'SessionRenamed', ...update });
-  await app.bus.publishList({ kind: 'renamed', sessionId, userId: fresh.userId });
+export interface TitleDeps {
+  config: Pick<Config, 'titleGenerationEnabled' | 'titleModel'>;
+  store: Pick<SessionStore, 'get' | 'displayRange' | 'prisma'>;
+  provider(profile: Pick<Profile, 'provider'>): LlmProvider;
+  bus: Pick<EventBus, 'publish' | 'publishList'>;
+}
+
+export class TitleService {
+  constructor(private readonly deps: TitleDeps) {}
+
+  async generate(sessionId: string, profile: Profile, _turnId: string): Promise<void> {
+    const { config, store, bus } = this.deps;
+    if (!config.titleGenerationEnabled) return;
+    const session = await store.get(sessionId);
+    if (!session || !canAutoTitle(session.titleSource as TitleSource, 'GENERATED')) return;
+    const messages = (await store.displayRange(sessionId, 0, 6)).filter((m) => !m.isAgentNote);
+    const firstUser = messages.find((m) => m.role === 'user');
+    const firstAssistant = messages.find((m) => m.role === 'assistant' && m.content.trim());
+    // Only after the first exchange: one user message and its answer.
+    if (!firstUser || !firstAssistant) return;
+    const userTurns = await store.prisma.turn.count({ where: { sessionId } });
+    if (userTurns > 1) return;
+    const { text } = await this.deps.provider(profile).complete({
+      model: config.titleModel || profile.model,
+      messages: [
+        { role: 'system', content: TITLE_PROMPT },
+        { role: 'user', content: titlePromptInput(firstUser.content, firstAssistant.content.slice(0, 400)) },
+      ],
+      temperature: 0.2,
+      think: false,
+      numCtx: Math.min(profile.contextWindow, 4096),
+    });
+    const fresh = await store.get(sessionId);
+    if (!fresh) return;
+    const update = applyGeneratedTitle(fresh.titleSource as TitleSource, text);
+    if (!update) return;
+    // Re-check under the write: a manual rename in the meantime wins.
+    const written = await store.prisma.session.updateMany({
+      where: { id: sessionId, titleSource: { in: ['DEFAULT', 'HEURISTIC'] } },
+      data: { name: update.name, titleSource: update.titleSource },
+    });
+    if (written.count === 0) return;
+    await bus.publish(sessionId, { type: 'SessionRenamed', ...update });
+    await bus.publishList({ kind: 'renamed', sessionId, userId: fresh.userId });
+  }
 }

@@ -4,11 +4,14 @@
  * in-process through yoga.fetch or over a real HTTP server.
  */
 import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import pg from 'pg';
-import { createApp, type App } from '../../src/app.js';
+import { createApp, type App, type AppOptions } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { createGraphQLHandler } from '../../src/server.js';
+import { SessionEventsDocument, type SessionEventsSubscription } from '../generated/graphql.js';
 
 export const serverUrl = process.env.TEST_DATABASE_URL;
 export const dbKind = serverUrl ? 'postgres' : 'pglite';
@@ -52,9 +55,33 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return loadConfig({}, { logLevel: 'silent', port: 0, sessionFilesDir: `/tmp/chat-test-files-${process.pid}`, ...overrides });
 }
 
+/**
+ * Sends one GraphQL operation: a generated typed document (test/generated,
+ * from test/operations; `npm run codegen`), whose variables and result are
+ * typed by it, or a query string, whose result is `T`.
+ */
+export interface SendGql {
+  <R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables: V, token?: string): Promise<GqlResult<R>>;
+  <T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GqlResult<T>>;
+}
+
+/**
+ * graphql as Pothos loads it (CommonJS): under vitest a plain `import` gets
+ * the ESM build, a second copy of the module.
+ */
+const { print } = createRequire(import.meta.url)('graphql') as typeof import('graphql');
+const printed = new WeakMap<TypedDocumentNode<unknown, never>, string>();
+/** The text of a query string or a typed document. */
+export function queryText(query: string | TypedDocumentNode<any, any>): string {
+  if (typeof query === 'string') return query;
+  let text = printed.get(query);
+  if (text === undefined) printed.set(query, (text = print(query)));
+  return text;
+}
+
 export interface TestContext {
   app: App;
-  gql: <T = any>(query: string, variables?: Record<string, unknown>, token?: string) => Promise<GqlResult<T>>;
+  gql: SendGql;
   close(): Promise<void>;
 }
 
@@ -63,17 +90,21 @@ export interface GqlResult<T> {
   errors?: { message: string; extensions?: { code?: string }; path?: unknown[] }[];
 }
 
-export async function createTestApp(overrides: Partial<Config> = {}, options: Parameters<typeof createTestDatabase>[0] = {}): Promise<TestContext> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  options: Parameters<typeof createTestDatabase>[0] = {},
+  appOptions: Omit<AppOptions, 'db'> = {},
+): Promise<TestContext> {
   const { db, drop } = await createTestDatabase(options);
-  const app = await createApp(testConfig(overrides), { db });
+  const app = await createApp(testConfig(overrides), { ...appOptions, db });
   const yoga = createGraphQLHandler(app);
-  const gql = async <T>(query: string, variables: Record<string, unknown> = {}, token?: string) => {
+  const gql: SendGql = async (query: string | TypedDocumentNode<any, any>, variables: Record<string, unknown> = {}, token?: string) => {
     const response = await yoga.fetch('http://test/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ query, variables }),
+      body: JSON.stringify({ query: queryText(query), variables }),
     });
-    return (await response.json()) as GqlResult<T>;
+    return (await response.json()) as GqlResult<any>;
   };
   return {
     app,
@@ -99,30 +130,44 @@ export interface ServerContext extends TestContext {
   wsUrl: string;
   fake: FakeProvider;
   /** GraphQL over real HTTP */
-  http: <T = any>(query: string, variables?: Record<string, unknown>, token?: string) => Promise<GqlResult<T>>;
+  http: SendGql;
   ws(token?: string): Client;
-  subscribe(query: string, variables: Record<string, unknown>, token?: string): Subscription;
+  subscribe: Subscribe;
   /** Resolves once the server holds `count` live listeners for the session (or 'list' for sessionListEvents): see `watchListeners`. */
   listening(sessionId: string, count?: number, timeoutMs?: number): Promise<void>;
   /** the live listeners now (same keys as `listening`) */
   listenerCount(sessionId: string): number;
 }
 
-export interface Subscription {
-  events: any[];
+/**
+ * Opens a subscription over WebSocket. With a typed document each event is
+ * typed as the value of its root field (what `events` collects).
+ */
+export interface Subscribe {
+  <R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables: V, token?: string): Subscription<R[keyof R]>;
+  (query: string, variables: Record<string, unknown>, token?: string): Subscription;
+}
+
+export interface Subscription<E = any> {
+  events: E[];
   errors: unknown[];
-  waitFor(predicate: (events: any[]) => boolean, timeoutMs?: number): Promise<any[]>;
+  waitFor(predicate: (events: E[]) => boolean, timeoutMs?: number): Promise<E[]>;
   dispose(): void;
   client: Client;
 }
 
-export async function createTestServer(overrides: Partial<Config> = {}, options: Parameters<typeof createTestDatabase>[0] = {}): Promise<ServerContext> {
+export async function createTestServer(
+  overrides: Partial<Config> = {},
+  options: Parameters<typeof createTestDatabase>[0] = {},
+  appOptions: Omit<AppOptions, 'db'> = {},
+): Promise<ServerContext> {
   const fake = await startFakeProvider();
   // providerTimeoutMs bounds a hang only: a test holding the fake's first chunk for longer than it on a loaded machine
   // would see the call retried (and the next script taken) instead of its held reply.
   const base = await createTestApp(
     { ollamaHost: fake.url, openaiBaseUrl: `${fake.url}/v1`, anthropicBaseUrl: fake.url, providerTimeoutMs: 60_000, partialFlushMs: 100, ...overrides },
     options,
+    appOptions,
   );
   const listeners = watchListeners(base.app);
   const running = await startServer(base.app, { routes: appRoutes(base.app) });
@@ -130,13 +175,13 @@ export async function createTestServer(overrides: Partial<Config> = {}, options:
   const url = running.url;
   const wsUrl = `${url.replace('http', 'ws')}/graphql`;
   const clients: Client[] = [];
-  const http = async <T>(query: string, variables: Record<string, unknown> = {}, token?: string) => {
+  const http: SendGql = async (query: string | TypedDocumentNode<any, any>, variables: Record<string, unknown> = {}, token?: string) => {
     const response = await fetch(`${url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ query, variables }),
+      body: JSON.stringify({ query: queryText(query), variables }),
     });
-    return (await response.json()) as GqlResult<T>;
+    return (await response.json()) as GqlResult<any>;
   };
   const ws = (token?: string) => {
     const client = createClient({
@@ -152,13 +197,13 @@ export async function createTestServer(overrides: Partial<Config> = {}, options:
     clients.push(client);
     return client;
   };
-  const subscribe = (query: string, variables: Record<string, unknown>, token?: string): Subscription => {
+  const subscribe: Subscribe = (query: string | TypedDocumentNode<any, any>, variables: Record<string, unknown>, token?: string): Subscription => {
     const client = ws(token);
-    const events: any[] = [];
+    const events: unknown[] = [];
     const errors: unknown[] = [];
     let notify = () => undefined as void;
     const dispose = client.subscribe(
-      { query, variables },
+      { query: queryText(query), variables },
       {
         next: (value) => {
           if (value.errors) errors.push(...value.errors);
@@ -172,8 +217,8 @@ export async function createTestServer(overrides: Partial<Config> = {}, options:
         complete: () => undefined,
       },
     );
-    const waitFor = (predicate: (events: any[]) => boolean, timeoutMs = 60_000) =>
-      new Promise<any[]>((resolve, reject) => {
+    const waitFor = (predicate: (events: unknown[]) => boolean, timeoutMs = 60_000) =>
+      new Promise<unknown[]>((resolve, reject) => {
         const check = () => {
           if (predicate(events)) {
             resolve(events);
@@ -182,7 +227,7 @@ export async function createTestServer(overrides: Partial<Config> = {}, options:
           return false;
         };
         if (check()) return;
-        const timer = setTimeout(() => reject(new Error(`timed out; events: ${JSON.stringify(events.map((e) => e?.__typename ?? e)).slice(0, 800)} errors: ${JSON.stringify(errors.map(described)).slice(0, 400)}`)), timeoutMs);
+        const timer = setTimeout(() => reject(new Error(`timed out; events: ${JSON.stringify(events.map((e) => (e as { __typename?: string } | null)?.__typename ?? e)).slice(0, 800)} errors: ${JSON.stringify(errors.map(described)).slice(0, 400)}`)), timeoutMs);
         notify = () => {
           if (check()) clearTimeout(timer);
         };
@@ -275,6 +320,16 @@ export async function eventually<T>(fn: () => Promise<T>, predicate: (value: T) 
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** EVENTS_SUBSCRIPTION as a typed document (test/operations/events.graphql): `subscribe` types its events. */
+export const SESSION_EVENTS = SessionEventsDocument;
+export type SessionEvent = SessionEventsSubscription['sessionEvents'];
+export type EventOf<N extends SessionEvent['__typename']> = Extract<SessionEvent, { __typename: N }>;
+/** A type guard for `filter`, `find`, `some`: the events of the given types. */
+export const isEvent =
+  <N extends SessionEvent['__typename']>(...names: N[]) =>
+  (e: SessionEvent): e is EventOf<N> =>
+    (names as string[]).includes(e.__typename);
 
 export const EVENTS_SUBSCRIPTION = `subscription($sessionId: ID!, $after: String) {
   sessionEvents(sessionId: $sessionId, after: $after) {

@@ -47,7 +47,7 @@ function groupsIntact(context: readonly ChatMessage[]): boolean {
 }
 
 const env = (window: number): StrategyEnv => ({
-  app: {} as never,
+  deps: {} as never,
   profile: {} as never,
   settings: { window, model: 'm', threshold: 0.9, target: 0.65, keepRecent: 2, midTurnKeepMessages: 12, temperature: 0.3, maxTokens: 100, prompt: null, vision: false },
   estimate: charTokens,

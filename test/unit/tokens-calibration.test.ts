@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   CalibrationRegistry,
-  defaultCalibration,
   estimateDeltaTokens,
   estimateTokens,
   fitLine,
   isTruncatedReport,
   messageChars,
   MAX_OBSERVATIONS,
-  recordObservation,
 } from '../../src/domain/tokens.js';
 import type { ImageRef } from '../../src/domain/image-tokens.js';
 import { buildPrompt, type PromptInput } from '../../src/domain/prompt.js';
@@ -107,14 +105,15 @@ describe('calibration fit', () => {
     expect(reg.calibrationFor('other').estimate(3000)).toBe(Math.ceil(3000 / 1.8));
   });
 
-  it('registries are isolated; the module-level default serves recordObservation', () => {
+  it('registries are isolated; the one that recorded serves its observations', () => {
     const model = `default-${Math.random()}`;
-    recordObservation(model, 1000, 600);
-    recordObservation(model, 2000, 1100);
-    expect(defaultCalibration.calibrationFor(model).fit()).not.toBeNull();
+    const registry = new CalibrationRegistry();
+    registry.recordObservation(model, 1000, 600);
+    registry.recordObservation(model, 2000, 1100);
+    expect(registry.calibrationFor(model).fit()).not.toBeNull();
     expect(new CalibrationRegistry().calibrationFor(model).fit()).toBeNull();
-    defaultCalibration.reset(model);
-    expect(defaultCalibration.calibrationFor(model).observations).toHaveLength(0);
+    registry.reset(model);
+    expect(registry.calibrationFor(model).observations).toHaveLength(0);
   });
 });
 

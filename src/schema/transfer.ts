@@ -1,0 +1,37 @@
+/** Export and import: Session.export and importSession. */
+import { builder } from './builder.js';
+import { parseGlobalId } from './ids.js';
+import { SessionRef } from './session.js';
+
+const ExportFormatEnum = builder.enumType('ExportFormat', { values: ['MARKDOWN', 'JSON'] as const });
+
+const ImportSessionInput = builder.inputType('ImportSessionInput', {
+  fields: (t) => ({
+    data: t.string({ required: true, description: 'JSON as produced by export(format: JSON)' }),
+    // A plain id: an empty one means the default profile, which the relay plugin would refuse.
+    profileId: t.id(),
+  }),
+});
+
+builder.prismaObjectFields(SessionRef, (t) => ({
+  export: t.withAuth({ authenticated: true }).field({
+    type: 'String',
+    args: { format: t.arg({ type: ExportFormatEnum, required: true }) },
+    resolve: async (s, args, ctx) => {
+      const session = (await ctx.app.store.get(s.id))!;
+      return ctx.app.transfer.export(ctx.viewer, session, args.format);
+    },
+  }),
+}));
+
+builder.mutationField('importSession', (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: SessionRef,
+    args: { input: t.arg({ type: ImportSessionInput, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      ctx.app.transfer.import(ctx.viewer, {
+        data: input.data,
+        profileId: input.profileId ? parseGlobalId(String(input.profileId), 'Profile') : null,
+      }),
+  }),
+);
