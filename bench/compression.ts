@@ -8,7 +8,7 @@
  *   npx tsx bench/compression.ts
  */
 import { createApp } from '../src/app.js';
-import { MemoryIndex } from '../src/compression/memory.js';
+import { MemoryIndex } from '../src/store/memory.js';
 import { selectForSummary } from '../src/compression/summarize.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';

@@ -6,6 +6,7 @@
  * Runs set-based SQL (generate_series), so it takes minutes, not hours.
  *   DATABASE_URL=postgresql://… npm run bench:seed   (default: the bench DB on the local server)
  */
+import { ProfileStore } from '../src/store/profiles.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
 import { ensureSearchIndexes, migrate } from '../src/db/migrate.js';
@@ -36,7 +37,7 @@ async function main() {
   const db = await openDatabase({ url: BENCH_URL });
   await migrate(db);
   await db.raw.exec('CREATE EXTENSION IF NOT EXISTS pg_trgm');
-  const profile = await new ProfileService(db, loadConfig({})).ensureDefault();
+  const profile = await new ProfileService(new ProfileStore(db), loadConfig({})).ensureDefault();
   await db.raw.exec('TRUNCATE sessions CASCADE');
   const perSession = Math.floor((TOTAL - BIG) / (SESSIONS - 1));
   const step = (label: string) => console.log(`${label} (${((Date.now() - started) / 1000).toFixed(1)} s)`);

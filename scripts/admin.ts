@@ -16,12 +16,13 @@ import { ConfigError, loadConfig, type Config } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
 import { DataDirLockedError, dataDirOwner } from '../src/db/datadir-lock.js';
 import { migrate } from '../src/db/migrate.js';
+import { UserStore } from '../src/store/users.js';
 
 async function runDirect(config: Config, request: AdminRequest): Promise<string[]> {
   const db = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrate(db);
-    return await runAdminCommand(db, new Auth(db, config), request);
+    return await runAdminCommand(new Auth(new UserStore(db), config), request);
   } finally {
     await db.close();
   }

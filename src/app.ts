@@ -18,7 +18,11 @@ import { SearchService } from './search/service.js';
 import { SessionFiles } from './files/store.js';
 import { createProvider, type ProviderKind } from './llm/index.js';
 import type { LlmProvider } from './llm/types.js';
-import type { Profile } from './generated/prisma/client.js';
+import type { ProfileRow as Profile } from './store/profiles.js';
+import { ProfileStore } from './store/profiles.js';
+import { TurnStore } from './store/turns.js';
+import { UserStore } from './store/users.js';
+import { SearchStore } from './store/search.js';
 import { turnRunnerFactory, type TurnHooks } from './turns/runner.js';
 import { TurnService } from './turns/service.js';
 import { ToolRegistry } from './turns/tools.js';
@@ -31,7 +35,7 @@ import { TransferService } from './sessions/transfer.js';
 import { SessionStore } from './store/sessions.js';
 import { CompressionStore } from './store/compression.js';
 import { fileTools } from './files/tools.js';
-import { MemoryIndex } from './compression/memory.js';
+import { MemoryIndex } from './store/memory.js';
 import { CompressionService } from './compression/service.js';
 import { EditStore } from './store/edits.js';
 import { EditingService } from './editing/service.js';
@@ -119,7 +123,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Stores, the bus, the leaf services.
   const store = new SessionStore(db);
   const bus = createEventBus({ redisUrl: config.redisUrl, retention: config.eventRetention, log });
-  const profiles = new ProfileService(db, config);
+  const profiles = new ProfileService(new ProfileStore(db), config);
+  const turnStore = new TurnStore(db);
   await profiles.ensureDefault();
   const files = new SessionFiles({ root: config.sessionFilesDir, maxBytes: config.sessionFilesMaxSizeMb * 1024 * 1024, logger: log });
   const provider = providerLookup(config);
@@ -128,7 +133,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // History edits and compression passes on one session never interleave (in this process;
   // across processes the compression save re-checks the history under the row lock).
   const locks = new SessionLocks();
-  const memory = new MemoryIndex(db.prisma, trigram);
+  const memory = MemoryIndex.over(db, trigram);
 
   // Compression and titles: what the turn runner calls around a turn.
   const compression = new CompressionService({
@@ -144,7 +149,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     log,
     afterSaveWrites: options.afterCompressionWrites,
   });
-  const titles = new TitleService({ config, store, provider, bus });
+  const titles = new TitleService({ config, store, turns: turnStore, provider, bus });
 
   // The server tools, in the order the model is shown them (schedule_recall joins once recalls exist).
   const tools = new ToolRegistry();
@@ -153,6 +158,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const hooks = compression.hooks;
   const turns = new TurnService({
     store,
+    turns: turnStore,
     sessions: access,
     bus,
     config,
@@ -161,6 +167,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     serverTools: tools,
     startRunner: turnRunnerFactory({
       store,
+      turns: turnStore,
+      profiles,
       bus,
       config,
       files,
@@ -196,11 +204,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     log,
     db,
     store,
-    auth: new Auth(db, config),
+    auth: new Auth(new UserStore(db), config),
     bus,
     profiles,
     sessions,
-    search: new SearchService(db, store, config.searchStatementTimeoutMs),
+    search: new SearchService(new SearchStore(db, store, config.searchStatementTimeoutMs)),
     files,
     tools,
     calibration,
@@ -223,10 +231,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       sweeper = setInterval(() => void turns.recoverOrphans(staleMs).catch((e) => log.warn({ err: e }, 'turn.recovery_failed')), staleMs);
       sweeper.unref();
       recalls.start();
-      stopCleanup = files.startCleanupLoop(config.sessionFilesCleanupIntervalMs, async (ids) => {
-        const rows = await db.prisma.session.findMany({ where: { id: { in: ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id)) } }, select: { id: true } });
-        return new Set(rows.map((r) => r.id));
-      });
+      stopCleanup = files.startCleanupLoop(config.sessionFilesCleanupIntervalMs, (ids) => store.existing(ids));
     },
     close: async () => {
       if (sweeper) clearInterval(sweeper);

@@ -300,7 +300,7 @@ function sendFrames(
 const healthRoute: RouteHandler = async (req, res, app) => {
   if (req.url !== '/healthz') return false;
   try {
-    await app.db.raw.query('SELECT 1');
+    await app.store.ping();
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ status: 'ok', database: app.db.kind }));
   } catch {

@@ -107,7 +107,7 @@ describe(`compression racing other writers (${dbKind})`, () => {
 
 describe(`memorySearch scope (${dbKind})`, () => {
   it('the owned scope (read_all) never reaches ownerless legacy sessions', async () => {
-    const { MemoryIndex } = await import('../src/compression/memory.js');
+    const { MemoryIndex } = await import('../src/store/memory.js');
     const profile = await t.app.profiles.default();
     const legacy = await t.app.store.create({ profileId: profile.id, userId: null });
     const owned = await t.app.store.create({ profileId: profile.id, userId: 'someone' });

@@ -1,7 +1,8 @@
 /** Forced compaction, the save transaction, the dual buffer, the raw-history index and recall. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { NewMessage } from '../src/domain/types.js';
-import { MemoryIndex, termQuery } from '../src/compression/memory.js';
+import { MemoryIndex } from '../src/store/memory.js';
+import { termQuery } from '../src/domain/memory-text.js';
 import { codeOf, createTestServer, dbKind, type ServerContext } from './support/harness.js';
 import { COMPACT, PLAN, compressed, exchanges, isSummaryCall, lastUserText, profileSession, respond, sendAndWait, withEvents } from './support/compression.js';
 

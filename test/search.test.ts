@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { likePattern, snippetAround } from '../src/search/service.js';
+import { likePattern, snippetAround } from '../src/domain/search-text.js';
 import type { SessionCursor } from '../src/store/sessions.js';
 import {
   CreateNamedSessionDocument,
@@ -122,8 +122,8 @@ describe(`session search (${dbKind})`, () => {
   });
 
   it('bounds the worst case with a statement timeout and a clear error', async () => {
-    const { SearchService } = await import('../src/search/service.js');
-    const slow = new SearchService(t.app.db, t.app.store, 1);
+    const { SearchStore } = await import('../src/store/search.js');
+    const slow = new SearchStore(t.app.db, t.app.store, 1);
     // pg_sleep inside the bounded transaction proves the timeout is applied
     const viewer = { userId: null, userName: null, isAdmin: true, permissions: [], authEnabled: true };
     await t.app.db.raw.exec(`CREATE OR REPLACE FUNCTION slow_ilike(a text, b text) RETURNS boolean AS $$ SELECT pg_sleep(0.05) IS NOT NULL AND a ILIKE b $$ LANGUAGE sql`);
@@ -166,7 +166,8 @@ describe(`session search: the index and probe plans give the same answers (${dbK
   async function allPages(plan: 'auto' | 'index' | 'probe', term: string, orderBy: 'LAST_ACTIVE' | 'NAME', first: number) {
     const { SearchService } = await import('../src/search/service.js');
     const { SessionStore } = await import('../src/store/sessions.js');
-    const service = new SearchService(t.app.db, t.app.store, 5000, { plan });
+    const { SearchStore } = await import('../src/store/search.js');
+    const service = new SearchService(new SearchStore(t.app.db, t.app.store, 5000, { plan }));
     const pages: SearchPage[] = [];
     const plans = new Set<string>();
     let after: SessionCursor | undefined;

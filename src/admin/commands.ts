@@ -3,7 +3,6 @@
  * it opened itself or by the running server on behalf of the CLI (admin socket).
  */
 import type { Auth } from '../auth/auth.js';
-import type { Database } from '../db/client.js';
 
 export interface AdminRequest {
   command: 'create-user' | 'create-key';
@@ -32,14 +31,14 @@ export function requestFromArgv(argv: string[]): AdminRequest | null {
 }
 
 /** Runs one command; returns the lines to print. */
-export async function runAdminCommand(db: Database, auth: Auth, request: AdminRequest): Promise<string[]> {
+export async function runAdminCommand(auth: Auth, request: AdminRequest): Promise<string[]> {
   if (request.command === 'create-user') {
-    const existing = await db.prisma.user.findFirst({ where: { name: request.name, jwtSubject: null } });
+    const existing = await auth.localUser(request.name);
     if (existing) throw new AdminCommandError(`a user named ${request.name} already exists`);
     const { user, key } = await auth.createUser(request.name, { admin: request.admin, permissions: request.permissions });
     return [`created user ${user.name}${user.isAdmin ? ' (admin)' : ''}`, `API key (shown once): ${key}`];
   }
-  const user = await db.prisma.user.findFirst({ where: { name: request.name, jwtSubject: null } });
+  const user = await auth.localUser(request.name);
   if (!user) throw new AdminCommandError(`no user named ${request.name}`);
   return [`API key (shown once): ${await auth.createApiKey(user.id)}`];
 }

@@ -10,7 +10,6 @@ import { createConnection, createServer, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { Auth } from '../auth/auth.js';
-import type { Database } from '../db/client.js';
 import { ADMIN_SOCKET } from '../db/datadir-lock.js';
 import { AdminCommandError, parseAdminRequest, runAdminCommand, type AdminRequest } from './commands.js';
 
@@ -26,7 +25,7 @@ export interface AdminSocket {
 }
 
 /** Listens on DATA_DIR/admin.sock. Call only while holding the data directory lock. */
-export async function startAdminSocket(deps: { dataDir: string; db: Database; auth: Auth; log: Logger }): Promise<AdminSocket | null> {
+export async function startAdminSocket(deps: { dataDir: string; auth: Auth; log: Logger }): Promise<AdminSocket | null> {
   if (deps.dataDir.startsWith('memory://')) return null;
   const path = adminSocketPath(deps.dataDir);
   // sun_path holds 107 bytes; a longer DATA_DIR gets no socket (the CLI then says to stop the server).
@@ -61,7 +60,7 @@ export async function startAdminSocket(deps: { dataDir: string; db: Database; au
         return answer({ error: error instanceof AdminCommandError ? error.message : 'bad request' });
       }
       done = true;
-      runAdminCommand(deps.db, deps.auth, request).then(
+      runAdminCommand(deps.auth, request).then(
         (lines) => {
           deps.log.info({ command: request.command, name: request.name }, 'admin.command');
           socket.end(`${JSON.stringify({ lines })}\n`);

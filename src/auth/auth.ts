@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createRemoteJWKSet, type FlattenedJWSInput, type JWTHeaderParameters, jwtVerify, type JWTPayload } from 'jose';
 import type { Config } from '../config.js';
-import type { Database } from '../db/client.js';
+import type { UserStore } from '../store/users.js';
 import { Unauthenticated } from '../store/errors.js';
 import { ANONYMOUS, type Viewer } from './policy.js';
 
@@ -32,7 +32,7 @@ export class Auth {
   private readonly secret?: Uint8Array;
 
   constructor(
-    private readonly db: Database,
+    private readonly users: UserStore,
     private readonly config: Config,
   ) {
     if (config.jwtJwksUrl) this.jwks = createRemoteJWKSet(new URL(config.jwtJwksUrl));
@@ -54,9 +54,9 @@ export class Auth {
   }
 
   private async viewerForApiKey(token: string): Promise<Viewer> {
-    const key = await this.db.prisma.apiKey.findUnique({ where: { keyHash: hashKey(token) }, include: { user: true } });
-    if (!key) throw new Unauthenticated('Invalid API key');
-    return { userId: key.user.id, userName: key.user.name, isAdmin: key.user.isAdmin, permissions: key.user.permissions, authEnabled: true };
+    const user = await this.users.byKeyHash(hashKey(token));
+    if (!user) throw new Unauthenticated('Invalid API key');
+    return { userId: user.id, userName: user.name, isAdmin: user.isAdmin, permissions: user.permissions, authEnabled: true };
   }
 
   /**
@@ -95,36 +95,25 @@ export class Auth {
     HMAC_ALGORITHMS.includes(header.alg) ? this.secret! : this.jwks!(header, token);
 
   /** The identity's row, created on first sight; a row from before identities (jwt_issuer null) is adopted by its subject. */
-  private async jwtUser(issuer: string, subject: string): Promise<{ id: string; name: string }> {
-    const prisma = this.db.prisma;
-    const where = { jwtIssuer_jwtSubject: { jwtIssuer: issuer, jwtSubject: subject } };
-    const select = { id: true, name: true } as const;
-    for (let attempt = 0; ; attempt++) {
-      const found = await prisma.user.findUnique({ where, select });
-      if (found) return found;
-      try {
-        const adopted = await prisma.user.updateMany({ where: { jwtIssuer: null, jwtSubject: subject }, data: { jwtIssuer: issuer } });
-        if (adopted.count > 0) continue;
-        return await prisma.user.create({ data: { name: subject, jwtIssuer: issuer, jwtSubject: subject }, select });
-      } catch (error) {
-        // A concurrent first request created (or adopted) the same identity: read it.
-        if ((error as { code?: string }).code !== 'P2002' || attempt > 2) throw error;
-      }
-    }
+  private jwtUser(issuer: string, subject: string): Promise<{ id: string; name: string }> {
+    return this.users.jwtUser(issuer, subject);
+  }
+
+  /** A local user (made by an admin command, not by a token) by name. */
+  localUser(name: string) {
+    return this.users.localByName(name);
   }
 
   /** Creates a user and its first API key; the key is returned once and stored hashed. */
   async createUser(name: string, options: { admin?: boolean; permissions?: string[] } = {}) {
-    const user = await this.db.prisma.user.create({
-      data: { name, isAdmin: options.admin ?? false, permissions: options.permissions ?? [] },
-    });
+    const user = await this.users.create({ name, isAdmin: options.admin ?? false, permissions: options.permissions ?? [] });
     const key = await this.createApiKey(user.id);
     return { user, key };
   }
 
   async createApiKey(userId: string): Promise<string> {
     const key = `${KEY_PREFIX}${randomBytes(24).toString('base64url')}`;
-    await this.db.prisma.apiKey.create({ data: { userId, keyHash: hashKey(key), prefix: key.slice(0, 10) } });
+    await this.users.createApiKey(userId, hashKey(key), key.slice(0, 10));
     return key;
   }
 }

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { CalibrationRegistry } from '../domain/tokens.js';
 import type { EventBus } from '../events/bus.js';
-import type { Profile } from '../generated/prisma/client.js';
+import type { ProfileRow as Profile } from '../store/profiles.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { SessionLocks } from '../sessions/locks.js';
 import type { CompressionStore } from '../store/compression.js';

@@ -11,7 +11,8 @@ import { imageTokensFromBase64, type ImageRef } from '../domain/image-tokens.js'
 import { buildPrompt, modelView, type PromptImages } from '../domain/prompt.js';
 import type { ChatMessage } from '../domain/types.js';
 import { loadPromptImages } from '../files/images.js';
-import type { Profile, Session } from '../generated/prisma/client.js';
+import type { ProfileRow as Profile } from '../store/profiles.js';
+import type { SessionRow as Session } from '../store/sessions.js';
 import { baselineOf, promptRules } from '../turns/prompt.js';
 
 export interface CompressionSettings {

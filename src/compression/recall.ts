@@ -11,7 +11,8 @@ import type { CompressionDeps } from './deps.js';
 import { isUserTurnStart } from '../domain/turns.js';
 import type { RunContext } from '../turns/runner.js';
 import type { ServerTool } from '../turns/tools.js';
-import type { MemoryHit } from './memory.js';
+import type { MemoryHit } from '../store/memory.js';
+import { parseSessionMetadata } from '../domain/session-metadata.js';
 
 export const RECALL_EXCERPT_CHARS = 1_500;
 export const RECALL_QUERY_CHARS = 500;
@@ -47,8 +48,7 @@ async function recall(deps: CompressionDeps, ctx: RunContext): Promise<string | 
   if (!context.some((m) => m.isSummary)) return null;
   const request = [...context].reverse().find(isUserTurnStart);
   if (!request?.content.trim()) return null;
-  const metadata = (ctx.session.metadata ?? {}) as Record<string, unknown>;
-  const injected = Array.isArray(metadata.injected_chunk_ids) ? (metadata.injected_chunk_ids as string[]) : [];
+  const injected = parseSessionMetadata(ctx.session.metadata).injected_chunk_ids ?? [];
   const hits = await deps.memory.search({
     scope: { sessionIds: [ctx.session.id] },
     query: request.content.slice(0, RECALL_QUERY_CHARS),
@@ -57,9 +57,7 @@ async function recall(deps: CompressionDeps, ctx: RunContext): Promise<string | 
     excludeIds: injected,
   });
   if (hits.length === 0) return null;
-  const next = { ...metadata, injected_chunk_ids: [...injected, ...hits.map((h) => h.id)] };
-  // The runner writes ctx.session.metadata back after the call: keep it in step.
-  ctx.session = await deps.compressionStore.setMetadata(ctx.session.id, next);
+  ctx.session = await deps.compressionStore.setInjectedChunks(ctx.session.id, [...injected, ...hits.map((h) => h.id)]);
   return `[Recalled from earlier in this conversation (verbatim excerpts the summary may have left out):]\n${formatHits(hits)}`;
 }
 

@@ -4,7 +4,7 @@
  * run, and the built-in tools. See compress.ts for the pipeline and
  * strategies.ts for the strategies.
  */
-import type { Profile } from '../generated/prisma/client.js';
+import type { ProfileRow as Profile } from '../store/profiles.js';
 import type { TurnHooks } from '../turns/runner.js';
 import type { ServerTool } from '../turns/tools.js';
 import { compressAndSaveSession, type CompressOptions, type CompressionResult } from './compress.js';

@@ -30,7 +30,7 @@ import type { ImageRef } from '../domain/image-tokens.js';
 import { isSystemMessage } from '../domain/turns.js';
 import type { ChatMessage } from '../domain/types.js';
 import { messageTokenBudget, truncateOversized } from '../domain/view.js';
-import type { Profile } from '../generated/prisma/client.js';
+import type { ProfileRow as Profile } from '../store/profiles.js';
 import { supportsNativeCompaction } from '../llm/index.js';
 import { BadInput } from '../store/errors.js';
 import { toLlmMessages } from '../turns/context.js';

@@ -21,7 +21,7 @@ import {
 } from '../domain/compression/format.js';
 import type { ChatMessage } from '../domain/types.js';
 import { makeMessage } from '../domain/types.js';
-import type { Profile } from '../generated/prisma/client.js';
+import type { ProfileRow as Profile } from '../store/profiles.js';
 import type { LlmMessage } from '../llm/types.js';
 import type { CompressionSettings, ImagePrices } from './estimate.js';
 

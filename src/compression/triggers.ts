@@ -10,6 +10,7 @@
  * not re-fire a few messages later. Recall rides on turnContext.
  */
 import type { CompressionDeps } from './deps.js';
+import { parseSessionMetadata } from '../domain/session-metadata.js';
 import { contextLimit } from '../domain/view.js';
 import type { RunContext, TurnHooks } from '../turns/runner.js';
 import { compressAndSaveSession, compressLocked, loadCompressionInput } from './compress.js';
@@ -54,7 +55,7 @@ export function postTurn(deps: CompressionDeps, sessionId: string, window?: numb
   return deps.locks.run(sessionId, async () => {
     if (!deps.config.contextCompressionEnabled) return;
     const input = await loadCompressionInput(deps, sessionId, window);
-    const truncated = (input.session.metadata as { contextTruncated?: boolean }).contextTruncated === true;
+    const truncated = parseSessionMetadata(input.session.metadata).contextTruncated === true;
     const tokens = input.current();
     if (!truncated && tokens < triggerTokens(deps, input.settings.threshold, input.settings.window)) return;
     const result = await compressLocked(deps, sessionId, {

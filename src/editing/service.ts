@@ -34,16 +34,15 @@ import {
 } from '../domain/tree.js';
 import type { ChatMessage } from '../domain/types.js';
 import type { EventBus } from '../events/bus.js';
-import type { Prisma } from '../generated/prisma/client.js';
 import type { SessionService } from '../sessions/service.js';
 import type { EditStore, LockedSession } from '../store/edits.js';
 import { BadInput, Conflict, DomainError, NotFound } from '../store/errors.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { Viewer } from '../auth/policy.js';
-import type { SessionRow, SessionStore } from '../store/sessions.js';
+import type { SessionRow, SessionStore, Tx } from '../store/sessions.js';
+import { parseSessionMetadata, type SessionMetadataPatch } from '../domain/session-metadata.js';
 import { ErrorCode } from '../domain/error-codes.js';
 
-type Tx = Prisma.TransactionClient;
 
 /** metadata.redo: the domain's stack, plus the next_sequence it was valid at and what each undo re-promoted. */
 interface StoredRedo extends RedoStack {
@@ -167,14 +166,13 @@ export class EditingService {
   }
 
   private redoStack(s: LockedSession): StoredRedo {
-    const raw = s.metadata.redo as StoredRedo | undefined;
-    return raw && Array.isArray(raw.segments) ? raw : { segments: [] };
+    return (parseSessionMetadata(s.metadata).redo as StoredRedo | undefined) ?? { segments: [] };
   }
 
   private async saveRedo(tx: Tx, s: LockedSession, stack: StoredRedo | null) {
-    const { redo: _old, ...rest } = s.metadata;
     const next = (await this.edits.lockSession(tx, s.id))!.nextSequence;
-    const metadata = stack && stack.segments.length > 0 ? { ...rest, redo: { ...stack, nextSequence: next } } : rest;
+    const metadata: SessionMetadataPatch =
+      stack && stack.segments.length > 0 ? { set: { redo: { ...stack, nextSequence: next } } } : { remove: ['redo'] };
     await this.edits.updateState(tx, s.id, { metadata });
   }
 

@@ -12,10 +12,9 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { Recall } from '../generated/prisma/client.js';
 import type { SessionService } from '../sessions/service.js';
 import { BadInput, Conflict, NotFound } from '../store/errors.js';
-import type { RecallStore } from '../store/recalls.js';
+import type { Recall, RecallStore } from '../store/recalls.js';
 import type { Viewer } from '../auth/policy.js';
 import type { TurnService } from '../turns/service.js';
 

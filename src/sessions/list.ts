@@ -4,7 +4,8 @@
  */
 import type { Viewer } from '../auth/policy.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import type { SearchMatches, SearchService } from '../search/service.js';
+import type { SearchService } from '../search/service.js';
+import type { SearchMatches } from '../store/search.js';
 import { decodeJsonCursor, encodeJsonCursor } from '../schema/ids.js';
 import { BadInput } from '../store/errors.js';
 import { type SessionCursor, type SessionOrderField, type SessionRow, SessionStore, type SortDirection } from '../store/sessions.js';

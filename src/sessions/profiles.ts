@@ -1,7 +1,6 @@
 /** Profiles: model, window, prompt and compression overrides. A default one is created from configuration. */
 import type { Config } from '../config.js';
-import type { Database } from '../db/client.js';
-import type { Profile } from '../generated/prisma/client.js';
+import type { ProfileRow as Profile, ProfileStore } from '../store/profiles.js';
 import { BadInput } from '../store/errors.js';
 
 export interface UpsertProfile {
@@ -24,16 +23,21 @@ export class ProfileService {
   private defaultId: string | null = null;
 
   constructor(
-    private readonly db: Database,
+    private readonly profiles: ProfileStore,
     private readonly config: Config,
   ) {}
 
   list() {
-    return this.db.prisma.profile.findMany({ orderBy: { key: 'asc' } });
+    return this.profiles.list();
+  }
+
+  /** By key (an imported session names its profile by key). */
+  byKey(key: string) {
+    return this.profiles.byKey(key);
   }
 
   get(id: string) {
-    return this.db.prisma.profile.findUnique({ where: { id } });
+    return this.profiles.get(id);
   }
 
   async default(): Promise<Profile> {
@@ -49,10 +53,9 @@ export class ProfileService {
   /** Creates the default profile from configuration on first start; never overwrites an edited one. */
   ensureDefault() {
     const c = this.config;
-    return this.db.prisma.profile.upsert({
-      where: { key: c.defaultProfileKey },
-      update: {},
-      create: {
+    return this.profiles.upsert(
+      c.defaultProfileKey,
+      {
         key: c.defaultProfileKey,
         name: 'Default',
         provider: c.defaultProvider,
@@ -62,7 +65,8 @@ export class ProfileService {
         compressionKeepRecent: c.contextKeepRecent,
         compressionMaxTokens: c.contextSummaryMaxTokens,
       },
-    });
+      {},
+    );
   }
 
   upsert(input: UpsertProfile) {
@@ -95,16 +99,16 @@ export class ProfileService {
       ...(input.planning != null && { planning: input.planning }),
     };
     const c = this.config;
-    return this.db.prisma.profile.upsert({
-      where: { key },
-      update: { ...data, updatedAt: new Date() },
-      create: {
+    return this.profiles.upsert(
+      key,
+      {
         key,
         contextWindow: c.ollamaNumCtx,
         compressionKeepRecent: c.contextKeepRecent,
         compressionMaxTokens: c.contextSummaryMaxTokens,
         ...data,
       },
-    });
+      { ...data, updatedAt: new Date() },
+    );
   }
 }

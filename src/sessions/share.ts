@@ -13,6 +13,7 @@ import type { StoredMessage } from '../store/rows.js';
 import { Conflict, Forbidden, NotFound } from '../store/errors.js';
 import { ANONYMOUS, can, type Viewer } from '../auth/policy.js';
 import type { SessionRow, SessionStore } from '../store/sessions.js';
+import { ShareStore } from '../store/shares.js';
 
 /** 32 random bytes → 43 base64url characters. */
 export const SHARE_TOKEN_BYTES = 32;
@@ -102,11 +103,10 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export class ShareService {
-  constructor(private readonly store: SessionStore) {}
-
-  private get prisma() {
-    return this.store.prisma;
-  }
+  constructor(
+    private readonly store: SessionStore,
+    private readonly shares: ShareStore = new ShareStore(store.db),
+  ) {}
 
   /**
    * Issue (or return the existing) token. NOT_FOUND when the viewer cannot
@@ -123,25 +123,24 @@ export class ShareService {
           : 'With authentication disabled only local-mode sessions can be shared',
       );
     }
-    const existing = await this.prisma.sessionShare.findUnique({ where: { sessionId } });
-    if (existing) return { token: existing.token, url: shareUrl(existing.token) };
+    const existing = await this.shares.tokenOf(sessionId);
+    if (existing) return { token: existing, url: shareUrl(existing) };
     if (session.nextSequence === 0) throw new Conflict('The session has no saved message yet; send one before sharing it');
     try {
-      const row = await this.prisma.sessionShare.create({ data: { sessionId, token: newShareToken() } });
-      return { token: row.token, url: shareUrl(row.token) };
+      const token = await this.shares.create(sessionId, newShareToken());
+      return { token, url: shareUrl(token) };
     } catch (error) {
       // A concurrent call won the insert: answer with its token.
       if (!isUniqueViolation(error)) throw error;
-      const row = await this.prisma.sessionShare.findUnique({ where: { sessionId } });
-      if (!row) throw error;
-      return { token: row.token, url: shareUrl(row.token) };
+      const token = await this.shares.tokenOf(sessionId);
+      if (!token) throw error;
+      return { token, url: shareUrl(token) };
     }
   }
 
   /** The existing token of a session, if any (no checks: callers decide who sees it). */
   async tokenOf(sessionId: string): Promise<string | null> {
-    const row = await this.prisma.sessionShare.findUnique({ where: { sessionId }, select: { token: true } });
-    return row?.token ?? null;
+    return this.shares.tokenOf(sessionId);
   }
 
   /**
@@ -149,22 +148,12 @@ export class ShareService {
    * (a `content_publish` result card naming it): the only files a holder may fetch.
    */
   async isPublished(sessionId: string, filename: string): Promise<boolean> {
-    const row = await this.prisma.sessionMessage.findFirst({
-      where: { sessionId, role: 'tool', name: 'content_publish', isDisplay: true, metadata: { path: ['card', 'filename'], equals: filename } },
-      select: { sequenceNumber: true },
-    });
-    return row !== null;
+    return this.shares.isPublished(sessionId, filename);
   }
 
   /** The shared session behind a token; null for unknown, forged or deleted alike. */
   async resolve(token: string): Promise<(SessionRow & { profileName: string }) | null> {
     if (!isShareTokenShape(token)) return null;
-    const row = await this.prisma.sessionShare.findUnique({
-      where: { token },
-      include: { session: { include: { profile: { select: { name: true } } } } },
-    });
-    if (!row?.session) return null;
-    const { profile, ...session } = row.session;
-    return { ...session, profileName: profile.name };
+    return this.shares.resolve(token);
   }
 }

@@ -9,7 +9,7 @@
  * session's own directory: an export cannot point the model at another
  * session's files.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { parseChatGptExport, type ImportedConversation } from '../domain/chatgpt-import.js';
 import {
   canonicalJson,
@@ -28,11 +28,10 @@ import type { TitleSource } from '../domain/titles.js';
 import { messageToJson, type StoredBranch } from '../domain/tree.js';
 import { type ChatMessage, makeMessage, type Usage, ZERO_USAGE } from '../domain/types.js';
 import type { EventBus } from '../events/bus.js';
-import type { Prisma } from '../generated/prisma/client.js';
 import { BadInput, Forbidden, NotFound } from '../store/errors.js';
-import { toRowData } from '../store/rows.js';
+import { TransferStore, type ImportedSession } from '../store/transfers.js';
 import { ANONYMOUS, can, type Viewer } from '../auth/policy.js';
-import type { SessionRow, SessionStore } from '../store/sessions.js';
+import type { SessionRow, SessionStore, Tx } from '../store/sessions.js';
 import type { ProfileService } from './profiles.js';
 
 export type ExportFormat = 'MARKDOWN' | 'JSON';
@@ -41,9 +40,6 @@ export type ExportFormat = 'MARKDOWN' | 'JSON';
 export const MAX_IMPORT_CHARS = 64 * 1024 * 1024;
 /** Conversations one ChatGPT import may create. */
 export const MAX_IMPORT_CONVERSATIONS = 1000;
-const INSERT_BATCH = 1000;
-
-type Tx = Prisma.TransactionClient;
 
 // ---------------------------------------------------------------- stored shapes (shared with src/editing)
 
@@ -56,7 +52,7 @@ export function checkpointFromJson(value: unknown): Checkpoint | null {
   return { goal: v.goal, afterSequenceNumber: v.afterSequenceNumber, createdAt };
 }
 
-export function checkpointToJson(c: Checkpoint | null): Prisma.InputJsonValue | undefined {
+export function checkpointToJson(c: Checkpoint | null): Record<string, unknown> | undefined {
   return c ? { goal: c.goal, afterSequenceNumber: c.afterSequenceNumber, createdAt: c.createdAt.toISOString() } : undefined;
 }
 
@@ -74,8 +70,8 @@ export function suffixMessageFromJson(value: unknown, index: number, baseSequenc
 }
 
 /** Same JSON form as src/store/edits.ts (domain/tree `messageToJson`). */
-export function suffixToJson(suffix: readonly ChatMessage[]): Prisma.InputJsonValue {
-  return suffix.map(messageToJson) as unknown as Prisma.InputJsonValue;
+export function suffixToJson(suffix: readonly ChatMessage[]): unknown[] {
+  return suffix.map(messageToJson);
 }
 
 // ---------------------------------------------------------------- helpers
@@ -176,11 +172,8 @@ export class TransferService {
     private readonly store: SessionStore,
     private readonly profiles: ProfileService,
     private readonly bus: EventBus,
+    private readonly transfers: TransferStore = new TransferStore(store.db),
   ) {}
-
-  private get prisma() {
-    return this.store.prisma;
-  }
 
   /**
    * MARKDOWN: the display history, for anyone who may read the session.
@@ -191,11 +184,7 @@ export class TransferService {
     const messages = await this.store.allMessages(session.id);
     if (format === 'MARKDOWN') return exportMarkdown(session, messages);
     if (!can(viewer, 'readContext', session)) throw new Forbidden('Only the owner or an admin may export the full session');
-    const [profile, branches, chunks] = await Promise.all([
-      this.prisma.profile.findUnique({ where: { id: session.profileId }, select: { key: true } }),
-      this.prisma.sessionBranch.findMany({ where: { sessionId: session.id }, orderBy: [{ createdAt: 'asc' }, { name: 'asc' }] }),
-      this.prisma.memoryChunk.findMany({ where: { sessionId: session.id }, orderBy: [{ turnStart: 'asc' }, { createdAt: 'asc' }] }),
-    ]);
+    const { profileKey, branches, chunks } = await this.transfers.exportExtras(session);
     return exportJson({
       session: {
         name: session.name,
@@ -206,7 +195,7 @@ export class TransferService {
         usage: { ...ZERO_USAGE, ...(session.usage as Partial<Usage>) },
         planningLogs: session.planningLogs,
         metadata: (session.metadata ?? {}) as Record<string, unknown>,
-        profileKey: profile?.key ?? null,
+        profileKey,
         checkpoint: checkpointFromJson(session.checkpoint),
         lastRewindReport: session.lastRewindReport,
         contextTokenCount: session.contextTokenCount,
@@ -245,7 +234,7 @@ export class TransferService {
       }
       const profileId =
         explicitProfile?.id ??
-        (item.profileKey ? (await this.prisma.profile.findUnique({ where: { key: item.profileKey } }))?.id : undefined) ??
+        (item.profileKey ? (await this.profiles.byKey(item.profileKey))?.id : undefined) ??
         (await this.profiles.default()).id;
       try {
         const session = await this.store.transaction((tx) => this.write(tx, owner, profileId, item));
@@ -264,58 +253,20 @@ export class TransferService {
   }
 
   private async existingImport(owner: string, fingerprint: string): Promise<SessionRow | null> {
-    const row = await this.prisma.sessionImport.findUnique({ where: { userId_fingerprint: { userId: owner, fingerprint } } });
-    if (!row) return null;
-    const session = await this.store.get(row.sessionId);
+    const sessionId = await this.transfers.importedSessionId(owner, fingerprint);
+    if (!sessionId) return null;
+    const session = await this.store.get(sessionId);
     if (session) return session;
     // The imported session was deleted since: forget the mapping so it can be imported again.
-    await this.prisma.sessionImport.deleteMany({ where: { userId: owner, fingerprint } });
+    await this.transfers.forgetImport(owner, fingerprint);
     return null;
   }
 
-  private async write(tx: Tx, owner: string, profileId: string, item: SessionImport): Promise<SessionRow> {
+  private write(tx: Tx, owner: string, profileId: string, item: SessionImport): Promise<SessionRow> {
     const messages = [...item.messages].sort((a, b) => a.sequenceNumber - b.sequenceNumber);
+    // The id is chosen here: the rows' file paths name the new session's directory.
+    const id = randomUUID();
     let displayIndex = 0;
-    const session = await tx.session.create({
-      data: {
-        profileId,
-        userId: owner,
-        name: item.name,
-        titleSource: item.titleSource,
-        pinned: item.pinned,
-        createdAt: item.createdAt,
-        lastActive: item.lastActive,
-        usage: item.usage as unknown as Prisma.InputJsonValue,
-        planningLogs: (item.planningLogs ?? []) as Prisma.InputJsonValue,
-        metadata: item.metadata as Prisma.InputJsonValue,
-        checkpoint: checkpointToJson(item.checkpoint),
-        lastRewindReport: item.lastRewindReport,
-        contextTokenCount: item.contextTokenCount,
-        nextSequence: messages.length > 0 ? messages[messages.length - 1]!.sequenceNumber + 1 : 0,
-        displayCount: messages.filter((m) => m.isDisplay).length,
-      },
-    });
-    const hot: Prisma.SessionMessageCreateManyInput[] = [];
-    const archived: Prisma.SessionMessageArchiveCreateManyInput[] = [];
-    for (const m of messages) {
-      const row = toRowData(session.id, rebaseMessage(m, session.id), m.isDisplay ? displayIndex++ : null);
-      (m.archived ? archived : hot).push(row);
-    }
-    for (let i = 0; i < hot.length; i += INSERT_BATCH) await tx.sessionMessage.createMany({ data: hot.slice(i, i + INSERT_BATCH) });
-    for (let i = 0; i < archived.length; i += INSERT_BATCH) {
-      await tx.sessionMessageArchive.createMany({ data: archived.slice(i, i + INSERT_BATCH) });
-    }
-    if (item.branches.length > 0) {
-      await tx.sessionBranch.createMany({
-        data: item.branches.map((b) => ({
-          sessionId: session.id,
-          name: b.name,
-          baseSequence: b.baseSequence,
-          suffix: suffixToJson(b.suffix.map((m) => rebaseMessage(m, session.id))),
-          createdAt: b.createdAt,
-        })),
-      });
-    }
     const hashes = new Set<string>();
     const chunks = item.memoryChunks.filter((c) => {
       const h = sha256(c.content);
@@ -323,12 +274,35 @@ export class TransferService {
       hashes.add(h);
       return true;
     });
-    if (chunks.length > 0) {
-      await tx.memoryChunk.createMany({
-        data: chunks.map((c) => ({ sessionId: session.id, ...c, contentHash: sha256(c.content) })),
-      });
-    }
-    await tx.sessionImport.create({ data: { userId: owner, fingerprint: item.fingerprint, sessionId: session.id } });
-    return session;
+    const imported: ImportedSession = {
+      session: {
+        id,
+        profileId,
+        userId: owner,
+        name: item.name,
+        titleSource: item.titleSource,
+        pinned: item.pinned,
+        createdAt: item.createdAt,
+        lastActive: item.lastActive,
+        usage: item.usage,
+        planningLogs: item.planningLogs ?? [],
+        metadata: item.metadata,
+        checkpoint: checkpointToJson(item.checkpoint),
+        lastRewindReport: item.lastRewindReport,
+        contextTokenCount: item.contextTokenCount,
+        nextSequence: messages.length > 0 ? messages[messages.length - 1]!.sequenceNumber + 1 : 0,
+        displayCount: messages.filter((m) => m.isDisplay).length,
+      },
+      messages: messages.map((m) => ({ message: rebaseMessage(m, id), displayIndex: m.isDisplay ? displayIndex++ : null, archived: m.archived === true })),
+      branches: item.branches.map((b) => ({
+        name: b.name,
+        baseSequence: b.baseSequence,
+        suffix: suffixToJson(b.suffix.map((m) => rebaseMessage(m, id))),
+        createdAt: b.createdAt,
+      })),
+      memoryChunks: chunks.map((c) => ({ ...c, contentHash: sha256(c.content) })),
+      fingerprint: item.fingerprint,
+    };
+    return this.transfers.writeImport(tx, imported);
   }
 }

@@ -11,6 +11,8 @@ import type { ChatMessage } from '../domain/types.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { MESSAGE_COLUMNS, type MessageRow, type StoredMessage, toRowData, toStoredMessage } from './rows.js';
 import type { SessionStore } from './sessions.js';
+import { activeTurnSql } from './turns.js';
+import type { SessionMetadataPatch } from '../domain/session-metadata.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -32,8 +34,8 @@ const COPY_COLUMNS = `sequence_number, display_index, role, content, thinking, i
 export class EditStore {
   constructor(private readonly store: SessionStore) {}
 
-  get prisma() {
-    return this.store.prisma;
+  private get prisma() {
+    return this.store.db.prisma;
   }
 
   /** Points a session's attachment paths (files, images, notices) at another session's directory. */
@@ -70,7 +72,7 @@ export class EditStore {
 
   async hasActiveTurn(tx: Tx, sessionId: string): Promise<boolean> {
     const rows = await tx.$queryRawUnsafe<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM turns WHERE session_id = $1::uuid AND status IN ('RUNNING', 'WAITING_FOR_TOOL')`,
+      `SELECT count(*)::int AS n FROM turns t WHERE t.session_id = $1::uuid AND ${activeTurnSql('t')}`,
       sessionId,
     );
     return (rows[0]?.n ?? 0) > 0;
@@ -279,12 +281,13 @@ export class EditStore {
   async updateState(
     tx: Tx,
     sessionId: string,
-    data: { metadata?: Record<string, unknown>; checkpoint?: unknown; lastRewindReport?: string | null },
+    data: { metadata?: SessionMetadataPatch; checkpoint?: unknown; lastRewindReport?: string | null },
   ): Promise<void> {
+    // Merged, not rewritten: keys this edit does not name stay as they are.
+    if (data.metadata) await this.store.patchMetadata(sessionId, data.metadata, tx);
     await tx.session.update({
       where: { id: sessionId },
       data: {
-        ...(data.metadata !== undefined && { metadata: data.metadata as Prisma.InputJsonValue }),
         ...(data.checkpoint !== undefined && {
           checkpoint: data.checkpoint === null ? (null as unknown as Prisma.InputJsonValue) : (data.checkpoint as Prisma.InputJsonValue),
         }),

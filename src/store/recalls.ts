@@ -11,14 +11,18 @@
  * the commit leaves a claim to re-take, and after it nothing to fire again.
  */
 import type { Database } from '../db/client.js';
-import type { Prisma, Recall } from '../generated/prisma/client.js';
+import { activeTurnSql } from './turns.js';
+import type { Prisma, Recall as PrismaRecall } from '../generated/prisma/client.js';
 
 type Tx = Prisma.TransactionClient;
+
+/** A recalls row as the services see it. */
+export type Recall = PrismaRecall;
 
 export const RECALL_ACTIVE = ['PENDING', 'CLAIMED'];
 
 /** A session with an active turn waits: its due recalls are claimed once the turn has ended. */
-const NO_ACTIVE_TURN = `NOT EXISTS (SELECT 1 FROM turns t WHERE t.session_id = r.session_id AND t.status IN ('RUNNING', 'WAITING_FOR_TOOL'))`;
+const NO_ACTIVE_TURN = `NOT EXISTS (SELECT 1 FROM turns t WHERE t.session_id = r.session_id AND ${activeTurnSql('t')})`;
 
 interface RecallRow {
   id: string;
@@ -65,7 +69,7 @@ function fromRow(r: RecallRow): Recall {
 export class RecallStore {
   constructor(readonly db: Database) {}
 
-  get prisma() {
+  private get prisma() {
     return this.db.prisma;
   }
 

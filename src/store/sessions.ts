@@ -10,8 +10,16 @@ import { isConnectionError } from '../db/faults.js';
 import type { Prisma, Session } from '../generated/prisma/client.js';
 import { type SessionScope, sessionScope, type Viewer } from '../auth/policy.js';
 import { MESSAGE_COLUMNS, type MessageRow, type StoredMessage, toRowData, toStoredMessage } from './rows.js';
+import {
+  parseSessionMetadata,
+  type SessionMetadata,
+  type SessionMetadataPatch,
+} from '../domain/session-metadata.js';
 
 export type SessionRow = Session;
+
+/** What a Pothos resolver's `query` adds to a sessions read (its selection drives the SQL). */
+export type SessionQuery = { include?: Prisma.SessionInclude; select?: Prisma.SessionSelect };
 
 export type SessionOrderField = 'LAST_ACTIVE' | 'CREATED_AT' | 'NAME';
 export type SortDirection = 'ASC' | 'DESC';
@@ -39,7 +47,8 @@ export interface SessionCursor {
   id: string;
 }
 
-type Tx = Prisma.TransactionClient;
+/** A transaction handle: services pass it between store calls and never look inside. */
+export type Tx = Prisma.TransactionClient;
 
 const ORDER_COLUMN: Record<SessionOrderField, string> = {
   LAST_ACTIVE: 'last_active',
@@ -50,8 +59,22 @@ const ORDER_COLUMN: Record<SessionOrderField, string> = {
 export class SessionStore {
   constructor(readonly db: Database) {}
 
-  get prisma() {
+  private get prisma() {
     return this.db.prisma;
+  }
+
+  /** One round trip to the database (the health check). */
+  async ping(): Promise<void> {
+    await this.db.raw.query('SELECT 1');
+  }
+
+  /** Of `ids`, the sessions that still exist. */
+  async existing(ids: readonly string[]): Promise<Set<string>> {
+    const rows = await this.prisma.session.findMany({
+      where: { id: { in: ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id)) } },
+      select: { id: true },
+    });
+    return new Set(rows.map((r) => r.id));
   }
 
   create(input: { profileId: string; userId: string | null; name?: string | null; titleSource?: string }) {
@@ -91,7 +114,7 @@ export class SessionStore {
    */
   async list(
     options: ListOptions,
-    query: { include?: Prisma.SessionInclude; select?: Prisma.SessionSelect } = {},
+    query: SessionQuery = {},
     tx?: Tx,
   ): Promise<{ rows: SessionRow[]; hasNextPage: boolean }> {
     const where = this.listWhere(options.viewer);
@@ -189,6 +212,105 @@ export class SessionStore {
     return this.prisma.session.update({ where: { id }, data: { name, titleSource } });
   }
 
+  /** Renames only while the title's source is one of `from` (a manual rename that landed meanwhile wins). */
+  async renameIfTitleFrom(id: string, from: readonly string[], name: string, titleSource: string): Promise<boolean> {
+    const written = await this.prisma.session.updateMany({
+      where: { id, titleSource: from.length === 1 ? from[0]! : { in: [...from] } },
+      data: { name, titleSource },
+    });
+    return written.count > 0;
+  }
+
+  /** The typed view of a session row's metadata. */
+  static metadataOf(session: Pick<Session, 'metadata'>): SessionMetadata {
+    return parseSessionMetadata(session.metadata);
+  }
+
+  /**
+   * Merges `patch` into the stored metadata in one statement
+   * (`(metadata - remove) || set`), so keys this writer does not name are
+   * kept, whoever wrote them meanwhile. Returns the updated row.
+   */
+  async patchMetadata(id: string, patch: SessionMetadataPatch, tx?: Tx): Promise<Session | null> {
+    return this.updateReturning(id, [this.metadataSql(2)], [JSON.stringify(patch.set ?? {}), patch.remove ?? []], tx);
+  }
+
+  /**
+   * After a model call: the metadata patch, the usage folded in (added to the
+   * stored totals in SQL) and the context's size. Returns the updated row.
+   */
+  async recordCall(
+    id: string,
+    input: { metadata: SessionMetadataPatch; usage: { promptTokens: number; completionTokens: number; cachedPromptTokens: number }; contextTokenCount: number },
+  ): Promise<Session | null> {
+    const total = (key: string, param: number) => `coalesce((usage->>'${key}')::float8, 0) + $${param}`;
+    return this.updateReturning(
+      id,
+      [
+        this.metadataSql(2),
+        `usage = jsonb_build_object('promptTokens', ${total('promptTokens', 4)}, 'completionTokens', ${total('completionTokens', 5)},
+           'cachedPromptTokens', ${total('cachedPromptTokens', 6)})`,
+        'context_token_count = $7',
+      ],
+      [
+        JSON.stringify(input.metadata.set ?? {}),
+        input.metadata.remove ?? [],
+        input.usage.promptTokens,
+        input.usage.completionTokens,
+        input.usage.cachedPromptTokens,
+        input.contextTokenCount,
+      ],
+    );
+  }
+
+  /**
+   * Locks the session row for the rest of `tx` and reads its message
+   * counter: a writer that saw another counter works on a stale history.
+   * Null when the session is gone.
+   */
+  async lockCounter(sessionId: string, tx: Tx): Promise<number | null> {
+    const rows = await tx.$queryRawUnsafe<{ next_sequence: number }[]>(
+      'SELECT next_sequence FROM sessions WHERE id = $1::uuid FOR UPDATE',
+      sessionId,
+    );
+    return rows[0]?.next_sequence ?? null;
+  }
+
+  /** A compression's bookkeeping: the metadata patch and the context's new size. */
+  async recordCompression(id: string, patch: SessionMetadataPatch, contextTokenCount: number, tx?: Tx): Promise<void> {
+    await this.updateReturning(
+      id,
+      [this.metadataSql(2), 'context_token_count = $4'],
+      [JSON.stringify(patch.set ?? {}), patch.remove ?? [], contextTokenCount],
+      tx,
+    );
+  }
+
+  /** Appends one entry to planning_logs (an array; anything else there starts over). */
+  async appendPlanningLog(id: string, entry: Record<string, unknown>): Promise<void> {
+    await this.prisma.$executeRawUnsafe(
+      `UPDATE sessions SET planning_logs =
+         (CASE WHEN jsonb_typeof(planning_logs) = 'array' THEN planning_logs ELSE '[]'::jsonb END) || jsonb_build_array($2::jsonb)
+       WHERE id = $1::uuid`,
+      id,
+      JSON.stringify(entry),
+    );
+  }
+
+  /** `metadata = (metadata - $remove) || $set`, the set object at $first and the removed keys at $first+1. */
+  private metadataSql(first: number): string {
+    return `metadata = (CASE WHEN jsonb_typeof(metadata) = 'object' THEN metadata ELSE '{}'::jsonb END - $${first + 1}::text[]) || $${first}::jsonb`;
+  }
+
+  private async updateReturning(id: string, assignments: string[], params: unknown[], tx?: Tx): Promise<Session | null> {
+    const rows = await (tx ?? this.prisma).$queryRawUnsafe<Session[]>(
+      `UPDATE sessions SET ${assignments.join(', ')} WHERE id = $1::uuid RETURNING ${SESSION_COLUMNS}`,
+      id,
+      ...params,
+    );
+    return rows[0] ?? null;
+  }
+
   async delete(id: string): Promise<boolean> {
     const result = await this.prisma.session.deleteMany({ where: { id } });
     return result.count > 0;
@@ -277,6 +399,24 @@ export class SessionStore {
     });
   }
 
+  /**
+   * One message by sequence number, wherever it lives (the hot table, else
+   * the archive): two primary-key probes, never the whole history.
+   */
+  async message(sessionId: string, sequenceNumber: number, tx?: Tx): Promise<StoredMessage | null> {
+    const client = tx ?? this.prisma;
+    const rows = await client.$queryRawUnsafe<(MessageRow & { archived: boolean })[]>(
+      `(SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages WHERE session_id = $1::uuid AND sequence_number = $2)
+       UNION ALL
+       (SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive WHERE session_id = $1::uuid AND sequence_number = $2)
+       LIMIT 1`,
+      sessionId,
+      sequenceNumber,
+    );
+    const row = rows[0];
+    return row ? toStoredMessage(row, row.archived) : null;
+  }
+
   /** Every stored row (hot then archived, by sequence). */
   async allMessages(sessionId: string, tx?: Tx): Promise<StoredMessage[]> {
     const client = tx ?? this.prisma;
@@ -286,6 +426,20 @@ export class SessionStore {
        SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages WHERE session_id = $1::uuid
        ORDER BY "sequenceNumber"`,
       sessionId,
+    );
+    return rows.map((r) => toStoredMessage(r, r.archived));
+  }
+
+  /** The rows after `sequenceNumber` (hot and archived, by sequence): a turn's own messages. */
+  async messagesAfter(sessionId: string, sequenceNumber: number, tx?: Tx): Promise<StoredMessage[]> {
+    const client = tx ?? this.prisma;
+    const rows = await client.$queryRawUnsafe<(MessageRow & { archived: boolean })[]>(
+      `SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive WHERE session_id = $1::uuid AND sequence_number > $2
+       UNION ALL
+       SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages WHERE session_id = $1::uuid AND sequence_number > $2
+       ORDER BY "sequenceNumber"`,
+      sessionId,
+      sequenceNumber,
     );
     return rows.map((r) => toStoredMessage(r, r.archived));
   }
@@ -391,7 +545,7 @@ export class SessionStore {
 
   /** Deletes every row after `sequenceNumber` (both tables) and resets the counters. */
   async truncateAfter(sessionId: string, sequenceNumber: number, tx: Tx): Promise<StoredMessage[]> {
-    const removed = (await this.allMessages(sessionId, tx)).filter((m) => m.sequenceNumber > sequenceNumber);
+    const removed = await this.messagesAfter(sessionId, sequenceNumber, tx);
     for (const table of ['session_messages', 'session_messages_archive']) {
       await tx.$executeRawUnsafe(
         `DELETE FROM ${table} WHERE session_id = $1::uuid AND sequence_number > $2`,
@@ -421,6 +575,12 @@ export class SessionStore {
     return this.prisma.$transaction(fn, { timeout: 60_000, maxWait: 30_000 });
   }
 }
+
+/** The sessions row as Prisma's Session, for the statements that return it from raw SQL. */
+const SESSION_COLUMNS = `id, profile_id AS "profileId", user_id AS "userId", name, title_source AS "titleSource", pinned,
+  context_token_count AS "contextTokenCount", created_at AS "createdAt", last_active AS "lastActive",
+  planning_logs AS "planningLogs", usage, metadata, checkpoint, last_rewind_report AS "lastRewindReport",
+  next_sequence AS "nextSequence", display_count AS "displayCount"`;
 
 /** A policy scope as an SQL condition on a sessions owner column (`s.user_id`); `add` binds a parameter. */
 export function scopeSql(scope: SessionScope, ownerColumn: string, add: (value: unknown) => string): string {

@@ -9,8 +9,9 @@ import { buildPrompt, imagePathsToSend, type Prompt, type PromptImages, type Pro
 import type { CalibrationRegistry, RealBaseline } from '../domain/tokens.js';
 import type { ChatMessage } from '../domain/types.js';
 import { loadPromptImages } from '../files/images.js';
-import type { Profile, Session } from '../generated/prisma/client.js';
-import type { SessionStore } from '../store/sessions.js';
+import { parseSessionMetadata } from '../domain/session-metadata.js';
+import type { ProfileRow as Profile } from '../store/profiles.js';
+import type { SessionRow as Session, SessionStore } from '../store/sessions.js';
 
 export interface PromptDeps {
   config: Pick<Config, 'contextMessageTokenBudget' | 'contextImageTokens'>;
@@ -37,7 +38,7 @@ export function promptRules(
 }
 
 export function baselineOf(session: Pick<Session, 'metadata'>): RealBaseline | null {
-  return ((session.metadata ?? {}) as { baseline?: RealBaseline }).baseline ?? null;
+  return parseSessionMetadata(session.metadata).baseline ?? null;
 }
 
 /** The images of `context` a prompt for `profile` would send, loaded. */
@@ -65,7 +66,8 @@ export async function nextPrompt(
 }
 
 export interface SessionPromptDeps extends PromptDeps {
-  store: Pick<SessionStore, 'get' | 'context' | 'prisma'>;
+  store: Pick<SessionStore, 'get' | 'context'>;
+  profiles: { get(id: string): Promise<Profile | null> };
 }
 
 /**
@@ -75,7 +77,7 @@ export interface SessionPromptDeps extends PromptDeps {
 export async function sessionPrompt(deps: SessionPromptDeps, sessionId: string): Promise<{ prompt: Prompt; profile: Profile; window: number } | null> {
   const session = await deps.store.get(sessionId);
   if (!session) return null;
-  const profile = await deps.store.prisma.profile.findUnique({ where: { id: session.profileId } });
+  const profile = await deps.profiles.get(session.profileId);
   if (!profile) return null;
   const context = await deps.store.context(sessionId);
   return { prompt: await nextPrompt(deps, session, profile, context), profile, window: profile.contextWindow };

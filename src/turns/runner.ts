@@ -1,13 +1,15 @@
 /**
- * The turn loop: build the context fresh, guard its size, stream the
- * provider's answer as events, run tools, save every message as it
- * completes, and end with TurnEnded / TurnFailed.
+ * The turn loop's policy: build the context fresh, guard its size, stream
+ * the provider's answer (stream.ts), run tools, save every message as it
+ * completes, and end with TurnEnded / TurnFailed. Its store calls are in
+ * run-store.ts.
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { imageTokensFromBytes } from '../domain/image-tokens.js';
-import { RepeatGuard, ledgerWith, repeatNoteMessage, type StreamRuleLedger } from '../domain/repeat-guard.js';
+import type { SessionMetadataPatch } from '../domain/session-metadata.js';
 import type { CalibrationRegistry, RealBaseline } from '../domain/tokens.js';
+import { TurnStatus } from '../domain/turn-status.js';
 import type { ToolCall, Usage } from '../domain/types.js';
 import { ZERO_USAGE } from '../domain/types.js';
 import { contextLimit, evaluateContextSize } from '../domain/view.js';
@@ -16,18 +18,21 @@ import type { SessionEventBody } from '../events/types.js';
 import { readSessionFile } from '../files/images.js';
 import { admitImages, imageNotice } from '../files/notices.js';
 import type { SessionFiles } from '../files/store.js';
-import type { Profile, Session, Turn } from '../generated/prisma/client.js';
+import type { ProfileRow as Profile } from '../store/profiles.js';
+import type { SessionRow as Session, SessionStore } from '../store/sessions.js';
+import type { TurnRow as Turn, TurnStore } from '../store/turns.js';
 import type { LlmProvider, LlmToolDefinition } from '../llm/types.js';
 import { ProviderUnavailableError } from '../llm/types.js';
 import { classifyProviderError, providerEndpoint } from '../llm/errors.js';
 import { messageJson } from '../sessions/service.js';
 import type { StoredMessage } from '../store/rows.js';
-import type { SessionStore } from '../store/sessions.js';
 import { toWire } from './context.js';
 import { nextPrompt } from './prompt.js';
 import { CancelledError, type ClientToolDefinition, type PendingToolCall, type RunningTurn, ShutdownError, type StartRunner, turnJson } from './service.js';
 import { closingToolResults, TOOL_RESULT_CANCELLED, TOOL_RESULT_FAILED, TOOL_RESULT_SERVER_STOPPED } from './tool-pairing.js';
 import type { ToolOutcome, ToolRegistry } from './tools.js';
+import { TurnRunStore } from './run-store.js';
+import { StreamConsumer } from './stream.js';
 import { ErrorCode } from '../domain/error-codes.js';
 
 export interface RunContext {
@@ -58,6 +63,8 @@ export interface TurnHooks {
 
 export interface RunnerDeps {
   store: SessionStore;
+  turns: TurnStore;
+  profiles: { get(id: string): Promise<Profile | null> };
   bus: EventBus;
   config: Config;
   files: SessionFiles;
@@ -92,14 +99,10 @@ export function startTurnRunner(deps: RunnerDeps, turn: Turn, clientTools: Clien
 }
 
 class TurnRun {
-  private text = '';
-  private thinking = '';
-  /** the provider's thinking blocks of the current call, with signatures (replayed verbatim) */
-  private thinkingBlocks: Record<string, unknown>[] = [];
   private usage: Usage = { ...ZERO_USAGE };
   private lastAssistant: StoredMessage | null = null;
-  private lastFlush = 0;
-  private flushing: Promise<void> | null = null;
+  private readonly store: TurnRunStore;
+  private readonly stream: StreamConsumer;
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -107,10 +110,16 @@ class TurnRun {
     private readonly clientTools: ClientToolDefinition[],
     private readonly controller: AbortController,
     private readonly onWake: (fn: () => void) => void,
-  ) {}
-
-  private get prisma() {
-    return this.deps.store.prisma;
+  ) {
+    this.store = new TurnRunStore(deps.store, deps.turns, deps.profiles, turn.id);
+    this.stream = new StreamConsumer({
+      config: deps.config,
+      log: deps.log,
+      store: this.store,
+      turnId: turn.id,
+      controller,
+      publish: (body) => this.publish(body),
+    });
   }
 
   private publish = async (body: SessionEventBody) => {
@@ -118,10 +127,11 @@ class TurnRun {
   };
 
   async run(): Promise<void> {
-    const { store, config, log } = this.deps;
+    const { config, log } = this.deps;
+    const store = this.store;
     const started = Date.now();
-    let session = (await store.get(this.turn.sessionId))!;
-    const profile = (await this.prisma.profile.findUnique({ where: { id: session.profileId } }))!;
+    let session = await store.session(this.turn.sessionId);
+    const profile = await store.profile(session.profileId);
     const window = profile.contextWindow;
     this.profile = profile;
     const provider = this.deps.provider(profile);
@@ -134,13 +144,13 @@ class TurnRun {
       signal,
       publish: this.publish,
       estimate: async () => (await this.buildCall(ctx, null)).estimate,
-      context: () => this.context(ctx),
-      contextChanged: () => this.forgetContext(),
+      context: () => store.context(ctx.session.id),
+      contextChanged: () => store.forgetContext(),
     };
     let toolCallCount = 0;
     // The heartbeat beats for the whole run, not only while chunks arrive: a slow
     // first token, a planning or summary call or a long tool must not look dead.
-    const heartbeat = setInterval(() => this.maybeFlush(), this.deps.config.partialFlushMs);
+    const heartbeat = setInterval(() => this.stream.maybeFlush(), this.deps.config.partialFlushMs);
     try {
       await this.decideImages(ctx);
       if (profile.planning) await this.planningPhase(ctx, provider);
@@ -152,9 +162,9 @@ class TurnRun {
           break;
         }
         // A fresh read for each call: the hook below first waits for any compression still running.
-        this.forgetContext();
+        store.forgetContext();
         await (iteration === 0 ? this.deps.hooks.beforeFirstCall : this.deps.hooks.beforeNextCall)?.(ctx);
-        session = ctx.session = (await store.get(session.id))!;
+        session = ctx.session = await store.session(session.id);
         const turnContext = (await this.deps.hooks.turnContext?.(ctx)) ?? null;
         const call = await this.buildCall(ctx, turnContext);
         const size = evaluateContextSize({ estimate: call.estimate, window, outputReserve: config.outputReserveTokens });
@@ -169,7 +179,7 @@ class TurnRun {
           ...this.clientTools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters as Record<string, unknown> })),
         ];
         const callStarted = Date.now();
-        const { calls, usage } = await this.stream(provider, {
+        const { calls, usage } = await this.stream.consume(provider, {
           model: profile.model,
           messages: call.messages,
           tools: tools.length > 0 ? tools : undefined,
@@ -181,36 +191,33 @@ class TurnRun {
         await this.saveMessages([
           {
             role: 'assistant',
-            content: this.text,
-            thinking: this.thinking || null,
+            content: this.stream.text,
+            thinking: this.stream.thinking || null,
             toolCalls: calls,
             elapsedSeconds: (Date.now() - callStarted) / 1000,
             toolCallCount: calls.length,
             tokenCount: usage?.completionTokens ?? null,
-            ...(this.thinkingBlocks.length > 0 && { metadata: { thinkingBlocks: this.thinkingBlocks } }),
+            ...(this.stream.thinkingBlocks.length > 0 && { metadata: { thinkingBlocks: this.stream.thinkingBlocks } }),
           },
         ]);
         this.openCalls = [...calls];
-        this.text = '';
-        this.thinking = '';
-        this.thinkingBlocks = [];
-        await this.flushing;
-        await this.prisma.turn.update({ where: { id: this.turn.id }, data: { partialText: '', partialThinking: '' } });
-        if (this.repeatStopped) break;
+        await this.stream.reset();
+        await store.clearPartial();
+        if (this.stream.repeatStopped) break;
         if (calls.length === 0) break;
         await this.runTools(ctx, calls);
       }
-      await this.finish('COMPLETED', null, started, toolCallCount);
+      await this.finish(TurnStatus.COMPLETED, null, started, toolCallCount);
     } catch (error) {
       await this.fail(error, started).catch((e) => log.error({ err: e, turnId: this.turn.id }, 'turn.fail_failed'));
     } finally {
       clearInterval(heartbeat);
     }
-    if (this.endedStatus === 'COMPLETED' && this.deps.hooks.afterTurn) {
+    if (this.endedStatus === TurnStatus.COMPLETED && this.deps.hooks.afterTurn) {
       const { signal: _s, ...rest } = ctx;
       void this.deps.hooks.afterTurn(rest).catch((e) => log.warn({ err: e }, 'compression.worker_failed'));
     }
-    if (this.endedStatus === 'COMPLETED') {
+    if (this.endedStatus === TurnStatus.COMPLETED) {
       void this.deps.afterTurn?.(ctx.session, profile, this.turn.id).catch((e) => log.warn({ err: e }, 'turn.after_failed'));
     }
   }
@@ -220,41 +227,12 @@ class TurnRun {
   private openCalls: ToolCall[] = [];
   /** the profile of this run, for naming the provider and model when it fails */
   private profile: Pick<Profile, 'provider' | 'model'> | null = null;
-  private repeatStopped = false;
-  private contextRead: { sessionId: string; nextSequence: number | null; rows: Promise<StoredMessage[]> } | null = null;
-
-  /**
-   * The context rows, shared by the pre-call check, the recall and the call
-   * until a write in this turn (or a compression in a hook) drops them. Each
-   * use first reads the session's `next_sequence` (one row): a message added
-   * meanwhile by anyone else (another process's compression, a recorded note)
-   * moves it, and the context is read again. The counter is read before the
-   * rows, so a write between the two only costs an extra read.
-   */
-  private async context(ctx: RunContext): Promise<StoredMessage[]> {
-    const sessionId = ctx.session.id;
-    const nextSequence = await this.deps.store.nextSequence(sessionId);
-    const current = this.contextRead;
-    if (current?.sessionId === sessionId && current.nextSequence === nextSequence && nextSequence !== null) return current.rows;
-    const rows = this.deps.store.context(sessionId);
-    const read = { sessionId, nextSequence, rows };
-    rows.catch(() => {
-      if (this.contextRead === read) this.forgetContext();
-    });
-    this.contextRead = read;
-    return rows;
-  }
-
-  private forgetContext(): void {
-    this.contextRead = null;
-  }
-
   /**
    * The call's messages and its estimate: `buildPrompt` on the context, the
    * same function the compression estimators and Session.modelView use.
    */
   private async buildCall(ctx: RunContext, turnContext: string | null, skipImagesOf: number | null = null) {
-    const context = await this.context(ctx);
+    const context = await this.store.context(ctx.session.id);
     const prompt = await nextPrompt(this.deps, ctx.session, ctx.profile, context, { window: ctx.window, turnContext, skipImagesOf });
     return { ...prompt, messages: toWire(prompt.messages) };
   }
@@ -268,12 +246,7 @@ class TurnRun {
   private async decideImages(ctx: RunContext) {
     if (this.turn.userSequence === null) return;
     // Most messages carry no image: one row says so, without loading the whole context.
-    const own = await this.prisma.sessionMessage.findUnique({
-      where: { sessionId_sequenceNumber: { sessionId: ctx.session.id, sequenceNumber: this.turn.userSequence } },
-      select: { images: true },
-    });
-    if (own && own.images.length === 0) return;
-    const [message] = (await this.deps.store.context(ctx.session.id)).filter((m) => m.sequenceNumber === this.turn.userSequence);
+    const message = await this.store.contextMessage(ctx.session.id, this.turn.userSequence);
     if (!message || message.images.length === 0) return;
     const { config } = this.deps;
     const priced = [];
@@ -296,9 +269,10 @@ class TurnRun {
       : { inContext: [], notLoaded: priced };
     const notice = `${previous}${imageNotice(allowed.inContext.map((i) => i.relPath), allowed.notLoaded.map((i) => i.relPath))}`;
     const { imageNotice: _drop, ...rest } = message.metadata;
-    this.forgetContext();
-    await this.deps.store.updateMessage(ctx.session.id, message.sequenceNumber, {
-      metadata: { ...rest, contextNotice: notice, imagesInContext: allowed.inContext.map((i) => i.relPath) },
+    await this.store.updateMessageMetadata(ctx.session.id, message.sequenceNumber, {
+      ...rest,
+      contextNotice: notice,
+      imagesInContext: allowed.inContext.map((i) => i.relPath),
     });
   }
 
@@ -310,87 +284,12 @@ class TurnRun {
     ];
     const { text } = await provider.complete({ model: ctx.profile.model, messages, numCtx: ctx.window, signal: ctx.signal });
     const [plan] = await this.saveMessages([{ role: 'assistant', content: text, isPlan: true, isContext: false }]);
-    const logs = Array.isArray(ctx.session.planningLogs) ? ctx.session.planningLogs : [];
-    await this.prisma.session.update({
-      where: { id: ctx.session.id },
-      data: { planningLogs: [...logs, { turnId: this.turn.id, at: new Date().toISOString(), output: text, sequenceNumber: plan?.sequenceNumber }] as never },
+    await this.store.appendPlanningLog(ctx.session.id, {
+      turnId: this.turn.id,
+      at: new Date().toISOString(),
+      output: text,
+      ...(plan?.sequenceNumber !== undefined && { sequenceNumber: plan.sequenceNumber }),
     });
-  }
-
-  private async stream(provider: LlmProvider, request: Parameters<LlmProvider['streamChat']>[0], ctx: RunContext) {
-    const calls: ToolCall[] = [];
-    let usage: Usage | null = null;
-    const ledger = ((ctx.session.metadata as { streamRules?: StreamRuleLedger }).streamRules) ?? { fired: [] };
-    const guard = new RepeatGuard(
-      { maxLineRepeats: this.deps.config.repeatLineLimit, maxParagraphRepeats: this.deps.config.repeatParagraphLimit },
-      ledger,
-    );
-    const local = new AbortController();
-    const onAbort = () => local.abort(ctx.signal.reason);
-    ctx.signal.addEventListener('abort', onAbort);
-    try {
-      for await (const chunk of provider.streamChat({ ...request, signal: local.signal })) {
-        if (chunk.type === 'text') {
-          this.text += chunk.text;
-          await this.publish({ type: 'TextDelta', turnId: this.turn.id, text: chunk.text });
-          const verdict = guard.push(chunk.text);
-          if (verdict) {
-            this.repeatStopped = true;
-            local.abort(new Error('repeat guard'));
-            await this.prisma.session.update({
-              where: { id: ctx.session.id },
-              data: { metadata: { ...(ctx.session.metadata as object), streamRules: ledgerWith(ledger, verdict.fired) } as never },
-            });
-            ctx.session.metadata = { ...(ctx.session.metadata as object), streamRules: ledgerWith(ledger, verdict.fired) } as never;
-            this.pendingNotes.push(repeatNoteMessage(verdict));
-            break;
-          }
-        } else if (chunk.type === 'thinking') {
-          this.thinking += chunk.text;
-          await this.publish({ type: 'ThinkingDelta', turnId: this.turn.id, text: chunk.text });
-        } else if (chunk.type === 'thinking_block') {
-          this.thinkingBlocks.push(chunk.block);
-        } else if (chunk.type === 'tool_call') {
-          calls.push(chunk.call);
-        } else if (chunk.type === 'usage') {
-          usage = chunk.usage;
-        }
-        this.maybeFlush();
-      }
-    } catch (error) {
-      if (ctx.signal.aborted) throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new CancelledError();
-      if (!this.repeatStopped) throw error;
-    } finally {
-      ctx.signal.removeEventListener('abort', onAbort);
-    }
-    if (ctx.signal.aborted) throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new CancelledError();
-    return { calls, usage };
-  }
-
-  private pendingNotes: ReturnType<typeof repeatNoteMessage>[] = [];
-
-  /**
-   * Persists the partial answer at most every partialFlushMs; also the
-   * heartbeat and the cross-process cancel check. Never awaited by the
-   * stream loop, so a slow write does not delay the deltas.
-   */
-  private maybeFlush() {
-    const now = Date.now();
-    if (this.flushing || now - this.lastFlush < this.deps.config.partialFlushMs) return;
-    this.lastFlush = now;
-    // The raw driver, not Prisma: this runs every second for every streaming
-    // turn, and Prisma's per-query cost is most of a flush's CPU on the server thread.
-    this.flushing = this.deps.store.db.raw
-      .query<{ id: string }>(
-        `UPDATE turns SET partial_text = $1, partial_thinking = $2, heartbeat_at = $4
-          WHERE id = $3::uuid AND status IN ('RUNNING', 'WAITING_FOR_TOOL') RETURNING id`,
-        [this.text, this.thinking, this.turn.id, new Date()],
-      )
-      .then((updated) => {
-        if (updated.length === 0 && !this.controller.signal.aborted) this.controller.abort(new CancelledError());
-      })
-      .catch((error) => this.deps.log.warn({ err: error, turnId: this.turn.id }, 'turn.flush_failed'))
-      .finally(() => (this.flushing = null));
   }
 
   private async recordUsage(ctx: RunContext, usage: Usage | null, call: { estimate: number; chars: number; hadImages: boolean; lastSequence: number }) {
@@ -407,36 +306,27 @@ class TurnRun {
       sentEstimate: call.estimate >= ctx.window / 2 ? call.estimate : undefined,
     });
     const truncated = outcome === 'truncated';
-    const metadata = { ...(ctx.session.metadata as Record<string, unknown>) };
+    let metadata: SessionMetadataPatch;
     if (truncated) {
       // A truncated report is not a baseline: keep the previous one, raise the flag, keep the honest meter.
-      metadata.contextTruncated = true;
+      metadata = { set: { contextTruncated: true } };
       this.deps.log.warn({ sessionId: ctx.session.id, reported: usage.promptTokens, estimate: call.estimate }, 'context.truncated_prompt');
     } else {
-      metadata.baseline = { promptTokens: usage.promptTokens, lastSequence: call.lastSequence } satisfies RealBaseline;
+      metadata = { set: { baseline: { promptTokens: usage.promptTokens, lastSequence: call.lastSequence } satisfies RealBaseline } };
     }
-    const sessionUsage = { ...ZERO_USAGE, ...(ctx.session.usage as Partial<Usage>) };
-    const folded = {
-      promptTokens: sessionUsage.promptTokens + usage.promptTokens,
-      completionTokens: sessionUsage.completionTokens + usage.completionTokens,
-      cachedPromptTokens: sessionUsage.cachedPromptTokens + usage.cachedPromptTokens,
-    };
-    ctx.session = await this.prisma.session.update({
-      where: { id: ctx.session.id },
-      data: {
-        metadata: metadata as never,
-        usage: folded as never,
-        contextTokenCount: truncated ? call.estimate : usage.promptTokens,
-      },
+    ctx.session = await this.store.recordCall(ctx.session.id, {
+      metadata,
+      usage,
+      contextTokenCount: truncated ? call.estimate : usage.promptTokens,
+      turnUsage: this.usage,
     });
-    await this.prisma.turn.update({ where: { id: this.turn.id }, data: { usage: this.usage as never } });
   }
 
   private async runTools(ctx: RunContext, calls: ToolCall[]) {
     const clientNames = new Set(this.clientTools.map((t) => t.name));
     const pending: PendingToolCall[] = calls.map((c) => ({ ...c, clientSide: clientNames.has(c.name) }));
     if (pending.some((p) => p.clientSide)) {
-      await this.prisma.turn.update({ where: { id: this.turn.id }, data: { status: 'WAITING_FOR_TOOL', pendingToolCalls: pending as never } });
+      await this.store.waitForTools(pending);
     }
     for (const call of pending) {
       await this.publish({ type: 'ToolCallRequested', turnId: this.turn.id, toolCall: { id: call.id, name: call.name, arguments: call.arguments }, clientSide: call.clientSide });
@@ -458,7 +348,7 @@ class TurnRun {
       this.openCalls = this.openCalls.filter((c) => c.id !== call.id);
     }
     if (pending.some((p) => p.clientSide)) {
-      await this.prisma.turn.update({ where: { id: this.turn.id }, data: { status: 'RUNNING', pendingToolCalls: [] } });
+      await this.store.resumeAfterTools();
     }
   }
 
@@ -466,14 +356,13 @@ class TurnRun {
     const deadline = Date.now() + this.deps.config.toolResultTimeoutMs;
     for (;;) {
       if (ctx.signal.aborted) throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new CancelledError();
-      const turn = await this.prisma.turn.findUnique({ where: { id: this.turn.id } });
-      if (!turn || !['RUNNING', 'WAITING_FOR_TOOL'].includes(turn.status)) throw new CancelledError();
-      const call = ((turn.pendingToolCalls ?? []) as unknown as PendingToolCall[]).find((c) => c.id === toolCallId);
-      if (call?.result) return call.result;
+      const result = await this.store.toolResult(toolCallId);
+      if (result === 'ended') throw new CancelledError();
+      if (result) return result;
       if (Date.now() > deadline) {
         return { content: `Error: the client did not answer tool call ${toolCallId} in time`, isError: true, critical: false };
       }
-      await this.prisma.turn.update({ where: { id: this.turn.id }, data: { heartbeatAt: new Date() } });
+      await this.store.heartbeat();
       await new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer);
@@ -488,9 +377,8 @@ class TurnRun {
   }
 
   private async saveMessages(messages: Parameters<SessionStore['append']>[1]) {
-    const all = [...messages, ...this.pendingNotes.splice(0)];
-    this.forgetContext();
-    const saved = await this.deps.store.append(this.turn.sessionId, all);
+    const all = [...messages, ...this.stream.pendingNotes.splice(0)];
+    const saved = await this.store.append(this.turn.sessionId, all);
     const assistant = saved.filter((m) => m.role === 'assistant').at(-1);
     if (assistant) this.lastAssistant = assistant;
     for (const message of saved) {
@@ -499,9 +387,9 @@ class TurnRun {
     return saved;
   }
 
-  private async finish(status: 'COMPLETED' | 'CANCELLED', error: string | null, _started: number, _toolCalls: number) {
-    await this.flushing;
-    const turn = await this.endTurn({ status, error });
+  private async finish(status: typeof TurnStatus.COMPLETED | typeof TurnStatus.CANCELLED, error: string | null, _started: number, _toolCalls: number) {
+    await this.stream.settled();
+    const turn = await this.store.end({ status, error });
     if (!turn) return;
     this.endedStatus = status;
     await this.publish({
@@ -510,23 +398,6 @@ class TurnRun {
       assistantMessage: this.lastAssistant ? messageJson(this.lastAssistant) : null,
       usage: this.usage,
     });
-  }
-
-  /**
-   * Ends the turn only if it is still active: a turn another process already
-   * interrupted or cancelled, or whose session was deleted, is left as it is.
-   */
-  private async endTurn(data: { status: string; error: string | null }) {
-    const [ended] = await this.prisma.turn
-      .updateManyAndReturn({
-        where: { id: this.turn.id, status: { in: ['RUNNING', 'WAITING_FOR_TOOL'] } },
-        data: { ...data, endedAt: new Date(), partialText: '', partialThinking: '', pendingToolCalls: [] },
-      })
-      .catch(() => []);
-    if (ended) return ended;
-    // Cancelled from another process: the row already holds the same ending, still announce it.
-    const row = await this.prisma.turn.findUnique({ where: { id: this.turn.id } });
-    return row?.status === data.status ? row : null;
   }
 
   /** Stores a result for every open call: a session must never keep an unanswered tool call. */
@@ -538,14 +409,10 @@ class TurnRun {
   }
 
   private async fail(error: unknown, started: number) {
-    await this.flushing;
+    await this.stream.settled();
     if (this.controller.signal.reason instanceof ShutdownError) {
       // Graceful shutdown: the service ends the turn (INTERRUPTED, SHUTDOWN) from this checkpoint.
-      await this.deps.store.db.raw.query(
-        `UPDATE turns SET partial_text = $1, partial_thinking = $2, heartbeat_at = $4
-          WHERE id = $3::uuid AND status IN ('RUNNING', 'WAITING_FOR_TOOL')`,
-        [this.text, this.thinking, this.turn.id, new Date()],
-      );
+      await this.store.checkpoint(this.stream.text, this.stream.thinking);
       return;
     }
     const cancelled = error instanceof CancelledError || this.controller.signal.aborted;
@@ -556,16 +423,21 @@ class TurnRun {
       shutdown ? 'shutdown' : cancelled ? 'cancelled' : 'failed',
     ).catch((e) => this.deps.log.warn({ err: e, turnId: this.turn.id }, 'turn.close_tool_calls_failed'));
     // The partial answer is kept, whatever ended the stream.
-    if (this.text || this.thinking) {
+    if (this.stream.text || this.stream.thinking) {
       const [partial] = await this.saveMessages([
-        { role: 'assistant', content: this.text, thinking: this.thinking || null, metadata: cancelled ? { cancelled: true } : { partial: true } },
+        {
+          role: 'assistant',
+          content: this.stream.text,
+          thinking: this.stream.thinking || null,
+          metadata: cancelled ? { cancelled: true } : { partial: true },
+        },
       ]).catch(() => [null]);
       if (partial) this.lastAssistant = partial;
-      this.text = '';
-      this.thinking = '';
+      this.stream.text = '';
+      this.stream.thinking = '';
     }
     if (cancelled) {
-      await this.finish('CANCELLED', null, started, 0);
+      await this.finish(TurnStatus.CANCELLED, null, started, 0);
       return;
     }
     // Provider errors carry transport detail and upstream text: clients get the cause's code and a line
@@ -580,9 +452,9 @@ class TurnRun {
         : { code: ErrorCode.INTERNAL_SERVER_ERROR, message: 'The turn failed unexpectedly' };
     // A provider's failure is not this server's fault: warn, and keep error for our own.
     this.deps.log[code === ErrorCode.INTERNAL_SERVER_ERROR ? 'error' : 'warn']({ err: error, turnId: this.turn.id }, 'turn.failed');
-    const turn = await this.endTurn({ status: 'FAILED', error: message });
+    const turn = await this.store.end({ status: TurnStatus.FAILED, error: message });
     if (!turn) return;
-    this.endedStatus = 'FAILED';
+    this.endedStatus = TurnStatus.FAILED;
     await this.publish({ type: 'TurnFailed', turn: turnJson(turn), code, message });
   }
 }

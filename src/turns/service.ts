@@ -14,8 +14,9 @@ import type { EventBus } from '../events/bus.js';
 import type { TurnJson } from '../events/types.js';
 import { imageNotice, uploadNotice } from '../files/notices.js';
 import type { SessionFiles, UploadLike } from '../files/store.js';
-import type { Recall, Turn } from '../generated/prisma/client.js';
-import type { RecallStore } from '../store/recalls.js';
+import type { Recall, RecallStore } from '../store/recalls.js';
+import type { TurnRow as Turn, TurnStore } from '../store/turns.js';
+import { isActiveTurnStatus, TurnStatus } from '../domain/turn-status.js';
 import type { SessionAccess } from '../sessions/access.js';
 import { messageJson } from '../sessions/service.js';
 import { BadInput, Conflict, DomainError, NotFound } from '../store/errors.js';
@@ -26,8 +27,6 @@ import type { Logger } from 'pino';
 import { closingToolResults, openToolCalls, TOOL_RESULT_SERVER_STOPPED } from './tool-pairing.js';
 import { isConnectionError, RETRY_DELAYS_MS } from '../db/faults.js';
 import { ErrorCode, type TurnEndCode } from '../domain/error-codes.js';
-
-export const ACTIVE_STATUSES = ['RUNNING', 'WAITING_FOR_TOOL'];
 
 export interface ClientToolDefinition {
   name: string;
@@ -85,6 +84,7 @@ export const INTERRUPTED_MESSAGE = 'The server stopped while this turn was runni
 
 export interface TurnServiceDeps {
   store: SessionStore;
+  turns: TurnStore;
   sessions: Pick<SessionAccess, 'readable' | 'writable'>;
   bus: EventBus;
   config: Config;
@@ -109,6 +109,7 @@ export class TurnService {
   private readonly running = new Map<string, RunningTurn>();
   private readonly turnDoneListeners = new Set<(sessionId: string) => void>();
   private readonly store: SessionStore;
+  private readonly turns: TurnStore;
   private readonly sessions: TurnServiceDeps['sessions'];
   private readonly bus: EventBus;
   private readonly config: Config;
@@ -119,6 +120,7 @@ export class TurnService {
 
   constructor(deps: TurnServiceDeps) {
     this.store = deps.store;
+    this.turns = deps.turns;
     this.sessions = deps.sessions;
     this.bus = deps.bus;
     this.config = deps.config;
@@ -136,17 +138,18 @@ export class TurnService {
     return () => void this.turnDoneListeners.delete(listener);
   }
 
-  get prisma() {
-    return this.store.prisma;
+  activeTurn(sessionId: string) {
+    return this.turns.active(sessionId);
   }
 
-  activeTurn(sessionId: string) {
-    return this.prisma.turn.findFirst({ where: { sessionId, status: { in: ACTIVE_STATUSES } } });
+  /** How many turns the session has had. */
+  turnCount(sessionId: string): Promise<number> {
+    return this.turns.countFor(sessionId);
   }
 
   /** The turn if the viewer may read its session; NOT_FOUND otherwise. */
   async readable(viewer: Viewer, turnId: string): Promise<Turn> {
-    const turn = await this.prisma.turn.findUnique({ where: { id: turnId } });
+    const turn = await this.turns.get(turnId);
     if (!turn) throw new NotFound('Turn');
     await this.sessions.readable(viewer, turn.sessionId).catch(() => {
       throw new NotFound('Turn');
@@ -155,7 +158,7 @@ export class TurnService {
   }
 
   private async writableTurn(viewer: Viewer, turnId: string): Promise<Turn> {
-    const turn = await this.prisma.turn.findUnique({ where: { id: turnId } });
+    const turn = await this.turns.get(turnId);
     if (!turn) throw new NotFound('Turn');
     await this.sessions.writable(viewer, turn.sessionId).catch(() => {
       throw new NotFound('Turn');
@@ -225,8 +228,8 @@ export class TurnService {
           ],
           tx,
         );
-        const created = await tx.turn.create({
-          data: {
+        const created = await this.turns.create(
+          {
             id: turnId,
             sessionId: session.id,
             idempotencyKey: key,
@@ -234,7 +237,8 @@ export class TurnService {
             ownerProcess: this.processId,
             ownerInstance: this.instanceId,
           },
-        });
+          tx,
+        );
         return { turn: created, userMessage: message! };
       })));
     } catch (error) {
@@ -255,15 +259,12 @@ export class TurnService {
       const title = applyHeuristicTitle(session.titleSource as TitleSource, content);
       // Conditional write: a manual rename that landed meanwhile wins.
       const written = title
-        ? await this.prisma.session
-            .updateMany({
-              where: { id: session.id, titleSource: 'DEFAULT' },
-              data: { name: title.name, titleSource: title.titleSource },
-            })
+        ? await this.store
+            .renameIfTitleFrom(session.id, ['DEFAULT'], title.name, title.titleSource)
             // The turn is committed: a title that cannot be written now (a locked row) must not answer an error.
-            .catch((err: unknown) => (this.log.warn({ err, sessionId: session.id }, 'turn.title_skipped'), { count: 0 }))
-        : { count: 0 };
-      if (title && written.count > 0) {
+            .catch((err: unknown) => (this.log.warn({ err, sessionId: session.id }, 'turn.title_skipped'), false))
+        : false;
+      if (title && written) {
         await this.bus.publish(session.id, { type: 'SessionRenamed', ...title });
         await this.bus.publishList({ kind: 'renamed', sessionId: session.id, userId: session.userId });
       }
@@ -327,9 +328,10 @@ export class TurnService {
           ],
           tx,
         );
-        const turn = await tx.turn.create({
-          data: { id: turnId, sessionId: row.sessionId, userSequence: message!.sequenceNumber, ownerProcess: this.processId, ownerInstance: this.instanceId },
-        });
+        const turn = await this.turns.create(
+          { id: turnId, sessionId: row.sessionId, userSequence: message!.sequenceNumber, ownerProcess: this.processId, ownerInstance: this.instanceId },
+          tx,
+        );
         await recalls.markFired(tx, row.id, message!.sequenceNumber, turn.id);
         return { turn, message: message! };
       });
@@ -346,8 +348,8 @@ export class TurnService {
       // Lost around the commit: committed means FIRED with this turn; otherwise the claim stands and expires.
       const row = await recalls.get(recall.id);
       if (row?.status !== 'FIRED' || row.turnId !== turnId || row.messageSequence === null) throw error;
-      const turn = await this.prisma.turn.findUnique({ where: { id: turnId } });
-      const [message] = (await this.store.allMessages(row.sessionId)).filter((m) => m.sequenceNumber === row.messageSequence);
+      const turn = await this.turns.get(turnId);
+      const message = await this.store.message(row.sessionId, row.messageSequence);
       if (!turn || !message) throw error;
       fired = { turn, message };
     }
@@ -379,9 +381,9 @@ export class TurnService {
       } catch (error) {
         if (!isConnectionError(error) || attempt >= RETRY_DELAYS_MS.length) throw error;
         this.log.warn({ err: error, turnId, attempt }, 'turn.write_connection_lost');
-        const committed = await this.prisma.turn.findUnique({ where: { id: turnId } });
+        const committed = await this.turns.get(turnId);
         if (committed && committed.userSequence !== null) {
-          const [message] = (await this.store.allMessages(committed.sessionId)).filter((m) => m.sequenceNumber === committed.userSequence);
+          const message = await this.store.message(committed.sessionId, committed.userSequence);
           if (message) return { turn: committed, userMessage: message };
         }
         await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
@@ -390,32 +392,29 @@ export class TurnService {
   }
 
   private async turnForKey(sessionId: string, key: string, expire: boolean): Promise<{ turn: Turn; userMessage: StoredMessage } | null> {
-    const previous = await this.prisma.turn.findUnique({ where: { sessionId_idempotencyKey: { sessionId, idempotencyKey: key } } });
+    const previous = await this.turns.forIdempotencyKey(sessionId, key);
     if (!previous) return null;
     const fresh = Date.now() - previous.startedAt.getTime() < this.config.idempotencyWindowHours * 3_600_000;
     if (fresh && previous.userSequence !== null) {
-      const [message] = (await this.store.allMessages(sessionId)).filter((m) => m.sequenceNumber === previous.userSequence);
+      const message = await this.store.message(sessionId, previous.userSequence);
       if (message) return { turn: previous, userMessage: message };
     }
-    if (expire) await this.prisma.turn.update({ where: { id: previous.id }, data: { idempotencyKey: null } });
+    if (expire) await this.turns.releaseIdempotencyKey(previous.id);
     return null;
   }
 
   async cancel(viewer: Viewer, turnId: string): Promise<Turn> {
     const turn = await this.writableTurn(viewer, turnId);
-    if (!ACTIVE_STATUSES.includes(turn.status)) return turn;
+    if (!isActiveTurnStatus(turn.status)) return turn;
     const local = this.running.get(turn.id);
     if (local) {
       local.controller.abort(new CancelledError());
       await Promise.race([local.done, new Promise((r) => setTimeout(r, 5_000))]);
     } else {
       // Owned by another process: it sees the status at its next heartbeat and stops.
-      await this.prisma.turn.updateMany({
-        where: { id: turn.id, status: { in: ACTIVE_STATUSES } },
-        data: { status: 'CANCELLED', endedAt: new Date() },
-      });
+      await this.turns.cancelIfActive(turn.id);
     }
-    return (await this.prisma.turn.findUnique({ where: { id: turn.id } }))!;
+    return (await this.turns.get(turn.id))!;
   }
 
   async submitToolResult(
@@ -424,20 +423,12 @@ export class TurnService {
   ): Promise<Turn> {
     const turn = await this.writableTurn(viewer, input.turnId);
     if (input.content.length > this.config.maxMessageChars) throw new BadInput('Tool result is too long');
-    const updated = await this.store.transaction(async (tx) => {
-      const rows = await tx.$queryRawUnsafe<{ pending_tool_calls: PendingToolCall[]; status: string }[]>(
-        'SELECT pending_tool_calls, status FROM turns WHERE id = $1::uuid FOR UPDATE',
-        turn.id,
-      );
-      const row = rows[0];
-      const calls = row?.pending_tool_calls ?? [];
-      const call = calls.find((c) => c.id === input.toolCallId && c.clientSide && !c.result);
-      if (!row || row.status !== 'WAITING_FOR_TOOL' || !call) {
-        throw new BadInput(`Tool call ${input.toolCallId} is not pending on this turn`);
-      }
-      call.result = { content: input.content, isError: input.isError === true, critical: input.critical === true };
-      return tx.turn.update({ where: { id: turn.id }, data: { pendingToolCalls: calls as never } });
+    const updated = await this.turns.answerToolCall(turn.id, input.toolCallId, {
+      content: input.content,
+      isError: input.isError === true,
+      critical: input.critical === true,
     });
+    if (!updated) throw new BadInput(`Tool call ${input.toolCallId} is not pending on this turn`);
     this.running.get(turn.id)?.wake();
     return updated;
   }
@@ -451,17 +442,12 @@ export class TurnService {
       local.controller.abort(new CancelledError('session deleted'));
       await Promise.race([local.done, new Promise((r) => setTimeout(r, 5_000))]);
     }
-    await this.prisma.turn.updateMany({
-      where: { id: active.id, status: { in: ACTIVE_STATUSES } },
-      data: { status: 'CANCELLED', endedAt: new Date() },
-    });
+    await this.turns.cancelIfActive(active.id);
   }
 
   /** Turns whose owner stopped beating (a crashed process) become INTERRUPTED with their partial text saved. */
   async recoverOrphans(staleMs: number): Promise<number> {
-    const stale = await this.prisma.turn.findMany({
-      where: { status: { in: ACTIVE_STATUSES }, heartbeatAt: { lt: new Date(Date.now() - staleMs) } },
-    });
+    const stale = await this.turns.staleActive(staleMs);
     let recovered = 0;
     for (const turn of stale) {
       if (this.running.has(turn.id)) continue;
@@ -473,13 +459,7 @@ export class TurnService {
   /** At start: the turns this instance's previous incarnation left running end at once, without waiting for staleness. */
   async recoverOwn(): Promise<number> {
     if (!this.exclusiveStore && this.instanceId === null) return 0;
-    const left = await this.prisma.turn.findMany({
-      where: {
-        status: { in: ACTIVE_STATUSES },
-        ...(this.exclusiveStore ? {} : { ownerInstance: this.instanceId }),
-        OR: [{ ownerProcess: null }, { ownerProcess: { not: this.processId } }],
-      },
-    });
+    const left = await this.turns.activeNotOwnedBy(this.processId, this.exclusiveStore ? null : this.instanceId);
     let recovered = 0;
     for (const turn of left) if (this.leftByPreviousIncarnation(turn) && (await this.endLeftTurn(turn, ErrorCode.INTERRUPTED))) recovered++;
     return recovered;
@@ -499,20 +479,14 @@ export class TurnService {
    * someone else ended it first.
    */
   async endLeftTurn(turn: Turn, code: TurnEndCode): Promise<boolean> {
-    const own = (await this.store.allMessages(turn.sessionId)).filter(
-      (m) => turn.userSequence !== null && m.sequenceNumber > turn.userSequence && ((m.role === 'assistant' && !m.isPlan && m.isDisplay) || m.role === 'tool'),
+    const own = (turn.userSequence === null ? [] : await this.store.messagesAfter(turn.sessionId, turn.userSequence)).filter(
+      (m) => ((m.role === 'assistant' && !m.isPlan && m.isDisplay) || m.role === 'tool'),
     );
     const last = own.at(-1);
     const final = last?.role === 'assistant' && last.toolCalls.length === 0 && !last.metadata.interrupted && !last.metadata.cancelled && !last.metadata.partial ? last : null;
-    const claim = (data: { status: string; error: string | null }) =>
-      this.prisma.turn
-        .updateManyAndReturn({
-          where: { id: turn.id, status: { in: ACTIVE_STATUSES } },
-          data: { ...data, endedAt: new Date(), partialText: '', partialThinking: '', pendingToolCalls: [] },
-        })
-        .then((rows) => rows[0] ?? null);
+    const claim = (data: { status: TurnStatus; error: string | null }) => this.turns.endIfActive(turn.id, data);
     if (final) {
-      const ended = await claim({ status: 'COMPLETED', error: null });
+      const ended = await claim({ status: TurnStatus.COMPLETED, error: null });
       if (!ended) return false;
       const usage: Usage = { ...ZERO_USAGE, ...(turn.usage as Partial<Usage>) };
       await this.bus.publish(turn.sessionId, { type: 'TurnEnded', turn: turnJson(ended), assistantMessage: messageJson(final), usage });
@@ -520,7 +494,7 @@ export class TurnService {
       return true;
     }
     const message = code === ErrorCode.SHUTDOWN ? SHUTDOWN_MESSAGE : INTERRUPTED_MESSAGE;
-    const ended = await claim({ status: 'INTERRUPTED', error: message });
+    const ended = await claim({ status: TurnStatus.INTERRUPTED, error: message });
     if (!ended) return false;
     const partialSaved =
       last?.role === 'assistant' &&
@@ -565,8 +539,8 @@ export class TurnService {
     await this.drain();
     let ended = 0;
     for (const id of ids) {
-      const turn = await this.prisma.turn.findUnique({ where: { id } });
-      if (turn && ACTIVE_STATUSES.includes(turn.status) && (await this.endLeftTurn(turn, ErrorCode.SHUTDOWN))) ended++;
+      const turn = await this.turns.get(id);
+      if (turn && isActiveTurnStatus(turn.status) && (await this.endLeftTurn(turn, ErrorCode.SHUTDOWN))) ended++;
     }
     return ended;
   }

@@ -2,13 +2,15 @@
 import type { Config } from '../config.js';
 import { applyGeneratedTitle, canAutoTitle, TITLE_PROMPT, titlePromptInput, type TitleSource } from '../domain/titles.js';
 import type { EventBus } from '../events/bus.js';
-import type { Profile } from '../generated/prisma/client.js';
+import type { ProfileRow as Profile } from '../store/profiles.js';
 import type { LlmProvider } from '../llm/types.js';
 import type { SessionStore } from '../store/sessions.js';
+import type { TurnStore } from '../store/turns.js';
 
 export interface TitleDeps {
   config: Pick<Config, 'titleGenerationEnabled' | 'titleModel'>;
-  store: Pick<SessionStore, 'get' | 'displayRange' | 'prisma'>;
+  store: Pick<SessionStore, 'get' | 'displayRange' | 'renameIfTitleFrom'>;
+  turns: Pick<TurnStore, 'countFor'>;
   provider(profile: Pick<Profile, 'provider'>): LlmProvider;
   bus: Pick<EventBus, 'publish' | 'publishList'>;
 }
@@ -26,7 +28,7 @@ export class TitleService {
     const firstAssistant = messages.find((m) => m.role === 'assistant' && m.content.trim());
     // Only after the first exchange: one user message and its answer.
     if (!firstUser || !firstAssistant) return;
-    const userTurns = await store.prisma.turn.count({ where: { sessionId } });
+    const userTurns = await this.deps.turns.countFor(sessionId);
     if (userTurns > 1) return;
     const { text } = await this.deps.provider(profile).complete({
       model: config.titleModel || profile.model,
@@ -43,11 +45,7 @@ export class TitleService {
     const update = applyGeneratedTitle(fresh.titleSource as TitleSource, text);
     if (!update) return;
     // Re-check under the write: a manual rename in the meantime wins.
-    const written = await store.prisma.session.updateMany({
-      where: { id: sessionId, titleSource: { in: ['DEFAULT', 'HEURISTIC'] } },
-      data: { name: update.name, titleSource: update.titleSource },
-    });
-    if (written.count === 0) return;
+    if (!(await store.renameIfTitleFrom(sessionId, ['DEFAULT', 'HEURISTIC'], update.name, update.titleSource))) return;
     await bus.publish(sessionId, { type: 'SessionRenamed', ...update });
     await bus.publishList({ kind: 'renamed', sessionId, userId: fresh.userId });
   }
