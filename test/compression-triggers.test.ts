@@ -1,7 +1,7 @@
 /** When compression runs: pre-turn, mid-turn (a long autonomous turn), post-turn, truncated prompts, no re-firing. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CONTEXT_TOO_LARGE_REPLY } from '../src/turns/runner.js';
-import { createTestServer, dbKind, type ServerContext } from './support/harness.js';
+import { createTestServer, dbKind, eventually, type ServerContext } from './support/harness.js';
 import { compressed, exchanges, isSummaryCall, profileSession, respond, sendAndWait } from './support/compression.js';
 
 let t: ServerContext;
@@ -103,10 +103,16 @@ describe(`compression triggers (${dbKind})`, () => {
     await t.app.store.append(s.raw, exchanges(8, 220));
     respond(t, SUMMARY);
     const all: any[] = [];
-    for (const q of ['one', 'two', 'three', 'four']) all.push(...(await sendAndWait(t, s.id, `question ${q}`)).events);
-    // A negative check: a needless post-turn pass would start after the last TurnEnded with no event to wait for.
-    // The pause can only let such a regression slip by on a slow run, never fail a good one.
-    await new Promise((r) => setTimeout(r, 300));
+    // A negative check: a needless post-turn pass would start after the last TurnEnded; waited for, not paused for.
+    const worker = t.app.hooks.afterTurn!;
+    let passes = 0;
+    t.app.hooks.afterTurn = (ctx) => worker(ctx).finally(() => void passes++);
+    try {
+      for (const q of ['one', 'two', 'three', 'four']) all.push(...(await sendAndWait(t, s.id, `question ${q}`)).events);
+      await eventually(async () => passes, (n) => n >= 4);
+    } finally {
+      t.app.hooks.afterTurn = worker;
+    }
     const markers = (await t.app.store.allMessages(s.raw)).filter((m) => m.isCompression);
     expect(markers).toHaveLength(1);
     expect(compressed(all)).toHaveLength(1);

@@ -5,7 +5,7 @@
  * spool file must be gone), and introspection (its shape limit; off by
  * default with auth on).
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, watch } from 'node:fs';
 import net from 'node:net';
 import { getIntrospectionQuery } from 'graphql';
 import type { Client } from 'graphql-ws';
@@ -94,8 +94,10 @@ describe('bounded resources over real sockets', () => {
       maxSubscriptionsPerSocket: 3,
       maxSubscriptionsPerUser: 5,
       maxSseStreamsPerUser: 2,
-      requestHeadersTimeoutMs: 300,
-      requestBodyTimeoutMs: 2_000,
+      // Short enough for the stall tests, long enough that no other request of this block is cut on a loaded
+      // machine (client and server share one event loop: a stalled loop counts against the headers' time too).
+      requestHeadersTimeoutMs: 5_000,
+      requestBodyTimeoutMs: 5_000,
     });
     const created = await t.http(`mutation { createSession(input: { name: "limits" }) { id } }`);
     sessionId = created.data.createSession.id;
@@ -217,14 +219,26 @@ describe('bounded resources over real sockets', () => {
       `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="big.txt"\r\nContent-Type: text/plain\r\n\r\n` +
       'x'.repeat(4096);
     const spooled = async () => (await fs.readdir(spoolDir).catch(() => [] as string[])).filter((n) => n.endsWith('.part'));
+    // Watched, not polled: the file lives only as long as the body timeout, which a busy event loop could poll past.
+    await fs.mkdir(spoolDir, { recursive: true, mode: 0o700 });
+    const watcher = watch(spoolDir);
+    const created = new Set<string>();
+    const appeared = new Promise<void>((resolve) =>
+      watcher.on('change', (_type, name) => {
+        if (String(name).endsWith('.part')) created.add(String(name));
+        if (created.size > 0) resolve();
+      }),
+    );
     const answered = stalledRequest(
       port(),
       `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nx-graphql-yoga-csrf: 1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length + 100_000}\r\n\r\n`,
       body,
     );
     // The spool file exists while the body stalls...
-    await eventually(spooled, (names) => names.length === 1, 20_000);
+    await appeared;
     const answer = await answered;
+    watcher.close();
+    expect(created.size).toBe(1);
     expect(answer).toMatch(/^HTTP\/1.1 408/);
     expect(answer).toContain('REQUEST_TIMEOUT');
     // ...and is gone once the connection is closed.

@@ -42,9 +42,11 @@ describe(`turn features (${dbKind})`, () => {
     await t.http(`mutation($id: ID!) { renameSession(id: $id, name: "Mine") { id } }`, { id: manual });
     const second = await runTurn(manual, 'Another long question about something entirely different');
     second.sub.dispose();
-    // A negative check with no event to wait on: a manual title makes the title job return before any
-    // request, so there is nothing to observe. The pause can only let a regression slip by, never fail a good run.
-    await new Promise((r) => setTimeout(r, 300));
+    // A negative check: a manual title makes the title job return before any request. Waited on instead of a
+    // pause: a later session's title job, which starts after this one and asks the model after a whole turn more.
+    const later = await runTurn(await profileSession('titles'), 'A later long question that does get a generated title');
+    await later.sub.waitFor((es) => es.some((e) => e.__typename === 'SessionRenamed' && e.titleSource === 'GENERATED'));
+    later.sub.dispose();
     expect(t.fake.requests.some((b) => JSON.stringify(b).includes('You name chat sessions') && JSON.stringify(b).includes('entirely different'))).toBe(false);
     const kept = await t.http(`query($id: ID!) { session(id: $id) { name titleSource } }`, { id: manual });
     expect(kept.data.session).toEqual({ name: 'Mine', titleSource: 'MANUAL' });

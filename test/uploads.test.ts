@@ -1,5 +1,5 @@
 /** Issue 6: session file uploads over GraphQL multipart, the download route, Session.files, cleanup. */
-import { promises as fs } from 'node:fs';
+import nodeFs, { promises as fs } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,15 +134,85 @@ describe(`uploads (${dbKind})`, () => {
       });
       req.on('error', () => resolve());
       req.write(body);
-      // Hangs up a moment after the body went out. (Hanging up the instant the spool file appears left that file
-      // behind once in a PostgreSQL run: under investigation, see the closing note of this change.)
-      setTimeout(() => {
+      // hang up once the server is spooling the file (not after a guessed pause)
+      void eventually(() => entries(spoolDir()), (e) => e.length > 0).finally(() => {
         req.destroy();
         resolve();
-      }, 200);
+      });
     });
     // the server has given up on the request when its spool is clean; only then is "nothing written" meaningful
     await eventually(() => entries(spoolDir()), (e) => e.length === 0);
+    expect(await entries(dirOf(id))).toEqual([]);
+  });
+
+  it('a spool file opened after the request failed is removed too (truncated body, client hang-up)', async () => {
+    // The spool file is created by an open on the thread pool, so the request can fail, and be cleaned up, before
+    // the file exists (a loaded machine). Each open is held here (a slow disk) until the test releases it.
+    const id = await newSession(t);
+    const boundary = '----late';
+    const operations = JSON.stringify({ query: UPLOAD, variables: { sessionId: id, files: [null] } });
+    const head =
+      `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.files.0"]}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="late.txt"\r\nContent-Type: text/plain\r\n\r\nthe first bytes`;
+    const open = nodeFs.open;
+    const held: (() => void)[] = [];
+    let opening = 0;
+    let onOpen = () => undefined as void;
+    nodeFs.open = ((p: unknown, ...rest: unknown[]) => {
+      if (typeof p !== 'string' || !p.startsWith(spoolDir())) return (open as (...a: unknown[]) => void)(p, ...rest);
+      const callback = rest.pop() as (...a: unknown[]) => void;
+      opening++;
+      held.push(() =>
+        (open as (...a: unknown[]) => void)(p, ...rest, (...result: unknown[]) => {
+          opening--;
+          callback(...result);
+        }),
+      );
+      onOpen();
+    }) as typeof nodeFs.open;
+    const release = () => held.splice(0).forEach((go) => go());
+    // the server's cleanup of a spool path releases its open: the file appears only after that cleanup
+    const rm = fs.rm;
+    fs.rm = ((p: unknown, ...rest: unknown[]) => {
+      const done = (rm as (...a: unknown[]) => Promise<void>)(p, ...rest);
+      if (String(p).startsWith(spoolDir()) && hangingUp) void done.finally(release);
+      return done;
+    }) as typeof fs.rm;
+    let hangingUp = false;
+    const settled = () => eventually(() => entries(spoolDir()), (e) => e.length === 0 && opening === 0 && held.length === 0);
+    try {
+      // The body ends inside the file: the server answers 400 while the spool file is still being opened.
+      const response = await fetch(`${t.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-graphql-yoga-csrf': '1' },
+        body: head,
+      });
+      expect(response.status).toBe(400);
+      expect(held).toHaveLength(1);
+      release();
+      await settled();
+
+      // The client hangs up the instant the server opens the spool file; the open completes after the server removed the path.
+      hangingUp = true;
+      await new Promise<void>((resolve) => {
+        const req = httpRequest(`${t.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-graphql-yoga-csrf': '1', 'content-length': '100000' },
+        });
+        req.on('error', () => resolve());
+        onOpen = () => {
+          req.destroy();
+          resolve();
+        };
+        req.write(head);
+      });
+      await settled();
+    } finally {
+      nodeFs.open = open;
+      fs.rm = rm;
+      release();
+    }
     expect(await entries(dirOf(id))).toEqual([]);
   });
 

@@ -151,10 +151,12 @@ export async function parseMultipartOperations(
 
   await new Promise<void>((resolve, reject) => {
     let settled = false;
+    let failed = false;
     let bb: InstanceType<typeof Busboy>;
     const finish = (error?: unknown) => {
       if (settled) return;
       settled = true;
+      failed = error !== undefined;
       body.unpipe(bb);
       body.off('error', onBodyError);
       if (error) {
@@ -187,12 +189,19 @@ export async function parseMultipartOperations(
       fields.set(name, value);
     });
     bb.on('file', (name, stream, filename, _enc, mimeType) => {
+      // A part the parser still had buffered when the request failed: nothing is spooled any more.
+      if (settled) return void stream.resume();
       const spool = path.join(opts.spoolDir, `${randomUUID()}.part`);
       spooled.push(spool);
       let size = 0;
       stream.on('data', (chunk: Buffer) => (size += chunk.length));
       const ws = createWriteStream(spool, { flags: 'wx', mode: 0o600 });
       open.add(ws);
+      // The file is created by an open on the thread pool: a request that fails (a hang-up, a cut body) can be
+      // cleaned up before the file exists, so a failed request removes it again once its stream has closed.
+      ws.once('close', () => {
+        if (failed) void fs.rm(spool, { force: true }).catch(() => undefined);
+      });
       stream.on('limit', () => finish(tooLarge(opts.maxBytes, filename || name)));
       const write = pipeline(stream, ws).then(
         () => {

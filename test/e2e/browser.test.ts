@@ -18,6 +18,8 @@ const CREATE = `mutation($name: String) { createSession(input: { name: $name }) 
 const SHARE = `mutation($id: ID!) { shareSession(id: $id) { token url } }`;
 
 /** The raw UUID behind a Relay global id (`Session:<uuid>`), for seeding through the store. */
+/** expect.poll's own default is 1 s: a bound for a hang, not a guess at how fast a busy machine renders. */
+const POLL = { timeout: 30_000 };
 const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
 
 describe.skipIf(browserUnavailable)('web client in Chromium', () => {
@@ -42,6 +44,8 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
   async function newPage(): Promise<Page> {
     context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
     page = await context.newPage();
+    // Playwright's 30 s default bounds a hang; a loaded machine renders slowly, so every wait may take up to a minute.
+    page.setDefaultTimeout(60_000);
     page.on('request', (request) => {
       const url = request.url();
       if (!url.startsWith(server.url) && !url.startsWith('data:') && !url.startsWith('blob:') && !url.startsWith(server.url.replace('http', 'ws'))) foreignRequests.push(url);
@@ -93,7 +97,7 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
     expect(response?.headers()['content-security-policy']).toContain("default-src 'self'");
     await page.getByText('stays text').waitFor();
 
-    await expect.poll(() => page.locator('h1').textContent()).toBe('Shared one');
+    await expect.poll(() => page.locator('h1').textContent(), POLL).toBe('Shared one');
     expect(await page.locator('textarea, [contenteditable]').count()).toBe(0);
     expect(await page.locator('.plan-card').count()).toBe(1);
     expect(await page.locator('details.tool summary').first().textContent()).toContain('read_file');
@@ -103,7 +107,8 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
     expect(await page.locator('img').count()).toBe(0);
 
     // Older pages on scroll up, down to the first message.
-    for (let i = 0; i < 10 && !(await page.getByText('Question number 0', { exact: true }).count()); i++) {
+    // Scrolls until the first message is there, however long each page takes to load on a busy machine.
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline && !(await page.getByText('Question number 0', { exact: true }).count()); ) {
       await page.locator('main').evaluate((el) => (el.scrollTop = 0));
       await page.waitForTimeout(150);
     }
@@ -235,22 +240,22 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
     await page.goto(`${server.url}/`);
     await page.getByRole('button', { name: '+ New conversation' }).focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('TEXTAREA');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName), POLL).toBe('TEXTAREA');
     await page.keyboard.type('Hello there');
     await page.keyboard.press('Enter');
 
     await page.locator('.msg-user', { hasText: 'Hello there' }).waitFor();
     const states = new Set<string>();
     const answer = page.locator('.msg-assistant').last();
-    for (let i = 0; i < 200; i++) {
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
       const text = ((await answer.count()) ? await answer.locator('.md').first().textContent() : '') ?? '';
       if (text) states.add(text.trim());
       if (text.includes('tok11')) break;
       await page.waitForTimeout(25);
     }
     expect(states.size).toBeGreaterThanOrEqual(4); // seen growing, not in one piece
-    await expect.poll(async () => (await answer.locator('.md').textContent())?.trim()).toBe(chunks.join('').trim());
-    await expect.poll(() => page.getByRole('button', { name: 'Stop' }).isHidden()).toBe(true);
+    await expect.poll(async () => (await answer.locator('.md').textContent())?.trim(), POLL).toBe(chunks.join('').trim());
+    await expect.poll(() => page.getByRole('button', { name: 'Stop' }).isHidden(), POLL).toBe(true);
     expect(await page.locator('.alert').isHidden()).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, 'chat-streamed.png') });
   });
@@ -272,7 +277,7 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
     // The resent request carried the failed turn's user message.
     const resent = server.fake.requests.slice(before).find((r) => r.messages?.some((m: any) => m.role === 'user'));
     expect(resent.messages.filter((m: any) => m.role === 'user').at(-1).content).toBe('Retry me');
-    await expect.poll(() => page.getByRole('button', { name: 'Retry', exact: true }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('button', { name: 'Retry', exact: true }).count(), POLL).toBe(0);
     await page.screenshot({ path: join(ARTIFACTS, 'chat-retry.png') });
   });
 
@@ -289,7 +294,7 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
     const answer = page.locator('.msg-assistant').last();
     const samples: string[] = [];
     let dropped = 0;
-    for (let i = 0; i < 400; i++) {
+    for (const deadline = Date.now() + 90_000; Date.now() < deadline; ) {
       const text = ((await answer.count()) ? await answer.locator('.md').first().textContent() : '')?.trim() ?? '';
       samples.push(text);
       if (!dropped && text.includes('w05')) dropped = server.dropSockets();
@@ -324,7 +329,7 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
     await expect.poll(() => match.evaluate((el) => {
       const box = el.getBoundingClientRect();
       return box.top >= 0 && box.bottom <= window.innerHeight;
-    })).toBe(true);
+    }), POLL).toBe(true);
     // The loaded window is contiguous: every message from the match to the newest is there.
     expect(await page.locator('.msg').count()).toBeGreaterThanOrEqual(300 - 17);
     const html = await page.evaluate(() => document.documentElement.outerHTML);

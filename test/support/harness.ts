@@ -162,8 +162,10 @@ export async function createTestServer(
   appOptions: Omit<AppOptions, 'db'> = {},
 ): Promise<ServerContext> {
   const fake = await startFakeProvider();
+  // providerTimeoutMs bounds a hang only: a test holding the fake's first chunk for longer than it on a loaded machine
+  // would see the call retried (and the next script taken) instead of its held reply.
   const base = await createTestApp(
-    { ollamaHost: fake.url, openaiBaseUrl: `${fake.url}/v1`, anthropicBaseUrl: fake.url, providerTimeoutMs: 5_000, partialFlushMs: 100, ...overrides },
+    { ollamaHost: fake.url, openaiBaseUrl: `${fake.url}/v1`, anthropicBaseUrl: fake.url, providerTimeoutMs: 60_000, partialFlushMs: 100, ...overrides },
     options,
     appOptions,
   );
@@ -186,7 +188,10 @@ export async function createTestServer(
       url: wsUrl,
       webSocketImpl: WebSocket,
       connectionParams: token ? { authorization: `Bearer ${token}` } : {},
-      retryAttempts: 0,
+      // Only the server's 3 s wait for connection_init is retried: server and client share one event loop here, and a
+      // busy loop (a large PGlite write on a loaded machine) can run that timer first. Nothing was delivered before it.
+      retryAttempts: 3,
+      shouldRetry: (e) => (e as { code?: number } | null)?.code === 4408,
       lazy: true,
     });
     clients.push(client);
@@ -222,7 +227,7 @@ export async function createTestServer(
           return false;
         };
         if (check()) return;
-        const timer = setTimeout(() => reject(new Error(`timed out; events: ${JSON.stringify(events.map((e) => (e as { __typename?: string } | null)?.__typename ?? e)).slice(0, 800)} errors: ${JSON.stringify(errors).slice(0, 400)}`)), timeoutMs);
+        const timer = setTimeout(() => reject(new Error(`timed out; events: ${JSON.stringify(events.map((e) => (e as { __typename?: string } | null)?.__typename ?? e)).slice(0, 800)} errors: ${JSON.stringify(errors.map(described)).slice(0, 400)}`)), timeoutMs);
         notify = () => {
           if (check()) clearTimeout(timer);
         };
@@ -294,6 +299,9 @@ export function watchListeners(app: App): { count(key: string): number; until(ke
     });
   return { count, until };
 }
+
+/** A socket's close event says nothing as JSON: its code and reason do. */
+const described = (e: unknown) => (e && typeof e === 'object' && 'code' in e && 'reason' in e ? { closeCode: e.code, reason: e.reason } : e);
 
 /** The raw id from a global (base64 "Session:<id>") or raw session id. */
 export function rawSessionId(id: string): string {

@@ -352,8 +352,12 @@ describe('SessionFiles cleanup', () => {
     for (const deadline = Date.now() + 60_000; calls < 3 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
     await stop();
     const after = calls;
-    // A negative check (no run after stop): three intervals of nothing; a pause can only miss a regression, not fail.
-    await new Promise((r) => setTimeout(r, 30));
+    // A negative check (no run after stop): a second loop on the same interval runs three times, and a run of the
+    // stopped loop, had it gone on, would have come with them.
+    let probes = 0;
+    const stopProbe = store.startCleanupLoop(10, async () => (probes++, new Set(['alive'])));
+    for (const deadline = Date.now() + 60_000; probes < 3 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
+    await stopProbe();
     expect(calls).toBe(after);
     expect(calls).toBeGreaterThanOrEqual(2);
     expect(await fs.readdir(path.join(root, 'session_files'))).toEqual(['alive']);
