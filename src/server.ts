@@ -184,6 +184,9 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
   const wsLimits = wsSubscriptionLimits(app.subscriptions);
   useServer(
     {
+      // graphql-ws' default is 3 s: a client on a busy machine (or a slow link) can take longer to send its
+      // connection_init. A socket that never sends one is closed (4408) after this; the per-address cap bounds them.
+      connectionInitWaitTimeout: 10_000,
       execute: (args: any) => args.rootValue.execute(args),
       subscribe: (args: any) => args.rootValue.subscribe(args),
       onSubscribe: async (ctx, _id, payload) => {
