@@ -26,17 +26,23 @@ try {
     const heuristicMs = performance.now() - heuristicStart;
     const created = await t.http(`mutation { createSession(input: {}) { id } }`);
     const sessionId = created.data.createSession.id as string;
-    t.fake.responder = (call) => (call.body?.messages?.[0]?.content === TITLE_PROMPT ? { text: 'A generated title' } : { text: 'ok' });
+    t.fake.responder = (call) =>
+      call.body?.messages?.[0]?.content === TITLE_PROMPT ? { text: 'A generated title' } : { text: 'ok' };
     const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: '0' });
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     const start = performance.now();
-    const sent = await t.http(`mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`, { input: { sessionId, content } });
+    const sent = await t.http(`mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`, {
+      input: { sessionId, content },
+    });
     if (sent.errors) throw new Error(JSON.stringify(sent.errors));
     const accepted = performance.now() - start;
     await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'), 600_000);
     const ended = performance.now() - start;
-    await sub.waitFor((es) => es.some((e) => e.__typename === 'SessionRenamed' && e.titleSource === 'GENERATED'), 600_000);
+    await sub.waitFor(
+      (es) => es.some((e) => e.__typename === 'SessionRenamed' && e.titleSource === 'GENERATED'),
+      600_000,
+    );
     const titled = performance.now() - start;
     delay.disable();
     sub.dispose();

@@ -69,9 +69,11 @@ async function main() {
     transaction(async (tx) => {
       // The xact counters also hold this backend's not-yet-flushed earlier transactions: take the delta.
       const count = async () =>
-        (await tx.$queryRawUnsafe<{ n: number }[]>(
-          'SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::int AS n FROM pg_stat_xact_user_tables',
-        ))[0]?.n ?? 0;
+        (
+          await tx.$queryRawUnsafe<{ n: number }[]>(
+            'SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::int AS n FROM pg_stat_xact_user_tables',
+          )
+        )[0]?.n ?? 0;
       const before = await count();
       const result = await fn(tx);
       written = (await count()) - before;
@@ -106,41 +108,68 @@ async function main() {
     await app.store.append(id, turns(SUFFIX, 'two'));
 
     // switch back and forth: each switch deletes SUFFIX rows and inserts SUFFIX rows
-    record('switchBranch', size, await measure(async () => {
-      const [other] = await app.db.prisma.sessionBranch.findMany({ where: { sessionId: id }, select: { name: true } });
-      await app.editing.switchBranch(viewer, id, other!.name);
-    }));
+    record(
+      'switchBranch',
+      size,
+      await measure(async () => {
+        const [other] = await app.db.prisma.sessionBranch.findMany({
+          where: { sessionId: id },
+          select: { name: true },
+        });
+        await app.editing.switchBranch(viewer, id, other!.name);
+      }),
+    );
     const { displayCount } = (await app.store.get(id))!;
-    record('history: last 50 after switches (read)', size, await measure(async () => {
-      written = 0;
-      await app.store.displayRange(id, displayCount - 50, displayCount);
-    }));
-    record('undoLastTurn + redo', size, await measure(async () => {
-      await app.editing.undoLastTurn(viewer, id);
-      const undoRows = written;
-      await app.editing.redo(viewer, id);
-      written += undoRows;
-    }));
-    record('markBranch', size, await measure(async () => {
-      const b = await app.editing.markBranch(viewer, id);
-      await app.store.transaction((tx) => tx.sessionBranch.deleteMany({ where: { sessionId: id, name: b.name } }));
-    }));
+    record(
+      'history: last 50 after switches (read)',
+      size,
+      await measure(async () => {
+        written = 0;
+        await app.store.displayRange(id, displayCount - 50, displayCount);
+      }),
+    );
+    record(
+      'undoLastTurn + redo',
+      size,
+      await measure(async () => {
+        await app.editing.undoLastTurn(viewer, id);
+        const undoRows = written;
+        await app.editing.redo(viewer, id);
+        written += undoRows;
+      }),
+    );
+    record(
+      'markBranch',
+      size,
+      await measure(async () => {
+        const b = await app.editing.markBranch(viewer, id);
+        await app.store.transaction((tx) => tx.sessionBranch.deleteMany({ where: { sessionId: id, name: b.name } }));
+      }),
+    );
     const forks: string[] = [];
     record('forkSession', size, await measure(async () => forks.push((await app.editing.fork(viewer, id)).id)));
-    record('revert to message 0 (whole history)', size, await measure(async () => {
-      const target = forks.pop()!;
-      await app.editing.revert(viewer, target, 0);
-    }));
+    record(
+      'revert to message 0 (whole history)',
+      size,
+      await measure(async () => {
+        const target = forks.pop()!;
+        await app.editing.revert(viewer, target, 0);
+      }),
+    );
   }
 
-  console.log(`\nHistory edits (${kind}), median of ${RUNS} runs; rows = tuples inserted+updated+deleted by the edit's transaction\n`);
+  console.log(
+    `\nHistory edits (${kind}), median of ${RUNS} runs; rows = tuples inserted+updated+deleted by the edit's transaction\n`,
+  );
   console.log('| edit | 1,000 msgs: ms | rows | 10,000 msgs: ms | rows | time ratio | rows ratio |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const [name, by] of Object.entries(results)) {
     const a = by[SIZES[0]!]!;
     const b = by[SIZES[1]!]!;
     const ratio = (x: number, y: number) => (x === 0 ? '–' : `${(y / x).toFixed(2)}×`);
-    console.log(`| ${name} | ${a.ms.toFixed(1)} | ${a.rows} | ${b.ms.toFixed(1)} | ${b.rows} | ${ratio(a.ms, b.ms)} | ${ratio(a.rows, b.rows)} |`);
+    console.log(
+      `| ${name} | ${a.ms.toFixed(1)} | ${a.rows} | ${b.ms.toFixed(1)} | ${b.rows} | ${ratio(a.ms, b.ms)} | ${ratio(a.rows, b.rows)} |`,
+    );
   }
   await app.close();
   await drop();

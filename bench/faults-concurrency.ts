@@ -25,7 +25,14 @@ export interface FaultsConcurrencyResult {
 }
 
 export async function runFaultsConcurrency(
-  options: { url?: string; turns?: number; poolSize?: number; terminateEveryMs?: number; chunks?: number; chunkMs?: number } = {},
+  options: {
+    url?: string;
+    turns?: number;
+    poolSize?: number;
+    terminateEveryMs?: number;
+    chunks?: number;
+    chunkMs?: number;
+  } = {},
 ): Promise<FaultsConcurrencyResult> {
   const serverUrl = options.url ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
   const turns = options.turns ?? 200;
@@ -36,17 +43,23 @@ export async function runFaultsConcurrency(
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const fake = await startFakeProvider();
-  fake.responder = () => ({ text: Array.from({ length: options.chunks ?? 20 }, (_, i) => `c${i} `), chunkDelayMs: options.chunkMs ?? 20 });
+  fake.responder = () => ({
+    text: Array.from({ length: options.chunks ?? 20 }, (_, i) => `c${i} `),
+    chunkDelayMs: options.chunkMs ?? 20,
+  });
   const app = await createApp(
-    loadConfig({}, {
-      databaseUrl: url.toString(),
-      databasePoolSize: options.poolSize ?? Number(process.env.DATABASE_POOL_SIZE ?? 10),
-      logLevel: 'silent',
-      port: 0,
-      ollamaHost: fake.url,
-      titleGenerationEnabled: false,
-      contextCompressionEnabled: false,
-    }),
+    loadConfig(
+      {},
+      {
+        databaseUrl: url.toString(),
+        databasePoolSize: options.poolSize ?? Number(process.env.DATABASE_POOL_SIZE ?? 10),
+        logLevel: 'silent',
+        port: 0,
+        ollamaHost: fake.url,
+        titleGenerationEnabled: false,
+        contextCompressionEnabled: false,
+      },
+    ),
   );
   const server = await startServer(app);
   // Watches the turns from a connection the terminations spare.
@@ -54,14 +67,19 @@ export async function runFaultsConcurrency(
   await observer.connect();
   const [{ pid: observerPid }] = (await observer.query('SELECT pg_backend_pid() AS pid')).rows;
   const gql = async (query: string, variables: object = {}) => {
-    const r = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+    const r = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
     return (await r.json()) as { data?: any; errors?: unknown[] };
   };
   let terminations = 0;
   let killer: NodeJS.Timeout | null = null;
   try {
     const sessions: string[] = [];
-    for (let i = 0; i < turns; i++) sessions.push((await gql(`mutation { createSession(input: {}) { id } }`)).data.createSession.id);
+    for (let i = 0; i < turns; i++)
+      sessions.push((await gql(`mutation { createSession(input: {}) { id } }`)).data.createSession.id);
     const started = Date.now();
     if (options.terminateEveryMs) {
       killer = setInterval(() => {
@@ -74,10 +92,16 @@ export async function runFaultsConcurrency(
       }, options.terminateEveryMs);
     }
     const sent = await Promise.all(
-      sessions.map((sessionId) => gql(`mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`, { input: { sessionId, content: 'go' } })),
+      sessions.map((sessionId) =>
+        gql(`mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`, {
+          input: { sessionId, content: 'go' },
+        }),
+      ),
     );
     const sendErrors = sent.filter((r) => r.errors).length;
-    const ids = sent.filter((r) => !r.errors).map((r) => Buffer.from(r.data.sendMessage.turn.id, 'base64').toString().split(':')[1]!);
+    const ids = sent
+      .filter((r) => !r.errors)
+      .map((r) => Buffer.from(r.data.sendMessage.turn.id, 'base64').toString().split(':')[1]!);
     // Bounded: a turn still active after 5 minutes counts as not finished.
     const deadline = Date.now() + 300_000;
     let rows: { status: string }[] = [];

@@ -15,7 +15,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { startChildServer } from '../test/support/child-server.js';
-import { createServerDatabase, newLedger, prepareTemplateDataDir, replyResponder, verifyLedger, writeRound } from '../test/support/durability.js';
+import {
+  createServerDatabase,
+  newLedger,
+  prepareTemplateDataDir,
+  replyResponder,
+  verifyLedger,
+  writeRound,
+} from '../test/support/durability.js';
 import { startFakeProvider } from '../test/support/fake-provider.js';
 
 export interface KillResult {
@@ -40,7 +47,12 @@ async function reachable(url: string): Promise<boolean> {
   }
 }
 
-async function killRuns(database: 'pglite' | 'postgres', runs: number, ollamaHost: string, log: (line: string) => void): Promise<KillResult> {
+async function killRuns(
+  database: 'pglite' | 'postgres',
+  runs: number,
+  ollamaHost: string,
+  log: (line: string) => void,
+): Promise<KillResult> {
   const dir = mkdtempSync(join(tmpdir(), 'chat-faults-kill-'));
   let drop: (() => Promise<void>) | undefined;
   const env: Record<string, string> = {
@@ -67,7 +79,10 @@ async function killRuns(database: 'pglite' | 'postgres', runs: number, ollamaHos
       const verdict = await verifyLedger(server.url, ledger);
       verdict.lost.forEach((l) => lost.add(l));
       verdict.duplicates.forEach((d) => duplicates.add(d));
-      if (run > 0) log(`${database} after restart ${run}: ${ledger.acknowledged} acknowledged so far, lost ${lost.size}, duplicates ${duplicates.size}`);
+      if (run > 0)
+        log(
+          `${database} after restart ${run}: ${ledger.acknowledged} acknowledged so far, lost ${lost.size}, duplicates ${duplicates.size}`,
+        );
       if (run === runs) {
         server.kill('SIGKILL');
         await server.exited;
@@ -95,7 +110,9 @@ async function killRuns(database: 'pglite' | 'postgres', runs: number, ollamaHos
       stop = true;
       await Promise.all(writers);
       perRun.push(ledger.acknowledged - before);
-      log(`${database} run ${run + 1}/${runs}: killed ${delay.toFixed(0)} ms after the first answer, ${ledger.acknowledged - before} writes answered`);
+      log(
+        `${database} run ${run + 1}/${runs}: killed ${delay.toFixed(0)} ms after the first answer, ${ledger.acknowledged - before} writes answered`,
+      );
     }
   } finally {
     await drop?.();

@@ -47,12 +47,27 @@ export async function runFaultsResumeBench(): Promise<Tally & { recoveryMs: numb
   let turnNo = 0;
   // every turn streams numbered chunks, so a gap or a repeat is visible in the text
   fake.responder = () => ({ text: Array.from({ length: CHUNKS }, (_, i) => `t${turnNo}c${i} `), chunkDelayMs: 20 });
-  const env = { DATA_DIR: join(dir, 'data'), SESSION_FILES_DIR: join(dir, 'files'), OLLAMA_HOST: fake.url, PARTIAL_FLUSH_MS: '100', LOG_LEVEL: 'info' };
+  const env = {
+    DATA_DIR: join(dir, 'data'),
+    SESSION_FILES_DIR: join(dir, 'files'),
+    OLLAMA_HOST: fake.url,
+    PARTIAL_FLUSH_MS: '100',
+    LOG_LEVEL: 'info',
+  };
   let server: ChildServer = await startChildServer(env, { timeoutMs: 300_000 });
   const gql = (query: string, variables: object = {}) => server.gql(query, variables as Record<string, unknown>);
   const sessionId = (await gql(`mutation { createSession(input: {}) { id } }`)).data.createSession.id as string;
 
-  const tally: Tally = { received: 0, duplicates: 0, gaps: 0, orphanFragments: 0, resets: [], interrupted: 0, turnsEnded: 0, errors: 0 };
+  const tally: Tally = {
+    received: 0,
+    duplicates: 0,
+    gaps: 0,
+    orphanFragments: 0,
+    resets: [],
+    interrupted: 0,
+    turnsEnded: 0,
+    errors: 0,
+  };
   const seenIds = new Set<string>();
   const started = new Set<string>();
   const nextChunk = new Map<string, number>();
@@ -81,7 +96,8 @@ export async function runFaultsResumeBench(): Promise<Tally & { recoveryMs: numb
       nextChunk.set(e.turnId, Math.max(expected, index + 1));
     } else if (e.__typename === 'TurnEnded') {
       tally.turnsEnded++;
-      if (started.has(e.turn.id) && nextChunk.get(e.turn.id) !== CHUNKS) tally.gaps += CHUNKS - (nextChunk.get(e.turn.id) ?? 0);
+      if (started.has(e.turn.id) && nextChunk.get(e.turn.id) !== CHUNKS)
+        tally.gaps += CHUNKS - (nextChunk.get(e.turn.id) ?? 0);
       turnRunning = false;
     } else if (e.__typename === 'TurnFailed') {
       if (e.code === 'INTERRUPTED') tally.interrupted++;
@@ -92,7 +108,12 @@ export async function runFaultsResumeBench(): Promise<Tally & { recoveryMs: numb
   /** One connection: resume from `after`, take a few events (or give up after a moment), disconnect. */
   const cycle = (take: number) =>
     new Promise<void>((resolve) => {
-      const client = createClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+      const client = createClient({
+        url: `${server.url.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+        lazy: true,
+      });
       let got = 0;
       let finished = false;
       const finish = () => {
@@ -129,7 +150,12 @@ export async function runFaultsResumeBench(): Promise<Tally & { recoveryMs: numb
 
   // A first cursor: a subscription that has seen one event (renames until it does), so no turn starts unseen.
   await new Promise<void>((resolve) => {
-    const client = createClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    const client = createClient({
+      url: `${server.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
     let done = false;
     client.subscribe(
       { query: EVENTS, variables: { sessionId, after: null } },
@@ -147,7 +173,10 @@ export async function runFaultsResumeBench(): Promise<Tally & { recoveryMs: numb
     );
     void (async () => {
       for (let i = 0; !done; i++) {
-        await gql(`mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id } }`, { id: sessionId, name: `bench ${i}` });
+        await gql(`mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id } }`, {
+          id: sessionId,
+          name: `bench ${i}`,
+        });
         await new Promise((r) => setTimeout(r, 200));
       }
     })();
@@ -180,13 +209,23 @@ export async function runFaultsResumeBench(): Promise<Tally & { recoveryMs: numb
     await keepTurnsGoing();
   }
   // the interrupted turn's end as the new process logged it, against its listening line
-  const ended = server.lines.map((l) => l.includes('turn.interrupted') && JSON.parse(l)).find(Boolean) as { time: number } | undefined;
+  const ended = server.lines.map((l) => l.includes('turn.interrupted') && JSON.parse(l)).find(Boolean) as
+    | { time: number }
+    | undefined;
   const recoveryMs = ended ? ended.time - listeningAt : NaN;
-  console.log(`resume across a kill -9 and restart: ${CYCLES} disconnect/resume cycles, ${turnNo} turns of ${CHUNKS} chunks`);
-  console.log(`  events received ${tally.received}; duplicates ${tally.duplicates}; gaps ${tally.gaps}; fragments without TurnStarted ${tally.orphanFragments}; subscription errors ${tally.errors}`);
-  console.log(`  resets ${JSON.stringify(tally.resets)}; interrupted turn ends received ${tally.interrupted}; turns ended ${tally.turnsEnded}`);
+  console.log(
+    `resume across a kill -9 and restart: ${CYCLES} disconnect/resume cycles, ${turnNo} turns of ${CHUNKS} chunks`,
+  );
+  console.log(
+    `  events received ${tally.received}; duplicates ${tally.duplicates}; gaps ${tally.gaps}; fragments without TurnStarted ${tally.orphanFragments}; subscription errors ${tally.errors}`,
+  );
+  console.log(
+    `  resets ${JSON.stringify(tally.resets)}; interrupted turn ends received ${tally.interrupted}; turns ended ${tally.turnsEnded}`,
+  );
   console.log(`  restart: spawn → listening ${listenedSeen - spawned} ms`);
-  console.log(`  listening → interrupted turn ended ${recoveryMs} ms (negative: ended before the listening line, goal ≤ 1000 ms)`);
+  console.log(
+    `  listening → interrupted turn ended ${recoveryMs} ms (negative: ended before the listening line, goal ≤ 1000 ms)`,
+  );
   console.log(`  listening → first accepted sendMessage ${firstSendMs} ms (first try)`);
   server.kill('SIGKILL');
   await server.exited;

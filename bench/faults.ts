@@ -23,13 +23,20 @@ const goal = (ok: boolean, text: string) => (ok ? goals : missed).push(text);
 if (parts.has('kill')) {
   console.log('\n== kill -9 at random points (lost / duplicated acknowledged writes)');
   const results = await faultsKill({ runs: Number(process.env.RUNS ?? 20) });
-  for (const r of results) goal(r.lost === 0 && r.duplicates === 0, `${r.database}: lost ${r.lost}, duplicated ${r.duplicates} over ${r.runs} runs (goal 0 / 0)`);
+  for (const r of results)
+    goal(
+      r.lost === 0 && r.duplicates === 0,
+      `${r.database}: lost ${r.lost}, duplicated ${r.duplicates} over ${r.runs} runs (goal 0 / 0)`,
+    );
 }
 
 if (parts.has('resume')) {
   console.log('\n== resume across a restart');
   const r = await runFaultsResumeBench();
-  goal(r.duplicates === 0 && r.gaps === 0 && r.orphanFragments === 0, `resume: ${r.duplicates} duplicates, ${r.gaps} gaps, ${r.orphanFragments} orphan fragments (goal 0)`);
+  goal(
+    r.duplicates === 0 && r.gaps === 0 && r.orphanFragments === 0,
+    `resume: ${r.duplicates} duplicates, ${r.gaps} gaps, ${r.orphanFragments} orphan fragments (goal 0)`,
+  );
   goal(r.recoveryMs <= 1000, `listening → interrupted turn ended ${r.recoveryMs} ms (goal ≤ 1000 ms)`);
   goal(Number.isFinite(r.firstSendMs), `listening → first accepted sendMessage ${r.firstSendMs} ms`);
 }
@@ -37,8 +44,13 @@ if (parts.has('resume')) {
 if (parts.has('concurrency')) {
   console.log('\n== 200 concurrent turns on PostgreSQL');
   const r = await runFaultsConcurrency({ turns: Number(process.env.BENCH_TURNS ?? 200) });
-  console.log(`  statuses ${JSON.stringify(r.statuses)}, sendMessage errors ${r.sendErrors}, ${r.seconds.toFixed(1)} s`);
-  goal(r.failed === 0 && r.sendErrors === 0, `${r.turns} concurrent turns: FAILED ${r.failed}, sendMessage errors ${r.sendErrors} (goal 0)`);
+  console.log(
+    `  statuses ${JSON.stringify(r.statuses)}, sendMessage errors ${r.sendErrors}, ${r.seconds.toFixed(1)} s`,
+  );
+  goal(
+    r.failed === 0 && r.sendErrors === 0,
+    `${r.turns} concurrent turns: FAILED ${r.failed}, sendMessage errors ${r.sendErrors} (goal 0)`,
+  );
 }
 
 console.log('\n== goals');

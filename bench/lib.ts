@@ -18,7 +18,9 @@ export async function measure(label: string, iterations: number, fn: () => Promi
   }
   times.sort((a, b) => a - b);
   const result = { label, p50: percentile(times, 50), p95: percentile(times, 95), n: iterations };
-  console.log(`${label.padEnd(48)} p50 ${result.p50.toFixed(2).padStart(8)} ms   p95 ${result.p95.toFixed(2).padStart(8)} ms`);
+  console.log(
+    `${label.padEnd(48)} p50 ${result.p50.toFixed(2).padStart(8)} ms   p95 ${result.p95.toFixed(2).padStart(8)} ms`,
+  );
   return result;
 }
 
@@ -28,8 +30,14 @@ export function ratio(label: string, a: { p50: number }, b: { p50: number }, goa
   return r;
 }
 
-export async function benchServer(databaseUrl: string, overrides: Record<string, unknown> = {}): Promise<{ app: App; server: RunningServer; gql: (q: string, v?: object) => Promise<any> }> {
-  const config = loadConfig({}, { databaseUrl, logLevel: 'silent', port: 0, titleGenerationEnabled: false, ...overrides });
+export async function benchServer(
+  databaseUrl: string,
+  overrides: Record<string, unknown> = {},
+): Promise<{ app: App; server: RunningServer; gql: (q: string, v?: object) => Promise<any> }> {
+  const config = loadConfig(
+    {},
+    { databaseUrl, logLevel: 'silent', port: 0, titleGenerationEnabled: false, ...overrides },
+  );
   const app = await createApp(config);
   const server = await startServer(app);
   const gql = async (query: string, variables: object = {}) => {

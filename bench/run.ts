@@ -24,12 +24,14 @@ async function main() {
   const LIST = `{ sessions(first: 50) { totalCount edges { cursor node { id name pinned lastActive displayMessageCount preview } } } }`;
   const listGql = await measure('sessions list (first 50) via GraphQL', N, () => gql(LIST));
   const listSql = await measure('sessions list (first 50) raw SQL', N, () =>
-    prisma.$queryRawUnsafe(
-      `SELECT s.id, s.name, s.pinned, s.last_active, s.display_count,
+    prisma
+      .$queryRawUnsafe(
+        `SELECT s.id, s.name, s.pinned, s.last_active, s.display_count,
          left(coalesce((SELECT m.content FROM session_messages m WHERE m.session_id = s.id AND m.display_index = s.display_count - 1),
                        (SELECT a.content FROM session_messages_archive a WHERE a.session_id = s.id AND a.display_index = s.display_count - 1)), 200)
        FROM sessions s WHERE s.user_id = 'anonymous' ORDER BY s.pinned DESC, s.last_active DESC, s.id DESC LIMIT 50`,
-    ).then(() => prisma.$queryRawUnsafe(`SELECT count(*) FROM sessions WHERE user_id = 'anonymous'`)),
+      )
+      .then(() => prisma.$queryRawUnsafe(`SELECT count(*) FROM sessions WHERE user_id = 'anonymous'`)),
   );
 
   const HISTORY = `query($id: ID!, $last: Int, $before: String) { session(id: $id) { history(last: $last, before: $before) {
@@ -46,7 +48,9 @@ async function main() {
   const newestGql = await measure('history newest page (last 50) via GraphQL', N, () => gql(HISTORY, { id, last: 50 }));
   const newestSql = await measure('history newest page raw SQL', N, () => page(total - 50, total));
   const deepBefore = encodeIndexCursor(1000);
-  const deepGql = await measure('history deep page (archived, @950) via GraphQL', N, () => gql(HISTORY, { id, last: 50, before: deepBefore }));
+  const deepGql = await measure('history deep page (archived, @950) via GraphQL', N, () =>
+    gql(HISTORY, { id, last: 50, before: deepBefore }),
+  );
   const deepSql = await measure('history deep page raw SQL', N, () => page(950, 1000));
 
   console.log('');

@@ -31,18 +31,32 @@ async function main() {
   for (const [label, term, goal] of TERMS) {
     const sample = (await gql(SEARCH, { q: term })) as any;
     const positions = sample.sessions.edges.reduce((n: number, e: any) => n + e.matches.displayIndices.length, 0);
-    const { plan } = await app.search.search({ viewer: VIEWER, orderBy: 'LAST_ACTIVE', direction: 'DESC', first: 50 }, {}, term);
-    console.log(`-- ${label} term "${term}": ${sample.sessions.totalCount} sessions match; first page carries ${positions} positions; ${plan} plan`);
+    const { plan } = await app.search.search(
+      { viewer: VIEWER, orderBy: 'LAST_ACTIVE', direction: 'DESC', first: 50 },
+      {},
+      term,
+    );
+    console.log(
+      `-- ${label} term "${term}": ${sample.sessions.totalCount} sessions match; first page carries ${positions} positions; ${plan} plan`,
+    );
     const viaGql = await measure(`${label}: GraphQL first page + positions`, N, () => gql(SEARCH, { q: term }));
     const viaSql = await measure(`${label}: bare ILIKE scan (seed)`, N, () => bare(term));
-    ratio(`${label}: GraphQL / bare ILIKE`, viaGql, viaSql, goal ? `p50 ${goal}; never slower than the scan` : 'never slower than the scan');
+    ratio(
+      `${label}: GraphQL / bare ILIKE`,
+      viaGql,
+      viaSql,
+      goal ? `p50 ${goal}; never slower than the scan` : 'never slower than the scan',
+    );
   }
   // The chosen plans' statements, as src/search/service.ts sends them (folded pattern, jit off as in its transactions).
   const explain = async (title: string, sql: string, ...params: unknown[]) => {
     console.log(`\nEXPLAIN (${title}):`);
     const rows = await prisma.$transaction(async (tx) => {
       await tx.$executeRawUnsafe(`SET LOCAL jit = off`);
-      return tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql}`, ...params);
+      return tx.$queryRawUnsafe<{ 'QUERY PLAN': string }[]>(
+        `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY ON) ${sql}`,
+        ...params,
+      );
     });
     const shorten = (line: string) => line.replace(/'\{[0-9a-f,-]{200,}\}'/g, "'{…50 session ids}'");
     for (const row of rows) console.log(`  ${shorten(row['QUERY PLAN'])}`);
@@ -62,7 +76,9 @@ async function main() {
     '%latency%',
   );
   const ids = (
-    await prisma.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM sessions ORDER BY pinned DESC, last_active DESC, id DESC LIMIT 50`)
+    await prisma.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id FROM sessions ORDER BY pinned DESC, last_active DESC, id DESC LIMIT 50`,
+    )
   ).map((r) => r.id);
   await explain(
     'probe plan, positions and snippets for the first page (50 sessions, 4,450 display rows: read, not bitmap-ANDed), common term',

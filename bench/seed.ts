@@ -83,12 +83,15 @@ async function main() {
     CREATE INDEX IF NOT EXISTS idx_session_messages_content_trgm ON session_messages USING gin (content gin_trgm_ops);
     CREATE INDEX IF NOT EXISTS idx_session_messages_archive_content_trgm ON session_messages_archive USING gin (content gin_trgm_ops);`);
   step('trigram indexes');
-  for (const table of ['sessions', 'session_messages', 'session_messages_archive']) await db.raw.exec(`VACUUM ANALYZE ${table}`);
+  for (const table of ['sessions', 'session_messages', 'session_messages_archive'])
+    await db.raw.exec(`VACUUM ANALYZE ${table}`);
   step('vacuum analyze');
   const counts = await db.raw.query<{ hot: number; archived: number }>(
     `SELECT (SELECT count(*)::int FROM session_messages) AS hot, (SELECT count(*)::int FROM session_messages_archive) AS archived`,
   );
-  console.log(`seeded ${SESSIONS} sessions, ${counts[0]!.hot + counts[0]!.archived} messages (${counts[0]!.archived} archived) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${SESSIONS} sessions, ${counts[0]!.hot + counts[0]!.archived} messages (${counts[0]!.archived} archived) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   await db.close();
 }
 

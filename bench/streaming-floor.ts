@@ -32,12 +32,18 @@ function worker(file: string, data: object) {
 
 async function main() {
   const provider = worker('./streaming-provider.ts', { chunks: CHUNKS, chunkMs: CHUNK_MS });
-  const providerUrl = new URL(await new Promise<string>((resolve) => provider.on('message', (m) => m.type === 'ready' && resolve(m.url))));
+  const providerUrl = new URL(
+    await new Promise<string>((resolve) => provider.on('message', (m) => m.type === 'ready' && resolve(m.url))),
+  );
 
   // session id → [socket, subscription id][]
   const subscribers = new Map<string, Array<[WebSocket, string]>>();
   const http = createServer();
-  const wss = new WebSocketServer({ server: http, path: '/graphql', handleProtocols: (p) => (p.has('graphql-transport-ws') ? 'graphql-transport-ws' : false) });
+  const wss = new WebSocketServer({
+    server: http,
+    path: '/graphql',
+    handleProtocols: (p) => (p.has('graphql-transport-ws') ? 'graphql-transport-ws' : false),
+  });
   wss.on('connection', (socket) => {
     socket.on('message', (raw) => {
       const message = JSON.parse(String(raw));
@@ -57,32 +63,40 @@ async function main() {
   const sessions = Array.from({ length: TURNS }, (_, i) => `s${i}`);
   const clients = worker('./streaming-subscribers.ts', { wsUrl, sessions, subscribers: SUBSCRIBERS });
   await new Promise<void>((resolve) => clients.on('message', (m) => m.type === 'ready' && resolve()));
-  while ([...subscribers.values()].reduce((n, l) => n + l.length, 0) < TURNS * SUBSCRIBERS) await new Promise((r) => setTimeout(r, 20));
+  while ([...subscribers.values()].reduce((n, l) => n + l.length, 0) < TURNS * SUBSCRIBERS)
+    await new Promise((r) => setTimeout(r, 20));
   await new Promise((r) => setTimeout(r, 500));
 
   const fanOut = (sessionId: string, event: object) => {
     const payload = JSON.stringify({ data: { sessionEvents: event } });
-    for (const [socket, id] of subscribers.get(sessionId)!) socket.send(`{"id":${JSON.stringify(id)},"type":"next","payload":${payload}}`);
+    for (const [socket, id] of subscribers.get(sessionId)!)
+      socket.send(`{"id":${JSON.stringify(id)},"type":"next","payload":${payload}}`);
   };
-  const done = new Promise<{ latencies: number[]; chunkIndex: number[] }>((resolve) => clients.on('message', (m) => m.type === 'done' && resolve(m)));
+  const done = new Promise<{ latencies: number[]; chunkIndex: number[] }>((resolve) =>
+    clients.on('message', (m) => m.type === 'done' && resolve(m)),
+  );
   const eluBefore = performance.eventLoopUtilization();
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   for (const sessionId of sessions) {
-    const req = request(providerUrl, { method: 'POST', path: '/api/chat', headers: { 'content-type': 'application/json' } }, (res) => {
-      let buffer = '';
-      res.setEncoding('utf8');
-      res.on('data', (text: string) => {
-        buffer += text;
-        let newline: number;
-        while ((newline = buffer.indexOf('\n')) >= 0) {
-          const line = JSON.parse(buffer.slice(0, newline));
-          buffer = buffer.slice(newline + 1);
-          if (line.message.content) fanOut(sessionId, { __typename: 'TextDelta', text: line.message.content });
-          if (line.done) fanOut(sessionId, { __typename: 'TurnEnded' });
-        }
-      });
-    });
+    const req = request(
+      providerUrl,
+      { method: 'POST', path: '/api/chat', headers: { 'content-type': 'application/json' } },
+      (res) => {
+        let buffer = '';
+        res.setEncoding('utf8');
+        res.on('data', (text: string) => {
+          buffer += text;
+          let newline: number;
+          while ((newline = buffer.indexOf('\n')) >= 0) {
+            const line = JSON.parse(buffer.slice(0, newline));
+            buffer = buffer.slice(newline + 1);
+            if (line.message.content) fanOut(sessionId, { __typename: 'TextDelta', text: line.message.content });
+            if (line.done) fanOut(sessionId, { __typename: 'TurnEnded' });
+          }
+        });
+      },
+    );
     req.end('{}');
   }
   const { latencies, chunkIndex } = await done;
@@ -92,10 +106,18 @@ async function main() {
   const cores = (cpu.user + cpu.system) / 1000 / wall;
   const steady = latencies.filter((_, i) => chunkIndex[i]! >= 2).sort((a, b) => a - b);
   latencies.sort((a, b) => a - b);
-  console.log(`FLOOR (bare ws server, no GraphQL/database): ${TURNS} turns × ${SUBSCRIBERS} subscribers, ${CHUNKS} chunks every ${CHUNK_MS} ms`);
-  console.log(`deltas received: ${latencies.length} (expected ${TURNS * SUBSCRIBERS * CHUNKS}) in ${wall.toFixed(0)} ms (a turn alone takes ${CHUNKS * CHUNK_MS} ms)`);
-  console.log(`delta latency provider→subscriber: p50 ${percentile(latencies, 50).toFixed(2)} ms, p99 ${percentile(latencies, 99).toFixed(2)} ms; chunks 3…${CHUNKS}: p50 ${percentile(steady, 50).toFixed(2)} ms, p99 ${percentile(steady, 99).toFixed(2)} ms`);
-  console.log(`server thread busy (event-loop utilization): ${(elu.utilization * 100).toFixed(0)}%; this process (server, provider and subscriber threads) used ${(cores * 100).toFixed(0)}% of one core, on a machine of 2`);
+  console.log(
+    `FLOOR (bare ws server, no GraphQL/database): ${TURNS} turns × ${SUBSCRIBERS} subscribers, ${CHUNKS} chunks every ${CHUNK_MS} ms`,
+  );
+  console.log(
+    `deltas received: ${latencies.length} (expected ${TURNS * SUBSCRIBERS * CHUNKS}) in ${wall.toFixed(0)} ms (a turn alone takes ${CHUNKS * CHUNK_MS} ms)`,
+  );
+  console.log(
+    `delta latency provider→subscriber: p50 ${percentile(latencies, 50).toFixed(2)} ms, p99 ${percentile(latencies, 99).toFixed(2)} ms; chunks 3…${CHUNKS}: p50 ${percentile(steady, 50).toFixed(2)} ms, p99 ${percentile(steady, 99).toFixed(2)} ms`,
+  );
+  console.log(
+    `server thread busy (event-loop utilization): ${(elu.utilization * 100).toFixed(0)}%; this process (server, provider and subscriber threads) used ${(cores * 100).toFixed(0)}% of one core, on a machine of 2`,
+  );
   await clients.terminate();
   await provider.terminate();
   wss.close();

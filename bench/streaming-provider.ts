@@ -21,9 +21,15 @@ const server = createServer((req, res) => {
     for (let i = 0; i < chunks; i++) {
       await new Promise((r) => setTimeout(r, chunkMs));
       if (fails && i === 1) return void res.socket?.destroy();
-      res.write(`${JSON.stringify({ model: 'm', message: { role: 'assistant', content: `@${now().toFixed(3)}|${i}|` }, done: false })}\n`);
+      res.write(
+        `${JSON.stringify({ model: 'm', message: { role: 'assistant', content: `@${now().toFixed(3)}|${i}|` }, done: false })}\n`,
+      );
     }
-    res.end(`${JSON.stringify({ model: 'm', message: { role: 'assistant', content: '' }, done: true, prompt_eval_count: 100, eval_count: chunks })}\n`);
+    res.end(
+      `${JSON.stringify({ model: 'm', message: { role: 'assistant', content: '' }, done: true, prompt_eval_count: 100, eval_count: chunks })}\n`,
+    );
   });
 });
-server.listen(0, '127.0.0.1', () => parentPort!.postMessage({ type: 'ready', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }));
+server.listen(0, '127.0.0.1', () =>
+  parentPort!.postMessage({ type: 'ready', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+);

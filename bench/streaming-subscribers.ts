@@ -40,7 +40,8 @@ function end(sessionId: string, outcome: string, once: { ended: boolean }) {
 const waits = new Map<string, { ended: boolean }[]>();
 parentPort!.on('message', (m: { type: string; sessions?: string[] }) => {
   // Sessions whose sendMessage failed: their subscribers have nothing to wait for.
-  if (m.type === 'notStarted') for (const s of m.sessions ?? []) for (const w of waits.get(s) ?? []) end(s, 'not started', w);
+  if (m.type === 'notStarted')
+    for (const s of m.sessions ?? []) for (const w of waits.get(s) ?? []) end(s, 'not started', w);
   // The parent's deadline passed: report what arrived and what did not end.
   if (m.type === 'report') report('partial');
 });
@@ -68,8 +69,7 @@ for (const sessionId of sessions) {
             const [stamp, index] = event.text.slice(1, -1).split('|');
             latencies.push(now() - Number(stamp));
             chunkIndex.push(Number(index));
-          }
-          else if (event.__typename === 'TurnEnded') end(sessionId, `TurnEnded ${event.turn.status}`, once);
+          } else if (event.__typename === 'TurnEnded') end(sessionId, `TurnEnded ${event.turn.status}`, once);
           else if (event.__typename === 'TurnFailed') end(sessionId, `TurnFailed ${event.code}`, once);
         },
         error: (e) => {

@@ -30,7 +30,10 @@ async function stampingOllama() {
   const entry = new URL('./streaming-provider.ts', import.meta.url).href;
   const worker = new Worker(
     `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`,
-    { eval: true, workerData: { chunks: CHUNKS, chunkMs: CHUNK_MS, failEvery: Number(process.env.BENCH_FAIL_EVERY ?? 0) } },
+    {
+      eval: true,
+      workerData: { chunks: CHUNKS, chunkMs: CHUNK_MS, failEvery: Number(process.env.BENCH_FAIL_EVERY ?? 0) },
+    },
   );
   const url = await new Promise<string>((resolve) => worker.on('message', (m) => m.type === 'ready' && resolve(m.url)));
   return { url, close: () => worker.terminate() };
@@ -57,24 +60,32 @@ async function main(): Promise<number> {
   const deadline = Date.now() + DEADLINE_MS;
   const left = () => Math.max(0, deadline - Date.now());
   const llm = await stampingOllama();
-  const config = loadConfig({}, {
-    databaseUrl: process.env.DATABASE_URL,
-    dataDir: 'memory://',
-    logLevel: 'silent',
-    port: 0,
-    ollamaHost: llm.url,
-    titleGenerationEnabled: false,
-    contextCompressionEnabled: false,
-  });
+  const config = loadConfig(
+    {},
+    {
+      databaseUrl: process.env.DATABASE_URL,
+      dataDir: 'memory://',
+      logLevel: 'silent',
+      port: 0,
+      ollamaHost: llm.url,
+      titleGenerationEnabled: false,
+      contextCompressionEnabled: false,
+    },
+  );
   const app = await createApp(config);
   const server = await startServer(app);
   const wsUrl = `${server.url.replace('http', 'ws')}/graphql`;
   const gql = async (query: string, variables: object = {}) => {
-    const r = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+    const r = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
     return ((await r.json()) as { data: any }).data;
   };
   const sessions: string[] = [];
-  for (let i = 0; i < TURNS; i++) sessions.push((await gql(`mutation { createSession(input: {}) { id } }`)).createSession.id);
+  for (let i = 0; i < TURNS; i++)
+    sessions.push((await gql(`mutation { createSession(input: {}) { id } }`)).createSession.id);
 
   // 10 subscribers per session, each on its own socket, in a worker thread (its own event loop),
   // so the server's figures are not the subscribers' parsing.
@@ -103,7 +114,9 @@ async function main(): Promise<number> {
   const cpuBefore = process.cpuUsage();
   const eluBefore = performance.eventLoopUtilization();
   const wallBefore = now();
-  const done = new Promise<StreamOutcome>((resolve) => worker.on('message', (m) => (m.type === 'done' || m.type === 'partial') && resolve(m)));
+  const done = new Promise<StreamOutcome>((resolve) =>
+    worker.on('message', (m) => (m.type === 'done' || m.type === 'partial') && resolve(m)),
+  );
   void Promise.all(
     sessions.map((id) =>
       gql(`mutation($id: ID!) { sendMessage(input: { sessionId: $id, content: "go" }) { turn { id } } }`, { id })
@@ -114,31 +127,69 @@ async function main(): Promise<number> {
   // At the deadline the worker reports what it has; should it not answer either, nothing arrived.
   const { latencies, chunkIndex, outcomes, notEnded } = await bounded(done, left(), () => {
     worker.postMessage({ type: 'report' });
-    return bounded(done, 10_000, () => ({ latencies: [], chunkIndex: [], outcomes: {}, notEnded: sessions.map((sessionId) => ({ sessionId, subscribers: SUBSCRIBERS })) }));
+    return bounded(done, 10_000, () => ({
+      latencies: [],
+      chunkIndex: [],
+      outcomes: {},
+      notEnded: sessions.map((sessionId) => ({ sessionId, subscribers: SUBSCRIBERS })),
+    }));
   });
   if (profiler) {
     const { profile } = await profiler.post('Profiler.stop');
     writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
     profiler.disconnect();
   }
-  if (process.env.BENCH_BY_INDEX) { const by = new Map<number, number[]>(); latencies.forEach((l, i) => { const k = chunkIndex[i]!; by.set(k, [...(by.get(k) ?? []), l]); }); console.log([...by].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}:${Math.max(...v).toFixed(0)}`).join(' ')); }
+  if (process.env.BENCH_BY_INDEX) {
+    const by = new Map<number, number[]>();
+    latencies.forEach((l, i) => {
+      const k = chunkIndex[i]!;
+      by.set(k, [...(by.get(k) ?? []), l]);
+    });
+    console.log(
+      [...by]
+        .sort((a, b) => a[0] - b[0])
+        .map(([k, v]) => `${k}:${Math.max(...v).toFixed(0)}`)
+        .join(' '),
+    );
+  }
   const steady = latencies.filter((_, i) => chunkIndex[i]! >= 2).sort((a, b) => a - b);
   const starting = latencies.filter((_, i) => chunkIndex[i]! < 2).sort((a, b) => a - b);
   const wall = now() - wallBefore;
   const cpu = process.cpuUsage(cpuBefore);
   const elu = performance.eventLoopUtilization(eluBefore);
   latencies.sort((a, b) => a - b);
-  console.log(`${TURNS} concurrent turns × ${SUBSCRIBERS} subscribers, ${CHUNKS} chunks every ${CHUNK_MS} ms (database: ${app.db.kind})`);
+  console.log(
+    `${TURNS} concurrent turns × ${SUBSCRIBERS} subscribers, ${CHUNKS} chunks every ${CHUNK_MS} ms (database: ${app.db.kind})`,
+  );
   console.log(`deltas received: ${latencies.length} (expected ${TURNS * SUBSCRIBERS * CHUNKS})`);
-  console.log(`delta latency provider→subscriber: p50 ${percentile(latencies, 50).toFixed(2)} ms, p99 ${percentile(latencies, 99).toFixed(2)} ms (goal p99 ≤ 20 ms)`);
-  console.log(`  first two chunks of each turn (the turns start together): p50 ${percentile(starting, 50).toFixed(2)} ms, p99 ${percentile(starting, 99).toFixed(2)} ms`);
-  console.log(`  chunks 3…${CHUNKS} (streaming): p50 ${percentile(steady, 50).toFixed(2)} ms, p99 ${percentile(steady, 99).toFixed(2)} ms`);
+  console.log(
+    `delta latency provider→subscriber: p50 ${percentile(latencies, 50).toFixed(2)} ms, p99 ${percentile(latencies, 99).toFixed(2)} ms (goal p99 ≤ 20 ms)`,
+  );
+  console.log(
+    `  first two chunks of each turn (the turns start together): p50 ${percentile(starting, 50).toFixed(2)} ms, p99 ${percentile(starting, 99).toFixed(2)} ms`,
+  );
+  console.log(
+    `  chunks 3…${CHUNKS} (streaming): p50 ${percentile(steady, 50).toFixed(2)} ms, p99 ${percentile(steady, 99).toFixed(2)} ms`,
+  );
   console.log(`server thread busy (event-loop utilization) during the run: ${(elu.utilization * 100).toFixed(0)}%`);
-  console.log(`process CPU during the run: ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms over ${wall.toFixed(0)} ms wall = ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(0)}% of one core (server + the fake provider's and the subscribers' worker threads)`);
-  console.log(`turn endings seen by subscribers: ${Object.entries(outcomes).map(([k, n]) => `${k} × ${n}`).join(', ') || 'none'}`);
+  console.log(
+    `process CPU during the run: ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms over ${wall.toFixed(0)} ms wall = ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(0)}% of one core (server + the fake provider's and the subscribers' worker threads)`,
+  );
+  console.log(
+    `turn endings seen by subscribers: ${
+      Object.entries(outcomes)
+        .map(([k, n]) => `${k} × ${n}`)
+        .join(', ') || 'none'
+    }`,
+  );
   if (notEnded.length > 0) {
     const waiting = notEnded.reduce((n, s) => n + s.subscribers, 0);
-    console.log(`did not end within ${DEADLINE_MS} ms: ${notEnded.length} turns (${waiting} subscribers), sessions ${notEnded.slice(0, 10).map((s) => s.sessionId).join(', ')}${notEnded.length > 10 ? ', …' : ''}`);
+    console.log(
+      `did not end within ${DEADLINE_MS} ms: ${notEnded.length} turns (${waiting} subscribers), sessions ${notEnded
+        .slice(0, 10)
+        .map((s) => s.sessionId)
+        .join(', ')}${notEnded.length > 10 ? ', …' : ''}`,
+    );
     // A turn still running would hold app.close(): the process exits instead.
     return 1;
   }
@@ -164,12 +215,15 @@ async function main(): Promise<number> {
     Math.max(left(), 60_000),
     () => false,
   );
-  if (!idleReady) console.log(`the ${IDLE_SOCKETS} idle subscriptions did not all connect; the figure below covers those that did`);
+  if (!idleReady)
+    console.log(`the ${IDLE_SOCKETS} idle subscriptions did not all connect; the figure below covers those that did`);
   await new Promise((r) => setTimeout(r, 1500));
   const after = await settle();
   const perHeap = (after.heapUsed - before.heapUsed) / IDLE_SOCKETS;
   const perRss = (after.rss - before.rss) / IDLE_SOCKETS;
-  console.log(`${IDLE_SOCKETS} idle subscriptions: server heap +${(perHeap / 1024).toFixed(1)} KB per subscription (goal ≤ 20 KB); process RSS +${(perRss / 1024).toFixed(1)} KB incl. the clients' worker${gc ? '' : ' — run with --expose-gc for a settled figure'}`);
+  console.log(
+    `${IDLE_SOCKETS} idle subscriptions: server heap +${(perHeap / 1024).toFixed(1)} KB per subscription (goal ≤ 20 KB); process RSS +${(perRss / 1024).toFixed(1)} KB incl. the clients' worker${gc ? '' : ' — run with --expose-gc for a settled figure'}`,
+  );
   await idleWorker.terminate();
   await server.close();
   await app.close();

@@ -31,10 +31,15 @@ const server = await startChildServer({ DATA_DIR: dataDir, SESSION_FILES_DIR: da
 try {
   const created = await server.gql(`mutation { createSession(input: { name: "bench" }) { id } }`);
   const id = created.data.createSession.id as string;
-  const rename = (name: string) => server.gql(`mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id } }`, { id, name });
+  const rename = (name: string) =>
+    server.gql(`mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id } }`, { id, name });
   await rename('start');
 
-  const client = createClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+  const client = createClient({
+    url: `${server.url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+  });
   const counts: number[] = [];
   const waiters = new Set<() => void>();
   const subscribe = (i: number) =>
@@ -75,8 +80,12 @@ try {
   );
 
   console.log(`server RSS, 1 subscription on the socket:    ${baseline.toFixed(1)} MiB`);
-  console.log(`server RSS, ${PER_SOCKET} subscriptions on one socket: ${withAll.toFixed(1)} MiB (+${(withAll - baseline).toFixed(1)} MiB, ${(((withAll - baseline) * 1024) / (PER_SOCKET - 1)).toFixed(0)} KiB each)`);
-  console.log(`after one rename reached all ${PER_SOCKET}:         ${afterEvent.toFixed(1)} MiB (fan-out ${fanOutMs.toFixed(0)} ms)`);
+  console.log(
+    `server RSS, ${PER_SOCKET} subscriptions on one socket: ${withAll.toFixed(1)} MiB (+${(withAll - baseline).toFixed(1)} MiB, ${(((withAll - baseline) * 1024) / (PER_SOCKET - 1)).toFixed(0)} KiB each)`,
+  );
+  console.log(
+    `after one rename reached all ${PER_SOCKET}:         ${afterEvent.toFixed(1)} MiB (fan-out ${fanOutMs.toFixed(0)} ms)`,
+  );
   console.log(`subscription ${PER_SOCKET + 1} on the same socket: ${extra}`);
   await client.dispose();
 } finally {

@@ -38,7 +38,12 @@ async function makeFile(dir: string, sizeMb: number): Promise<string> {
 }
 
 /** One multipart uploadSessionFiles request, body streamed from disk. */
-function uploadFile(url: string, sessionGid: string, file: string, size: number): Promise<{ status: number; body: string }> {
+function uploadFile(
+  url: string,
+  sessionGid: string,
+  file: string,
+  size: number,
+): Promise<{ status: number; body: string }> {
   const boundary = `----bench${Date.now()}`;
   const operations = JSON.stringify({
     query: 'mutation($s: ID!, $f: [File!]!) { uploadSessionFiles(sessionId: $s, files: $f) { filename size } }',
@@ -84,7 +89,8 @@ async function timedUpload(url: string, sessionGid: string, file: string, sizeMb
   const seconds = (performance.now() - start) / 1000;
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage().rss);
-  if (r.status !== 200 || r.body.includes('"errors"')) throw new Error(`upload failed: ${r.status} ${r.body.slice(0, 300)}`);
+  if (r.status !== 200 || r.body.includes('"errors"'))
+    throw new Error(`upload failed: ${r.status} ${r.body.slice(0, 300)}`);
   const mbps = sizeMb / seconds;
   const delta = (peak - base) / MB;
   console.log(

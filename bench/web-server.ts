@@ -15,7 +15,9 @@ import { startE2EServer, type E2EServer } from '../test/support/e2e.js';
 const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
 
 async function seed(server: E2EServer, name: string, count: number): Promise<string> {
-  const created = await server.gql(`mutation($name: String) { createSession(input: { name: $name }) { id } }`, { name });
+  const created = await server.gql(`mutation($name: String) { createSession(input: { name: $name }) { id } }`, {
+    name,
+  });
   if (created.errors) throw new Error(JSON.stringify(created.errors));
   const id = created.data.createSession.id as string;
   const messages: NewMessage[] = Array.from({ length: count }, (_, i) => ({
@@ -49,7 +51,12 @@ fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json
 </script></head><body></body></html>`;
 const floorRoute: RouteHandler = async (req, res) => {
   if (req.method !== 'GET' || req.url !== '/bench-floor') return false;
-  res.writeHead(200, { ...SECURITY_HEADERS, 'content-security-policy': contentSecurityPolicyFor(FLOOR_HTML)!, 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+  res.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'content-security-policy': contentSecurityPolicyFor(FLOOR_HTML)!,
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-cache',
+  });
   res.end(FLOOR_HTML);
   return true;
 };

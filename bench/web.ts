@@ -30,14 +30,24 @@ function pageWeight(): void {
   rows.push({ file: 'index.html', raw: html.length, gzip: gzipSync(html, { level: 9 }).length });
   // The inline boot script is JavaScript too: counted in the JS total (it also travels inside index.html).
   const inline = inlineScripts(html.toString('utf8')).map((code) => Buffer.from(code));
-  inline.forEach((code, i) => rows.push({ file: `index.html inline script ${i}.js`, raw: code.length, gzip: gzipSync(code, { level: 9 }).length }));
+  inline.forEach((code, i) =>
+    rows.push({
+      file: `index.html inline script ${i}.js`,
+      raw: code.length,
+      gzip: gzipSync(code, { level: 9 }).length,
+    }),
+  );
   console.log('\nPage weight (web/dist)');
-  console.table(rows.map((r) => ({ file: r.file, 'raw KB': (r.raw / 1024).toFixed(2), 'gzip KB': (r.gzip / 1024).toFixed(2) })));
+  console.table(
+    rows.map((r) => ({ file: r.file, 'raw KB': (r.raw / 1024).toFixed(2), 'gzip KB': (r.gzip / 1024).toFixed(2) })),
+  );
   for (const ext of ['js', 'css']) {
     const of = rows.filter((r) => r.file.endsWith(`.${ext}`));
     const raw = of.reduce((n, r) => n + r.raw, 0);
     const gz = of.reduce((n, r) => n + r.gzip, 0);
-    console.log(`${ext.toUpperCase()} total: ${(raw / 1024).toFixed(2)} KB raw, ${(gz / 1024).toFixed(2)} KB gzip${ext === 'js' ? ` (budget 150 KB: ${((gz / (150 * 1024)) * 100).toFixed(1)}%)` : ''}`);
+    console.log(
+      `${ext.toUpperCase()} total: ${(raw / 1024).toFixed(2)} KB raw, ${(gz / 1024).toFixed(2)} KB gzip${ext === 'js' ? ` (budget 150 KB: ${((gz / (150 * 1024)) * 100).toFixed(1)}%)` : ''}`,
+    );
   }
 }
 
@@ -94,7 +104,9 @@ async function timings(browser: Browser, label: string, url: string): Promise<nu
   const runs: number[] = [];
   for (let i = 0; i < RUNS; i++) runs.push(await firstMessage(browser, url));
   const m = median(runs);
-  console.log(`${label.padEnd(34)} median ${m.toFixed(0).padStart(4)} ms  (min ${Math.min(...runs).toFixed(0)}, max ${Math.max(...runs).toFixed(0)}, ${RUNS} runs)`);
+  console.log(
+    `${label.padEnd(34)} median ${m.toFixed(0).padStart(4)} ms  (min ${Math.min(...runs).toFixed(0)}, max ${Math.max(...runs).toFixed(0)}, ${RUNS} runs)`,
+  );
   return m;
 }
 
@@ -107,8 +119,17 @@ async function main(): Promise<void> {
   }
   // The server runs in a worker thread (bench/web-server.ts): this thread is Playwright's.
   const entry = new URL('./web-server.ts', import.meta.url).href;
-  const worker = new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`, { eval: true });
-  const ready = await new Promise<{ url: string; big: string; small: string; shareUrl: string | null; shareError: string | null }>((resolve, reject) => {
+  const worker = new Worker(
+    `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`,
+    { eval: true },
+  );
+  const ready = await new Promise<{
+    url: string;
+    big: string;
+    small: string;
+    shareUrl: string | null;
+    shareError: string | null;
+  }>((resolve, reject) => {
     worker.on('message', (m) => m.type === 'ready' && resolve(m));
     worker.on('error', reject);
   });
@@ -116,14 +137,28 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   try {
     console.log('\nTime to first rendered message (headless Chromium; the server in its own thread)');
-    const chatBig = await timings(browser, 'chat page, 1,000 messages', `${ready.url}/#session=${encodeURIComponent(ready.big)}`);
+    const chatBig = await timings(
+      browser,
+      'chat page, 1,000 messages',
+      `${ready.url}/#session=${encodeURIComponent(ready.big)}`,
+    );
     // The same load with the least possible page (bench/web-server.ts): what this machine's
     // browser and server cost before any of the app's own work.
-    const floor = await timings(browser, 'browser floor (no app), 1,000', `${ready.url}/bench-floor#session=${encodeURIComponent(ready.big)}`);
+    const floor = await timings(
+      browser,
+      'browser floor (no app), 1,000',
+      `${ready.url}/bench-floor#session=${encodeURIComponent(ready.big)}`,
+    );
     console.log(`chat page over the floor: +${(chatBig - floor).toFixed(0)} ms`);
     if (ONLY === 'chat') return;
-    const chatSmall = await timings(browser, 'chat page, 30 messages', `${ready.url}/#session=${encodeURIComponent(ready.small)}`);
-    console.log(`ratio 1,000 / 30 messages: ${(chatBig / chatSmall).toFixed(2)}  (≈1: first paint independent of history length; target < 300 ms)`);
+    const chatSmall = await timings(
+      browser,
+      'chat page, 30 messages',
+      `${ready.url}/#session=${encodeURIComponent(ready.small)}`,
+    );
+    console.log(
+      `ratio 1,000 / 30 messages: ${(chatBig / chatSmall).toFixed(2)}  (≈1: first paint independent of history length; target < 300 ms)`,
+    );
     if (!ready.shareUrl) console.log(`share viewer: skipped (${ready.shareError})`);
     else await timings(browser, 'share viewer, 1,000 messages', `${ready.url}${ready.shareUrl}`);
   } finally {

@@ -37,7 +37,10 @@ async function runThroughServer(config: Config, request: AdminRequest, owner: nu
       return await sendAdminRequest(path, request);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const retry = (code === 'ENOENT' || code === 'ECONNREFUSED') && dataDirOwner(config.dataDir) === owner && Date.now() < deadline;
+      const retry =
+        (code === 'ENOENT' || code === 'ECONNREFUSED') &&
+        dataDirOwner(config.dataDir) === owner &&
+        Date.now() < deadline;
       if (!retry) {
         if (error instanceof AdminCommandError) throw error;
         throw new Error(

@@ -12,11 +12,22 @@ import { fileURLToPath } from 'node:url';
 import semver from 'semver';
 
 const root = process.argv[2] ?? fileURLToPath(new URL('..', import.meta.url));
-const npmCli = process.env.npm_execpath && process.env.npm_execpath.endsWith('.js') ? [process.execPath, [process.env.npm_execpath]] : ['npm', []];
+const npmCli =
+  process.env.npm_execpath && process.env.npm_execpath.endsWith('.js')
+    ? [process.execPath, [process.env.npm_execpath]]
+    : ['npm', []];
 const npm = (args) => {
   const [bin, pre] = npmCli;
   try {
-    return { ok: true, out: execFileSync(bin, [...pre, ...args], { cwd: root, encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['ignore', 'pipe', 'pipe'] }) };
+    return {
+      ok: true,
+      out: execFileSync(bin, [...pre, ...args], {
+        cwd: root,
+        encoding: 'utf8',
+        maxBuffer: 256 << 20,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    };
   } catch (error) {
     return { ok: false, out: String(error.stdout ?? ''), err: String(error.stderr ?? error.message) };
   }
@@ -44,8 +55,10 @@ const walk = (node) => {
     count++;
     const engines = dep.engines && typeof dep.engines === 'object' ? dep.engines : {};
     if (typeof engines.node === 'string') {
-      if (!semver.satisfies(nodeVersion, engines.node, opt)) failures.add(`${id} wants node ${engines.node}, this is ${nodeVersion} (EBADENGINE)`);
-      else if (!semver.subset(ownNode, engines.node)) failures.add(`${id} wants node ${engines.node}, narrower than package.json engines.node "${ownNode}"`);
+      if (!semver.satisfies(nodeVersion, engines.node, opt))
+        failures.add(`${id} wants node ${engines.node}, this is ${nodeVersion} (EBADENGINE)`);
+      else if (!semver.subset(ownNode, engines.node))
+        failures.add(`${id} wants node ${engines.node}, narrower than package.json engines.node "${ownNode}"`);
     }
     if (typeof engines.npm === 'string' && npmVersion && !semver.satisfies(npmVersion, engines.npm, opt)) {
       failures.add(`${id} wants npm ${engines.npm}, this is ${npmVersion} (EBADENGINE)`);
@@ -66,4 +79,6 @@ if (failures.size) {
   for (const failure of failures) console.error(`- ${failure}`);
   process.exit(1);
 }
-console.log(`install check: ${count} installed packages accept node ${nodeVersion}, npm ${npmVersion} and every node of engines.node "${ownNode}"; no unreviewed install scripts`);
+console.log(
+  `install check: ${count} installed packages accept node ${nodeVersion}, npm ${npmVersion} and every node of engines.node "${ownNode}"; no unreviewed install scripts`,
+);

@@ -28,13 +28,18 @@ function newestUnder(dir) {
 export function buildIsStale() {
   if (!existsSync(stamp) || !existsSync(path.join(root, 'dist', 'main.js'))) return true;
   const built = statSync(stamp).mtimeMs;
-  return newestUnder(path.join(root, 'src')) > built || statSync(path.join(root, 'tsconfig.build.json')).mtimeMs > built;
+  return (
+    newestUnder(path.join(root, 'src')) > built || statSync(path.join(root, 'tsconfig.build.json')).mtimeMs > built
+  );
 }
 
 export function build() {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   const started = Date.now();
-  const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+  const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {
+    stdio: 'inherit',
+    cwd: root,
+  });
   if (result.status !== 0) {
     console.error('build failed: see the TypeScript errors above');
     process.exit(result.status ?? 1);

@@ -126,7 +126,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const profiles = new ProfileService(new ProfileStore(db), config);
   const turnStore = new TurnStore(db);
   await profiles.ensureDefault();
-  const files = new SessionFiles({ root: config.sessionFilesDir, maxBytes: config.sessionFilesMaxSizeMb * 1024 * 1024, logger: log });
+  const files = new SessionFiles({
+    root: config.sessionFilesDir,
+    maxBytes: config.sessionFilesMaxSizeMb * 1024 * 1024,
+    logger: log,
+  });
   const provider = providerLookup(config);
   const calibration = new CalibrationRegistry();
   const access = new SessionAccess(store);
@@ -187,7 +191,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     // Delete means gone: the directory goes with the committed delete; the cleanup loop stays for what this misses.
     afterDelete: (sessionId) =>
       files.removeSession(sessionId).catch((err: unknown) => {
-        log.warn({ event: 'session_files.remove_failed', sessionId, err: err instanceof Error ? err.message : String(err) }, 'session_files.remove_failed');
+        log.warn(
+          { event: 'session_files.remove_failed', sessionId, err: err instanceof Error ? err.message : String(err) },
+          'session_files.remove_failed',
+        );
       }),
   });
   const editing = new EditingService(store, new EditStore(store), sessions, bus, {
@@ -228,7 +235,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       const own = await turns.recoverOwn();
       if (own > 0) log.info({ turns: own, instanceId: turns.instanceId }, 'turn.recovered_own');
       await turns.recoverOrphans(staleMs);
-      sweeper = setInterval(() => void turns.recoverOrphans(staleMs).catch((e) => log.warn({ err: e }, 'turn.recovery_failed')), staleMs);
+      sweeper = setInterval(
+        () => void turns.recoverOrphans(staleMs).catch((e) => log.warn({ err: e }, 'turn.recovery_failed')),
+        staleMs,
+      );
       sweeper.unref();
       recalls.start();
       stopCleanup = files.startCleanupLoop(config.sessionFilesCleanupIntervalMs, (ids) => store.existing(ids));

@@ -49,10 +49,18 @@ const settings = {
   dataDir: [z.string().min(1), './.data', 'Directory of the embedded database (PGlite)'],
   redisUrl: [optionalString, undefined, 'Redis URL; set to share events between several server processes'],
   logLevel: [z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info', 'pino log level'],
-  logFormat: [z.enum(['auto', 'json', 'pretty']), 'auto', 'Log lines: auto = readable on a terminal outside production, JSON otherwise'],
+  logFormat: [
+    z.enum(['auto', 'json', 'pretty']),
+    'auto',
+    'Log lines: auto = readable on a terminal outside production, JSON otherwise',
+  ],
   authEnabled: [bool, 'false', 'Require an API key or JWT; false = local mode, every session owned by `anonymous`'],
   allowUnauthenticatedRemote: [bool, 'false', 'With auth disabled, allow listening on a non-loopback address'],
-  corsOrigins: [originList, '', 'Comma-separated browser origins (`https://app.example`) allowed to call the API cross-origin; empty = same origin only; `*` only with auth'],
+  corsOrigins: [
+    originList,
+    '',
+    'Comma-separated browser origins (`https://app.example`) allowed to call the API cross-origin; empty = same origin only; `*` only with auth',
+  ],
   jwtSecret: [optionalString, undefined, 'HS256 secret for JWT bearer tokens'],
   jwtJwksUrl: [z.string().url().optional(), undefined, 'JWKS URL for JWT bearer tokens'],
   jwtIssuer: [optionalString, undefined, 'Expected JWT issuer'],
@@ -61,13 +69,21 @@ const settings = {
   maxPageSize: [int(1), '200', 'Largest `first`/`last` a connection accepts'],
   maxMessageChars: [int(1), '200000', 'Longest user message accepted'],
   wsMaxPayloadBytes: [int(1024), '1048576', 'Largest graphql-ws frame; a larger one closes the socket (1009) unread'],
-  wsMaxConnectionsPerAddress: [int(1), '256', 'graphql-ws sockets open at once from one client address; more are refused (429)'],
+  wsMaxConnectionsPerAddress: [
+    int(1),
+    '256',
+    'graphql-ws sockets open at once from one client address; more are refused (429)',
+  ],
   maxSubscriptionsPerSocket: [int(1), '100', 'Subscriptions open at once on one graphql-ws socket'],
   maxSubscriptionsPerUser: [int(1), '1000', 'Subscriptions open at once per user in this process (graphql-ws and SSE)'],
   maxSseStreamsPerUser: [int(1), '20', 'SSE subscription streams open at once per user (more answers 429)'],
   requestHeadersTimeoutMs: [int(100), '20000', 'Time a client has to send its request headers (408)'],
   requestBodyTimeoutMs: [int(100), '30000', 'A request body that sends nothing for this long is cut (408)'],
-  introspection: [bool.optional(), undefined, 'Serve GraphQL introspection; unset = on in local mode, off with AUTH_ENABLED=true'],
+  introspection: [
+    bool.optional(),
+    undefined,
+    'Serve GraphQL introspection; unset = on in local mode, off with AUTH_ENABLED=true',
+  ],
 
   ollamaHost: [z.string().url(), 'http://127.0.0.1:11434', 'Ollama server'],
   ollamaNumCtx: [int(256), '8192', 'Context window of profiles that set none'],
@@ -104,11 +120,23 @@ const settings = {
   memoryRecallK: [int(0), '2', 'Excerpts injected per turn at most'],
   memoryRecallMinSimilarity: [z.coerce.number().min(0).max(1), '0.3', 'Minimum similarity of an injected excerpt'],
 
-  recallPollMs: [int(50), '5000', 'How often each process looks for due scheduled recalls (the longest a recall scheduled by another process waits past its time)'],
-  recallLeaseMs: [int(100), '60000', 'A claimed recall not fired within this long (its process died) is claimed again by any process'],
+  recallPollMs: [
+    int(50),
+    '5000',
+    'How often each process looks for due scheduled recalls (the longest a recall scheduled by another process waits past its time)',
+  ],
+  recallLeaseMs: [
+    int(100),
+    '60000',
+    'A claimed recall not fired within this long (its process died) is claimed again by any process',
+  ],
   recallMaxAheadDays: [int(1), '365', 'How far ahead a recall may be scheduled'],
   recallMaxPendingPerSession: [int(1), '100', 'Pending scheduled recalls per session at most'],
-  recallToolEnabled: [bool, 'false', 'Offer the model the schedule_recall tool (off by default: a tool definition costs prompt tokens on every model call)'],
+  recallToolEnabled: [
+    bool,
+    'false',
+    'Offer the model the schedule_recall tool (off by default: a tool definition costs prompt tokens on every model call)',
+  ],
 
   maxToolIterations: [int(1), '25', 'LLM calls per turn at most'],
   toolResultTimeoutMs: [int(100), '300000', 'How long a turn waits for submitToolResult'],
@@ -119,7 +147,11 @@ const settings = {
   repeatParagraphLimit: [int(2), '4', 'Same paragraph repeated more than this stops the stream'],
   searchStatementTimeoutMs: [int(100), '5000', 'Statement timeout of a session search'],
   shutdownTimeoutMs: [int(100), '10000', 'Grace period for open requests on SIGTERM'],
-  instanceId: [optionalString, undefined, 'Stable identity of this server process across restarts (unset = hostname:PORT, or none with PORT=0)'],
+  instanceId: [
+    optionalString,
+    undefined,
+    'Stable identity of this server process across restarts (unset = hostname:PORT, or none with PORT=0)',
+  ],
 } as const;
 
 type Settings = typeof settings;
@@ -133,7 +165,10 @@ export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const out: Record<string, unknown> = {};
-  for (const [key, [schema, fallback]] of Object.entries(settings) as unknown as [string, readonly [z.ZodType, string | undefined, string]][]) {
+  for (const [key, [schema, fallback]] of Object.entries(settings) as unknown as [
+    string,
+    readonly [z.ZodType, string | undefined, string],
+  ][]) {
     const name = envName(key);
     const raw = env[name] === '' && fallback === undefined ? undefined : (env[name] ?? fallback);
     const parsed = schema.safeParse(raw);

@@ -15,10 +15,17 @@ export function wantsPretty(format: Config['logFormat'], isTTY: boolean, nodeEnv
 }
 
 /** `out` is where lines go (standard output unless a test passes a stream). */
-export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, out: NodeJS.WritableStream = process.stdout): Logger {
+export function createLogger(
+  config: Pick<Config, 'logLevel' | 'logFormat'>,
+  out: NodeJS.WritableStream = process.stdout,
+): Logger {
   const options = loggerOptions(config.logLevel);
   const isTTY = Boolean((out as NodeJS.WriteStream).isTTY);
-  if (!wantsPretty(config.logFormat, isTTY, process.env.NODE_ENV)) return pino(options, out === process.stdout ? undefined : out);
+  if (!wantsPretty(config.logFormat, isTTY, process.env.NODE_ENV))
+    return pino(options, out === process.stdout ? undefined : out);
   const colorize = isTTY && !process.env.NO_COLOR;
-  return pino(options, pretty({ colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true, destination: out }));
+  return pino(
+    options,
+    pretty({ colorize, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true, destination: out }),
+  );
 }

@@ -127,7 +127,12 @@ const ACCESS_CODES = new Set<string>([ErrorCode.UNAUTHENTICATED, ErrorCode.FORBI
  * One line per GraphQL error that reached the client: a server fault at error
  * with its (safe) stack, a client mistake at info/debug with its code only.
  */
-export function logGraphQLError(log: Logger, error: unknown, code: string | undefined, path?: readonly (string | number)[]): void {
+export function logGraphQLError(
+  log: Logger,
+  error: unknown,
+  code: string | undefined,
+  path?: readonly (string | number)[],
+): void {
   const where = path?.length ? path.join('.').slice(0, 200) : undefined;
   if (code === ErrorCode.INTERNAL_SERVER_ERROR) {
     const original = (error as { originalError?: unknown }).originalError ?? error;

@@ -21,7 +21,8 @@ async function main() {
   const running = await startServer(app, { routes: appRoutes(app) });
   await app.start?.();
   // The embedded database is this process's alone: `npm run admin` talks to it through this socket.
-  const admin = app.db.kind === 'pglite' ? await startAdminSocket({ dataDir: config.dataDir, auth: app.auth, log: app.log }) : null;
+  const admin =
+    app.db.kind === 'pglite' ? await startAdminSocket({ dataDir: config.dataDir, auth: app.auth, log: app.log }) : null;
   app.log.info({ url: `${running.url}/graphql`, database: app.db.kind, auth: config.authEnabled }, 'listening');
   // Says at once when a profile's provider is down or its model is missing; never delays or fails start-up.
   void checkProvidersInBackground(app);

@@ -28,7 +28,12 @@ function sessionIdFrom(segment: string): string | null {
   }
 }
 
-function send(res: import('node:http').ServerResponse, status: number, text: string, extra: Record<string, string> = {}) {
+function send(
+  res: import('node:http').ServerResponse,
+  status: number,
+  text: string,
+  extra: Record<string, string> = {},
+) {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff', ...extra });
   res.end(text);
 }
@@ -86,7 +91,11 @@ export const fileDownloadRoute: RouteHandler = async (req, res, app) => {
  * the browser; HTML and SVG, which could script against this origin, are
  * served as attachments inside a CSP sandbox.
  */
-async function serveFile(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, opened: OpenedFile) {
+async function serveFile(
+  req: import('node:http').IncomingMessage,
+  res: import('node:http').ServerResponse,
+  opened: OpenedFile,
+) {
   const active = opened.kind === 'html' || opened.kind === 'svg';
   const disposition = `${active ? 'attachment' : 'inline'}; filename*=UTF-8''${encodeURIComponent(opened.filename)}`;
   res.writeHead(200, {

@@ -36,7 +36,8 @@ interface WsInitialContext {
 /** A header's value from a plain object of headers, whatever the case of its name. */
 function headerIn(headers: unknown, name: string): string | undefined {
   if (!headers || typeof headers !== 'object') return undefined;
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name && typeof value === 'string') return value;
+  for (const [key, value] of Object.entries(headers))
+    if (key.toLowerCase() === name && typeof value === 'string') return value;
   return undefined;
 }
 
@@ -58,7 +59,10 @@ function authorizationFrom(initial: YogaInitialContext & WsInitialContext & { so
     if (fromParams) return fromParams;
   }
   if (initial.socket !== undefined || params) {
-    const fromOperation = headerIn((initial.params?.extensions as { headers?: unknown } | undefined)?.headers, 'authorization');
+    const fromOperation = headerIn(
+      (initial.params?.extensions as { headers?: unknown } | undefined)?.headers,
+      'authorization',
+    );
     if (fromOperation) return fromOperation;
   }
   return initial.request?.headers.get('authorization') ?? null;
@@ -68,14 +72,17 @@ export function createGraphQLHandler(app: App) {
   return createYoga<Record<string, unknown>, Context>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
-    graphiql: app.config.graphiql ? { subscriptionsProtocol: 'WS', title: 'Chat session service', defaultTabs: GRAPHIQL_TABS } : false,
+    graphiql: app.config.graphiql
+      ? { subscriptionsProtocol: 'WS', title: 'Chat session service', defaultTabs: GRAPHIQL_TABS }
+      : false,
     renderGraphiQL: renderLocalGraphiQL,
     maskedErrors: {
       maskError: (error, message) => {
         const masked = maskError(error, message) as GraphQLError;
         const code = masked.extensions?.code as string | undefined;
         logGraphQLError(app.log, error, code, masked.path);
-        if (code === ErrorCode.INTERNAL_SERVER_ERROR && process.env.DEBUG_ERRORS) console.error((error as { originalError?: unknown }).originalError ?? error);
+        if (code === ErrorCode.INTERNAL_SERVER_ERROR && process.env.DEBUG_ERRORS)
+          console.error((error as { originalError?: unknown }).originalError ?? error);
         return masked;
       },
     },
@@ -223,7 +230,12 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
       onOperation: (ctx, id, _payload, args, operationResult) => {
         const result = wsLimits.hold(args, operationResult);
         return isAsyncIterable(result)
-          ? sendFrames(result as AsyncIterable<ExecutionResult>, id, (ctx.extra as { socket: WebSocket }).socket, () => id in ctx.subscriptions)
+          ? sendFrames(
+              result as AsyncIterable<ExecutionResult>,
+              id,
+              (ctx.extra as { socket: WebSocket }).socket,
+              () => id in ctx.subscriptions,
+            )
           : undefined;
       },
       onClose: (ctx) => wsLimits.closed(ctx),
@@ -256,7 +268,15 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
     close: async (options = {}) => {
       const drained =
         options.graceMs !== undefined
-          ? await drainServer({ server, wss, requests, wsContexts, bus: app.bus, graceMs: options.graceMs, beforeEnd: options.beforeEnd })
+          ? await drainServer({
+              server,
+              wss,
+              requests,
+              wsContexts,
+              bus: app.bus,
+              graceMs: options.graceMs,
+              beforeEnd: options.beforeEnd,
+            })
           : null;
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
@@ -295,7 +315,10 @@ function sendFrames(
       if (socket.readyState !== WebSocket.OPEN || !active()) continue;
       const frame = nextFrame(id, step.value);
       if (socket.bufferedAmount < SOCKET_HIGH_WATER) socket.send(frame);
-      else await new Promise<void>((resolve, reject) => socket.send(frame, (error) => (error ? reject(error) : resolve())));
+      else
+        await new Promise<void>((resolve, reject) =>
+          socket.send(frame, (error) => (error ? reject(error) : resolve())),
+        );
     }
   });
 }

@@ -62,7 +62,11 @@ export interface SharedSubscriptionStats {
 }
 
 /** Which variables can change a per-event result (sorted), or null when the operation is not shareable. */
-function resultVariables(document: DocumentNode, operation: OperationDefinitionNode, rootFields: ReadonlySet<string>): string[] | null {
+function resultVariables(
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  rootFields: ReadonlySet<string>,
+): string[] | null {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
@@ -112,7 +116,10 @@ function resultVariables(document: DocumentNode, operation: OperationDefinitionN
  * throw() close `source` at once (a client's `complete` or a closed socket
  * must release the subscription's listener without waiting for an event).
  */
-export function closingIterator<T, U>(source: AsyncIterator<T>, next: () => Promise<IteratorResult<U>>): AsyncIterableIterator<U> {
+export function closingIterator<T, U>(
+  source: AsyncIterator<T>,
+  next: () => Promise<IteratorResult<U>>,
+): AsyncIterableIterator<U> {
   const close = async (): Promise<IteratorResult<U>> => {
     await source.return?.();
     return { value: undefined, done: true };
@@ -153,7 +160,9 @@ function mapStream<T, U>(
  * The envelop plugin. One instance per server: its cache and statistics are
  * that server's. `stats` counts executions and reuses (tests, benchmarks).
  */
-export function useSharedSubscriptionExecution<C>(options: SharedSubscriptionOptions<C>): Plugin & { stats: SharedSubscriptionStats } {
+export function useSharedSubscriptionExecution<C>(
+  options: SharedSubscriptionOptions<C>,
+): Plugin & { stats: SharedSubscriptionStats } {
   const rootFields = new Set(options.rootFields);
   const maxEvents = options.maxEvents ?? 4096;
   const stats: SharedSubscriptionStats = { executions: 0, shared: 0 };
@@ -171,7 +180,8 @@ export function useSharedSubscriptionExecution<C>(options: SharedSubscriptionOpt
     let perOperation = variablesOf.get(document);
     if (!perOperation) variablesOf.set(document, (perOperation = new Map()));
     let names = perOperation.get(operationName);
-    if (names === undefined) perOperation.set(operationName, (names = resultVariables(document, operation, rootFields)));
+    if (names === undefined)
+      perOperation.set(operationName, (names = resultVariables(document, operation, rootFields)));
     if (names === null) return null;
     let documentId = documentIds.get(document);
     if (documentId === undefined) documentIds.set(document, (documentId = nextDocumentId++));
@@ -213,16 +223,20 @@ export function useSharedSubscriptionExecution<C>(options: SharedSubscriptionOpt
     return result;
   }
 
-  async function subscribeShared(
-    args: ExecutionArgs,
-    original: (args: ExecutionArgs) => unknown,
-  ): Promise<unknown> {
+  async function subscribeShared(args: ExecutionArgs, original: (args: ExecutionArgs) => unknown): Promise<unknown> {
     const operation = getOperationAST(args.document, args.operationName);
-    if (!operation || operation.operation !== 'subscription' || (args as { signal?: unknown }).signal) return original(args);
+    if (!operation || operation.operation !== 'subscription' || (args as { signal?: unknown }).signal)
+      return original(args);
     const key = shareKey(args, operation);
     if (key === null) return original(args);
     // Malformed variables: the original reports them in its own shape, without calling any resolver.
-    if (getVariableValues(args.schema, operation.variableDefinitions ?? [], (args.variableValues ?? {}) as Record<string, unknown>).errors) {
+    if (
+      getVariableValues(
+        args.schema,
+        operation.variableDefinitions ?? [],
+        (args.variableValues ?? {}) as Record<string, unknown>,
+      ).errors
+    ) {
       return original(args);
     }
     const source = await createSourceEventStream(args);

@@ -19,36 +19,70 @@ beforeAll(async () => {
 afterAll(() => t?.close(), 300_000);
 
 const SIZE = 200_000;
-const SHAPES = ['[', '(', '*', '`', '_', '~', '![', '[a](', '<a', '**a', '- ', '#', 'x\t', 'a@', '0,', '-/', 'n.p', '~~ ', '```\n'];
+const SHAPES = [
+  '[',
+  '(',
+  '*',
+  '`',
+  '_',
+  '~',
+  '![',
+  '[a](',
+  '<a',
+  '**a',
+  '- ',
+  '#',
+  'x\t',
+  'a@',
+  '0,',
+  '-/',
+  'n.p',
+  '~~ ',
+  '```\n',
+];
 
 const fill = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE);
-const chunks = (text: string, size: number) => Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
+const chunks = (text: string, size: number) =>
+  Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(i * size, (i + 1) * size));
 
 describe(`adversarial text (${dbKind})`, () => {
-  it.each(SHAPES)('a %j message of 200,000 characters completes, with its reply and its title', async (unit) => {
-    const content = fill(unit);
-    const created = await t.http(`mutation { createSession(input: {}) { id name } }`);
-    const sessionId = created.data.createSession.id as string;
-    const title = `Shape ${SHAPES.indexOf(unit)} title`;
-    // The reply streams the same shape in small pieces (the repeat guard sees every one);
-    // the title reply hides a long run of it in a reasoning block before the title.
-    t.fake.responder = (call) =>
-      call.body?.messages?.[0]?.content === TITLE_PROMPT
-        ? { text: `<think>${content.slice(0, 100_000)}</think>\n${title}` }
-        : { text: chunks(content, 997) };
-    const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: '0' });
-    const sent = await t.http(`mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } userMessage { content } } }`, {
-      input: { sessionId, content },
-    });
-    expect(sent.errors).toBeUndefined();
-    expect(sent.data.sendMessage.userMessage.content).toBe(content);
-    const turnId = sent.data.sendMessage.turn.id;
-    const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded' && e.turn.id === turnId), 300_000);
-    const ended = events.find((e) => e.__typename === 'TurnEnded');
-    expect(ended.turn.status).toBe('COMPLETED');
-    expect(ended.assistantMessage.content).toBe(content);
-    const renamed = await sub.waitFor((es) => es.some((e) => e.__typename === 'SessionRenamed' && e.titleSource === 'GENERATED'), 300_000);
-    expect(renamed.find((e) => e.__typename === 'SessionRenamed' && e.titleSource === 'GENERATED').name).toBe(title);
-    sub.dispose();
-  }, 600_000);
+  it.each(SHAPES)(
+    'a %j message of 200,000 characters completes, with its reply and its title',
+    async (unit) => {
+      const content = fill(unit);
+      const created = await t.http(`mutation { createSession(input: {}) { id name } }`);
+      const sessionId = created.data.createSession.id as string;
+      const title = `Shape ${SHAPES.indexOf(unit)} title`;
+      // The reply streams the same shape in small pieces (the repeat guard sees every one);
+      // the title reply hides a long run of it in a reasoning block before the title.
+      t.fake.responder = (call) =>
+        call.body?.messages?.[0]?.content === TITLE_PROMPT
+          ? { text: `<think>${content.slice(0, 100_000)}</think>\n${title}` }
+          : { text: chunks(content, 997) };
+      const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: '0' });
+      const sent = await t.http(
+        `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } userMessage { content } } }`,
+        {
+          input: { sessionId, content },
+        },
+      );
+      expect(sent.errors).toBeUndefined();
+      expect(sent.data.sendMessage.userMessage.content).toBe(content);
+      const turnId = sent.data.sendMessage.turn.id;
+      const events = await sub.waitFor(
+        (es) => es.some((e) => e.__typename === 'TurnEnded' && e.turn.id === turnId),
+        300_000,
+      );
+      const ended = events.find((e) => e.__typename === 'TurnEnded');
+      expect(ended.turn.status).toBe('COMPLETED');
+      expect(ended.assistantMessage.content).toBe(content);
+      const renamed = await sub.waitFor(
+        (es) => es.some((e) => e.__typename === 'SessionRenamed' && e.titleSource === 'GENERATED'),
+        300_000,
+      );
+      expect(renamed.find((e) => e.__typename === 'SessionRenamed' && e.titleSource === 'GENERATED').name).toBe(title);
+      sub.dispose();
+    },
+    600_000,
+  );
 });

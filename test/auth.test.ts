@@ -58,8 +58,16 @@ describe(`auth (${dbKind})`, () => {
     const missing = Buffer.from('Session:00000000-0000-4000-8000-000000000000').toString('base64');
     const asBob = await t.gql(SessionAndNodeDocument, { id: mine.id }, bob);
     expect(asBob.data).toEqual({ session: null, node: null });
-    const renameForeign = await t.gql(`mutation($id: ID!) { renameSession(id: $id, name: "x") { id } }`, { id: mine.id }, bob);
-    const renameMissing = await t.gql(`mutation($id: ID!) { renameSession(id: $id, name: "x") { id } }`, { id: missing }, bob);
+    const renameForeign = await t.gql(
+      `mutation($id: ID!) { renameSession(id: $id, name: "x") { id } }`,
+      { id: mine.id },
+      bob,
+    );
+    const renameMissing = await t.gql(
+      `mutation($id: ID!) { renameSession(id: $id, name: "x") { id } }`,
+      { id: missing },
+      bob,
+    );
     expect(renameForeign.errors?.[0]).toEqual(renameMissing.errors?.[0]);
     expect(codeOf(renameForeign)).toBe('NOT_FOUND');
     const del = await t.gql(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: mine.id }, bob);
@@ -76,7 +84,11 @@ describe(`auth (${dbKind})`, () => {
     expect(adminList.data!.sessions.edges.map((e) => e.node.id)).toContain(mine.id);
     const read = await t.gql(SessionNameDocument, { id: mine.id }, reader);
     expect(read.data!.session!.name).toBe('for admin');
-    const write = await t.gql(`mutation($id: ID!) { renameSession(id: $id, name: "hijack") { id } }`, { id: mine.id }, reader);
+    const write = await t.gql(
+      `mutation($id: ID!) { renameSession(id: $id, name: "hijack") { id } }`,
+      { id: mine.id },
+      reader,
+    );
     expect(codeOf(write)).toBe('NOT_FOUND');
     const ctx = await t.gql(`query($id: ID!) { session(id: $id) { context { content } } }`, { id: mine.id }, reader);
     expect(codeOf(ctx)).toBe('FORBIDDEN');
@@ -97,7 +109,11 @@ describe(`auth (${dbKind})`, () => {
     const q = `mutation { upsertProfile(input: { key: "p1", name: "P", model: "m" }) { key } }`;
     expect(codeOf(await t.gql(q, {}, alice))).toBe('FORBIDDEN');
     expect((await t.gql(q, {}, admin)).data.upsertProfile.key).toBe('p1');
-    const bad = await t.gql(`mutation { upsertProfile(input: { key: "p 2", name: "P", model: "m" }) { key } }`, {}, admin);
+    const bad = await t.gql(
+      `mutation { upsertProfile(input: { key: "p 2", name: "P", model: "m" }) { key } }`,
+      {},
+      admin,
+    );
     expect(codeOf(bad)).toBe('BAD_USER_INPUT');
   });
 
@@ -133,7 +149,9 @@ describe('no-auth mode', { timeout: 300_000 }, () => {
       expect((await local.app.store.get(id!))!.userId).toBe('anonymous');
       const app = await createApp(testConfig({ host: '0.0.0.0' }), { db: local.app.db });
       await expect(startServer(app)).rejects.toThrow(/Refusing to listen on 0\.0\.0\.0 with auth disabled/);
-      const allowed = await startServer(await createApp(testConfig({ host: '0.0.0.0', allowUnauthenticatedRemote: true }), { db: local.app.db }));
+      const allowed = await startServer(
+        await createApp(testConfig({ host: '0.0.0.0', allowUnauthenticatedRemote: true }), { db: local.app.db }),
+      );
       await allowed.close();
     } finally {
       await local.close();

@@ -44,7 +44,11 @@ const GENERATED_DIR = resolve(REPO_ROOT, 'test/generated');
 async function graphqlFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const nested = await Promise.all(
-    entries.map((e) => (e.isDirectory() ? graphqlFiles(join(dir, e.name)) : Promise.resolve(e.name.endsWith('.graphql') ? [join(dir, e.name)] : []))),
+    entries.map((e) =>
+      e.isDirectory()
+        ? graphqlFiles(join(dir, e.name))
+        : Promise.resolve(e.name.endsWith('.graphql') ? [join(dir, e.name)] : []),
+    ),
   );
   return nested.flat().sort();
 }
@@ -58,7 +62,10 @@ describe('codegen documents', () => {
     for (const file of files) {
       const document = parse(await readFile(file, 'utf8'));
       operations += document.definitions.filter((d) => d.kind === 'OperationDefinition').length;
-      expect(validate(schema, document).map((e) => e.message), relative(REPO_ROOT, file)).toEqual([]);
+      expect(
+        validate(schema, document).map((e) => e.message),
+        relative(REPO_ROOT, file),
+      ).toEqual([]);
     }
     expect(operations).toBeGreaterThanOrEqual(5);
   });
@@ -94,15 +101,23 @@ describe(`typed documents against the app (${dbKind})`, () => {
   afterAll(() => t?.close());
 
   /** Sends a generated document; result and variables are typed by it. */
-  const run = <R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables: V): Promise<GqlResult<R>> =>
-    t.gql<R>(print(document), variables);
+  const run = <R, V extends Record<string, unknown>>(
+    document: TypedDocumentNode<R, V>,
+    variables: V,
+  ): Promise<GqlResult<R>> => t.gql<R>(print(document), variables);
 
   it('CreateSession, RenameSession, SessionsPage, HistoryPage, DeleteSession', async () => {
     const variables: CreateSessionMutationVariables = { input: { name: 'typed' } };
     const created: GqlResult<CreateSessionMutation> = await run(CreateSessionDocument, variables);
     expect(created.errors).toBeUndefined();
     const session = created.data!.createSession;
-    expect(session).toMatchObject({ name: 'typed', titleSource: 'MANUAL', pinned: false, displayMessageCount: 0, preview: null });
+    expect(session).toMatchObject({
+      name: 'typed',
+      titleSource: 'MANUAL',
+      pinned: false,
+      displayMessageCount: 0,
+      preview: null,
+    });
     expect(typeof session.profile.key).toBe('string');
     expect(Number.isNaN(Date.parse(session.createdAt))).toBe(false);
 
@@ -117,7 +132,11 @@ describe(`typed documents against the app (${dbKind})`, () => {
 
     const history = await run(HistoryPageDocument, { id: session.id, last: 20 });
     expect(history.errors).toBeUndefined();
-    expect(history.data!.session).toMatchObject({ id: session.id, displayMessageCount: 0, history: { totalCount: 0, edges: [] } });
+    expect(history.data!.session).toMatchObject({
+      id: session.id,
+      displayMessageCount: 0,
+      history: { totalCount: 0, edges: [] },
+    });
 
     const deleted = await run(DeleteSessionDocument, { id: session.id });
     expect(deleted.errors).toBeUndefined();

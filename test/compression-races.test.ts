@@ -34,10 +34,9 @@ describe(`compression racing other writers (${dbKind})`, () => {
     const held = holdSummary('- summary of the early turns\nKEYS: alpha');
     const pass = t.http(COMPACT, { id: s.id });
     await held.arrived;
-    const note = await t.http(
-      `mutation($i: RecordSessionEventInput!) { recordSessionEvent(input: $i) { id } }`,
-      { i: { sessionId: s.id, source: 'task_note', text: 'note recorded while the summary was written' } },
-    );
+    const note = await t.http(`mutation($i: RecordSessionEventInput!) { recordSessionEvent(input: $i) { id } }`, {
+      i: { sessionId: s.id, source: 'task_note', text: 'note recorded while the summary was written' },
+    });
     expect(note.errors).toBeUndefined();
     held.release();
     const r = await pass;
@@ -84,7 +83,8 @@ describe(`compression racing other writers (${dbKind})`, () => {
   it('an undo waits for a running compression pass on the same session', async () => {
     const s = await profileSession(t, { window: 4096 });
     await t.app.store.append(s.raw, exchanges(10, 300));
-    t.fake.responder = (call) => (isSummaryCall(call) ? { text: '- summary\nKEYS: b', chunkDelayMs: 150 } : { text: 'ok' });
+    t.fake.responder = (call) =>
+      isSummaryCall(call) ? { text: '- summary\nKEYS: b', chunkDelayMs: 150 } : { text: 'ok' };
     const order: string[] = [];
     const requests = t.fake.requests.length;
     const pass = t.app.compression.compress(s.raw, { reason: 'FORCED', strategy: 'SUMMARY' }).then((r) => {
@@ -112,9 +112,18 @@ describe(`memorySearch scope (${dbKind})`, () => {
     const legacy = await t.app.store.create({ profileId: profile.id, userId: null });
     const owned = await t.app.store.create({ profileId: profile.id, userId: 'someone' });
     const chunk = (sessionId: string, content: string) => ({
-      sessionId, content, contentHash: content, breadcrumbs: [], turnStart: 0, turnEnd: 1, firstAt: new Date(), lastAt: new Date(),
+      sessionId,
+      content,
+      contentHash: content,
+      breadcrumbs: [],
+      turnStart: 0,
+      turnEnd: 1,
+      firstAt: new Date(),
+      lastAt: new Date(),
     });
-    await t.app.db.prisma.memoryChunk.createMany({ data: [chunk(legacy.id, 'zanzibar legacy secret'), chunk(owned.id, 'zanzibar owned note')] });
+    await t.app.db.prisma.memoryChunk.createMany({
+      data: [chunk(legacy.id, 'zanzibar legacy secret'), chunk(owned.id, 'zanzibar owned note')],
+    });
     const index = new MemoryIndex(t.app.db.prisma, t.app.trigram);
     const ownedHits = await index.search({ scope: { owned: true }, query: 'zanzibar', first: 10 });
     expect(ownedHits.map((h) => h.content)).toEqual(['zanzibar owned note']);

@@ -1,7 +1,17 @@
 /** Strategies on the same pipeline: FULL_REPLACE, LOCAL (cap/spill/prune/shake, read back), NATIVE (Anthropic compaction). */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, codeOf, dbKind, type ServerContext } from './support/harness.js';
-import { COMPACT, PLAN, compressed, exchanges, isSummaryCall, profileSession, respond, sendAndWait, withEvents } from './support/compression.js';
+import {
+  COMPACT,
+  PLAN,
+  compressed,
+  exchanges,
+  isSummaryCall,
+  profileSession,
+  respond,
+  sendAndWait,
+  withEvents,
+} from './support/compression.js';
 import type { NewMessage } from '../src/domain/types.js';
 
 let t: ServerContext;
@@ -18,7 +28,11 @@ const done = (es: any[]) => compressed(es).length > 0;
 function toolTurn(i: number, body: string): NewMessage[] {
   return [
     { role: 'user', content: `task ${i}` },
-    { role: 'assistant', content: '', toolCalls: [{ id: `call_${i}`, name: 'shell', arguments: { cmd: `cat big_${i}.log` } }] },
+    {
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: `call_${i}`, name: 'shell', arguments: { cmd: `cat big_${i}.log` } }],
+    },
     { role: 'tool', content: body, toolCallId: `call_${i}`, name: 'shell' },
     { role: 'assistant', content: `done ${i}` },
   ];
@@ -31,13 +45,20 @@ describe(`compression strategies (${dbKind})`, () => {
     respond(t, '- Continue from step 3.\nKEYS: step 3');
     const { result, events } = await withEvents(t, s.id, () => t.http(COMPACT, { id: s.id, s: 'FULL_REPLACE' }), done);
     expect(result.errors).toBeUndefined();
-    expect(compressed(events)[0]).toMatchObject({ strategy: 'FULL_REPLACE', reason: 'FORCED', messagesBefore: 10, messagesAfter: 5 });
+    expect(compressed(events)[0]).toMatchObject({
+      strategy: 'FULL_REPLACE',
+      reason: 'FORCED',
+      messagesBefore: 10,
+      messagesAfter: 5,
+    });
     const context = await t.app.store.context(s.raw);
     expect(context.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
     expect(context[0]!.content).toBe('task 9');
     expect(context.at(-1)).toMatchObject({ isSummary: true, isDisplay: false });
     expect(context.at(-1)!.content).toContain('Continue from step 3.');
-    expect(t.fake.requests.filter((b) => isSummaryCall({ body: b } as any)).at(-1).messages[0].content).toMatch(/^You write a continuation/);
+    expect(t.fake.requests.filter((b) => isSummaryCall({ body: b } as any)).at(-1).messages[0].content).toMatch(
+      /^You write a continuation/,
+    );
     expect((await t.app.store.allMessages(s.raw)).filter((m) => m.isDisplay && !m.isCompression)).toHaveLength(10);
 
     const s2 = await profileSession(t, { window: 4096 });
@@ -52,7 +73,13 @@ describe(`compression strategies (${dbKind})`, () => {
     const s = await profileSession(t, { window: 8192 });
     const huge = `HEAD ${'x'.repeat(20_000)} TAIL-MARKER`;
     const medium = `MED ${'m'.repeat(5_000)}`;
-    await t.app.store.append(s.raw, [...toolTurn(1, huge), ...toolTurn(2, medium), ...toolTurn(3, 'r3'), ...toolTurn(4, 'r4'), ...toolTurn(5, 'r5')]);
+    await t.app.store.append(s.raw, [
+      ...toolTurn(1, huge),
+      ...toolTurn(2, medium),
+      ...toolTurn(3, 'r3'),
+      ...toolTurn(4, 'r4'),
+      ...toolTurn(5, 'r5'),
+    ]);
     const before = t.fake.requests.length;
     const plan = (await t.http(PLAN, { id: s.id, s: 'LOCAL' })).data.compressionPlan;
     expect(plan).toMatchObject({ wouldCompress: true, strategy: 'LOCAL' });
@@ -71,10 +98,18 @@ describe(`compression strategies (${dbKind})`, () => {
     // Same place in the context: right after its call.
     const at = context.indexOf(spilled);
     expect(context[at - 1]!.toolCalls[0]!.id).toBe(spilled.toolCallId);
-    const back = await t.app.tools.run('read_spilled', { pointer }, { sessionId: s.raw, turnId: 'x', signal: new AbortController().signal });
+    const back = await t.app.tools.run(
+      'read_spilled',
+      { pointer },
+      { sessionId: s.raw, turnId: 'x', signal: new AbortController().signal },
+    );
     expect(back.content.startsWith('HEAD ')).toBe(true);
     expect(back.content).toContain('call again with offset 8000');
-    const last = await t.app.tools.run('read_spilled', { pointer, offset: 16_000 }, { sessionId: s.raw, turnId: 'x', signal: new AbortController().signal });
+    const last = await t.app.tools.run(
+      'read_spilled',
+      { pointer, offset: 16_000 },
+      { sessionId: s.raw, turnId: 'x', signal: new AbortController().signal },
+    );
     expect(last.content.endsWith('TAIL-MARKER')).toBe(true);
     // The display rows keep their full bodies.
     const all = await t.app.store.allMessages(s.raw);
@@ -92,7 +127,11 @@ describe(`compression strategies (${dbKind})`, () => {
       run: async (args) => ({ content: body(Number(args.n)) }),
     });
     // Three turns of two calls each, the fake sending no ids (as Ollama does); turn 3 repeats a given id.
-    for (const [turn, ids] of [[1, [undefined, undefined]], [2, [undefined, undefined]], [3, ['call_0', 'call_0']]] as const) {
+    for (const [turn, ids] of [
+      [1, [undefined, undefined]],
+      [2, [undefined, undefined]],
+      [3, ['call_0', 'call_0']],
+    ] as const) {
       t.fake.enqueue(
         { toolCalls: ids.map((id, i) => ({ name: 'dump', arguments: { n: turn * 10 + i }, ...(id && { id }) })) },
         { text: `done ${turn}` },
@@ -117,7 +156,11 @@ describe(`compression strategies (${dbKind})`, () => {
     expect(new Set(spilled.map((m) => m.metadata.spilled)).size).toBe(spilled.length);
     for (const m of spilled) {
       const n = /^BODY-(\d+) /.exec(m.content)![1];
-      const back = await t.app.tools.run('read_spilled', { pointer: m.metadata.spilled }, { sessionId: s.raw, turnId: 'x', signal: new AbortController().signal });
+      const back = await t.app.tools.run(
+        'read_spilled',
+        { pointer: m.metadata.spilled },
+        { sessionId: s.raw, turnId: 'x', signal: new AbortController().signal },
+      );
       expect(back.content.startsWith(`BODY-${n} `)).toBe(true);
     }
   });
@@ -146,7 +189,9 @@ describe(`compression strategies (${dbKind})`, () => {
       expect(events.at(-1).__typename).toBe('TurnEnded');
     }
     const stored = (await t.app.store.allMessages(s.raw)).filter((m) => m.role === 'assistant');
-    expect(stored.at(-1)!.metadata.thinkingBlocks).toEqual([{ type: 'thinking', thinking: 'thought 3', signature: expect.stringMatching(/^sig_/) }]);
+    expect(stored.at(-1)!.metadata.thinkingBlocks).toEqual([
+      { type: 'thinking', thinking: 'thought 3', signature: expect.stringMatching(/^sig_/) },
+    ]);
 
     t.fake.enqueue({ compaction: 'Turns 1 and 2: the user asked two questions.' });
     const r = await t.http(COMPACT, { id: s.id, s: 'NATIVE' });
@@ -163,11 +208,21 @@ describe(`compression strategies (${dbKind})`, () => {
     expect(rest).toEqual([]);
     expect(carrier).toEqual({
       role: 'assistant',
-      content: [{ type: 'compaction', content: 'Turns 1 and 2: the user asked two questions.', signature: expect.stringMatching(/^csig_/) }],
+      content: [
+        {
+          type: 'compaction',
+          content: 'Turns 1 and 2: the user asked two questions.',
+          signature: expect.stringMatching(/^csig_/),
+        },
+      ],
     });
     expect(user3).toEqual({ role: 'user', content: [{ type: 'text', text: 'question 3' }] });
     expect(assistant3.content).toEqual([
-      { type: 'thinking', thinking: 'thought 3', signature: (stored.at(-1)!.metadata.thinkingBlocks as { signature: string }[])[0]!.signature },
+      {
+        type: 'thinking',
+        thinking: 'thought 3',
+        signature: (stored.at(-1)!.metadata.thinkingBlocks as { signature: string }[])[0]!.signature,
+      },
       { type: 'text', text: 'answer 3' },
     ]);
     expect(user4.content.at(-1)).toMatchObject({ type: 'text', text: expect.stringContaining('question 4') });
@@ -175,7 +230,11 @@ describe(`compression strategies (${dbKind})`, () => {
 
   it('NATIVE: Anthropic compaction block replaces the prefix; BAD_USER_INPUT for providers without it', async () => {
     const s = await profileSession(t, { provider: 'anthropic', window: 8192 });
-    await t.app.store.append(s.raw, [...exchanges(3), { role: 'user', content: 'latest request' }, { role: 'assistant', content: 'latest answer' }]);
+    await t.app.store.append(s.raw, [
+      ...exchanges(3),
+      { role: 'user', content: 'latest request' },
+      { role: 'assistant', content: 'latest answer' },
+    ]);
     t.fake.enqueue({ compaction: 'Provider summary of the first three turns.' });
     const { result, events } = await withEvents(t, s.id, () => t.http(COMPACT, { id: s.id, s: 'NATIVE' }), done);
     expect(result.errors).toBeUndefined();
@@ -183,7 +242,12 @@ describe(`compression strategies (${dbKind})`, () => {
     expect(call.api).toBe('anthropic');
     expect(String(call.headers['anthropic-beta'])).toContain('compact-2026-01-12');
     expect(call.body.context_management.edits[0].type).toBe('compact_20260112');
-    expect(compressed(events)[0]).toMatchObject({ strategy: 'NATIVE', summary: 'Provider summary of the first three turns.', messagesBefore: 8, messagesAfter: 3 });
+    expect(compressed(events)[0]).toMatchObject({
+      strategy: 'NATIVE',
+      summary: 'Provider summary of the first three turns.',
+      messagesBefore: 8,
+      messagesAfter: 3,
+    });
     const context = await t.app.store.context(s.raw);
     expect(context.map((m) => [m.role, m.content])).toEqual([
       ['assistant', 'Provider summary of the first three turns.'],
@@ -196,7 +260,12 @@ describe(`compression strategies (${dbKind})`, () => {
     const next = await sendAndWait(t, s.id, 'and now?');
     expect(next.events.at(-1).__typename).toBe('TurnEnded');
     const sent = t.fake.calls.at(-1)!;
-    expect(sent.body.messages[0]).toEqual({ role: 'assistant', content: [{ type: 'compaction', content: 'Provider summary of the first three turns.', signature: expect.any(String) }] });
+    expect(sent.body.messages[0]).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'compaction', content: 'Provider summary of the first three turns.', signature: expect.any(String) },
+      ],
+    });
     expect(String(sent.headers['anthropic-beta'])).toContain('compact-2026-01-12');
 
     const o = await profileSession(t, { provider: 'ollama' });

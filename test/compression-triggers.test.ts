@@ -17,7 +17,8 @@ afterEach(() => {
 const SUMMARY = '- Earlier work summarized.\nKEYS: earlier';
 const turnCalls = (from: number) => t.fake.requests.slice(from).filter((b) => !isSummaryCall({ body: b } as any));
 const promptChars = (b: any) =>
-  (b.messages ?? []).reduce((n: number, m: any) => n + String(m.content ?? '').length, 0) + (b.tools ? JSON.stringify(b.tools).length : 0);
+  (b.messages ?? []).reduce((n: number, m: any) => n + String(m.content ?? '').length, 0) +
+  (b.tools ? JSON.stringify(b.tools).length : 0);
 const tooLarge = CONTEXT_TOO_LARGE_REPLY(0, 0).slice(0, 40);
 
 describe(`compression triggers (${dbKind})`, () => {
@@ -43,7 +44,10 @@ describe(`compression triggers (${dbKind})`, () => {
   it('reads the context once per model call: the pre-turn check, the memory recall and the call share it', async () => {
     // A summary in the context makes the recall run; a large window keeps the check from compressing.
     const s = await profileSession(t, { window: 131072, keepRecent: 2 });
-    await t.app.store.append(s.raw, [{ role: 'assistant', content: SUMMARY, isSummary: true, isDisplay: false }, ...exchanges(6, 50)]);
+    await t.app.store.append(s.raw, [
+      { role: 'assistant', content: SUMMARY, isSummary: true, isDisplay: false },
+      ...exchanges(6, 50),
+    ]);
     const store = t.app.store;
     const original = store.context;
     let reads = 0;
@@ -79,9 +83,12 @@ describe(`compression triggers (${dbKind})`, () => {
     hooks.turnContext = async (ctx) => {
       if (!recorded && ctx.session.id === s.raw) {
         recorded = true;
-        const r = await t.gql(`mutation($i: RecordSessionEventInput!) { recordSessionEvent(input: $i) { isContext } }`, {
-          i: { sessionId: s.id, source: 'task_note', text: 'LATE-NOTE from the build watcher' },
-        });
+        const r = await t.gql(
+          `mutation($i: RecordSessionEventInput!) { recordSessionEvent(input: $i) { isContext } }`,
+          {
+            i: { sessionId: s.id, source: 'task_note', text: 'LATE-NOTE from the build watcher' },
+          },
+        );
         expect(r.errors).toBeUndefined();
       }
       return recall ? recall(ctx) : null;
@@ -108,8 +115,12 @@ describe(`compression triggers (${dbKind})`, () => {
     let passes = 0;
     t.app.hooks.afterTurn = (ctx) => worker(ctx).finally(() => void passes++);
     try {
-      for (const q of ['one', 'two', 'three', 'four']) all.push(...(await sendAndWait(t, s.id, `question ${q}`)).events);
-      await eventually(async () => passes, (n) => n >= 4);
+      for (const q of ['one', 'two', 'three', 'four'])
+        all.push(...(await sendAndWait(t, s.id, `question ${q}`)).events);
+      await eventually(
+        async () => passes,
+        (n) => n >= 4,
+      );
     } finally {
       t.app.hooks.afterTurn = worker;
     }
@@ -176,7 +187,9 @@ describe(`compression triggers (${dbKind})`, () => {
       run: async () => ({ content: `BEGIN ${'log line\n'.repeat(125_000)} END` }),
     });
     let calls = 0;
-    respond(t, SUMMARY, () => (++calls === 1 ? { toolCalls: [{ name: 'dump_log', arguments: {} }] } : { text: 'The log ends with END.' }));
+    respond(t, SUMMARY, () =>
+      ++calls === 1 ? { toolCalls: [{ name: 'dump_log', arguments: {} }] } : { text: 'The log ends with END.' },
+    );
     const from = t.fake.requests.length;
     const { events } = await sendAndWait(t, s.id, 'show me the log');
     const ended = events.find((e) => e.__typename === 'TurnEnded');
@@ -191,7 +204,9 @@ describe(`compression triggers (${dbKind})`, () => {
     expect((await t.app.store.allMessages(s.raw)).some((m) => m.content.startsWith(tooLarge))).toBe(false);
   });
 
-  it('mid-turn: one user message and 200 tool iterations stay within the window end to end', { timeout: 240_000 }, async () => {
+  it('mid-turn: one user message and 200 tool iterations stay within the window end to end', {
+    timeout: 240_000,
+  }, async () => {
     const window = 4096;
     const s = await profileSession(t, { window, keepRecent: 4 });
     let steps = 0;
@@ -201,7 +216,9 @@ describe(`compression triggers (${dbKind})`, () => {
       parameters: { type: 'object', properties: { i: { type: 'integer' } } },
       run: async (args) => ({ content: `step ${String(args.i)} output: ${'r'.repeat(500)}` }),
     });
-    respond(t, SUMMARY, () => (steps < 200 ? { toolCalls: [{ name: 'step', arguments: { i: ++steps } }] } : { text: 'all 200 steps done' }));
+    respond(t, SUMMARY, () =>
+      steps < 200 ? { toolCalls: [{ name: 'step', arguments: { i: ++steps } }] } : { text: 'all 200 steps done' },
+    );
     const from = t.fake.requests.length;
     const { events } = await sendAndWait(
       t,
@@ -220,7 +237,8 @@ describe(`compression triggers (${dbKind})`, () => {
     expect(calls).toHaveLength(201);
     for (const c of calls) expect(promptChars(c) * 0.25).toBeLessThan(window);
     // The request is always kept verbatim, and nothing was lost from the display history.
-    for (const c of calls.slice(-5)) expect(c.messages.some((m: any) => m.role === 'user' && m.content === 'run the 200 steps')).toBe(true);
+    for (const c of calls.slice(-5))
+      expect(c.messages.some((m: any) => m.role === 'user' && m.content === 'run the 200 steps')).toBe(true);
     const all = await t.app.store.allMessages(s.raw);
     expect(all.filter((m) => m.role === 'tool' && m.isDisplay)).toHaveLength(200);
     expect(all.some((m) => m.content.startsWith(tooLarge))).toBe(false);

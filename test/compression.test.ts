@@ -4,13 +4,28 @@ import type { NewMessage } from '../src/domain/types.js';
 import { MemoryIndex } from '../src/store/memory.js';
 import { termQuery } from '../src/domain/memory-text.js';
 import { codeOf, createTestServer, dbKind, type ServerContext } from './support/harness.js';
-import { COMPACT, PLAN, compressed, exchanges, isSummaryCall, lastUserText, profileSession, respond, sendAndWait, withEvents } from './support/compression.js';
+import {
+  COMPACT,
+  PLAN,
+  compressed,
+  exchanges,
+  isSummaryCall,
+  lastUserText,
+  profileSession,
+  respond,
+  sendAndWait,
+  withEvents,
+} from './support/compression.js';
 
 let t: ServerContext;
 /** Runs inside the compression save transaction after every write (throw to simulate a store failure). */
 const saveHooks: { afterWrites?: (sessionId: string) => Promise<void> | void } = {};
 beforeAll(async () => {
-  t = await createTestServer({ titleGenerationEnabled: false }, {}, { afterCompressionWrites: (sessionId) => saveHooks.afterWrites?.(sessionId) });
+  t = await createTestServer(
+    { titleGenerationEnabled: false },
+    {},
+    { afterCompressionWrites: (sessionId) => saveHooks.afterWrites?.(sessionId) },
+  );
 });
 afterAll(() => t.close());
 afterEach(() => {
@@ -18,7 +33,8 @@ afterEach(() => {
   saveHooks.afterWrites = undefined;
 });
 
-const SUMMARY = '- The user asked about the gateway.\n- Decided to deploy on port 8443.\nKEYS: port 8443, gateway rollout';
+const SUMMARY =
+  '- The user asked about the gateway.\n- Decided to deploy on port 8443.\nKEYS: port 8443, gateway rollout';
 
 const compactEvents = (es: any[]) => es.some((e) => e.__typename === 'ContextCompressed');
 
@@ -27,7 +43,10 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     const s = await profileSession(t, { keepRecent: 2, maxTokens: 777 });
     await t.app.store.append(s.raw, exchanges(6));
     const before = await t.app.store.allMessages(s.raw);
-    await t.app.db.prisma.session.update({ where: { id: s.raw }, data: { metadata: { baseline: { promptTokens: 999, lastSequence: 11 }, keep: 1 }, contextTokenCount: 999 } });
+    await t.app.db.prisma.session.update({
+      where: { id: s.raw },
+      data: { metadata: { baseline: { promptTokens: 999, lastSequence: 11 }, keep: 1 }, contextTokenCount: 999 },
+    });
     respond(t, SUMMARY);
 
     const { result, events } = await withEvents(t, s.id, () => t.http(COMPACT, { id: s.id }), compactEvents);
@@ -41,17 +60,33 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     expect(types.indexOf('CompressionStarted')).toBeGreaterThanOrEqual(0);
     expect(types.indexOf('CompressionStarted')).toBeLessThan(types.indexOf('ContextCompressed'));
     const done = compressed(events)[0];
-    expect(done).toMatchObject({ reason: 'FORCED', strategy: 'SUMMARY', messagesBefore: 12, messagesAfter: 5, maxContextTokens: 2048 });
+    expect(done).toMatchObject({
+      reason: 'FORCED',
+      strategy: 'SUMMARY',
+      messagesBefore: 12,
+      messagesAfter: 5,
+      maxContextTokens: 2048,
+    });
 
     // Dual buffer: every display row unchanged, one marker appended to the history.
     const after = await t.app.store.allMessages(s.raw);
     const display = after.filter((m) => m.isDisplay);
-    expect(display.slice(0, 12).map((m) => [m.sequenceNumber, m.content])).toEqual(before.map((m) => [m.sequenceNumber, m.content]));
+    expect(display.slice(0, 12).map((m) => [m.sequenceNumber, m.content])).toEqual(
+      before.map((m) => [m.sequenceNumber, m.content]),
+    );
     expect(display).toHaveLength(13);
     const marker = display[12]!;
-    expect(marker).toMatchObject({ role: 'system', isCompression: true, isContext: false, content: 'Context compressed: 12 → 5 messages' });
+    expect(marker).toMatchObject({
+      role: 'system',
+      isCompression: true,
+      isContext: false,
+      content: 'Context compressed: 12 → 5 messages',
+    });
     expect(marker.metadata.summary).toBe(payload.summary);
-    const history = await t.http(`query($id: ID!) { session(id: $id) { displayMessageCount history(last: 1) { edges { node { role content isDisplay } } } } }`, { id: s.id });
+    const history = await t.http(
+      `query($id: ID!) { session(id: $id) { displayMessageCount history(last: 1) { edges { node { role content isDisplay } } } } }`,
+      { id: s.id },
+    );
     expect(history.data.session.displayMessageCount).toBe(13);
     expect(history.data.session.history.edges[0].node.content).toBe('Context compressed: 12 → 5 messages');
 
@@ -88,19 +123,31 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     const empty = await profileSession(t);
     expect(codeOf(await t.http(COMPACT, { id: empty.id }))).toBe('NOTHING_TO_COMPACT');
     const one = await profileSession(t);
-    await t.app.store.append(one.raw, [{ role: 'user', content: 'hello' }, { role: 'assistant', content: 'hi' }]);
+    await t.app.store.append(one.raw, [
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: 'hi' },
+    ]);
     for (const s of ['SUMMARY', 'FULL_REPLACE', 'LOCAL']) {
       expect(codeOf(await t.http(COMPACT, { id: one.id, s }))).toBe('NOTHING_TO_COMPACT');
     }
     const plan = await t.http(PLAN, { id: one.id });
-    expect(plan.data.compressionPlan).toMatchObject({ wouldCompress: false, messagesToSummarize: 0, messagesToKeep: 2 });
-    expect(t.fake.requests.some((b) => isSummaryCall({ body: b } as any) && JSON.stringify(b).includes('hello'))).toBe(false);
+    expect(plan.data.compressionPlan).toMatchObject({
+      wouldCompress: false,
+      messagesToSummarize: 0,
+      messagesToKeep: 2,
+    });
+    expect(t.fake.requests.some((b) => isSummaryCall({ body: b } as any) && JSON.stringify(b).includes('hello'))).toBe(
+      false,
+    );
     expect(codeOf(await t.http(COMPACT, { id: one.id, s: 'NATIVE' }))).toBe('BAD_USER_INPUT');
   });
 
   it('an important old turn kept in place of a recent filler: one summary per run, the context stays chronological', async () => {
     const s = await profileSession(t, { keepRecent: 2, window: 4096 });
-    const turn = (q: string, a: string): NewMessage[] => [{ role: 'user', content: q }, { role: 'assistant', content: a }];
+    const turn = (q: string, a: string): NewMessage[] => [
+      { role: 'user', content: q },
+      { role: 'assistant', content: a },
+    ];
     await t.app.store.append(s.raw, [
       ...turn(`early question ${'q'.repeat(300)}`, `early answer ${'a'.repeat(300)}`),
       ...turn(`remember: we decided the gateway listens on 8443 ${'d'.repeat(400)}`, 'Agreed: 8443 it is.'),
@@ -132,7 +179,13 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     const s = await profileSession(t, { keepRecent: 3 });
     await t.app.store.append(s.raw, exchanges(7));
     const plan = (await t.http(PLAN, { id: s.id })).data.compressionPlan;
-    expect(plan).toMatchObject({ wouldCompress: true, strategy: 'SUMMARY', contextWindow: 2048, messagesToSummarize: 8, messagesToKeep: 6 });
+    expect(plan).toMatchObject({
+      wouldCompress: true,
+      strategy: 'SUMMARY',
+      contextWindow: 2048,
+      messagesToSummarize: 8,
+      messagesToKeep: 6,
+    });
     expect(plan.estimatedTokensAfter).toBeLessThan(plan.contextTokens);
     respond(t, SUMMARY);
     const done = (await t.http(COMPACT, { id: s.id })).data.compactSession;
@@ -154,10 +207,14 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     expect(summaries[0]).toMatchObject({ isContext: false, isDisplay: false });
     // Rebuilt from rows (what a reload sees): exactly one live summary, the newest, first.
     const context = await t.app.store.context(s.raw);
-    expect(context.filter((m) => m.isSummary).map((m) => m.content)).toEqual(['[Summary of the earlier conversation]\n- second summary']);
+    expect(context.filter((m) => m.isSummary).map((m) => m.content)).toEqual([
+      '[Summary of the earlier conversation]\n- second summary',
+    ]);
     expect(context[0]!.isSummary).toBe(true);
     const summaryCall = t.fake.requests.filter((b) => isSummaryCall({ body: b } as any)).at(-1);
-    expect(lastUserText(summaryCall)).toContain('PREVIOUS SUMMARY: [Summary of the earlier conversation]\n- first summary');
+    expect(lastUserText(summaryCall)).toContain(
+      'PREVIOUS SUMMARY: [Summary of the earlier conversation]\n- first summary',
+    );
   });
 
   it('summarizer failing twice falls back to hard truncation, with no display loss', async () => {
@@ -167,7 +224,9 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     const before = t.fake.requests.length;
     const { result, events } = await withEvents(t, s.id, () => t.http(COMPACT, { id: s.id }), compactEvents);
     expect(result.errors).toBeUndefined();
-    expect(t.fake.requests.slice(before).filter((b) => isSummaryCall({ body: b } as any)).length).toBeGreaterThanOrEqual(2);
+    expect(
+      t.fake.requests.slice(before).filter((b) => isSummaryCall({ body: b } as any)).length,
+    ).toBeGreaterThanOrEqual(2);
     const all = await t.app.store.allMessages(s.raw);
     expect(all.filter((m) => m.isDisplay && !m.isCompression)).toHaveLength(20);
     const marker = all.find((m) => m.isCompression)!;
@@ -183,7 +242,10 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
   it('a store failure mid-save rolls everything back', async () => {
     const s = await profileSession(t, { keepRecent: 2 });
     await t.app.store.append(s.raw, exchanges(6));
-    await t.app.db.prisma.session.update({ where: { id: s.raw }, data: { metadata: { baseline: { promptTokens: 500, lastSequence: 11 } }, contextTokenCount: 500 } });
+    await t.app.db.prisma.session.update({
+      where: { id: s.raw },
+      data: { metadata: { baseline: { promptTokens: 500, lastSequence: 11 } }, contextTokenCount: 500 },
+    });
     const before = await t.app.store.allMessages(s.raw);
     const chunksBefore = await t.app.db.prisma.memoryChunk.count({ where: { sessionId: s.raw } });
     respond(t, SUMMARY);
@@ -207,7 +269,9 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     const s = await profileSession(t);
     await t.app.store.append(s.raw, exchanges(6));
     t.fake.responder = () => ({ text: ['a', 'b', 'c', 'd'], chunkDelayMs: 300 });
-    const sent = await t.http(`mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`, { input: { sessionId: s.id, content: 'long one' } });
+    const sent = await t.http(`mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`, {
+      input: { sessionId: s.id, content: 'long one' },
+    });
     expect(sent.errors).toBeUndefined();
     expect(codeOf(await t.http(COMPACT, { id: s.id }))).toBe('CONFLICT');
     await t.app.turns.drain();
@@ -217,34 +281,59 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
 describe(`compression: raw-history index and recall (${dbKind})`, () => {
   it('writes demoted messages verbatim, idempotently, with breadcrumbs; memorySearch finds them', async () => {
     const s = await profileSession(t, { keepRecent: 2 });
-    const special = 'We configured the zebrafish gateway in `deploy/gateway.yaml` with GATEWAY_PORT=8443 for ticket OPS-42.';
-    await t.app.store.append(s.raw, [{ role: 'user', content: special }, { role: 'assistant', content: 'Done, the zebrafish gateway listens on 8443.' }, ...exchanges(4)]);
+    const special =
+      'We configured the zebrafish gateway in `deploy/gateway.yaml` with GATEWAY_PORT=8443 for ticket OPS-42.';
+    await t.app.store.append(s.raw, [
+      { role: 'user', content: special },
+      { role: 'assistant', content: 'Done, the zebrafish gateway listens on 8443.' },
+      ...exchanges(4),
+    ]);
     respond(t, SUMMARY);
     expect((await t.http(COMPACT, { id: s.id })).errors).toBeUndefined();
-    const chunks = await t.app.db.prisma.memoryChunk.findMany({ where: { sessionId: s.raw }, orderBy: { turnStart: 'asc' } });
+    const chunks = await t.app.db.prisma.memoryChunk.findMany({
+      where: { sessionId: s.raw },
+      orderBy: { turnStart: 'asc' },
+    });
     expect(chunks.length).toBeGreaterThan(0);
     const text = chunks.map((c) => c.content).join('\n\n');
     expect(text).toContain(special);
     expect(text).toContain('turn 1 answer: ' + 'a'.repeat(200));
     expect(text).not.toContain('turn 3 question');
     expect(chunks[0]).toMatchObject({ turnStart: 0 });
-    expect(chunks[0]!.breadcrumbs).toEqual(expect.arrayContaining(['port 8443', 'deploy/gateway.yaml', 'GATEWAY_PORT', 'OPS-42']));
+    expect(chunks[0]!.breadcrumbs).toEqual(
+      expect.arrayContaining(['port 8443', 'deploy/gateway.yaml', 'GATEWAY_PORT', 'OPS-42']),
+    );
 
     // Idempotent: the same demoted rows index to nothing new.
     const demoted = (await t.app.store.allMessages(s.raw)).filter((m) => !m.isContext && !m.isCompression);
-    expect(await new MemoryIndex(t.app.db.prisma, t.app.trigram).indexDemoted(s.raw, demoted, ['port 8443', 'gateway rollout'])).toBe(0);
+    expect(
+      await new MemoryIndex(t.app.db.prisma, t.app.trigram).indexDemoted(s.raw, demoted, [
+        'port 8443',
+        'gateway rollout',
+      ]),
+    ).toBe(0);
     expect(await t.app.db.prisma.memoryChunk.count({ where: { sessionId: s.raw } })).toBe(chunks.length);
 
-    const found = await t.http(`query($id: ID, $q: String!) { memorySearch(sessionId: $id, query: $q, first: 3) { id content breadcrumbs turnStart turnEnd firstAt lastAt score } }`, { id: s.id, q: 'zebrafish gateway' });
+    const found = await t.http(
+      `query($id: ID, $q: String!) { memorySearch(sessionId: $id, query: $q, first: 3) { id content breadcrumbs turnStart turnEnd firstAt lastAt score } }`,
+      { id: s.id, q: 'zebrafish gateway' },
+    );
     expect(found.errors).toBeUndefined();
     expect(found.data.memorySearch[0].content).toContain(special);
     expect(found.data.memorySearch[0].score).toBeGreaterThan(0.3);
     const everywhere = await t.http(`query($q: String!) { memorySearch(query: $q) { content } }`, { q: 'zebrafish' });
     expect(everywhere.data.memorySearch.length).toBeGreaterThan(0);
-    const nothing = await t.http(`query($id: ID, $q: String!) { memorySearch(sessionId: $id, query: $q) { id } }`, { id: s.id, q: 'platypus' });
+    const nothing = await t.http(`query($id: ID, $q: String!) { memorySearch(sessionId: $id, query: $q) { id } }`, {
+      id: s.id,
+      q: 'platypus',
+    });
     expect(nothing.data.memorySearch).toEqual([]);
     // Fallback ranking without pg_trgm (word overlap over ILIKE).
-    const plain = await new MemoryIndex(t.app.db.prisma, false).search({ scope: { sessionIds: [s.raw] }, query: 'zebrafish gateway', first: 2 });
+    const plain = await new MemoryIndex(t.app.db.prisma, false).search({
+      scope: { sessionIds: [s.raw] },
+      query: 'zebrafish gateway',
+      first: 2,
+    });
     expect(plain[0]!.content).toContain(special);
     expect(plain[0]!.score).toBe(1);
     // Deleted with the session.
@@ -258,7 +347,14 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
     const other = await t.app.store.create({ profileId: profile.id, userId: 'someone-else' });
     const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes));
     const chunk = (sessionId: string, content: string, minutes: number) => ({
-      sessionId, content, contentHash: `${sessionId}:${content}`, breadcrumbs: [], turnStart: minutes, turnEnd: minutes, firstAt: at(minutes), lastAt: at(minutes),
+      sessionId,
+      content,
+      contentHash: `${sessionId}:${content}`,
+      breadcrumbs: [],
+      turnStart: minutes,
+      turnEnd: minutes,
+      firstAt: at(minutes),
+      lastAt: at(minutes),
     });
     await t.app.db.prisma.memoryChunk.createMany({
       data: [
@@ -285,14 +381,21 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
 
     for (const trigram of [t.app.trigram, false]) {
       const index = new MemoryIndex(t.app.db.prisma, trigram);
-      const search = async (query: string, first: number, scope: Parameters<MemoryIndex['search']>[0]['scope'] = { sessionIds: [mine.id] }) => {
+      const search = async (
+        query: string,
+        first: number,
+        scope: Parameters<MemoryIndex['search']>[0]['scope'] = { sessionIds: [mine.id] },
+      ) => {
         const hits = await index.search({ scope, query, first });
         return { contents: hits.map((h) => h.content), passes: index.lastPasses, hits };
       };
       // Words (and word prefixes) come from the GIN-indexed vector; enough hits: no substring pass.
       const words = await search('deploy', 2);
       expect(words.passes).toEqual(['words']);
-      expect(words.contents.sort()).toEqual(['ASSISTANT: the kiwi deployment finished', 'USER: please deploy the kiwi gateway']);
+      expect(words.contents.sort()).toEqual([
+        'ASSISTANT: the kiwi deployment finished',
+        'USER: please deploy the kiwi gateway',
+      ]);
       // A dotted/underscored term matches its parts as consecutive words, whatever the separator in the text:
       // neither `%compression.memory%` nor `%kiwi-port%` is a substring of the chunk.
       for (const q of ['compression.memory', 'kiwi-port', 'memory.ts']) {
@@ -308,7 +411,9 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
       // Too few word hits: the substring pass fills the page, a superset of the word hits.
       const filled = await search('deploy', 5);
       expect(filled.passes).toEqual(['words', 'substrings']);
-      expect(filled.contents).toEqual(expect.arrayContaining([...words.contents, 'TOOL RESULT (shell): kiwi redeploying in 5 s']));
+      expect(filled.contents).toEqual(
+        expect.arrayContaining([...words.contents, 'TOOL RESULT (shell): kiwi redeploying in 5 s']),
+      );
       expect(filled.contents).toHaveLength(3);
       expect(filled.hits.every((h, i) => i === 0 || filled.hits[i - 1]!.score >= h.score)).toBe(true);
       // Ranking: the chunk holding every term comes first.
@@ -318,7 +423,9 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
       // Scope and ownership are unchanged by either pass.
       expect((await search('deploy', 10)).hits.every((h) => h.sessionId === mine.id)).toBe(true);
       expect((await search('ploy', 10)).hits.every((h) => h.sessionId === mine.id)).toBe(true);
-      expect((await search('deploy', 10, { userId: 'someone-else' })).contents).toEqual(['USER: deploy the kiwi gateway elsewhere']);
+      expect((await search('deploy', 10, { userId: 'someone-else' })).contents).toEqual([
+        'USER: deploy the kiwi gateway elsewhere',
+      ]);
       expect((await search('elsewhere', 10, { userId: 'searcher' })).contents).toEqual([]);
       expect((await search('platypus', 10)).contents).toEqual([]);
       // Terms the parser drops or splits differently never break the query.
@@ -332,7 +439,18 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
     const at = new Date(Date.UTC(2026, 0, 1));
     const run = 'q'.repeat(120);
     await t.app.db.prisma.memoryChunk.createMany({
-      data: [{ sessionId: s.id, content: `USER: call __ then ___ and ${run}!`, contentHash: 'no-words', breadcrumbs: [], turnStart: 1, turnEnd: 1, firstAt: at, lastAt: at }],
+      data: [
+        {
+          sessionId: s.id,
+          content: `USER: call __ then ___ and ${run}!`,
+          contentHash: 'no-words',
+          breadcrumbs: [],
+          turnStart: 1,
+          turnEnd: 1,
+          firstAt: at,
+          lastAt: at,
+        },
+      ],
     });
     // `___` has no letters or digits and the 120-letter run is too long for a word lookup: substring pass alone.
     for (const trigram of [t.app.trigram, false]) {
@@ -340,7 +458,10 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
       for (const query of ['___', run]) {
         const hits = await index.search({ scope: { sessionIds: [s.id] }, query, first: 3 });
         expect(index.lastPasses, query.slice(0, 8)).toEqual(['substrings']);
-        expect(hits.map((h) => h.sessionId), query.slice(0, 8)).toEqual([s.id]);
+        expect(
+          hits.map((h) => h.sessionId),
+          query.slice(0, 8),
+        ).toEqual([s.id]);
       }
     }
     const viaGql = await t.http(`query { memorySearch(query: "___") { id } }`);
@@ -356,7 +477,18 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
     const s = await t.app.store.create({ profileId: profile.id, userId: 'dotted' });
     const at = new Date(Date.UTC(2026, 0, 1));
     await t.app.db.prisma.memoryChunk.createMany({
-      data: [{ sessionId: s.id, content: `TOOL RESULT: v.v.v and ${dotted} end`, contentHash: 'dotted', breadcrumbs: [], turnStart: 1, turnEnd: 1, firstAt: at, lastAt: at }],
+      data: [
+        {
+          sessionId: s.id,
+          content: `TOOL RESULT: v.v.v and ${dotted} end`,
+          contentHash: 'dotted',
+          breadcrumbs: [],
+          turnStart: 1,
+          turnEnd: 1,
+          firstAt: at,
+          lastAt: at,
+        },
+      ],
     });
     for (const trigram of [t.app.trigram, false]) {
       const index = new MemoryIndex(t.app.db.prisma, trigram);
@@ -420,7 +552,15 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
   it('no recall without a summary in the context', async () => {
     const s = await profileSession(t, { window: 4096 });
     await t.app.db.prisma.memoryChunk.create({
-      data: { sessionId: s.raw, content: 'USER: the staging gateway port is 8443', contentHash: 'x', turnStart: 0, turnEnd: 1, firstAt: new Date(), lastAt: new Date() },
+      data: {
+        sessionId: s.raw,
+        content: 'USER: the staging gateway port is 8443',
+        contentHash: 'x',
+        turnStart: 0,
+        turnEnd: 1,
+        firstAt: new Date(),
+        lastAt: new Date(),
+      },
     });
     let seen = '';
     respond(t, SUMMARY, (call) => {

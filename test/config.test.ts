@@ -24,8 +24,13 @@ describe('configuration', () => {
   });
 
   it('reads SCREAMING_CASE variables and rejects bad values naming the variable', () => {
-    expect(loadConfig({ CONTEXT_KEEP_RECENT: '7', AUTH_ENABLED: 'true' })).toMatchObject({ contextKeepRecent: 7, authEnabled: true });
-    expect(() => loadConfig({ CONTEXT_COMPRESSION_THRESHOLD: '1.5' })).toThrow(/^Invalid CONTEXT_COMPRESSION_THRESHOLD="1.5"/);
+    expect(loadConfig({ CONTEXT_KEEP_RECENT: '7', AUTH_ENABLED: 'true' })).toMatchObject({
+      contextKeepRecent: 7,
+      authEnabled: true,
+    });
+    expect(() => loadConfig({ CONTEXT_COMPRESSION_THRESHOLD: '1.5' })).toThrow(
+      /^Invalid CONTEXT_COMPRESSION_THRESHOLD="1.5"/,
+    );
     expect(() => loadConfig({ PORT: 'abc' })).toThrow(ConfigError);
     expect(() => loadConfig({ MODEL_PRICES: '{nope' })).toThrow(/MODEL_PRICES/);
     expect(() => loadConfig({ CONTEXT_COMPRESSION_TARGET: '0.95' })).toThrow(/CONTEXT_COMPRESSION_TARGET/);

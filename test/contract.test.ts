@@ -56,7 +56,8 @@ interface Pending {
   issue: Issue;
   reason: string;
 }
-const pending = (issue: Issue, reason: string, ...entries: string[]): Pending[] => entries.map((entry) => ({ entry, issue, reason }));
+const pending = (issue: Issue, reason: string, ...entries: string[]): Pending[] =>
+  entries.map((entry) => ({ entry, issue, reason }));
 
 /**
  * Contract parts not implemented yet: `Type` (the whole type) or
@@ -80,7 +81,17 @@ interface Problem {
 }
 
 const typeKind = (t: GraphQLNamedType) =>
-  isObjectType(t) ? 'object' : isInterfaceType(t) ? 'interface' : isUnionType(t) ? 'union' : isEnumType(t) ? 'enum' : isInputObjectType(t) ? 'input' : 'scalar';
+  isObjectType(t)
+    ? 'object'
+    : isInterfaceType(t)
+      ? 'interface'
+      : isUnionType(t)
+        ? 'union'
+        : isEnumType(t)
+          ? 'enum'
+          : isInputObjectType(t)
+            ? 'input'
+            : 'scalar';
 
 const defaultOf = (a: GraphQLArgument | GraphQLInputField) => {
   if (a.defaultValue === undefined) return undefined;
@@ -91,15 +102,24 @@ const defaultOf = (a: GraphQLArgument | GraphQLInputField) => {
 const isRequired = (a: GraphQLArgument | GraphQLInputField) => isNonNullType(a.type) && a.defaultValue === undefined;
 
 /** Arguments or input fields: the contract's must exist with the same type and default; no new required ones. */
-function compareInputs(key: string, label: string, contract: readonly (GraphQLArgument | GraphQLInputField)[], server: readonly (GraphQLArgument | GraphQLInputField)[]): Problem[] {
+function compareInputs(
+  key: string,
+  label: string,
+  contract: readonly (GraphQLArgument | GraphQLInputField)[],
+  server: readonly (GraphQLArgument | GraphQLInputField)[],
+): Problem[] {
   const problems: Problem[] = [];
   for (const want of contract) {
     const have = server.find((a) => a.name === want.name);
     if (!have) problems.push({ key, message: `${label} ${want.name}: ${want.type} missing` });
     else {
-      if (String(have.type) !== String(want.type)) problems.push({ key, message: `${label} ${want.name}: ${have.type}, contract says ${want.type}` });
+      if (String(have.type) !== String(want.type))
+        problems.push({ key, message: `${label} ${want.name}: ${have.type}, contract says ${want.type}` });
       if (want.defaultValue !== undefined && defaultOf(have) !== defaultOf(want))
-        problems.push({ key, message: `${label} ${want.name}: default ${defaultOf(have) ?? 'none'}, contract says ${defaultOf(want)}` });
+        problems.push({
+          key,
+          message: `${label} ${want.name}: default ${defaultOf(have) ?? 'none'}, contract says ${defaultOf(want)}`,
+        });
     }
   }
   for (const extra of server)
@@ -108,9 +128,14 @@ function compareInputs(key: string, label: string, contract: readonly (GraphQLAr
   return problems;
 }
 
-function compareField(key: string, want: GraphQLField<unknown, unknown>, have: GraphQLField<unknown, unknown>): Problem[] {
+function compareField(
+  key: string,
+  want: GraphQLField<unknown, unknown>,
+  have: GraphQLField<unknown, unknown>,
+): Problem[] {
   const problems: Problem[] = [];
-  if (String(have.type) !== String(want.type)) problems.push({ key, message: `${key}: ${have.type}, contract says ${want.type}` });
+  if (String(have.type) !== String(want.type))
+    problems.push({ key, message: `${key}: ${have.type}, contract says ${want.type}` });
   problems.push(...compareInputs(key, `${key} argument`, want.args, have.args));
   return problems;
 }
@@ -139,33 +164,54 @@ function contractProblems(contract: GraphQLSchema, server: GraphQLSchema): Probl
       }
       const interfaces = have.getInterfaces().map((i) => i.name);
       for (const iface of want.getInterfaces())
-        if (!interfaces.includes(iface.name)) problems.push({ key: name, message: `${name} does not implement ${iface.name}` });
+        if (!interfaces.includes(iface.name))
+          problems.push({ key: name, message: `${name} does not implement ${iface.name}` });
     } else if (isEnumType(want) && isEnumType(have)) {
       for (const value of want.getValues())
-        if (!have.getValue(value.name)) problems.push({ key: `${name}.${value.name}`, message: `enum value ${name}.${value.name} missing` });
+        if (!have.getValue(value.name))
+          problems.push({ key: `${name}.${value.name}`, message: `enum value ${name}.${value.name} missing` });
     } else if (isInputObjectType(want) && isInputObjectType(have)) {
       const fields = Object.values(have.getFields());
       for (const field of Object.values(want.getFields())) {
         const key = `${name}.${field.name}`;
-        problems.push(...compareInputs(key, 'input field', [field], fields.filter((f) => f.name === field.name)));
+        problems.push(
+          ...compareInputs(
+            key,
+            'input field',
+            [field],
+            fields.filter((f) => f.name === field.name),
+          ),
+        );
       }
       for (const extra of fields)
         if (!want.getFields()[extra.name] && isRequired(extra))
-          problems.push({ key: name, message: `input field ${name}.${extra.name}: ${extra.type} is required but not in the contract` });
+          problems.push({
+            key: name,
+            message: `input field ${name}.${extra.name}: ${extra.type} is required but not in the contract`,
+          });
     } else if (isUnionType(want) && isUnionType(have)) {
       const members = have.getTypes().map((t) => t.name);
       for (const member of want.getTypes())
-        if (!members.includes(member.name)) problems.push({ key: name, message: `union ${name} lacks member ${member.name}` });
+        if (!members.includes(member.name))
+          problems.push({ key: name, message: `union ${name} lacks member ${member.name}` });
     } else if (isScalarType(want)) {
       // Custom scalars: existence is the contract.
     }
   }
   // Root operation types by role, not only by name.
-  const roots = (s: GraphQLSchema) => ({ query: s.getQueryType(), mutation: s.getMutationType(), subscription: s.getSubscriptionType() });
+  const roots = (s: GraphQLSchema) => ({
+    query: s.getQueryType(),
+    mutation: s.getMutationType(),
+    subscription: s.getSubscriptionType(),
+  });
   for (const op of ['query', 'mutation', 'subscription'] as const) {
     const want = roots(contract)[op];
     const have = roots(server)[op];
-    if (want && want.name !== have?.name) problems.push({ key: want.name, message: `${op} root type is ${have?.name ?? 'missing'}, contract says ${want.name}` });
+    if (want && want.name !== have?.name)
+      problems.push({
+        key: want.name,
+        message: `${op} root type is ${have?.name ?? 'missing'}, contract says ${want.name}`,
+      });
   }
   return problems;
 }
@@ -182,7 +228,9 @@ describe('API contract', () => {
   const server = buildSchema();
   const problems = contractProblems(contract, server);
   const pendingFor = (key: string) => PENDING.find((p) => covers(p.entry, key));
-  const contractTypes = Object.values(contract.getTypeMap()).filter((t) => !isIntrospectionType(t) && !isSpecifiedScalarType(t));
+  const contractTypes = Object.values(contract.getTypeMap()).filter(
+    (t) => !isIntrospectionType(t) && !isSpecifiedScalarType(t),
+  );
 
   it('is loaded and non-trivial', () => {
     expect(contractTypes.length).toBeGreaterThan(40);
@@ -202,7 +250,11 @@ describe('API contract', () => {
           .replace('profileId: ID\n  name: String\n}', 'profileId: ID\n  name: String\n  extra: String!\n}'),
       ),
     );
-    expect(contractProblems(contract, altered).map((p) => p.message).sort()).toEqual(
+    expect(
+      contractProblems(contract, altered)
+        .map((p) => p.message)
+        .sort(),
+    ).toEqual(
       [
         'Mutation.renameSession: Session, contract says Session!',
         'Mutation.renameSession argument name: String, contract says String!',
@@ -215,7 +267,9 @@ describe('API contract', () => {
   });
 
   for (const type of contractTypes) {
-    const own = problems.filter((p) => (p.key === type.name || p.key.startsWith(`${type.name}.`)) && !pendingFor(p.key));
+    const own = problems.filter(
+      (p) => (p.key === type.name || p.key.startsWith(`${type.name}.`)) && !pendingFor(p.key),
+    );
     const wholeTypePending = PENDING.find((p) => p.entry === type.name);
     if (wholeTypePending) continue; // reported by the PENDING skips below
     it(`${typeKind(type)} ${type.name} matches the contract`, () => {
@@ -236,7 +290,8 @@ describe('API contract', () => {
     const known = new Set<string>();
     for (const t of contractTypes) {
       known.add(t.name);
-      if (isObjectType(t) || isInterfaceType(t) || isInputObjectType(t)) for (const f of Object.keys(t.getFields())) known.add(`${t.name}.${f}`);
+      if (isObjectType(t) || isInterfaceType(t) || isInputObjectType(t))
+        for (const f of Object.keys(t.getFields())) known.add(`${t.name}.${f}`);
       if (isEnumType(t)) for (const v of t.getValues()) known.add(`${t.name}.${v.name}`);
     }
     expect(PENDING.map((p) => p.entry).filter((e) => !known.has(e))).toEqual([]);

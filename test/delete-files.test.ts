@@ -12,7 +12,11 @@ import { createTestServer, dbKind, eventually, type ServerContext } from './supp
 import { newSession, rawId, sendWithAttachments, upload } from './support/uploads.js';
 
 const DELETE = `mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`;
-const exists = (p: string) => fs.stat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  fs.stat(p).then(
+    () => true,
+    () => false,
+  );
 
 let hourly: ServerContext;
 let fast: ServerContext;
@@ -21,7 +25,11 @@ const dirs: string[] = [];
 async function server(cleanupIntervalMs: number) {
   const filesDir = `/tmp/chat-test-delete-files-${process.pid}-${Date.now()}-${dirs.length}`;
   dirs.push(filesDir);
-  const t = await createTestServer({ titleGenerationEnabled: false, sessionFilesDir: filesDir, sessionFilesCleanupIntervalMs: cleanupIntervalMs });
+  const t = await createTestServer({
+    titleGenerationEnabled: false,
+    sessionFilesDir: filesDir,
+    sessionFilesCleanupIntervalMs: cleanupIntervalMs,
+  });
   return { t, dirOf: (id: string) => path.join(filesDir, 'session_files', rawId(id)) };
 }
 
@@ -29,7 +37,11 @@ async function server(cleanupIntervalMs: number) {
 async function sessionWithFiles(t: ServerContext, dirOf: (id: string) => string) {
   const id = await newSession(t);
   expect((await upload(t, id, [{ name: 'report.txt', bytes: 'quarterly numbers' }])).body.errors).toBeUndefined();
-  const sent = await sendWithAttachments(t, { sessionId: id, content: 'look' }, { images: [{ name: 'p.png', bytes: PNG_1x1, type: 'image/png' }] });
+  const sent = await sendWithAttachments(
+    t,
+    { sessionId: id, content: 'look' },
+    { images: [{ name: 'p.png', bytes: PNG_1x1, type: 'image/png' }] },
+  );
   expect(sent.events.at(-1).__typename).toBe('TurnEnded');
   expect((await fs.readdir(dirOf(id))).sort()).toEqual(['image_1.png', 'report.txt']);
   return id;
@@ -62,7 +74,9 @@ describe(`deleteSession removes the session's files (${dbKind})`, () => {
 
   it('a directory that cannot be removed does not fail the delete; the cleanup loop removes it later', async () => {
     const id = await sessionWithFiles(fast, fastDirOf);
-    const remove = vi.spyOn(fast.app.files, 'removeSession').mockRejectedValueOnce(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }));
+    const remove = vi
+      .spyOn(fast.app.files, 'removeSession')
+      .mockRejectedValueOnce(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }));
     try {
       const deleted = await fast.http(DELETE, { id });
       expect(deleted.errors).toBeUndefined();
@@ -72,6 +86,10 @@ describe(`deleteSession removes the session's files (${dbKind})`, () => {
       remove.mockRestore();
     }
     expect((await fast.http(`query($id: ID!) { session(id: $id) { id } }`, { id })).data.session).toBeNull();
-    await eventually(() => exists(fastDirOf(id)), (present) => !present, 30_000);
+    await eventually(
+      () => exists(fastDirOf(id)),
+      (present) => !present,
+      30_000,
+    );
   }, 60_000);
 });

@@ -23,7 +23,9 @@ function raw(request: string): Promise<string> {
 
 describe('edge hardening', () => {
   it('GraphiQL may not be framed by another site', async () => {
-    const response = await fetch(`${server.url}/graphql?query=${encodeURIComponent('mutation { __typename }')}`, { headers: { accept: 'text/html' } });
+    const response = await fetch(`${server.url}/graphql?query=${encodeURIComponent('mutation { __typename }')}`, {
+      headers: { accept: 'text/html' },
+    });
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('yoga-graphiql');
     expect(response.headers.get('x-frame-options')).toBe('DENY');

@@ -5,7 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewMessage } from '../src/domain/types.js';
-import { codeOf, createTestServer, dbKind, EVENTS_SUBSCRIPTION, eventually, type ServerContext } from './support/harness.js';
+import {
+  codeOf,
+  createTestServer,
+  dbKind,
+  EVENTS_SUBSCRIPTION,
+  eventually,
+  type ServerContext,
+} from './support/harness.js';
 import { appendTurns, contents, expectInvariants, M, newSession, state } from './support/editing.js';
 
 let t: ServerContext;
@@ -39,9 +46,20 @@ async function compressed(covered: Coverage) {
     },
   };
   await t.app.store.setContextFlag(s.raw, [0, 1, 2, 3], false);
-  await t.app.store.append(s.raw, [summary, { role: 'system', content: 'Context compressed', isCompression: true, isContext: false }]);
+  await t.app.store.append(s.raw, [
+    summary,
+    { role: 'system', content: 'Context compressed', isCompression: true, isContext: false },
+  ]);
   await t.app.db.prisma.memoryChunk.create({
-    data: { sessionId: s.raw, content: 'q0 … q1 verbatim', contentHash: 'c1', turnStart: 0, turnEnd: 3, firstAt: new Date(), lastAt: new Date() },
+    data: {
+      sessionId: s.raw,
+      content: 'q0 … q1 verbatim',
+      contentHash: 'c1',
+      turnStart: 0,
+      turnEnd: 3,
+      firstAt: new Date(),
+      lastAt: new Date(),
+    },
   });
   await appendTurns(t, s.raw, 1, 'later');
   return s;
@@ -78,7 +96,13 @@ describe(`editing compressed history (${dbKind})`, () => {
       { role: 'tool', content: 'x'.repeat(5000), toolCallId: 'c1', isContext: false },
       { role: 'assistant', content: 'done' },
       { role: 'user', content: 'q1' },
-      { role: 'tool', content: 'xxx…[shortened]', toolCallId: 'c1', isDisplay: false, metadata: { contextCopyOf: 2, contextOrder: 2 } },
+      {
+        role: 'tool',
+        content: 'xxx…[shortened]',
+        toolCallId: 'c1',
+        isDisplay: false,
+        metadata: { contextCopyOf: 2, contextOrder: 2 },
+      },
     ]);
     expect(await ctxSeqs(raw)).toEqual([0, 1, 5, 3, 4]);
     await t.gql(M.undo, { id });
@@ -105,7 +129,15 @@ describe(`editing compressed history (${dbKind})`, () => {
     await t.gql(M.mark, { id, n: 'short' });
     await appendTurns(t, raw, 2, 'x');
     await t.app.store.setContextFlag(raw, [0, 1, 2, 3], false);
-    await t.app.store.append(raw, [{ role: 'user', content: '[summary]', isSummary: true, isDisplay: false, metadata: { coveredSequences: [0, 1, 2, 3] } }]);
+    await t.app.store.append(raw, [
+      {
+        role: 'user',
+        content: '[summary]',
+        isSummary: true,
+        isDisplay: false,
+        metadata: { coveredSequences: [0, 1, 2, 3] },
+      },
+    ]);
     expect(await ctxSeqs(raw)).toEqual([4, 5, 6]);
     await t.gql(M.switch, { id, b: 'short' });
     expect(await ctxSeqs(raw)).toEqual([0, 1]);
@@ -122,15 +154,22 @@ describe(`editing archived history (${dbKind})`, () => {
     await t.app.store.archiveOldMessages(raw, 12);
     await t.gql(M.revert, { id, s: 7 });
     expect((await t.app.store.getArchivedMessages(raw)).map((m) => m.sequenceNumber)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    expect((await t.app.db.prisma.sessionMessage.count({ where: { sessionId: raw } }))).toBe(0);
+    expect(await t.app.db.prisma.sessionMessage.count({ where: { sessionId: raw } })).toBe(0);
     await expectInvariants(t, raw);
     await t.gql(M.redo, { id });
     const s = await state(t, id);
     expect(s.history.edges.map((e: any) => e.displayIndex)).toEqual([...Array(20).keys()]);
     expect(contents(s).at(-1)).toBe('answer to q9');
     await expectInvariants(t, raw);
-    const page = await t.gql(`query($id: ID!) { session(id: $id) { history(first: 3, after: "${Buffer.from('m:6').toString('base64url')}") { edges { displayIndex node { content } } } } }`, { id });
-    expect(page.data.session.history.edges.map((e: any) => e.node.content)).toEqual(['answer to q3', 'q4', 'answer to q4']);
+    const page = await t.gql(
+      `query($id: ID!) { session(id: $id) { history(first: 3, after: "${Buffer.from('m:6').toString('base64url')}") { edges { displayIndex node { content } } } } }`,
+      { id },
+    );
+    expect(page.data.session.history.edges.map((e: any) => e.node.content)).toEqual([
+      'answer to q3',
+      'q4',
+      'answer to q4',
+    ]);
   });
 });
 
@@ -161,7 +200,10 @@ describe(`edits and running turns (${dbKind})`, () => {
     }
     expect((await t.app.store.allMessages(raw)).slice(0, before.length)).toEqual(before);
     await t.http(`mutation($id: ID!) { cancelTurn(turnId: $id) { status } }`, { id: sent.data.sendMessage.turn.id });
-    await eventually(() => t.app.turns.activeTurn(raw), (x) => x === null);
+    await eventually(
+      () => t.app.turns.activeTurn(raw),
+      (x) => x === null,
+    );
     expect((await t.http(M.undo, { id })).errors).toBeUndefined();
     expect(contents(await state(t, id))).toEqual(['q0', 'answer to q0', 'q1', 'answer to q1']);
   });
@@ -184,7 +226,10 @@ describe(`edits and running turns (${dbKind})`, () => {
       await edits.deleteAfter(tx, raw, -1);
     });
     expect((await sent!).errors).toBeUndefined();
-    await eventually(() => t.app.turns.activeTurn(raw), (x) => x === null);
+    await eventually(
+      () => t.app.turns.activeTurn(raw),
+      (x) => x === null,
+    );
     expect(contents(await state(t, id))).toEqual(['racing', 'after the edit']);
     await expectInvariants(t, raw);
   });
@@ -199,7 +244,10 @@ describe(`edits and running turns (${dbKind})`, () => {
         t.http(M.undo, { id }),
       ]);
       expect(sent.errors).toBeUndefined();
-      await eventually(() => t.app.turns.activeTurn(raw), (x) => x === null);
+      await eventually(
+        () => t.app.turns.activeTurn(raw),
+        (x) => x === null,
+      );
       const c = contents(await state(t, id));
       if (undone.errors) {
         // the turn got in first: the undo saw it running
@@ -225,7 +273,9 @@ describe(`repeat guard end to end (${dbKind})`, () => {
       if (!last) await t.listening(id);
       t.fake.enqueue({ text: Array(20).fill(line) });
       expect((await t.http(SEND, { input: { sessionId: id, content } })).errors).toBeUndefined();
-      const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'));
+      const events = await sub.waitFor((es) =>
+        es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'),
+      );
       sub.dispose();
       return events;
     };
@@ -235,7 +285,11 @@ describe(`repeat guard end to end (${dbKind})`, () => {
     const reply = rows.find((m) => m.role === 'assistant')!;
     expect(reply.content.split('\n').filter(Boolean)).toHaveLength(6); // stopped on the 6th repeat (limit 5)
     const note = rows.at(-1)!;
-    expect(note).toMatchObject({ role: 'user', isAgentNote: true, metadata: { kind: 'stream_rule', rule: 'repeat_line', count: 6 } });
+    expect(note).toMatchObject({
+      role: 'user',
+      isAgentNote: true,
+      metadata: { kind: 'stream_rule', rule: 'repeat_line', count: 6 },
+    });
     expect(note.content).toMatch(/stream stopped: the reply repeated the same line 6 times/);
     let session = (await t.app.store.get(raw))!;
     expect((session.metadata as any).streamRules).toEqual({ fired: ['repeat_line'] });
@@ -246,7 +300,12 @@ describe(`repeat guard end to end (${dbKind})`, () => {
 
     await run('loop again');
     rows = await t.app.store.allMessages(raw);
-    expect(rows.find((m) => m.role === 'assistant')!.content.split('\n').filter(Boolean)).toHaveLength(20);
+    expect(
+      rows
+        .find((m) => m.role === 'assistant')!
+        .content.split('\n')
+        .filter(Boolean),
+    ).toHaveLength(20);
     expect(rows.some((m) => m.isAgentNote)).toBe(false);
     session = (await t.app.store.get(raw))!;
     expect((session.metadata as any).streamRules).toEqual({ fired: ['repeat_line'] });

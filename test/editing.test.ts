@@ -13,7 +13,9 @@ describe(`undo / redo / revert (${dbKind})`, () => {
   it('undo removes the last user turn to the end from both buffers; an agent note is not a turn', async () => {
     const { id, raw } = await newSession(t);
     await appendTurns(t, raw, 3);
-    await t.app.store.append(raw, [{ role: 'user', content: 'note', isAgentNote: true, isDisplay: false, metadata: { kind: 'recovery_hint' } }]);
+    await t.app.store.append(raw, [
+      { role: 'user', content: 'note', isAgentNote: true, isDisplay: false, metadata: { kind: 'recovery_hint' } },
+    ]);
     const r = await t.gql(M.undo, { id });
     expect(r.errors).toBeUndefined();
     const s = await state(t, id);
@@ -119,13 +121,25 @@ describe(`branches and tree (${dbKind})`, () => {
 
     await t.gql(M.switch, { id, b: 'branch 2' });
     s = await state(t, id);
-    expect(contents(s)).toEqual(['a0', 'answer to a0', 'a1', 'answer to a1', 'b0', 'answer to b0', 'b1', 'answer to b1']);
+    expect(contents(s)).toEqual([
+      'a0',
+      'answer to a0',
+      'a1',
+      'answer to a1',
+      'b0',
+      'answer to b0',
+      'b1',
+      'answer to b1',
+    ]);
     expect(s.context.map((m: any) => m.content)).toEqual(contents(s));
     expect(s.branches.map((b: any) => b.name)).toEqual(['branch 1']);
     expect(s.tree.filter((r: any) => r.depth === 1).map((r: any) => r.label)).toEqual(['c0']);
     await expectInvariants(t, raw);
     // history paging over the switched path, from the end, stays dense
-    const last = await t.gql(`query($id: ID!) { session(id: $id) { history(last: 3) { edges { displayIndex node { content } } } } }`, { id });
+    const last = await t.gql(
+      `query($id: ID!) { session(id: $id) { history(last: 3) { edges { displayIndex node { content } } } } }`,
+      { id },
+    );
     expect(last.data.session.history.edges.map((e: any) => [e.displayIndex, e.node.content])).toEqual([
       [5, 'answer to b0'],
       [6, 'b1'],
@@ -208,9 +222,20 @@ describe(`fork (${dbKind})`, () => {
     await t.app.store.setContextFlag(raw, [0, 1], false);
     await t.gql(M.mark, { id, n: 'keep' });
     await t.gql(M.checkpoint, { id, g: 'g' });
-    await t.app.db.prisma.session.update({ where: { id: raw }, data: { usage: { promptTokens: 500, completionTokens: 9 } } });
+    await t.app.db.prisma.session.update({
+      where: { id: raw },
+      data: { usage: { promptTokens: 500, completionTokens: 9 } },
+    });
     await t.app.db.prisma.memoryChunk.create({
-      data: { sessionId: raw, content: 'q0', contentHash: 'h0', turnStart: 0, turnEnd: 1, firstAt: new Date(), lastAt: new Date() },
+      data: {
+        sessionId: raw,
+        content: 'q0',
+        contentHash: 'h0',
+        turnStart: 0,
+        turnEnd: 1,
+        firstAt: new Date(),
+        lastAt: new Date(),
+      },
     });
 
     const r = await t.gql(M.fork, { id });
@@ -258,7 +283,11 @@ describe(`edit stats (${dbKind})`, () => {
     ]);
     expect((await state(t, id)).editStats).toEqual({ linesAdded: 4, linesRemoved: 2 });
     await t.app.store.append(raw, [
-      { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'apply_patch', arguments: { patch: '+a\n+b\n-c\n' } }] },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 'c1', name: 'apply_patch', arguments: { patch: '+a\n+b\n-c\n' } }],
+      },
       { role: 'tool', content: 'ok', toolCallId: 'c1' },
     ]);
     expect((await state(t, id)).editStats).toEqual({ linesAdded: 6, linesRemoved: 3 });

@@ -22,8 +22,16 @@ async function post(body: unknown, accept = 'application/graphql-response+json')
     headers: { accept, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  const json = (await response.json()) as { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
-  return { status: response.status, json, code: json.errors?.[0]?.extensions?.code, message: json.errors?.[0]?.message };
+  const json = (await response.json()) as {
+    data?: unknown;
+    errors?: { message: string; extensions?: { code?: string } }[];
+  };
+  return {
+    status: response.status,
+    json,
+    code: json.errors?.[0]?.extensions?.code,
+    message: json.errors?.[0]?.message,
+  };
 }
 
 const SESSIONS = 'query($d: SortDirection, $f: Int){ sessions(direction: $d, first: $f){ totalCount } }';
@@ -41,12 +49,18 @@ describe('variable coercion failures', () => {
 
   it('a missing or null required variable answers 400 BAD_USER_INPUT', async () => {
     for (const variables of [{}, { id: null }]) {
-      expect(await post({ query: 'query($id: ID!){ session(id: $id){ id } }', variables })).toMatchObject({ status: 400, code: 'BAD_USER_INPUT' });
+      expect(await post({ query: 'query($id: ID!){ session(id: $id){ id } }', variables })).toMatchObject({
+        status: 400,
+        code: 'BAD_USER_INPUT',
+      });
     }
   });
 
   it('a missing input field in a variable answers 400 BAD_USER_INPUT', async () => {
-    const r = await post({ query: 'mutation($i: CreateSessionInput!){ createSession(input: $i){ id } }', variables: { i: { bogus: 1 } } });
+    const r = await post({
+      query: 'mutation($i: CreateSessionInput!){ createSession(input: $i){ id } }',
+      variables: { i: { bogus: 1 } },
+    });
     expect(r).toMatchObject({ status: 400, code: 'BAD_USER_INPUT' });
   });
 });
@@ -82,11 +96,15 @@ describe('malformed text', () => {
   });
 
   it('a lone surrogate inline is refused by the parser: 400 GRAPHQL_PARSE_FAILED', async () => {
-    expect(await post({ query: 'mutation { createSession(input: { name: "a\\udc00" }){ id } }' })).toMatchObject({ status: 400, code: 'GRAPHQL_PARSE_FAILED' });
+    expect(await post({ query: 'mutation { createSession(input: { name: "a\\udc00" }){ id } }' })).toMatchObject({
+      status: 400,
+      code: 'GRAPHQL_PARSE_FAILED',
+    });
   });
 
   it('a NUL deep in a JSON scalar or an object key is refused', async () => {
-    const q = 'mutation($s: ID!, $p: JSON!){ sendMessage(input: { sessionId: $s, content: "x", clientTools: [{ name: "t", description: "d", parameters: $p }] }) { __typename } }';
+    const q =
+      'mutation($s: ID!, $p: JSON!){ sendMessage(input: { sessionId: $s, content: "x", clientTools: [{ name: "t", description: "d", parameters: $p }] }) { __typename } }';
     for (const p of [{ a: [{ b: 'x\u0000' }] }, { ['k\u0000']: 1 }]) {
       expect(await post({ query: q, variables: { s: 'x', p } })).toMatchObject({ status: 400, code: 'BAD_USER_INPUT' });
     }
@@ -104,13 +122,22 @@ describe('multipart', () => {
     fd.set('operations', JSON.stringify({ query, variables }));
     fd.set('map', JSON.stringify({ 0: [path] }));
     fd.set('0', new Blob(['hello'], { type: 'text/plain' }), 'a.txt');
-    const response = await yoga.fetch('http://test/graphql', { method: 'POST', headers: { 'x-graphql-yoga-csrf': '1', accept: 'application/graphql-response+json' }, body: fd });
+    const response = await yoga.fetch('http://test/graphql', {
+      method: 'POST',
+      headers: { 'x-graphql-yoga-csrf': '1', accept: 'application/graphql-response+json' },
+      body: fd,
+    });
     const json = (await response.json()) as { errors?: { extensions?: { code?: string } }[] };
     return { status: response.status, code: json.errors?.[0]?.extensions?.code };
   }
   it.each([
     ['an ID variable', 'query($id: ID!){ session(id: $id){ id } }', { id: null }, 'variables.id'],
-    ['a String input field', 'mutation($i: CreateSessionInput!){ createSession(input: $i){ id } }', { i: { name: null } }, 'variables.i.name'],
+    [
+      'a String input field',
+      'mutation($i: CreateSessionInput!){ createSession(input: $i){ id } }',
+      { i: { name: null } },
+      'variables.i.name',
+    ],
     ['a path that does not exist', 'query($id: ID!){ session(id: $id){ id } }', { id: 'x' }, 'variables.nope.deeper'],
   ])('a map entry pointing at %s answers 400 BAD_USER_INPUT', async (_name, query, variables, path) => {
     expect(await multipart(query, variables, path)).toEqual({ status: 400, code: 'BAD_USER_INPUT' });
@@ -139,7 +166,11 @@ describe('a request that ends before any data', () => {
         const json = (await response.json()) as { data?: unknown; errors?: { extensions?: { code?: string } }[] };
         return { status: response.status, code: json.errors?.[0]?.extensions?.code, hasData: 'data' in json };
       };
-      expect(await ask('application/graphql-response+json')).toEqual({ status: 401, code: 'UNAUTHENTICATED', hasData: false });
+      expect(await ask('application/graphql-response+json')).toEqual({
+        status: 401,
+        code: 'UNAUTHENTICATED',
+        hasData: false,
+      });
       expect(await ask('application/json')).toEqual({ status: 200, code: 'UNAUTHENTICATED', hasData: false });
     } finally {
       await auth.close();

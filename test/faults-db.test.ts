@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../src/app.js';
 import { openDatabase } from '../src/db/client.js';
 import { createGraphQLHandler } from '../src/server.js';
-import { codeOf, createTestServer, dbKind, EVENTS_SUBSCRIPTION, eventually, testConfig, type GqlResult, type ServerContext } from './support/harness.js';
+import {
+  codeOf,
+  createTestServer,
+  dbKind,
+  EVENTS_SUBSCRIPTION,
+  eventually,
+  testConfig,
+  type GqlResult,
+  type ServerContext,
+} from './support/harness.js';
 
 const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`;
 const RECORD = `mutation($input: RecordSessionEventInput!) { recordSessionEvent(input: $input) { sequenceNumber content } }`;
@@ -63,7 +72,13 @@ describe.skipIf(dbKind !== 'postgres')('database faults (postgres)', () => {
     try {
       read = t.gql(READ, { id: sessionId });
       await eventually(
-        async () => (await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`, [dbName])).rows[0].n,
+        async () =>
+          (
+            await admin.query(
+              `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'`,
+              [dbName],
+            )
+          ).rows[0].n,
         (n) => n > 0,
         30_000,
       );
@@ -90,14 +105,19 @@ describe.skipIf(dbKind !== 'postgres')('database faults (postgres)', () => {
       expect((await t.gql(RECORD, { input: { sessionId, source: 'task_note', text: 'go' } })).errors).toBeUndefined();
       await sub.waitFor((events) => events.some((e) => e.__typename === 'MessageSaved'), 1_000).catch(() => undefined);
     }
-    expect((await t.gql(SEND, { input: { sessionId, content: 'stream while the database drops us' } })).errors).toBeUndefined();
+    expect(
+      (await t.gql(SEND, { input: { sessionId, content: 'stream while the database drops us' } })).errors,
+    ).toBeUndefined();
     for (const n of [5, 15, 25, 35]) {
       await sub.waitFor((events) => events.filter((e) => e.__typename === 'TextDelta').length >= n, 60_000);
       await terminateService();
       // Reads in the middle answer too.
       expect((await t.gql(READ, { id: sessionId })).errors).toBeUndefined();
     }
-    const events = await sub.waitFor((events) => events.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'), 60_000);
+    const events = await sub.waitFor(
+      (events) => events.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'),
+      60_000,
+    );
     expect(events.map((e) => e.__typename)).toContain('TurnEnded');
     await terminateService();
     const read = await t.gql(READ, { id: sessionId });
@@ -116,7 +136,11 @@ describe.skipIf(dbKind !== 'postgres')('database faults (postgres)', () => {
       const yoga = createGraphQLHandler(busyApp);
       gql = async (query, variables = {}) =>
         (await (
-          await yoga.fetch('http://test/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) })
+          await yoga.fetch('http://test/graphql', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ query, variables }),
+          })
         ).json()) as GqlResult<any>;
     }, 180_000);
     afterAll(async () => {
@@ -138,12 +162,18 @@ describe.skipIf(dbKind !== 'postgres')('database faults (postgres)', () => {
       } finally {
         await admin.query('ROLLBACK');
       }
-      expect((await admin.query('SELECT count(*)::int AS n FROM session_messages WHERE session_id = $1', [id])).rows[0].n).toBe(0);
-      expect((await admin.query('SELECT next_sequence, name FROM sessions WHERE id = $1', [id])).rows[0]).toEqual(before);
+      expect(
+        (await admin.query('SELECT count(*)::int AS n FROM session_messages WHERE session_id = $1', [id])).rows[0].n,
+      ).toBe(0);
+      expect((await admin.query('SELECT next_sequence, name FROM sessions WHERE id = $1', [id])).rows[0]).toEqual(
+        before,
+      );
       const recorded = await gql(RECORD, { input: { sessionId, source: 'task_note', text: 'after release' } });
       expect(recorded.errors).toBeUndefined();
       expect(recorded.data.recordSessionEvent).toEqual({ sequenceNumber: 0, content: 'after release' });
-      expect((await gql(RENAME, { id: sessionId, name: 'after release' })).data.renameSession.name).toBe('after release');
+      expect((await gql(RENAME, { id: sessionId, name: 'after release' })).data.renameSession.name).toBe(
+        'after release',
+      );
     }, 180_000);
   });
 
@@ -151,7 +181,9 @@ describe.skipIf(dbKind !== 'postgres')('database faults (postgres)', () => {
     const sessions = await Promise.all(Array.from({ length: 50 }, () => newSession()));
     t.fake.responder = () => ({ text: ['a', 'b', 'c', 'd'], chunkDelayMs: 5 });
     try {
-      const sent = await Promise.all(sessions.map((sessionId) => t.gql(SEND, { input: { sessionId, content: 'concurrent' } })));
+      const sent = await Promise.all(
+        sessions.map((sessionId) => t.gql(SEND, { input: { sessionId, content: 'concurrent' } })),
+      );
       expect(sent.map((r) => r.errors)).toEqual(Array(50).fill(undefined));
       const ids = sent.map((r) => rawId(r.data.sendMessage.turn.id));
       const statuses = await eventually(

@@ -12,7 +12,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, spawnTsx, startChildServer } from './support/child-server.js';
-import { createServerDatabase, newLedger, prepareTemplateDataDir, replyResponder, runToEnd, verifyLedger, writeRound } from './support/durability.js';
+import {
+  createServerDatabase,
+  newLedger,
+  prepareTemplateDataDir,
+  replyResponder,
+  runToEnd,
+  verifyLedger,
+  writeRound,
+} from './support/durability.js';
 import { type FakeProvider, startFakeProvider } from './support/fake-provider.js';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -151,7 +159,9 @@ describe.skipIf(!onPglite)('one process per embedded DATA_DIR', () => {
 
     const server = await start(env);
     expect(readFileSync(lock, 'utf8').trim()).toBe(String(server.pid));
-    expect((await server.gql('mutation { createSession(input: { name: "x" }) { name } }')).data?.createSession.name).toBe('x');
+    expect(
+      (await server.gql('mutation { createSession(input: { name: "x" }) { name } }')).data?.createSession.name,
+    ).toBe('x');
 
     server.kill('SIGTERM');
     expect((await server.exited).code).toBe(0);

@@ -26,7 +26,11 @@ describe(`idempotency under races (${dbKind})`, () => {
     const ids = new Set(results.map((r) => r.data.sendMessage.turn.id));
     expect(ids.size).toBe(1);
     expect(new Set(results.map((r) => r.data.sendMessage.userMessage.sequenceNumber)).size).toBe(1);
-    await eventually(() => t.app.db.prisma.turn.count({ where: { status: { in: ['RUNNING', 'WAITING_FOR_TOOL'] } } }), (n) => n === 0, 30_000);
+    await eventually(
+      () => t.app.db.prisma.turn.count({ where: { status: { in: ['RUNNING', 'WAITING_FOR_TOOL'] } } }),
+      (n) => n === 0,
+      30_000,
+    );
     const messages = await t.app.store.allMessages(rawId(sessionId));
     expect(messages.filter((m) => m.role === 'user')).toHaveLength(1);
     expect(await t.app.db.prisma.turn.count({ where: { sessionId: rawId(sessionId) } })).toBe(1);
@@ -37,7 +41,11 @@ describe(`idempotency under races (${dbKind})`, () => {
     const input = { sessionId, content: 'again', idempotencyKey: 'after-end' };
     const first = await t.http(SEND, { input });
     const turnId = first.data.sendMessage.turn.id;
-    await eventually(() => t.app.db.prisma.turn.count({ where: { status: { in: ['RUNNING', 'WAITING_FOR_TOOL'] } } }), (n) => n === 0, 30_000);
+    await eventually(
+      () => t.app.db.prisma.turn.count({ where: { status: { in: ['RUNNING', 'WAITING_FOR_TOOL'] } } }),
+      (n) => n === 0,
+      30_000,
+    );
     const results = await Promise.all(Array.from({ length: 20 }, () => t.http(SEND, { input })));
     expect(results.flatMap((r) => r.errors ?? [])).toEqual([]);
     expect(new Set(results.map((r) => r.data.sendMessage.turn.id))).toEqual(new Set([turnId]));

@@ -40,9 +40,13 @@ class PrivateRedis {
     return `redis://127.0.0.1:${this.port}`;
   }
   start(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     this.process = child;
     return new Promise((resolve, reject) => {
       let out = '';
@@ -99,7 +103,11 @@ function subscribe(wsUrl: string, sessionId: string): Subscriber {
       new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`timed out waiting for ${what}; got ${events.map((e) => e.__typename).join(',')} errors ${JSON.stringify(errors)}`));
+          reject(
+            new Error(
+              `timed out waiting for ${what}; got ${events.map((e) => e.__typename).join(',')} errors ${JSON.stringify(errors)}`,
+            ),
+          );
         }, timeoutMs);
         const check = () => {
           if (errors.length > 0 || predicate(events)) {
@@ -121,7 +129,11 @@ const RENAME = `mutation($id: ID!, $name: String!) { renameSession(id: $id, name
 const CHUNKS = Array.from({ length: 30 }, (_, i) => `w${i} `);
 
 const ids = (events: any[]) => events.map((e) => e.eventId as string);
-const text = (events: any[]) => events.filter((e) => e.__typename === 'TextDelta').map((e) => e.text).join('');
+const text = (events: any[]) =>
+  events
+    .filter((e) => e.__typename === 'TextDelta')
+    .map((e) => e.text)
+    .join('');
 const deltas = (n: number) => (events: any[]) => events.filter((e) => e.__typename === 'TextDelta').length >= n;
 const ended = (events: any[]) => events.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed');
 
@@ -152,7 +164,9 @@ describe.skipIf(!hasRedis)('Redis faults', () => {
     process.on('unhandledRejection', onUnhandled);
     consoleError = vi.spyOn(console, 'error');
     a = await createTestServer({ redisUrl: redis.url, titleGenerationEnabled: false });
-    bApp = await createApp(testConfig({ redisUrl: redis.url, ollamaHost: a.fake.url, titleGenerationEnabled: false }), { db: a.app.db });
+    bApp = await createApp(testConfig({ redisUrl: redis.url, ollamaHost: a.fake.url, titleGenerationEnabled: false }), {
+      db: a.app.db,
+    });
     b = await startServer(bApp);
     bWs = `${b.url.replace('http', 'ws')}/graphql`;
   }, 120_000);
@@ -168,7 +182,9 @@ describe.skipIf(!hasRedis)('Redis faults', () => {
 
   afterEach(() => {
     // ioredis reports an error event nobody listens to through console.error.
-    const printed = consoleError.mock.calls.map((c: unknown[]) => c.map(String).join(' ')).filter((l: string) => /ioredis|Unhandled error/i.test(l));
+    const printed = consoleError.mock.calls
+      .map((c: unknown[]) => c.map(String).join(' '))
+      .filter((l: string) => /ioredis|Unhandled error/i.test(l));
     expect(printed).toEqual([]);
     expect(unhandled).toEqual([]);
   });
@@ -183,7 +199,9 @@ describe.skipIf(!hasRedis)('Redis faults', () => {
     const seen = (events: any[]) => events.some((e) => e.__typename === 'SessionRenamed');
     for (let i = 0; !(seen(onA.events) && seen(onB.events)); i++) {
       expect((await a.http(RENAME, { id: sessionId, name: `${name} ${i}` })).errors).toBeUndefined();
-      await Promise.all([onA.waitFor(seen, 'rename', 1_000), onB.waitFor(seen, 'rename', 1_000)]).catch(() => undefined);
+      await Promise.all([onA.waitFor(seen, 'rename', 1_000), onB.waitFor(seen, 'rename', 1_000)]).catch(
+        () => undefined,
+      );
     }
     return { sessionId, onA, onB };
   }
@@ -198,7 +216,9 @@ describe.skipIf(!hasRedis)('Redis faults', () => {
 
     await redis.kill();
     // Mutations whose rows are saved answer success while their events wait for Redis.
-    const recorded = await a.http(RECORD, { input: { sessionId, source: 'task_note', text: 'noted during the outage' } });
+    const recorded = await a.http(RECORD, {
+      input: { sessionId, source: 'task_note', text: 'noted during the outage' },
+    });
     expect(recorded.errors).toBeUndefined();
     expect(recorded.data.recordSessionEvent.content).toBe('noted during the outage');
     a.fake.enqueue({ text: 'second turn', chunkDelayMs: 10 });
@@ -211,13 +231,17 @@ describe.skipIf(!hasRedis)('Redis faults', () => {
       expect(s.errors).toEqual([]);
       expect(s.events.some((e) => e.__typename === 'TurnEnded')).toBe(true);
       expect(text(s.events)).toBe(CHUNKS.join(''));
-      expect(s.events.some((e) => e.__typename === 'MessageSaved' && e.message.content === 'noted during the outage')).toBe(true);
+      expect(
+        s.events.some((e) => e.__typename === 'MessageSaved' && e.message.content === 'noted during the outage'),
+      ).toBe(true);
       expectInOrderNoDup(s.events);
     }
     // Both processes saw the same events from the turn on: the same log, in the same order. (Before the
     // turn, one may have missed a probing rename sent while its subscription was not yet live.)
     const fromTurn = (events: any[]) =>
-      events.slice(events.findIndex((e) => e.__typename === 'TurnStarted')).map((e) => `${e.__typename}:${e.text ?? ''}`);
+      events
+        .slice(events.findIndex((e) => e.__typename === 'TurnStarted'))
+        .map((e) => `${e.__typename}:${e.text ?? ''}`);
     expect(fromTurn(onA.events)[0]).toBe('TurnStarted:');
     expect(fromTurn(onB.events)).toEqual(fromTurn(onA.events));
     const turnId = sent.data.sendMessage.turn.id;
@@ -225,7 +249,9 @@ describe.skipIf(!hasRedis)('Redis faults', () => {
     expect((await a.app.db.prisma.turn.findUnique({ where: { id: rawTurnId } }))?.status).toBe('COMPLETED');
     const secondId = Buffer.from(second.data.sendMessage.turn.id, 'base64').toString().split(':')[1]!;
     await expect
-      .poll(async () => (await a.app.db.prisma.turn.findUnique({ where: { id: secondId } }))?.status, { timeout: 30_000 })
+      .poll(async () => (await a.app.db.prisma.turn.findUnique({ where: { id: secondId } }))?.status, {
+        timeout: 30_000,
+      })
       .toBe('COMPLETED');
     await Promise.all([onA.dispose(), onB.dispose()]);
   }, 120_000);
@@ -239,13 +265,23 @@ describe.skipIf(!hasRedis)('Redis faults', () => {
 
     redis.signal('SIGSTOP');
     try {
-      const recorded = await a.http(RECORD, { input: { sessionId, source: 'task_note', text: 'noted during the stall' } });
+      const recorded = await a.http(RECORD, {
+        input: { sessionId, source: 'task_note', text: 'noted during the stall' },
+      });
       expect(recorded.errors).toBeUndefined();
       // The turn keeps running while Redis does not answer: its rows reach the database.
       await expect
-        .poll(async () => (await a.app.db.prisma.turn.findFirst({ where: { sessionId: Buffer.from(sessionId, 'base64').toString().split(':')[1]! } }))?.status, {
-          timeout: 60_000,
-        })
+        .poll(
+          async () =>
+            (
+              await a.app.db.prisma.turn.findFirst({
+                where: { sessionId: Buffer.from(sessionId, 'base64').toString().split(':')[1]! },
+              })
+            )?.status,
+          {
+            timeout: 60_000,
+          },
+        )
         .toBe('COMPLETED');
     } finally {
       redis.signal('SIGCONT');
@@ -256,7 +292,9 @@ describe.skipIf(!hasRedis)('Redis faults', () => {
       expect(s.errors).toEqual([]);
       expect(s.events.some((e) => e.__typename === 'TurnEnded')).toBe(true);
       expect(text(s.events)).toBe(CHUNKS.join(''));
-      expect(s.events.some((e) => e.__typename === 'MessageSaved' && e.message.content === 'noted during the stall')).toBe(true);
+      expect(
+        s.events.some((e) => e.__typename === 'MessageSaved' && e.message.content === 'noted during the stall'),
+      ).toBe(true);
       expectInOrderNoDup(s.events);
     }
     await Promise.all([onA.dispose(), onB.dispose()]);

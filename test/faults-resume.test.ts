@@ -40,7 +40,8 @@ const HISTORY = `query($id: ID!) { session(id: $id) {
 export async function freshStore(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'faults-resume-'));
   const files = { SESSION_FILES_DIR: join(dir, 'files') };
-  if (!serverUrl) return { env: { DATA_DIR: join(dir, 'data'), ...files }, drop: () => rm(dir, { recursive: true, force: true }) };
+  if (!serverUrl)
+    return { env: { DATA_DIR: join(dir, 'data'), ...files }, drop: () => rm(dir, { recursive: true, force: true }) };
   const db = await createServerDatabase(serverUrl);
   return {
     // The same INSTANCE_ID across restarts: the restarted process recognises its own turns.
@@ -62,7 +63,14 @@ export interface WsSub {
 }
 
 export function wsSubscribe(url: string, variables: Record<string, unknown>, onEvent?: (event: any) => void): WsSub {
-  const sub: WsSub = { events: [], errors: [], closes: [], completed: false, waitFor: null as never, dispose: null as never };
+  const sub: WsSub = {
+    events: [],
+    errors: [],
+    closes: [],
+    completed: false,
+    waitFor: null as never,
+    dispose: null as never,
+  };
   const waiters = new Set<() => void>();
   const notify = () => waiters.forEach((w) => w());
   const client = createClient({
@@ -99,7 +107,11 @@ export function wsSubscribe(url: string, variables: Record<string, unknown>, onE
       };
       const timer = setTimeout(() => {
         waiters.delete(check);
-        reject(new Error(`timed out; events: ${JSON.stringify(sub.events.map(shape))} errors: ${JSON.stringify(sub.errors).slice(0, 300)} closes: ${sub.closes}`));
+        reject(
+          new Error(
+            `timed out; events: ${JSON.stringify(sub.events.map(shape))} errors: ${JSON.stringify(sub.errors).slice(0, 300)} closes: ${sub.closes}`,
+          ),
+        );
       }, timeoutMs);
       waiters.add(check);
       check();
@@ -122,8 +134,12 @@ type Gql = (query: string, variables?: Record<string, unknown>) => Promise<{ dat
 /** Renames the session until the subscription shows it: from then on it receives every event. */
 export async function untilSubscribed(gql: Gql, sessionId: string, subs: { events: any[] }[]) {
   for (let i = 0; ; i++) {
-    await gql(`mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id } }`, { id: sessionId, name: `ready ${i}` });
-    const seen = () => subs.every((s) => s.events.some((e) => e.__typename === 'SessionRenamed' && e.name === `ready ${i}`));
+    await gql(`mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id } }`, {
+      id: sessionId,
+      name: `ready ${i}`,
+    });
+    const seen = () =>
+      subs.every((s) => s.events.some((e) => e.__typename === 'SessionRenamed' && e.name === `ready ${i}`));
     for (let k = 0; k < 10 && !seen(); k++) await new Promise((r) => setTimeout(r, 50));
     if (seen()) return;
   }
@@ -182,7 +198,14 @@ describe(`faults: resume across restarts (${dbKind})`, () => {
     const again = await server.gql(SEND, { input: { sessionId, content: 'second' } });
     expect(again.errors).toBeUndefined();
     await resumed.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
-    expect(resumed.events.map(shape)).toEqual(['EventsReset:RESTARTED', 'TurnFailed:INTERRUPTED', 'TurnStarted', 'TextDelta', 'MessageSaved', 'TurnEnded:COMPLETED']);
+    expect(resumed.events.map(shape)).toEqual([
+      'EventsReset:RESTARTED',
+      'TurnFailed:INTERRUPTED',
+      'TurnStarted',
+      'TextDelta',
+      'MessageSaved',
+      'TurnEnded:COMPLETED',
+    ]);
     expect(resumed.events[1].turn.status).toBe('INTERRUPTED');
     const h = await server.gql(HISTORY, { id: sessionId });
     const history = h.data.session.history.edges.map((e: any) => e.node);
@@ -337,7 +360,8 @@ describe(`resume and recovery in process (${dbKind})`, () => {
     await t?.close();
   }, 300_000);
   const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString().split(':')[1]!;
-  const newSession = async () => (await t.http(`mutation { createSession(input: {}) { id } }`)).data.createSession.id as string;
+  const newSession = async () =>
+    (await t.http(`mutation { createSession(input: {}) { id } }`)).data.createSession.id as string;
 
   it('a cursor past EVENT_RETENTION gets EventsReset TRIMMED, then only the end of the turn whose start was trimmed, then live events', async () => {
     const sessionId = await newSession();
@@ -354,7 +378,14 @@ describe(`resume and recovery in process (${dbKind})`, () => {
     t.fake.enqueue({ text: 'short' });
     await t.http(SEND, { input: { sessionId, content: 'again' } });
     await resumed.waitFor((es) => es.filter((e) => e.__typename === 'TurnEnded').length === 2);
-    expect(resumed.events.map(shape)).toEqual(['EventsReset:TRIMMED', 'TurnEnded:COMPLETED', 'TurnStarted', 'TextDelta', 'MessageSaved', 'TurnEnded:COMPLETED']);
+    expect(resumed.events.map(shape)).toEqual([
+      'EventsReset:TRIMMED',
+      'TurnEnded:COMPLETED',
+      'TurnStarted',
+      'TextDelta',
+      'MessageSaved',
+      'TurnEnded:COMPLETED',
+    ]);
     expect(resumed.events[1].assistantMessage.content).toMatch(/^w0 w1 .* w29 $/);
     await resumed.dispose();
   }, 600_000);
@@ -364,7 +395,13 @@ describe(`resume and recovery in process (${dbKind})`, () => {
     const raw = rawId(sessionId);
     const [user] = await t.app.store.append(raw, [{ role: 'user', content: 'before the restart' }]);
     const left = await t.app.db.prisma.turn.create({
-      data: { sessionId: raw, userSequence: user!.sequenceNumber, partialText: 'half an', ownerProcess: 'previous', ownerInstance: 'in-process-test' },
+      data: {
+        sessionId: raw,
+        userSequence: user!.sequenceNumber,
+        partialText: 'half an',
+        ownerProcess: 'previous',
+        ownerInstance: 'in-process-test',
+      },
     });
     const sent = await t.http(SEND, { input: { sessionId, content: 'after the restart' } });
     expect(sent.errors).toBeUndefined();
@@ -372,7 +409,14 @@ describe(`resume and recovery in process (${dbKind})`, () => {
     // another instance's turn with a fresh heartbeat is not ours: CONFLICT as before
     const other = await newSession();
     const [u2] = await t.app.store.append(rawId(other), [{ role: 'user', content: 'x' }]);
-    await t.app.db.prisma.turn.create({ data: { sessionId: rawId(other), userSequence: u2!.sequenceNumber, ownerProcess: 'p', ownerInstance: 'someone-else' } });
+    await t.app.db.prisma.turn.create({
+      data: {
+        sessionId: rawId(other),
+        userSequence: u2!.sequenceNumber,
+        ownerProcess: 'p',
+        ownerInstance: 'someone-else',
+      },
+    });
     const refused = await t.http(SEND, { input: { sessionId: other, content: 'y' } });
     expect(refused.errors?.[0]?.extensions?.code).toBe('CONFLICT');
   }, 600_000);
@@ -383,7 +427,13 @@ describe(`resume and recovery in process (${dbKind})`, () => {
     const [user] = await t.app.store.append(raw, [{ role: 'user', content: 'q' }]);
     // the state a kill -9 between the final save and the turn's end leaves: partial still set, row RUNNING
     const turn = await t.app.db.prisma.turn.create({
-      data: { sessionId: raw, userSequence: user!.sequenceNumber, partialText: 'The wh', heartbeatAt: new Date(Date.now() - 60_000), ownerProcess: 'dead' },
+      data: {
+        sessionId: raw,
+        userSequence: user!.sequenceNumber,
+        partialText: 'The wh',
+        heartbeatAt: new Date(Date.now() - 60_000),
+        ownerProcess: 'dead',
+      },
     });
     await t.app.store.append(raw, [{ role: 'assistant', content: 'The whole answer' }]);
     const sub = wsSubscribe(t.url, { sessionId });

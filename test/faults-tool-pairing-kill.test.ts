@@ -15,7 +15,12 @@ import { eventually } from './support/harness.js';
 let fake: FakeProvider;
 let dir: string;
 let server: ChildServer | null = null;
-const env = () => ({ DATA_DIR: join(dir, 'db'), SESSION_FILES_DIR: join(dir, 'files'), OPENAI_BASE_URL: `${fake.url}/v1`, PARTIAL_FLUSH_MS: '100' });
+const env = () => ({
+  DATA_DIR: join(dir, 'db'),
+  SESSION_FILES_DIR: join(dir, 'files'),
+  OPENAI_BASE_URL: `${fake.url}/v1`,
+  PARTIAL_FLUSH_MS: '100',
+});
 
 beforeAll(async () => {
   fake = await startFakeProvider();
@@ -36,31 +41,54 @@ const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) {
 describe('kill -9 during a client tool wait (child process, embedded database)', () => {
   it('the restarted server answers the open call and the next OpenAI turn completes', async () => {
     server = await startChildServer(env(), { timeoutMs: 180_000 });
-    await server.gql(`mutation { upsertProfile(input: { key: "oai", name: "oai", model: "oai-model", provider: "openai" }) { id } }`);
+    await server.gql(
+      `mutation { upsertProfile(input: { key: "oai", name: "oai", model: "oai-model", provider: "openai" }) { id } }`,
+    );
     const profileId = (await server.gql(`{ profiles { id key } }`)).data.profiles.find((p: any) => p.key === 'oai').id;
-    const sessionId = (await server.gql(`mutation($p: ID!) { createSession(input: { profileId: $p }) { id } }`, { p: profileId })).data.createSession.id;
+    const sessionId = (
+      await server.gql(`mutation($p: ID!) { createSession(input: { profileId: $p }) { id } }`, { p: profileId })
+    ).data.createSession.id;
     fake.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' }, id: 'call_killed' }] });
     const sent = await server.gql(SEND, {
-      input: { sessionId, content: 'Weather in Oslo?', clientTools: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object' } }] },
+      input: {
+        sessionId,
+        content: 'Weather in Oslo?',
+        clientTools: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object' } }],
+      },
     });
     const turnId = sent.data.sendMessage.turn.id;
-    await until(() => server!.gql(TURN, { id: turnId }), (r) => r.data?.turn?.status === 'WAITING_FOR_TOOL');
+    await until(
+      () => server!.gql(TURN, { id: turnId }),
+      (r) => r.data?.turn?.status === 'WAITING_FOR_TOOL',
+    );
 
     server.kill('SIGKILL');
     await server.exited;
     server = await startChildServer(env(), { timeoutMs: 180_000 });
     // Recovery finds the dead process's turn once its heartbeat is stale.
-    await until(() => server!.gql(TURN, { id: turnId }), (r) => r.data?.turn?.status === 'INTERRUPTED');
-    const context = await server.gql(`query($id: ID!) { session(id: $id) { context { role content toolCallId } } }`, { id: sessionId });
-    expect(context.data.session.context.filter((m: any) => m.role === 'TOOL')).toEqual([{ role: 'TOOL', content: TOOL_RESULT_SERVER_STOPPED, toolCallId: 'call_killed' }]);
+    await until(
+      () => server!.gql(TURN, { id: turnId }),
+      (r) => r.data?.turn?.status === 'INTERRUPTED',
+    );
+    const context = await server.gql(`query($id: ID!) { session(id: $id) { context { role content toolCallId } } }`, {
+      id: sessionId,
+    });
+    expect(context.data.session.context.filter((m: any) => m.role === 'TOOL')).toEqual([
+      { role: 'TOOL', content: TOOL_RESULT_SERVER_STOPPED, toolCallId: 'call_killed' },
+    ]);
 
     fake.enqueue({ text: 'Back after the restart.' });
     const next = await server.gql(SEND, { input: { sessionId, content: 'Hello again?' } });
     expect(next.errors).toBeUndefined();
-    const ended = await until(() => server!.gql(TURN, { id: next.data.sendMessage.turn.id }), (r) => !['RUNNING', 'WAITING_FOR_TOOL'].includes(r.data?.turn?.status));
+    const ended = await until(
+      () => server!.gql(TURN, { id: next.data.sendMessage.turn.id }),
+      (r) => !['RUNNING', 'WAITING_FOR_TOOL'].includes(r.data?.turn?.status),
+    );
     expect(ended.data.turn.status, JSON.stringify(fake.rejections.map((r) => r.message))).toBe('COMPLETED');
     expect(fake.rejections).toEqual([]);
     const last = fake.requests.at(-1);
-    expect(last.messages.filter((m: any) => m.role === 'tool')).toEqual([{ role: 'tool', tool_call_id: 'call_killed', content: TOOL_RESULT_SERVER_STOPPED }]);
+    expect(last.messages.filter((m: any) => m.role === 'tool')).toEqual([
+      { role: 'tool', tool_call_id: 'call_killed', content: TOOL_RESULT_SERVER_STOPPED },
+    ]);
   }, 600_000);
 });

@@ -11,25 +11,38 @@ beforeAll(async () => {
     description: 'a server tool that runs until the turn is cancelled',
     parameters: { type: 'object', properties: {} },
     run: (_args, ctx) =>
-      new Promise((_resolve, reject) => ctx.signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true })),
+      new Promise((_resolve, reject) =>
+        ctx.signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+      ),
   });
 });
 afterAll(() => t.close());
 
 const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`;
-const WEATHER = { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } };
+const WEATHER = {
+  name: 'get_weather',
+  description: 'Weather for a city',
+  parameters: { type: 'object', properties: { city: { type: 'string' } } },
+};
 const PROVIDERS = ['openai', 'anthropic'] as const;
 const rawId = (id: string) => Buffer.from(id, 'base64').toString().split(':')[1]!;
 
 async function profileSession(provider: string) {
   const key = `pair-${provider}`;
-  await t.http(`mutation { upsertProfile(input: { key: "${key}", name: "${key}", model: "${key}-model", provider: "${provider}" }) { id } }`);
+  await t.http(
+    `mutation { upsertProfile(input: { key: "${key}", name: "${key}", model: "${key}-model", provider: "${provider}" }) { id } }`,
+  );
   const p = (await t.http(`{ profiles { id key } }`)).data.profiles.find((x: any) => x.key === key).id;
-  return (await t.http(`mutation($p: ID!) { createSession(input: { profileId: $p }) { id } }`, { p })).data.createSession.id as string;
+  return (await t.http(`mutation($p: ID!) { createSession(input: { profileId: $p }) { id } }`, { p })).data
+    .createSession.id as string;
 }
 
 /** Sends a message and waits for its turn's end event; `during` runs once `until` holds. */
-async function turn(sessionId: string, input: Record<string, unknown>, opts: { until?: (es: any[]) => boolean; during?: (turnId: string) => Promise<unknown> } = {}) {
+async function turn(
+  sessionId: string,
+  input: Record<string, unknown>,
+  opts: { until?: (es: any[]) => boolean; during?: (turnId: string) => Promise<unknown> } = {},
+) {
   const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: '0' });
   const sent = await t.http(SEND, { input: { sessionId, ...input } });
   expect(sent.errors).toBeUndefined();
@@ -37,7 +50,10 @@ async function turn(sessionId: string, input: Record<string, unknown>, opts: { u
   const mine = (es: any[]) => es.slice(es.findIndex((e) => e.__typename === 'TurnStarted' && e.turn.id === turnId));
   if (opts.until) await sub.waitFor((es) => opts.until!(mine(es)), 60_000);
   await opts.during?.(turnId);
-  const all = await sub.waitFor((es) => es.some((e) => (e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed') && e.turn.id === turnId), 60_000);
+  const all = await sub.waitFor(
+    (es) => es.some((e) => (e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed') && e.turn.id === turnId),
+    60_000,
+  );
   sub.dispose();
   const events = mine(all);
   return { turnId, events, end: events.find((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed') };
@@ -51,7 +67,9 @@ function toolResultsSent(body: any): { id: string; content: string }[] {
     m.role === 'tool'
       ? [{ id: m.tool_call_id, content: m.content }]
       : Array.isArray(m.content)
-        ? m.content.filter((b: any) => b.type === 'tool_result').map((b: any) => ({ id: b.tool_use_id, content: b.content }))
+        ? m.content
+            .filter((b: any) => b.type === 'tool_result')
+            .map((b: any) => ({ id: b.tool_use_id, content: b.content }))
         : [],
   );
 }
@@ -61,33 +79,54 @@ describe(`tool calls never poison a session (${dbKind})`, () => {
     it(`${provider}: a cancel during a client tool wait stores a result for the call, and the next turn succeeds`, async () => {
       const sessionId = await profileSession(provider);
       t.fake.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' }, id: `call_${provider}_1` }] });
-      const cancelled = await turn(sessionId, { content: 'Weather in Oslo?', clientTools: [WEATHER] }, {
-        until: (es) => es.some((e) => e.__typename === 'ToolCallRequested'),
-        during: async (turnId) => {
-          await eventually(() => t.app.db.prisma.turn.findUnique({ where: { id: rawId(turnId) } }), (r) => r?.status === 'WAITING_FOR_TOOL', 30_000);
-          return cancel(turnId);
+      const cancelled = await turn(
+        sessionId,
+        { content: 'Weather in Oslo?', clientTools: [WEATHER] },
+        {
+          until: (es) => es.some((e) => e.__typename === 'ToolCallRequested'),
+          during: async (turnId) => {
+            await eventually(
+              () => t.app.db.prisma.turn.findUnique({ where: { id: rawId(turnId) } }),
+              (r) => r?.status === 'WAITING_FOR_TOOL',
+              30_000,
+            );
+            return cancel(turnId);
+          },
         },
-      });
+      );
       expect(cancelled.end.turn.status).toBe('CANCELLED');
       const saved = cancelled.events.find((e) => e.__typename === 'MessageSaved' && e.message.role === 'TOOL');
-      expect(saved.message).toMatchObject({ toolCallId: `call_${provider}_1`, content: TOOL_RESULT_CANCELLED, isDisplay: true, isContext: true });
+      expect(saved.message).toMatchObject({
+        toolCallId: `call_${provider}_1`,
+        content: TOOL_RESULT_CANCELLED,
+        isDisplay: true,
+        isContext: true,
+      });
 
       const rejectionsBefore = t.fake.rejections.length;
       t.fake.enqueue({ text: 'Back again.' });
       const next = await turn(sessionId, { content: 'Never mind. Hello?' });
-      expect(next.end.__typename, JSON.stringify(t.fake.rejections.slice(rejectionsBefore).map((r) => r.message))).toBe('TurnEnded');
+      expect(next.end.__typename, JSON.stringify(t.fake.rejections.slice(rejectionsBefore).map((r) => r.message))).toBe(
+        'TurnEnded',
+      );
       expect(next.end.turn.status).toBe('COMPLETED');
       expect(t.fake.rejections.length).toBe(rejectionsBefore);
-      expect(toolResultsSent(t.fake.requests.at(-1))).toEqual([{ id: `call_${provider}_1`, content: TOOL_RESULT_CANCELLED }]);
+      expect(toolResultsSent(t.fake.requests.at(-1))).toEqual([
+        { id: `call_${provider}_1`, content: TOOL_RESULT_CANCELLED },
+      ]);
     });
 
     it(`${provider}: a cancel while a server tool runs leaves the call answered, and the next turn succeeds`, async () => {
       const sessionId = await profileSession(provider);
       t.fake.enqueue({ toolCalls: [{ name: 'slow_lookup', arguments: {}, id: `call_${provider}_srv` }] });
-      const cancelled = await turn(sessionId, { content: 'look it up' }, {
-        until: (es) => es.some((e) => e.__typename === 'ToolCallRequested'),
-        during: cancel,
-      });
+      const cancelled = await turn(
+        sessionId,
+        { content: 'look it up' },
+        {
+          until: (es) => es.some((e) => e.__typename === 'ToolCallRequested'),
+          during: cancel,
+        },
+      );
       expect(cancelled.end.turn.status).toBe('CANCELLED');
       const context = (await t.app.store.context(rawId(sessionId))).filter((m) => m.role === 'tool');
       expect(context.map((m) => m.toolCallId)).toEqual([`call_${provider}_srv`]);
@@ -102,7 +141,11 @@ describe(`tool calls never poison a session (${dbKind})`, () => {
       // What a kill -9 during a tool wait leaves when recovery never ran: the call, no result.
       await t.app.store.append(raw, [
         { role: 'user', content: 'Weather in Oslo?' },
-        { role: 'assistant', content: '', toolCalls: [{ id: 'call_lost', name: 'get_weather', arguments: { city: 'Oslo' } }] },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: 'call_lost', name: 'get_weather', arguments: { city: 'Oslo' } }],
+        },
       ]);
       t.fake.enqueue({ text: 'Sorry, where were we?' });
       const next = await turn(sessionId, { content: 'Hello?' });
@@ -119,7 +162,11 @@ describe(`tool calls never poison a session (${dbKind})`, () => {
         // A history edit or a compression removed this result's call.
         { role: 'tool', content: 'ORPHAN-RESULT', toolCallId: 'call_gone', name: 'get_weather' },
         { role: 'user', content: 'And in Bergen?' },
-        { role: 'assistant', content: '', toolCalls: [{ id: 'call_b', name: 'get_weather', arguments: { city: 'Bergen' } }] },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: 'call_b', name: 'get_weather', arguments: { city: 'Bergen' } }],
+        },
         // Recorded while the tool ran: it must not sit between the call and its result.
         { role: 'system', content: 'NOTE-DURING-TOOL', metadata: { source: 'task_note' } },
         { role: 'tool', content: 'rain', toolCallId: 'call_b', name: 'get_weather' },
@@ -140,7 +187,9 @@ describe(`tool calls never poison a session (${dbKind})`, () => {
     const sessionId = await profileSession('openai');
     const raw = rawId(sessionId);
     const [user] = await t.app.store.append(raw, [{ role: 'user', content: 'Weather?' }]);
-    await t.app.store.append(raw, [{ role: 'assistant', content: '', toolCalls: [{ id: 'call_crash', name: 'get_weather', arguments: {} }] }]);
+    await t.app.store.append(raw, [
+      { role: 'assistant', content: '', toolCalls: [{ id: 'call_crash', name: 'get_weather', arguments: {} }] },
+    ]);
     // The row a process that died during the wait leaves behind: still waiting, no heartbeat since.
     const dead = await t.app.db.prisma.turn.create({
       data: {
@@ -155,10 +204,14 @@ describe(`tool calls never poison a session (${dbKind})`, () => {
     expect(await t.app.turns.recoverOrphans(60_000)).toBeGreaterThanOrEqual(1);
     expect((await t.app.db.prisma.turn.findUnique({ where: { id: dead.id } }))!.status).toBe('INTERRUPTED');
     const tools = (await t.app.store.context(raw)).filter((m) => m.role === 'tool');
-    expect(tools.map((m) => [m.toolCallId, m.content, m.isDisplay])).toEqual([['call_crash', TOOL_RESULT_SERVER_STOPPED, true]]);
+    expect(tools.map((m) => [m.toolCallId, m.content, m.isDisplay])).toEqual([
+      ['call_crash', TOOL_RESULT_SERVER_STOPPED, true],
+    ]);
     t.fake.enqueue({ text: 'recovered' });
     const next = await turn(sessionId, { content: 'again' });
     expect(next.end.turn.status).toBe('COMPLETED');
-    expect(toolResultsSent(t.fake.requests.at(-1))).toEqual([{ id: 'call_crash', content: TOOL_RESULT_SERVER_STOPPED }]);
+    expect(toolResultsSent(t.fake.requests.at(-1))).toEqual([
+      { id: 'call_crash', content: TOOL_RESULT_SERVER_STOPPED },
+    ]);
   });
 });

@@ -41,7 +41,10 @@ async function newSession() {
 
 async function settled(sessionId: string) {
   await eventually(
-    () => t.app.db.prisma.turn.count({ where: { sessionId: rawId(sessionId), status: { in: ['RUNNING', 'WAITING_FOR_TOOL'] } } }),
+    () =>
+      t.app.db.prisma.turn.count({
+        where: { sessionId: rawId(sessionId), status: { in: ['RUNNING', 'WAITING_FOR_TOOL'] } },
+      }),
     (n) => n === 0,
     60_000,
   );

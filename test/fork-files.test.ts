@@ -12,8 +12,15 @@ describe(`fork and session files (${dbKind})`, () => {
   it("a fork owns copies of the attachments, which survive the original's deletion", async () => {
     const id = await newSession(t);
     t.fake.enqueue({ text: 'read it' });
-    await sendWithAttachments(t, { sessionId: id, content: 'see attached' }, { files: [{ name: 'notes.txt', bytes: 'hello from the file' }] });
-    const forked = await t.http(`mutation($id: ID!) { forkSession(id: $id) { id files { filename url } history { edges { node { files } } } } }`, { id });
+    await sendWithAttachments(
+      t,
+      { sessionId: id, content: 'see attached' },
+      { files: [{ name: 'notes.txt', bytes: 'hello from the file' }] },
+    );
+    const forked = await t.http(
+      `mutation($id: ID!) { forkSession(id: $id) { id files { filename url } history { edges { node { files } } } } }`,
+      { id },
+    );
     expect(forked.errors).toBeUndefined();
     const fork = forked.data.forkSession;
     const forkRaw = rawId(fork.id);

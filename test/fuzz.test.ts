@@ -49,18 +49,36 @@ function plausible(type: GraphQLInputType, argName: string): unknown {
   if (isEnumType(type)) return type.getValues()[0]!.value;
   if (isInputObjectType(type)) {
     const out: Record<string, unknown> = {};
-    for (const field of Object.values(type.getFields())) if (isNonNullType(field.type)) out[field.name] = plausible(field.type, field.name);
+    for (const field of Object.values(type.getFields()))
+      if (isNonNullType(field.type)) out[field.name] = plausible(field.type, field.name);
     return out;
   }
   switch (getNamedType(type).name) {
-    case 'ID': return encodeGlobalID(/turn/i.test(argName) ? 'Turn' : /message/i.test(argName) ? 'Message' : /profile/i.test(argName) ? 'Profile' : 'Session', UUID);
-    case 'Int': return 1;
-    case 'Float': return 1.5;
-    case 'Boolean': return true;
-    case 'JSON': return {};
-    case 'DateTime': return '2026-01-01T00:00:00Z';
-    case 'File': return null;
-    default: return 'x';
+    case 'ID':
+      return encodeGlobalID(
+        /turn/i.test(argName)
+          ? 'Turn'
+          : /message/i.test(argName)
+            ? 'Message'
+            : /profile/i.test(argName)
+              ? 'Profile'
+              : 'Session',
+        UUID,
+      );
+    case 'Int':
+      return 1;
+    case 'Float':
+      return 1.5;
+    case 'Boolean':
+      return true;
+    case 'JSON':
+      return {};
+    case 'DateTime':
+      return '2026-01-01T00:00:00Z';
+    case 'File':
+      return null;
+    default:
+      return 'x';
   }
 }
 
@@ -73,7 +91,18 @@ function badValues(type: GraphQLInputType): unknown[] {
   if (isInputObjectType(named)) return [...common, 'x', 5];
   switch (named.name) {
     case 'ID':
-      return [...common, 12, '', 'not base64 !', Buffer.from('garbage').toString('base64'), encodeGlobalID('Profile', UUID), encodeGlobalID('Session', 'not-a-uuid'), encodeGlobalID('Message', `${UUID}:-1`), 'a\u0000b', 'a\ud800'];
+      return [
+        ...common,
+        12,
+        '',
+        'not base64 !',
+        Buffer.from('garbage').toString('base64'),
+        encodeGlobalID('Profile', UUID),
+        encodeGlobalID('Session', 'not-a-uuid'),
+        encodeGlobalID('Message', `${UUID}:-1`),
+        'a\u0000b',
+        'a\ud800',
+      ];
     case 'Int':
     case 'Float':
       return [...common, 'x', -1, 2 ** 31, -(2 ** 31) - 1, 1e300, 0.5];
@@ -109,13 +138,19 @@ function casesFor(root: Case['root'], field: GraphQLField<unknown, unknown>): Ca
   const query = `${root}${decls ? `(${decls})` : ''} { ${field.name}${call} ${selection(field)} }`;
   const base = () => Object.fromEntries(field.args.map((a: GraphQLArgument) => [a.name, plausible(a.type, a.name)]));
   for (const arg of field.args) {
-    for (const bad of badValues(arg.type)) cases.push({ root, label: `${field.name}(${arg.name})`, query, variables: { ...base(), [arg.name]: bad } });
+    for (const bad of badValues(arg.type))
+      cases.push({ root, label: `${field.name}(${arg.name})`, query, variables: { ...base(), [arg.name]: bad } });
     const named = getNamedType(arg.type);
     if (isInputObjectType(named)) {
       for (const input of Object.values(named.getFields())) {
         for (const bad of badValues(input.type)) {
           const value = { ...(plausible(named, input.name) as object), [input.name]: bad };
-          cases.push({ root, label: `${field.name}(${arg.name}.${input.name})`, query, variables: { ...base(), [arg.name]: isListType(graphql.getNullableType(arg.type)) ? [value] : value } });
+          cases.push({
+            root,
+            label: `${field.name}(${arg.name}.${input.name})`,
+            query,
+            variables: { ...base(), [arg.name]: isListType(graphql.getNullableType(arg.type)) ? [value] : value },
+          });
         }
       }
     }
@@ -123,10 +158,16 @@ function casesFor(root: Case['root'], field: GraphQLField<unknown, unknown>): Ca
     if (isLeafType(named)) {
       const others = field.args.filter((a) => a !== arg);
       const otherDecls = others.map((a) => `$${a.name}: ${a.type.toString()}`).join(', ');
-      const args = (literal: string) => `(${[`${arg.name}: ${literal}`, ...others.map((a) => `${a.name}: $${a.name}`)].join(', ')})`;
+      const args = (literal: string) =>
+        `(${[`${arg.name}: ${literal}`, ...others.map((a) => `${a.name}: $${a.name}`)].join(', ')})`;
       const rest = Object.fromEntries(others.map((a) => [a.name, plausible(a.type, a.name)]));
       for (const literal of ['"a\\u0000b"', '{ x: 1 }', 'NOT_A_VALUE', '99999999999']) {
-        cases.push({ root, label: `${field.name}(${arg.name}: ${literal})`, query: `${root}${otherDecls ? `(${otherDecls})` : ''} { ${field.name}${args(literal)} ${selection(field)} }`, variables: rest });
+        cases.push({
+          root,
+          label: `${field.name}(${arg.name}: ${literal})`,
+          query: `${root}${otherDecls ? `(${otherDecls})` : ''} { ${field.name}${args(literal)} ${selection(field)} }`,
+          variables: rest,
+        });
       }
     }
   }
@@ -140,11 +181,15 @@ async function run(c: Case): Promise<{ errors: Errors; data?: unknown }> {
   const controller = new AbortController();
   const response = await yoga.fetch('http://test/graphql', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: subscription ? 'text/event-stream' : 'application/graphql-response+json' },
+    headers: {
+      'content-type': 'application/json',
+      accept: subscription ? 'text/event-stream' : 'application/graphql-response+json',
+    },
     body: JSON.stringify({ query: c.query, variables: c.variables }),
     signal: controller.signal,
   });
-  if (!subscription || !response.headers.get('content-type')?.includes('text/event-stream')) return (await response.json()) as never;
+  if (!subscription || !response.headers.get('content-type')?.includes('text/event-stream'))
+    return (await response.json()) as never;
   // SSE: the first `next` tells; a subscription that was accepted and is waiting is left after a while.
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
@@ -173,7 +218,9 @@ it('no input reaches an internal error, every error has a code, a refused call w
     ['mutation', schema.getMutationType()],
     ['subscription', schema.getSubscriptionType()],
   ];
-  const cases = roots.flatMap(([root, type]) => Object.values(type?.getFields() ?? {}).flatMap((field) => casesFor(root, field)));
+  const cases = roots.flatMap(([root, type]) =>
+    Object.values(type?.getFields() ?? {}).flatMap((field) => casesFor(root, field)),
+  );
   expect(cases.length).toBeGreaterThan(300);
   const failures: string[] = [];
   let counts = await rowCounts();
@@ -183,13 +230,19 @@ it('no input reaches an internal error, every error has a code, a refused call w
     const errors = result.errors ?? [];
     for (const error of errors) {
       const code = error.extensions?.code;
-      if (!code || code === 'INTERNAL_SERVER_ERROR') failures.push(`${c.label} ${JSON.stringify(c.variables).slice(0, 120)} → ${code ?? 'no code'}: ${error.message.slice(0, 160)}`);
+      if (!code || code === 'INTERNAL_SERVER_ERROR')
+        failures.push(
+          `${c.label} ${JSON.stringify(c.variables).slice(0, 120)} → ${code ?? 'no code'}: ${error.message.slice(0, 160)}`,
+        );
     }
     if (c.root === 'mutation') {
       const after = await rowCounts();
-      const refused = errors.length > 0 && !(result.data as Record<string, unknown> | null | undefined)?.[Object.keys(result.data ?? {})[0] ?? ''];
+      const refused =
+        errors.length > 0 &&
+        !(result.data as Record<string, unknown> | null | undefined)?.[Object.keys(result.data ?? {})[0] ?? ''];
       if (refused) refusedMutations++;
-      if (refused && JSON.stringify(after) !== JSON.stringify(counts)) failures.push(`${c.label} was refused but changed rows: ${JSON.stringify(counts)} → ${JSON.stringify(after)}`);
+      if (refused && JSON.stringify(after) !== JSON.stringify(counts))
+        failures.push(`${c.label} was refused but changed rows: ${JSON.stringify(counts)} → ${JSON.stringify(after)}`);
       counts = after;
     }
   }

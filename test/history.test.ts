@@ -23,7 +23,12 @@ async function sessionWith(count: number, every = 5) {
     role: (i % 2 === 0 ? 'user' : 'assistant') as 'user' | 'assistant',
     content: `message ${i}`,
     // every `every`-th row is a context-only summary: never shown
-    ...(i % every === every - 1 && { isDisplay: false, isSummary: true, role: 'user' as const, content: `summary ${i}` }),
+    ...(i % every === every - 1 && {
+      isDisplay: false,
+      isSummary: true,
+      role: 'user' as const,
+      content: `summary ${i}`,
+    }),
   }));
   for (let i = 0; i < rows.length; i += 100) await t.app.store.append(s.id, rows.slice(i, i + 100));
   return s.id;
@@ -91,7 +96,12 @@ describe(`history paging (${dbKind})`, () => {
   it('appends with gapless sequence numbers under concurrent writers', async () => {
     const id = await sessionWith(0);
     await Promise.all(
-      Array.from({ length: 20 }, (_, i) => t.app.store.append(id, [{ role: 'user', content: `c${i}a` }, { role: 'assistant', content: `c${i}b` }])),
+      Array.from({ length: 20 }, (_, i) =>
+        t.app.store.append(id, [
+          { role: 'user', content: `c${i}a` },
+          { role: 'assistant', content: `c${i}b` },
+        ]),
+      ),
     );
     const all = await t.app.store.allMessages(id);
     expect(all.map((m) => m.sequenceNumber)).toEqual(Array.from({ length: 40 }, (_, i) => i));
@@ -107,7 +117,12 @@ describe(`history paging (${dbKind})`, () => {
     const context = await t.app.store.context(id);
     expect(context.map((m) => m.sequenceNumber)).toEqual([2, 3, 4, 5, 7, 8, 9, 10, 11]);
     const archived = await t.app.store.getArchivedMessages(id);
-    expect(archived.map((m) => [m.sequenceNumber, m.isContext])).toEqual([[0, false], [1, false], [2, true], [3, true]]);
+    expect(archived.map((m) => [m.sequenceNumber, m.isContext])).toEqual([
+      [0, false],
+      [1, false],
+      [2, true],
+      [3, true],
+    ]);
     // archiving past the window keeps context rows hot
     const moved = await t.app.store.archiveBeyondWindow(id, 10);
     expect(moved).toBe(0);

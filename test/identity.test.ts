@@ -71,7 +71,9 @@ describe(`JWT identity (${dbKind})`, { timeout: 120_000 }, () => {
     const plain = await hs({}, { sub: 'dave' });
     expect(await viewer(plain)).toMatchObject({ isAdmin: false, permissions: [] });
     expect(codeOf(await t.gql(UPSERT, {}, plain))).toBe('FORBIDDEN');
-    const row = await t.app.db.prisma.user.findUniqueOrThrow({ where: { jwtIssuer_jwtSubject: { jwtIssuer: '', jwtSubject: 'dave' } } });
+    const row = await t.app.db.prisma.user.findUniqueOrThrow({
+      where: { jwtIssuer_jwtSubject: { jwtIssuer: '', jwtSubject: 'dave' } },
+    });
     expect(row).toMatchObject({ isAdmin: false, permissions: [], name: 'dave' });
     // The same identity keeps one row whatever its claims were.
     expect((await viewer(admin)).user.id).toBe(userGid(row.id));
@@ -80,7 +82,8 @@ describe(`JWT identity (${dbKind})`, { timeout: 120_000 }, () => {
 
   it("a subject equal to an API-key user's name is another user: neither sees the other's sessions", async () => {
     const create = async (token: string, name: string) =>
-      (await t.gql(`mutation($n: String) { createSession(input: { name: $n }) { id } }`, { n: name }, token)).data?.createSession.id as string;
+      (await t.gql(`mutation($n: String) { createSession(input: { name: $n }) { id } }`, { n: name }, token)).data
+        ?.createSession.id as string;
     const ownerSession = await create(owner, "owner's by key");
     const jwt = await hs({}, { sub: 'owner' });
     const jwtSession = await create(jwt, "owner's by token");
@@ -94,7 +97,11 @@ describe(`JWT identity (${dbKind})`, { timeout: 120_000 }, () => {
     const read = `query($id: ID!) { session(id: $id) { id } }`;
     expect((await t.gql(read, { id: ownerSession }, jwt)).data?.session).toBeNull();
     expect((await t.gql(read, { id: jwtSession }, owner)).data?.session).toBeNull();
-    const rename = await t.gql(`mutation($id: ID!) { renameSession(id: $id, name: "x") { id } }`, { id: ownerSession }, jwt);
+    const rename = await t.gql(
+      `mutation($id: ID!) { renameSession(id: $id, name: "x") { id } }`,
+      { id: ownerSession },
+      jwt,
+    );
     expect(codeOf(rename)).toBe('NOT_FOUND');
   });
 
@@ -107,10 +114,16 @@ describe(`JWT identity (${dbKind})`, { timeout: 120_000 }, () => {
     expect(await refused(await hs({}, { sub: 'erin', alg: 'HS512' }))).toBe('UNAUTHENTICATED');
     const exp = Math.floor(Date.now() / 1000) + 300;
     for (const alg of ['none', 'None', 'NONE']) {
-      expect(await refused(`${b64({ alg, typ: 'JWT' })}.${b64({ sub: 'root', admin: true, exp })}.`)).toBe('UNAUTHENTICATED');
+      expect(await refused(`${b64({ alg, typ: 'JWT' })}.${b64({ sub: 'root', admin: true, exp })}.`)).toBe(
+        'UNAUTHENTICATED',
+      );
     }
     const { privateKey } = await generateKeyPair('ES256');
-    const es = await new SignJWT({}).setProtectedHeader({ alg: 'ES256' }).setSubject('erin').setExpirationTime('5m').sign(privateKey);
+    const es = await new SignJWT({})
+      .setProtectedHeader({ alg: 'ES256' })
+      .setSubject('erin')
+      .setExpirationTime('5m')
+      .sign(privateKey);
     expect(await refused(es)).toBe('UNAUTHENTICATED');
     expect(await t.app.db.prisma.user.count({ where: { jwtSubject: 'root' } })).toBe(1); // only the first test's token
   });
@@ -132,7 +145,11 @@ describe(`JWT identity (${dbKind})`, { timeout: 120_000 }, () => {
 
   it('API keys still resolve to their own rows; create-user still refuses a taken API-key name', async () => {
     await viewer(await hs({}, { sub: 'alice' }));
-    expect(await viewer(alice)).toMatchObject({ isAdmin: false, permissions: ['sessions.read_all'], user: { name: 'alice' } });
+    expect(await viewer(alice)).toMatchObject({
+      isAdmin: false,
+      permissions: ['sessions.read_all'],
+      user: { name: 'alice' },
+    });
     await expect(t.app.auth.createUser('alice')).rejects.toThrow();
     // A JWT subject does not take an API-key name: create-user of a token's subject works.
     await viewer(await hs({}, { sub: 'henry' }));
@@ -148,9 +165,13 @@ describe(`JWT identity with a JWKS (${dbKind})`, { timeout: 120_000 }, () => {
   let ed: CryptoKey;
 
   beforeAll(async () => {
-    const keys = await Promise.all(['ES256', 'RS256', 'EdDSA'].map((alg) => generateKeyPair(alg, { extractable: true })));
+    const keys = await Promise.all(
+      ['ES256', 'RS256', 'EdDSA'].map((alg) => generateKeyPair(alg, { extractable: true })),
+    );
     [es, rs, ed] = keys.map((k) => k.privateKey);
-    const jwks = { keys: await Promise.all(keys.map(async (k, i) => ({ ...(await exportJWK(k.publicKey)), kid: `k${i}` }))) };
+    const jwks = {
+      keys: await Promise.all(keys.map(async (k, i) => ({ ...(await exportJWK(k.publicKey)), kid: `k${i}` }))),
+    };
     server = createServer((_req, res) => {
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify(jwks));
@@ -173,7 +194,11 @@ describe(`JWT identity with a JWKS (${dbKind})`, { timeout: 120_000 }, () => {
 
   it('accepts ES256, RS256 and EdDSA tokens from the JWKS as one identity', async () => {
     const ids = new Set<string>();
-    for (const [key, alg, kid] of [[es, 'ES256', 'k0'], [rs, 'RS256', 'k1'], [ed, 'EdDSA', 'k2']] as const) {
+    for (const [key, alg, kid] of [
+      [es, 'ES256', 'k0'],
+      [rs, 'RS256', 'k1'],
+      [ed, 'EdDSA', 'k2'],
+    ] as const) {
       const r = await answer(await sign(key, alg, kid));
       expect(r.errors, alg).toBeUndefined();
       ids.add(r.data.viewer.user.id);
@@ -184,10 +209,19 @@ describe(`JWT identity with a JWKS (${dbKind})`, { timeout: 120_000 }, () => {
   it('refuses HS256 (no secret configured), a missing exp, a wrong issuer and alg none', async () => {
     expect(codeOf(await answer(await sign(secretKey, 'HS256', 'k0')))).toBe('UNAUTHENTICATED');
     expect(codeOf(await answer(await sign(es, 'ES256', 'k0', {}, false)))).toBe('UNAUTHENTICATED');
-    const wrongIssuer = await new SignJWT({}).setProtectedHeader({ alg: 'ES256', kid: 'k0' }).setSubject('ivy').setIssuer('https://evil.example').setExpirationTime('5m').sign(es);
+    const wrongIssuer = await new SignJWT({})
+      .setProtectedHeader({ alg: 'ES256', kid: 'k0' })
+      .setSubject('ivy')
+      .setIssuer('https://evil.example')
+      .setExpirationTime('5m')
+      .sign(es);
     expect(codeOf(await answer(wrongIssuer))).toBe('UNAUTHENTICATED');
     const exp = Math.floor(Date.now() / 1000) + 300;
-    expect(codeOf(await answer(`${b64({ alg: 'none', kid: 'k0' })}.${b64({ sub: 'ivy', iss: 'https://idp.example', exp })}.`))).toBe('UNAUTHENTICATED');
+    expect(
+      codeOf(
+        await answer(`${b64({ alg: 'none', kid: 'k0' })}.${b64({ sub: 'ivy', iss: 'https://idp.example', exp })}.`),
+      ),
+    ).toBe('UNAUTHENTICATED');
   });
 });
 
@@ -204,10 +238,10 @@ describe(`identity migration (${dbKind})`, () => {
       const [keyed] = await db.raw.query<{ id: string }>(
         `INSERT INTO users (id, name, is_admin) VALUES (gen_random_uuid(), 'leo', true) RETURNING id`,
       );
-      await db.raw.query(`INSERT INTO api_keys (id, user_id, key_hash, prefix) VALUES (gen_random_uuid(), $1, $2, 'csk_leo')`, [
-        keyed!.id,
-        hashKey('csk_leo-key'),
-      ]);
+      await db.raw.query(
+        `INSERT INTO api_keys (id, user_id, key_hash, prefix) VALUES (gen_random_uuid(), $1, $2, 'csk_leo')`,
+        [keyed!.id, hashKey('csk_leo-key')],
+      );
       const app = await createApp(testConfig({ authEnabled: true, jwtSecret: SECRET }), { db });
       const yoga = createGraphQLHandler(app);
       const gql = async (query: string, token: string) =>
@@ -224,11 +258,19 @@ describe(`identity migration (${dbKind})`, () => {
         ['leo', null, null, true, []],
       ]);
       const kate = await gql(VIEWER, await hs({}, { sub: 'kate' }));
-      expect(kate.data.viewer).toEqual({ isAdmin: false, permissions: [], user: { id: userGid(legacy!.id), name: 'kate' } });
+      expect(kate.data.viewer).toEqual({
+        isAdmin: false,
+        permissions: [],
+        user: { id: userGid(legacy!.id), name: 'kate' },
+      });
       expect((await db.prisma.user.findUniqueOrThrow({ where: { id: legacy!.id } })).jwtIssuer).toBe('');
       const leoByToken = await gql(VIEWER, await hs({}, { sub: 'leo' }));
       expect(leoByToken.data.viewer.user.id).not.toBe(userGid(keyed!.id));
-      expect((await gql(VIEWER, 'csk_leo-key')).data.viewer).toEqual({ isAdmin: true, permissions: [], user: { id: userGid(keyed!.id), name: 'leo' } });
+      expect((await gql(VIEWER, 'csk_leo-key')).data.viewer).toEqual({
+        isAdmin: true,
+        permissions: [],
+        user: { id: userGid(keyed!.id), name: 'leo' },
+      });
       await app.close();
     } finally {
       await rm(tmp, { recursive: true, force: true });

@@ -14,7 +14,11 @@ let smallProfile: string;
 beforeAll(async () => {
   filesDir = `/tmp/chat-test-images-${process.pid}-${Date.now()}`;
   // a fixed per-message view budget: the tiny window below must not cut the notice itself
-  t = await createTestServer({ titleGenerationEnabled: false, sessionFilesDir: filesDir, contextMessageTokenBudget: 4000 });
+  t = await createTestServer({
+    titleGenerationEnabled: false,
+    sessionFilesDir: filesDir,
+    contextMessageTokenBudget: 4000,
+  });
   const up = async (key: string, contextWindow: number) => {
     const r = await t.http(
       `mutation($k: String!, $w: Int!) { upsertProfile(input: { key: $k, name: $k, model: "qwen3:8b", contextWindow: $w, vision: true, systemPrompt: "S" }) { id } }`,
@@ -35,15 +39,23 @@ afterAll(async () => {
 const dirOf = (id: string) => path.join(filesDir, 'session_files', rawId(id));
 const entries = async (dir: string) => (await fs.readdir(dir).catch(() => [] as string[])).sort();
 const img = (name: string, bytes: Buffer) => ({ name, bytes, type: 'image/png' });
-const lastUser = () => t.fake.requests.at(-1).messages.filter((m: any) => m.role === 'user').at(-1);
+const lastUser = () =>
+  t.fake.requests
+    .at(-1)
+    .messages.filter((m: any) => m.role === 'user')
+    .at(-1);
 
 describe(`pasted images (${dbKind})`, () => {
   it('numbers images across formats, keeps bytes exactly and sends the exact in-context notice', async () => {
     const id = await newSession(t, undefined, bigProfile);
     const sid = rawId(id);
-    const first = await sendWithAttachments(t, { sessionId: id, content: 'what is this' }, {
-      images: [img('clip.bin', PNG_1x1), img('photo.png', JPEG_1x1)],
-    });
+    const first = await sendWithAttachments(
+      t,
+      { sessionId: id, content: 'what is this' },
+      {
+        images: [img('clip.bin', PNG_1x1), img('photo.png', JPEG_1x1)],
+      },
+    );
     expect(first.result.body.errors).toBeUndefined();
     expect(first.events.at(-1).__typename).toBe('TurnEnded');
     expect(await entries(dirOf(id))).toEqual(['image_1.png', 'image_2.jpg']);
@@ -57,7 +69,11 @@ describe(`pasted images (${dbKind})`, () => {
     expect(user.images).toEqual([PNG_1x1.toString('base64'), JPEG_1x1.toString('base64')]);
 
     // a later GIF continues the numbering; the same PNG again reuses image_1.png
-    await sendWithAttachments(t, { sessionId: id, content: 'and these' }, { images: [img('a', GIF_1x1), img('b', PNG_1x1)] });
+    await sendWithAttachments(
+      t,
+      { sessionId: id, content: 'and these' },
+      { images: [img('a', GIF_1x1), img('b', PNG_1x1)] },
+    );
     expect(await entries(dirOf(id))).toEqual(['image_1.png', 'image_2.jpg', 'image_3.gif']);
     expect(lastUser().content).toBe(
       `and these\n\n[2 images attached inline — already in your context, no extra loading needed.\n` +
@@ -69,17 +85,28 @@ describe(`pasted images (${dbKind})`, () => {
       `one more\n\n[1 image attached inline — already in your context, no extra loading needed.\nOn disk: session_files/${sid}/image_4.png]`,
     );
     // the display copy stays the user's words
-    const h = await t.http(`query($id: ID!) { session(id: $id) { history { edges { node { role content images } } } } }`, { id });
+    const h = await t.http(
+      `query($id: ID!) { session(id: $id) { history { edges { node { role content images } } } } }`,
+      { id },
+    );
     const users = h.data.session.history.edges.filter((e: any) => e.node.role === 'USER').map((e: any) => e.node);
-    expect(users[0]).toEqual({ role: 'USER', content: 'what is this', images: [`session_files/${sid}/image_1.png`, `session_files/${sid}/image_2.jpg`] });
+    expect(users[0]).toEqual({
+      role: 'USER',
+      content: 'what is this',
+      images: [`session_files/${sid}/image_1.png`, `session_files/${sid}/image_2.jpg`],
+    });
   });
 
   it('images past the budget are not sent and the notice names them for image_view', async () => {
     const id = await newSession(t, undefined, smallProfile);
     const sid = rawId(id);
-    const r = await sendWithAttachments(t, { sessionId: id, content: 'compare' }, {
-      images: [img('1', PNG_1x1), img('2', PNG_2x2), img('3', JPEG_1x1)],
-    });
+    const r = await sendWithAttachments(
+      t,
+      { sessionId: id, content: 'compare' },
+      {
+        images: [img('1', PNG_1x1), img('2', PNG_2x2), img('3', JPEG_1x1)],
+      },
+    );
     expect(r.events.at(-1).__typename).toBe('TurnEnded');
     const user = lastUser();
     expect(user.content).toBe(
@@ -89,7 +116,7 @@ describe(`pasted images (${dbKind})`, () => {
     expect(user.images).toEqual([PNG_1x1.toString('base64')]);
   });
 
-  it('image_view loads a stored image as a tool result; other sessions\' paths are refused', async () => {
+  it("image_view loads a stored image as a tool result; other sessions' paths are refused", async () => {
     const id = await newSession(t, undefined, bigProfile);
     const sid = rawId(id);
     await sendWithAttachments(t, { sessionId: id, content: 'two' }, { images: [img('1', PNG_1x1), img('2', PNG_2x2)] });
@@ -101,49 +128,75 @@ describe(`pasted images (${dbKind})`, () => {
     expect(second.events.at(-1).__typename).toBe('TurnEnded');
     const tool = second.events.find((e) => e.__typename === 'MessageSaved' && e.message.role === 'TOOL');
     expect(tool.message.content).toBe(`Loaded session_files/${sid}/image_2.png (image/png, 2×2).`);
-    expect(tool.message.metadata).toMatchObject({ is_image: true, base64: PNG_2x2.toString('base64'), path: `session_files/${sid}/image_2.png` });
+    expect(tool.message.metadata).toMatchObject({
+      is_image: true,
+      base64: PNG_2x2.toString('base64'),
+      path: `session_files/${sid}/image_2.png`,
+    });
     const toolMsg = t.fake.requests.at(-1).messages.find((m: any) => m.role === 'tool');
     expect(toolMsg.content).toBe(`Loaded session_files/${sid}/image_2.png (image/png, 2×2).`);
     t.fake.enqueue(
       {
         toolCalls: [
-          { name: 'image_view', arguments: { path: 'session_files/00000000-0000-4000-8000-000000000000/image_1.png' }, id: 'call_2' },
+          {
+            name: 'image_view',
+            arguments: { path: 'session_files/00000000-0000-4000-8000-000000000000/image_1.png' },
+            id: 'call_2',
+          },
           { name: 'image_view', arguments: { path: 'image_9.png' }, id: 'call_3' },
         ],
       },
       { text: 'no' },
     );
     const third = await sendWithAttachments(t, { sessionId: id, content: 'peek' }, {});
-    const refused = third.events.filter((e) => e.__typename === 'MessageSaved' && e.message.role === 'TOOL').map((e) => e.message.content);
+    const refused = third.events
+      .filter((e) => e.__typename === 'MessageSaved' && e.message.role === 'TOOL')
+      .map((e) => e.message.content);
     expect(refused[0]).toMatch(/^Error: path must name an image in this session's directory/);
     expect(refused[1]).toBe(`Error: no file session_files/${sid}/image_9.png`);
   });
 
   it('a non-vision profile loads none and names all of them', async () => {
-    const r = await t.http(`mutation { upsertProfile(input: { key: "blind", name: "blind", model: "qwen3:8b", vision: false }) { id } }`);
+    const r = await t.http(
+      `mutation { upsertProfile(input: { key: "blind", name: "blind", model: "qwen3:8b", vision: false }) { id } }`,
+    );
     const id = await newSession(t, undefined, r.data.upsertProfile.id);
     const sid = rawId(id);
     await sendWithAttachments(t, { sessionId: id, content: 'look' }, { images: [img('1', PNG_1x1)] });
-    expect(lastUser().content).toBe(`look\n\n[1 image attached inline — it was not loaded;\nopen it with image_view: session_files/${sid}/image_1.png]`);
+    expect(lastUser().content).toBe(
+      `look\n\n[1 image attached inline — it was not loaded;\nopen it with image_view: session_files/${sid}/image_1.png]`,
+    );
     expect(lastUser().images).toBeUndefined();
   });
 
   it('hidden turns write nothing; a corrupt image is skipped without failing the turn', async () => {
     const id = await newSession(t, undefined, bigProfile);
     const sid = rawId(id);
-    const hidden = await sendWithAttachments(t, { sessionId: id, content: '{"form":"submit"}', hidden: true }, {
-      images: [img('1', PNG_1x1)],
-      files: [{ name: 'f.txt', bytes: 'x' }],
-    });
+    const hidden = await sendWithAttachments(
+      t,
+      { sessionId: id, content: '{"form":"submit"}', hidden: true },
+      {
+        images: [img('1', PNG_1x1)],
+        files: [{ name: 'f.txt', bytes: 'x' }],
+      },
+    );
     expect(hidden.events.at(-1).__typename).toBe('TurnEnded');
     expect(await entries(dirOf(id))).toEqual([]);
     expect(lastUser().content).toBe('{"form":"submit"}');
     expect(lastUser().images).toBeUndefined();
 
     const corrupt = PNG_1x1.subarray(0, 40);
-    const r = await sendWithAttachments(t, { sessionId: id, content: 'two pics' }, {
-      images: [img('bad', Buffer.from(corrupt)), img('good', PNG_2x2), img('text', Buffer.from('not an image at all'))],
-    });
+    const r = await sendWithAttachments(
+      t,
+      { sessionId: id, content: 'two pics' },
+      {
+        images: [
+          img('bad', Buffer.from(corrupt)),
+          img('good', PNG_2x2),
+          img('text', Buffer.from('not an image at all')),
+        ],
+      },
+    );
     expect(r.result.body.errors).toBeUndefined();
     expect(r.events.at(-1).__typename).toBe('TurnEnded');
     expect(await entries(dirOf(id))).toEqual(['image_1.png']);
@@ -155,7 +208,10 @@ describe(`pasted images (${dbKind})`, () => {
   it('content_publish registers an existing session file as a viewer card', async () => {
     const id = await newSession(t, undefined, bigProfile);
     const sid = rawId(id);
-    await upload(t, id, [{ name: 'chart.txt', bytes: PNG_1x1 }, { name: 'model.stl', bytes: 'solid cube\nendsolid cube\n' }]);
+    await upload(t, id, [
+      { name: 'chart.txt', bytes: PNG_1x1 },
+      { name: 'model.stl', bytes: 'solid cube\nendsolid cube\n' },
+    ]);
     t.fake.enqueue(
       {
         toolCalls: [
@@ -168,7 +224,9 @@ describe(`pasted images (${dbKind})`, () => {
       { text: 'published' },
     );
     const r = await sendWithAttachments(t, { sessionId: id, content: 'show them' }, {});
-    const tools = r.events.filter((e) => e.__typename === 'MessageSaved' && e.message.role === 'TOOL').map((e) => e.message);
+    const tools = r.events
+      .filter((e) => e.__typename === 'MessageSaved' && e.message.role === 'TOOL')
+      .map((e) => e.message);
     expect(JSON.parse(tools[0].content)).toEqual({
       url: `/sessions/${sid}/files/chart.txt`,
       filename: 'chart.txt',

@@ -13,7 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { loadConfig } from '../src/config.js';
 import { introspectionEnabled } from '../src/http/limits.js';
-import { codeOf, createTestApp, createTestServer, eventually, type ServerContext, type TestContext } from './support/harness.js';
+import {
+  codeOf,
+  createTestApp,
+  createTestServer,
+  eventually,
+  type ServerContext,
+  type TestContext,
+} from './support/harness.js';
 
 const LIST = `subscription { sessionListEvents { kind sessionId } }`;
 // Replays the session's log first: its first event says the subscription is live.
@@ -42,7 +49,13 @@ function open(client: Client, variables: Record<string, unknown>, query = EVENTS
   const until = (predicate: () => boolean, what: string, timeoutMs = 20_000) =>
     new Promise<void>((resolve, reject) => {
       if (predicate()) return resolve();
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; events ${JSON.stringify(events)} error ${JSON.stringify(error)}`)), timeoutMs);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(`timed out waiting for ${what}; events ${JSON.stringify(events)} error ${JSON.stringify(error)}`),
+          ),
+        timeoutMs,
+      );
       const check = () => {
         if (!predicate()) return;
         clearTimeout(timer);
@@ -82,7 +95,10 @@ describe('bounded resources over real sockets', () => {
   let t: ServerContext;
   let sessionId: string;
   const rename = async (name: string) => {
-    const r = await t.http(`mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id } }`, { id: sessionId, name });
+    const r = await t.http(`mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id } }`, {
+      id: sessionId,
+      name,
+    });
     expect(r.errors).toBeUndefined();
   };
   const held = () => t.app.subscriptions.held('anonymous');
@@ -117,7 +133,9 @@ describe('bounded resources over real sockets', () => {
     expect(JSON.parse(messages[0]!).type).toBe('connection_ack');
     const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
     // A well-formed subscribe message, only too large: graphql-ws would answer it if ws passed it on.
-    socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: `{ __typename }  ${' '.repeat(8192)}` } }));
+    socket.send(
+      JSON.stringify({ id: '1', type: 'subscribe', payload: { query: `{ __typename }  ${' '.repeat(8192)}` } }),
+    );
     expect(await closed).toBe(1009);
     expect(messages).toHaveLength(1);
   });
@@ -143,7 +161,10 @@ describe('bounded resources over real sockets', () => {
     again.dispose();
     subs.forEach((s) => s.dispose());
     await client.dispose();
-    await eventually(async () => held(), (n) => n === 0);
+    await eventually(
+      async () => held(),
+      (n) => n === 0,
+    );
   });
 
   it('counts MAX_SUBSCRIPTIONS_PER_USER across sockets and SSE, and MAX_SSE_STREAMS_PER_USER answers 429 without a stream', async () => {
@@ -177,7 +198,10 @@ describe('bounded resources over real sockets', () => {
 
     // A closed SSE stream gives its slot back.
     streams[0]!.abort();
-    await eventually(async () => held(), (n) => n === 4);
+    await eventually(
+      async () => held(),
+      (n) => n === 4,
+    );
     const later = open(b, { id: sessionId });
     await later.live();
     expect(later.error).toBeNull();
@@ -186,7 +210,10 @@ describe('bounded resources over real sockets', () => {
     [...onA, onB, later].forEach((s) => s.dispose());
     await a.dispose();
     await b.dispose();
-    await eventually(async () => held(), (n) => n === 0);
+    await eventually(
+      async () => held(),
+      (n) => n === 0,
+    );
   });
 
   it('answers 408 and closes the connection when the headers stall (REQUEST_HEADERS_TIMEOUT_MS)', async () => {
@@ -209,16 +236,19 @@ describe('bounded resources over real sockets', () => {
     const spoolDir = `${t.app.files.baseDir}/.incoming`;
     const boundary = 'limitsboundary';
     const operations = JSON.stringify({
-      query: 'mutation($id: ID!, $files: [File!]!) { uploadSessionFiles(sessionId: $id, files: $files) { __typename } }',
+      query:
+        'mutation($id: ID!, $files: [File!]!) { uploadSessionFiles(sessionId: $id, files: $files) { __typename } }',
       variables: { id: sessionId, files: [null] },
     });
-    const part = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const part = (name: string, value: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
     const body =
       part('operations', operations) +
       part('map', JSON.stringify({ 0: ['variables.files.0'] })) +
       `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="big.txt"\r\nContent-Type: text/plain\r\n\r\n` +
       'x'.repeat(4096);
-    const spooled = async () => (await fs.readdir(spoolDir).catch(() => [] as string[])).filter((n) => n.endsWith('.part'));
+    const spooled = async () =>
+      (await fs.readdir(spoolDir).catch(() => [] as string[])).filter((n) => n.endsWith('.part'));
     // Watched, not polled: the file lives only as long as the body timeout, which a busy event loop could poll past.
     await fs.mkdir(spoolDir, { recursive: true, mode: 0o700 });
     const watcher = watch(spoolDir);

@@ -48,15 +48,28 @@ beforeAll(async () => {
   const { db, drop } = await createTestDatabase();
   dropDb = drop;
   fake = await startFakeProvider();
-  const log = createLogger('debug', { write: (chunk: string) => void lines.push(...chunk.split('\n').filter(Boolean)) });
-  app = await createApp(testConfig({ logLevel: 'debug', authEnabled: true, jwtSecret: SECRET, ollamaHost: fake.url, titleGenerationEnabled: false }), {
-    db,
-    log,
+  const log = createLogger('debug', {
+    write: (chunk: string) => void lines.push(...chunk.split('\n').filter(Boolean)),
   });
+  app = await createApp(
+    testConfig({
+      logLevel: 'debug',
+      authEnabled: true,
+      jwtSecret: SECRET,
+      ollamaHost: fake.url,
+      titleGenerationEnabled: false,
+    }),
+    {
+      db,
+      log,
+    },
+  );
   server = await startServer(app, { routes: appRoutes(app) });
   aliceKey = (await app.auth.createUser('alice')).key;
   bobKey = (await app.auth.createUser('bob')).key;
-  forgedJwt = await new SignJWT({ sub: 'alice' }).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('not-the-secret-but-long-enough-32b'));
+  forgedJwt = await new SignJWT({ sub: 'alice' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .sign(new TextEncoder().encode('not-the-secret-but-long-enough-32b'));
 }, 300_000);
 
 afterAll(async () => {
@@ -69,7 +82,8 @@ afterAll(async () => {
 describe(`logging (${dbKind})`, () => {
   it('a run of mistakes and normal use leaves short lines with no secrets, content or values', async () => {
     // Normal use: a session, a message with a unique marker, a reply that quotes it, a share link.
-    const sessionId = (await gql(`mutation { createSession(input: { name: "Log test" }) { id } }`, {}, aliceKey)).data.createSession.id;
+    const sessionId = (await gql(`mutation { createSession(input: { name: "Log test" }) { id } }`, {}, aliceKey)).data
+      .createSession.id;
     fake.enqueue({ text: `You said ${MARKER}` });
     const sent = await gql(
       `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`,
@@ -82,9 +96,14 @@ describe(`logging (${dbKind})`, () => {
       (r) => r.data?.session?.displayMessageCount === 2,
       120_000,
     );
-    shareToken = (await gql(`mutation($id: ID!) { shareSession(id: $id) { token } }`, { id: sessionId }, aliceKey)).data.shareSession.token;
+    shareToken = (await gql(`mutation($id: ID!) { shareSession(id: $id) { token } }`, { id: sessionId }, aliceKey)).data
+      .shareSession.token;
     expect(shareToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const searched = await gql(`query($s: String) { sessions(search: $s) { totalCount } }`, { s: SEARCH_TERM }, aliceKey);
+    const searched = await gql(
+      `query($s: String) { sessions(search: $s) { totalCount } }`,
+      { s: SEARCH_TERM },
+      aliceKey,
+    );
     expect(searched.errors).toBeUndefined();
 
     // Client mistakes.
@@ -99,7 +118,13 @@ describe(`logging (${dbKind})`, () => {
     code(await gql(`{ sharedSession(token: "${shareToken}x") { __typename } }`));
     // a typed search term with a bad page size, inline and as a variable
     code(await gql(`{ sessions(search: "${SEARCH_TERM}", first: -5) { totalCount } }`, {}, aliceKey));
-    code(await gql(`query($s: String) { sessions(search: $s, first: 100000) { totalCount } }`, { s: SEARCH_TERM }, aliceKey));
+    code(
+      await gql(
+        `query($s: String) { sessions(search: $s, first: 100000) { totalCount } }`,
+        { s: SEARCH_TERM },
+        aliceKey,
+      ),
+    );
     // a variables object with a secret-looking value in an unknown field, and a 3 MB value
     code(
       await gql(
@@ -115,13 +140,23 @@ describe(`logging (${dbKind})`, () => {
         aliceKey,
       ),
     );
-    code(await gql(`mutation($n: Int!) { createSession(input: { name: $n }) { id } }`, { n: VARIABLE_SECRET }, aliceKey));
+    code(
+      await gql(`mutation($n: Int!) { createSession(input: { name: $n }) { id } }`, { n: VARIABLE_SECRET }, aliceKey),
+    );
     // not found, forbidden, conflict-ish misuse
     code(await gql(`query($id: ID!) { session(id: $id) { id } }`, { id: VARIABLE_SECRET }, aliceKey));
     code(await gql(`query($id: ID!) { session(id: $id) { name } }`, { id: sessionId }, bobKey));
     code(await gql(`mutation($id: ID!) { shareSession(id: $id) { token } }`, { id: sessionId }, bobKey));
     expect(codes).not.toContain('INTERNAL_SERVER_ERROR');
-    expect(codes).toEqual(expect.arrayContaining(['UNAUTHENTICATED', 'GRAPHQL_VALIDATION_FAILED', 'GRAPHQL_PARSE_FAILED', 'NOT_FOUND', 'BAD_USER_INPUT']));
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        'UNAUTHENTICATED',
+        'GRAPHQL_VALIDATION_FAILED',
+        'GRAPHQL_PARSE_FAILED',
+        'NOT_FOUND',
+        'BAD_USER_INPUT',
+      ]),
+    );
     // The unknown input field with a secret in it is the client's mistake, not a fault.
     expect(codes[8]).toBe('BAD_USER_INPUT');
 
@@ -135,9 +170,21 @@ describe(`logging (${dbKind})`, () => {
     expect(fault.errors[0].extensions.code).toBe('INTERNAL_SERVER_ERROR');
 
     // Every line: no secret, no content, no value, short.
-    const forbidden = [shareToken, aliceKey, bobKey, WRONG_KEY, forgedJwt, MARKER, SEARCH_TERM, VARIABLE_SECRET, QUOTED_SECRET, 'vvvvvvvvvv'];
+    const forbidden = [
+      shareToken,
+      aliceKey,
+      bobKey,
+      WRONG_KEY,
+      forgedJwt,
+      MARKER,
+      SEARCH_TERM,
+      VARIABLE_SECRET,
+      QUOTED_SECRET,
+      'vvvvvvvvvv',
+    ];
     for (const line of lines) {
-      for (const secret of forbidden) expect(line.includes(secret), `log line holds ${secret}: ${line.slice(0, 300)}`).toBe(false);
+      for (const secret of forbidden)
+        expect(line.includes(secret), `log line holds ${secret}: ${line.slice(0, 300)}`).toBe(false);
       expect(Buffer.byteLength(line), line.slice(0, 300)).toBeLessThanOrEqual(4096);
     }
     const parsed = lines.map((l) => JSON.parse(l));

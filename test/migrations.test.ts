@@ -34,7 +34,8 @@ const SCHEMA_PRISMA = fileURLToPath(new URL('../prisma/schema.prisma', import.me
  * Each needs its reason; anything else not explained by the model is drift.
  */
 const HAND_WRITTEN_INDEXES: Record<string, string> = {
-  turns_one_active_per_session: 'partial unique index (one RUNNING/WAITING_FOR_TOOL turn per session), migration 20261130000100',
+  turns_one_active_per_session:
+    'partial unique index (one RUNNING/WAITING_FOR_TOOL turn per session), migration 20261130000100',
   users_name_key: 'partial unique index (API-key user names; a JWT row may repeat one), migration 20261201000100',
 };
 
@@ -47,7 +48,10 @@ const TRIGRAM_INDEXES = [
 
 /** Every migration directory on disk, with the sha256 of its file as Prisma computes it. */
 async function migrationFiles(dir = MIGRATIONS_DIR) {
-  const names = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = (await readdir(dir, { withFileTypes: true }))
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const content = await readFile(join(dir, name, 'migration.sql'));
@@ -99,7 +103,12 @@ describe(`migration runner (${dbKind})`, { timeout: 300_000 }, () => {
   });
 
   it("records Prisma's _prisma_migrations columns, sha256 checksums of the files and finished_at", async () => {
-    const columns = await db.raw.query<{ column_name: string; data_type: string; is_nullable: string; len: number | null }>(
+    const columns = await db.raw.query<{
+      column_name: string;
+      data_type: string;
+      is_nullable: string;
+      len: number | null;
+    }>(
       `SELECT column_name, data_type, is_nullable, character_maximum_length AS len
          FROM information_schema.columns WHERE table_schema = 'public' AND table_name = '_prisma_migrations'
         ORDER BY ordinal_position`,
@@ -251,7 +260,11 @@ function parseSchemaPrisma(source: string): PslModel[] {
       const attr = /^@@(\w+)\((.*)\)$/.exec(line);
       if (attr) {
         const [, kind, args] = attr;
-        const key = { fields: listOf(/\[([^\]]*)\]/.exec(args)?.[1]), map: mapArg(args), method: /\btype:\s*(\w+)/.exec(args)?.[1]?.toLowerCase() };
+        const key = {
+          fields: listOf(/\[([^\]]*)\]/.exec(args)?.[1]),
+          map: mapArg(args),
+          method: /\btype:\s*(\w+)/.exec(args)?.[1]?.toLowerCase(),
+        };
         if (kind === 'map') model.table = /"([^"]+)"/.exec(args)![1];
         else if (kind === 'id') model.id = key;
         else if (kind === 'unique') model.uniques.push(key);
@@ -262,7 +275,8 @@ function parseSchemaPrisma(source: string): PslModel[] {
       const field = /^(\w+)\s+(\w+)(?:\("([^"]+)"\))?(\[\])?(\?)?(?:\s+(.*))?$/.exec(line);
       if (!field) throw new Error(`schema.prisma: cannot parse line in model ${model.name}: ${line}`);
       const [, name, type, unsupported, list, optional, attrs = ''] = field;
-      if (unsupported !== undefined && type !== 'Unsupported') throw new Error(`schema.prisma: unexpected type ${type}("${unsupported}") in model ${model.name}`);
+      if (unsupported !== undefined && type !== 'Unsupported')
+        throw new Error(`schema.prisma: unexpected type ${type}("${unsupported}") in model ${model.name}`);
       const native = /@db\.(\w+)(?:\(([^)]*)\))?/.exec(attrs);
       const id = /(?<!@)@id\b(\(([^)]*)\))?/.exec(attrs);
       const unique = /(?<!@)@unique\b(\(([^)]*)\))?/.exec(attrs);
@@ -278,15 +292,16 @@ function parseSchemaPrisma(source: string): PslModel[] {
         generated: /@default\(\s*dbgenerated\(\s*\)\s*\)/.test(attrs),
         id: id ? { map: id[2] ? mapArg(id[2]) : undefined } : undefined,
         unique: unique ? { map: unique[2] ? mapArg(unique[2]) : undefined } : undefined,
-        relation: relation && /fields:/.test(relation[1])
-          ? {
-              fields: listOf(/fields:\s*\[([^\]]*)\]/.exec(relation[1])?.[1]),
-              references: listOf(/references:\s*\[([^\]]*)\]/.exec(relation[1])?.[1]),
-              onDelete: /onDelete:\s*(\w+)/.exec(relation[1])?.[1],
-              onUpdate: /onUpdate:\s*(\w+)/.exec(relation[1])?.[1],
-              map: mapArg(relation[1]),
-            }
-          : undefined,
+        relation:
+          relation && /fields:/.test(relation[1])
+            ? {
+                fields: listOf(/fields:\s*\[([^\]]*)\]/.exec(relation[1])?.[1]),
+                references: listOf(/references:\s*\[([^\]]*)\]/.exec(relation[1])?.[1]),
+                onDelete: /onDelete:\s*(\w+)/.exec(relation[1])?.[1],
+                onUpdate: /onUpdate:\s*(\w+)/.exec(relation[1])?.[1],
+                map: mapArg(relation[1]),
+              }
+            : undefined,
       });
     }
     models.push(model);
@@ -374,7 +389,8 @@ interface ColumnRow {
 function typeLabel(c: ColumnRow): string {
   if (c.data_type === 'ARRAY') return `${UDT_LABELS[c.udt_name.slice(1)] ?? c.udt_name}[]`;
   if (c.data_type.startsWith('timestamp')) return `${c.data_type}(${c.datetime_precision})`;
-  if (c.data_type === 'character varying' && c.character_maximum_length) return `${c.data_type}(${c.character_maximum_length})`;
+  if (c.data_type === 'character varying' && c.character_maximum_length)
+    return `${c.data_type}(${c.character_maximum_length})`;
   return c.data_type;
 }
 
@@ -454,12 +470,23 @@ async function loadModels() {
   return { parsed, generated };
 }
 
-type Drift = Record<'tables' | 'columns' | 'primaryKeys' | 'uniques' | 'indexes' | 'foreignKeys' | 'extraIndexes', string[]>;
+type Drift = Record<
+  'tables' | 'columns' | 'primaryKeys' | 'uniques' | 'indexes' | 'foreignKeys' | 'extraIndexes',
+  string[]
+>;
 
 /** Every disagreement between schema.prisma and the database, and how many things were checked. */
 async function schemaDrift(db: Database, models: PslModel[], allowedExtraIndexes: readonly string[]) {
   const cat = await catalog(db);
-  const drift: Drift = { tables: [], columns: [], primaryKeys: [], uniques: [], indexes: [], foreignKeys: [], extraIndexes: [] };
+  const drift: Drift = {
+    tables: [],
+    columns: [],
+    primaryKeys: [],
+    uniques: [],
+    indexes: [],
+    foreignKeys: [],
+    extraIndexes: [],
+  };
   const checked = { tables: 0, columns: 0, primaryKeys: 0, uniques: 0, indexes: 0, foreignKeys: 0 };
   const explainedIndexes = new Set<string>();
   const byName = new Map(models.map((m) => [m.name, m]));
@@ -492,18 +519,22 @@ async function schemaDrift(db: Database, models: PslModel[], allowedExtraIndexes
         continue;
       }
       const want = expectedType(field);
-      if (typeLabel(col) !== want) drift.columns.push(`${model.table}.${field.column}: ${typeLabel(col)}, schema.prisma says ${want}`);
+      if (typeLabel(col) !== want)
+        drift.columns.push(`${model.table}.${field.column}: ${typeLabel(col)}, schema.prisma says ${want}`);
       // Prisma maps required scalars to NOT NULL; scalar lists are nullable columns.
       const nullable = field.optional || field.list;
       if ((col.is_nullable === 'YES') !== nullable)
-        drift.columns.push(`${model.table}.${field.column}: ${col.is_nullable === 'YES' ? 'NULL' : 'NOT NULL'}, schema.prisma says ${nullable ? 'NULL' : 'NOT NULL'}`);
+        drift.columns.push(
+          `${model.table}.${field.column}: ${col.is_nullable === 'YES' ? 'NULL' : 'NOT NULL'}, schema.prisma says ${nullable ? 'NULL' : 'NOT NULL'}`,
+        );
       if ((col.is_generated === 'ALWAYS') !== field.generated)
         drift.columns.push(
           `${model.table}.${field.column}: ${col.is_generated === 'ALWAYS' ? 'generated' : 'not generated'}, schema.prisma says ${field.generated ? 'generated (@default(dbgenerated()))' : 'not generated'}`,
         );
     }
     for (const col of actual)
-      if (!fields.some((f) => f.column === col.column_name)) drift.columns.push(`${model.table}.${col.column_name}: column not in schema.prisma`);
+      if (!fields.some((f) => f.column === col.column_name))
+        drift.columns.push(`${model.table}.${col.column_name}: column not in schema.prisma`);
 
     // Primary key.
     const idField = model.fields.find((f) => f.id);
@@ -515,7 +546,8 @@ async function schemaDrift(db: Database, models: PslModel[], allowedExtraIndexes
       const name = id.map ?? `${model.table}_pkey`;
       if (!pk) drift.primaryKeys.push(`${model.table}: no primary key, schema.prisma says (${cols})`);
       else {
-        if (!sameList(pk.columns, cols)) drift.primaryKeys.push(`${model.table}: primary key (${pk.columns}), schema.prisma says (${cols})`);
+        if (!sameList(pk.columns, cols))
+          drift.primaryKeys.push(`${model.table}: primary key (${pk.columns}), schema.prisma says (${cols})`);
         if (pk.name !== name) drift.primaryKeys.push(`${model.table}: primary key named ${pk.name}, expected ${name}`);
         explainedIndexes.add(pk.name);
       }
@@ -550,7 +582,13 @@ async function schemaDrift(db: Database, models: PslModel[], allowedExtraIndexes
         drift.indexes.push(`${model.table}: index ${name} (${cols}) missing${same ? ` (found as ${same.name})` : ''}`);
       } else {
         const method = ix.method ?? 'btree';
-        if (index.table !== model.table || index.unique || index.partial || index.method !== method || !sameList(index.columns, cols))
+        if (
+          index.table !== model.table ||
+          index.unique ||
+          index.partial ||
+          index.method !== method ||
+          !sameList(index.columns, cols)
+        )
           drift.indexes.push(`${name}: ${index.def}, schema.prisma says ${method} ${model.table} (${cols})`);
         explainedIndexes.add(name);
       }
@@ -574,16 +612,31 @@ async function schemaDrift(db: Database, models: PslModel[], allowedExtraIndexes
       const onDelete = ON_ACTION[rel.onDelete ?? (field.optional ? 'SetNull' : 'Restrict')];
       const onUpdate = ON_ACTION[rel.onUpdate ?? 'Cascade'];
       if (!sameList(fk.columns, cols) || fk.ref_table !== target.table || !sameList(fk.ref_columns, refs))
-        drift.foreignKeys.push(`${name}: (${fk.columns}) → ${fk.ref_table} (${fk.ref_columns}), schema.prisma says (${cols}) → ${target.table} (${refs})`);
-      if (fk.on_delete !== onDelete) drift.foreignKeys.push(`${name}: ON DELETE ${fk.on_delete}, schema.prisma says ${onDelete}`);
-      if (fk.on_update !== onUpdate) drift.foreignKeys.push(`${name}: ON UPDATE ${fk.on_update}, schema.prisma says ${onUpdate}`);
+        drift.foreignKeys.push(
+          `${name}: (${fk.columns}) → ${fk.ref_table} (${fk.ref_columns}), schema.prisma says (${cols}) → ${target.table} (${refs})`,
+        );
+      if (fk.on_delete !== onDelete)
+        drift.foreignKeys.push(`${name}: ON DELETE ${fk.on_delete}, schema.prisma says ${onDelete}`);
+      if (fk.on_update !== onUpdate)
+        drift.foreignKeys.push(`${name}: ON UPDATE ${fk.on_update}, schema.prisma says ${onUpdate}`);
     }
-    for (const fk of fks) if (!relations.some((f) => (f.relation!.map ?? `${model.table}_${columnsOf(model, f.relation!.fields).join('_')}_fkey`) === fk.name))
-      drift.foreignKeys.push(`${fk.name}: foreign key not in schema.prisma`);
+    for (const fk of fks)
+      if (
+        !relations.some(
+          (f) =>
+            (f.relation!.map ?? `${model.table}_${columnsOf(model, f.relation!.fields).join('_')}_fkey`) === fk.name,
+        )
+      )
+        drift.foreignKeys.push(`${fk.name}: foreign key not in schema.prisma`);
   }
 
   for (const index of cat.indexes) {
-    if (index.table === '_prisma_migrations' || explainedIndexes.has(index.name) || allowedExtraIndexes.includes(index.name)) continue;
+    if (
+      index.table === '_prisma_migrations' ||
+      explainedIndexes.has(index.name) ||
+      allowedExtraIndexes.includes(index.name)
+    )
+      continue;
     drift.extraIndexes.push(`${index.name}: ${index.def}`);
   }
   return { drift, checked, catalog: cat };
@@ -606,7 +659,9 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, { timeout: 30
   it('reads schema.prisma: the parser and the generated datamodel see the same models and fields', async () => {
     const { parsed, generated } = await loadModels();
     expect(parsed.length).toBeGreaterThanOrEqual(10);
-    expect(parsed.map((m) => m.name).sort(), 'models (stale src/generated? run `npm run generate`)').toEqual(Object.keys(generated).sort());
+    expect(parsed.map((m) => m.name).sort(), 'models (stale src/generated? run `npm run generate`)').toEqual(
+      Object.keys(generated).sort(),
+    );
     for (const model of parsed) {
       const fromGenerated = generated[model.name].fields.map((f) => ({
         name: f.name,
@@ -615,10 +670,15 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, { timeout: 30
         list: f.isList,
       }));
       // Prisma leaves Unsupported("…") fields out of the client's datamodel; they are compared with the database below.
-      const fromParser = model.fields.filter((f) => f.type !== 'Unsupported').map(({ name, type, optional, list }) => ({ name, type, optional, list }));
+      const fromParser = model.fields
+        .filter((f) => f.type !== 'Unsupported')
+        .map(({ name, type, optional, list }) => ({ name, type, optional, list }));
       expect(fromParser, `${model.name} (stale src/generated? run \`npm run generate\`)`).toEqual(fromGenerated);
       for (const f of model.fields.filter((x) => x.type === 'Unsupported'))
-        expect(generated[model.name].fields.map((x) => x.name), `${model.name}.${f.name}`).not.toContain(f.name);
+        expect(
+          generated[model.name].fields.map((x) => x.name),
+          `${model.name}.${f.name}`,
+        ).not.toContain(f.name);
     }
     // The parser found the attributes it is there for.
     expect(parsed.filter((m) => m.table !== m.name)).toHaveLength(parsed.length);
@@ -626,7 +686,11 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, { timeout: 30
     expect(parsed.flatMap((m) => m.fields).filter((f) => f.native?.name === 'Uuid').length).toBeGreaterThan(10);
     expect(parsed.flatMap((m) => m.fields).filter((f) => f.relation).length).toBeGreaterThan(5);
     const chunks = parsed.find((m) => m.table === 'memory_chunks')!;
-    expect(chunks.fields.find((f) => f.column === 'search_vector')).toMatchObject({ type: 'Unsupported', unsupported: 'tsvector', generated: true });
+    expect(chunks.fields.find((f) => f.column === 'search_vector')).toMatchObject({
+      type: 'Unsupported',
+      unsupported: 'tsvector',
+      generated: true,
+    });
     expect(chunks.indexes).toContainEqual({ fields: ['searchVector'], map: undefined, method: 'gin' });
     // Generated columns are Unsupported(…) fields: the client can neither read nor write them.
     const generatedFields = parsed.flatMap((m) => m.fields).filter((f) => f.generated);
@@ -667,7 +731,11 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, { timeout: 30
 
   it('has no index that neither schema.prisma nor HAND_WRITTEN_INDEXES explains', () => {
     expect(result.drift.extraIndexes).toEqual([]);
-    for (const name of Object.keys(HAND_WRITTEN_INDEXES)) expect(result.catalog.indexes.map((i) => i.name), name).toContain(name);
+    for (const name of Object.keys(HAND_WRITTEN_INDEXES))
+      expect(
+        result.catalog.indexes.map((i) => i.name),
+        name,
+      ).toContain(name);
   });
 
   it('has the covering index idx_session_messages_counts (session_id, sequence_number, is_display)', () => {
@@ -714,12 +782,16 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, { timeout: 30
         expect.arrayContaining([
           expect.stringMatching(/^idx_session_messages_counts: /),
           'turns: index turns_status_idx (status) missing',
-          expect.stringMatching(/^memory_chunks_search_vector_idx: .*USING btree.*, schema.prisma says gin memory_chunks \(search_vector\)$/),
+          expect.stringMatching(
+            /^memory_chunks_search_vector_idx: .*USING btree.*, schema.prisma says gin memory_chunks \(search_vector\)$/,
+          ),
         ]),
       );
       expect(drift.uniques).toEqual(['api_keys: unique index api_keys_key_hash_key (key_hash) missing']);
       expect(drift.primaryKeys).toEqual(['session_imports: no primary key, schema.prisma says (user_id,fingerprint)']);
-      expect(drift.foreignKeys).toEqual([expect.stringMatching(/^memory_chunks: foreign key memory_chunks_session_id_fkey .* missing$/)]);
+      expect(drift.foreignKeys).toEqual([
+        expect.stringMatching(/^memory_chunks: foreign key memory_chunks_session_id_fkey .* missing$/),
+      ]);
       expect(drift.tables).toEqual(['extra table stray_table']);
       expect(drift.extraIndexes).toEqual([expect.stringMatching(/^stray_idx: /)]);
     } finally {
@@ -730,7 +802,9 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, { timeout: 30
   it('ensureSearchIndexes creates the trigram GIN indexes (always on PGlite; on a server when pg_trgm is installed)', async () => {
     const logs: string[] = [];
     const created = await ensureSearchIndexes(db, (m) => logs.push(m));
-    const [{ n }] = await db.raw.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'pg_trgm'`);
+    const [{ n }] = await db.raw.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'pg_trgm'`,
+    );
     if (db.kind === 'pglite') expect(created).toBe(true);
     expect(created).toBe(n === 1);
     expect(await ensureSearchIndexes(db)).toBe(created); // idempotent
@@ -747,23 +821,30 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, { timeout: 30
     if (!created) expect(logs.join('\n')).toMatch(/pg_trgm is not installed/);
   });
 
-  it.runIf(dbKind === 'postgres')('ensureSearchIndexes on a server without pg_trgm: no trigram indexes, a hint, no error', async () => {
-    const { db: bare, drop: dropBare } = await createTestDatabase({ trigram: false });
-    try {
-      await migrate(bare);
-      const [{ n }] = await bare.raw.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'pg_trgm'`);
-      const logs: string[] = [];
-      const created = await ensureSearchIndexes(bare, (m) => logs.push(m));
-      expect(created).toBe(n === 1);
-      if (n === 0) {
-        expect(logs).toHaveLength(1);
-        const { indexes } = await catalog(bare);
-        // No trigram index; the full-text GIN index is the migrations' own (built-in tsvector, no extension).
-        expect(indexes.filter((i) => i.method === 'gin').map((i) => i.name)).toEqual(['memory_chunks_search_vector_idx']);
-        expect(indexes.filter((i) => i.def.includes('gin_trgm_ops'))).toEqual([]);
+  it.runIf(dbKind === 'postgres')(
+    'ensureSearchIndexes on a server without pg_trgm: no trigram indexes, a hint, no error',
+    async () => {
+      const { db: bare, drop: dropBare } = await createTestDatabase({ trigram: false });
+      try {
+        await migrate(bare);
+        const [{ n }] = await bare.raw.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'pg_trgm'`,
+        );
+        const logs: string[] = [];
+        const created = await ensureSearchIndexes(bare, (m) => logs.push(m));
+        expect(created).toBe(n === 1);
+        if (n === 0) {
+          expect(logs).toHaveLength(1);
+          const { indexes } = await catalog(bare);
+          // No trigram index; the full-text GIN index is the migrations' own (built-in tsvector, no extension).
+          expect(indexes.filter((i) => i.method === 'gin').map((i) => i.name)).toEqual([
+            'memory_chunks_search_vector_idx',
+          ]);
+          expect(indexes.filter((i) => i.def.includes('gin_trgm_ops'))).toEqual([]);
+        }
+      } finally {
+        await dropBare();
       }
-    } finally {
-      await dropBare();
-    }
-  });
+    },
+  );
 });

@@ -25,7 +25,10 @@ interface Fixture {
 
 function nodeTypeNames(schema: GraphQLSchema) {
   const node = schema.getType('Node') as GraphQLInterfaceType;
-  return schema.getPossibleTypes(node).map((type) => type.name).sort();
+  return schema
+    .getPossibleTypes(node)
+    .map((type) => type.name)
+    .sort();
 }
 
 describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
@@ -41,14 +44,19 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
   let systemPrompt: string;
 
   const createSession = async (token: string, name: string) =>
-    (await t.gql(`mutation($n: String) { createSession(input: { name: $n }) { id } }`, { n: name }, token)).data.createSession.id as string;
+    (await t.gql(`mutation($n: String) { createSession(input: { name: $n }) { id } }`, { n: name }, token)).data
+      .createSession.id as string;
 
   beforeAll(async () => {
     t = await createTestApp({ authEnabled: true });
     const made = await Promise.all(
-      [['alice'], ['bob'], ['root', { admin: true }], ['auditor', { permissions: ['sessions.read_all'] }], ['gone']].map(
-        ([name, options]) => t.app.auth.createUser(name as string, options as object),
-      ),
+      [
+        ['alice'],
+        ['bob'],
+        ['root', { admin: true }],
+        ['auditor', { permissions: ['sessions.read_all'] }],
+        ['gone'],
+      ].map(([name, options]) => t.app.auth.createUser(name as string, options as object)),
     );
     [alice, bob, root, auditor] = made.map((m) => m.key);
     const [aliceUser, , , , goneUser] = made.map((m) => m.user);
@@ -62,8 +70,12 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
         { role: 'user', content: `hello from ${name}` },
         { role: 'system', content: 'a summary', isDisplay: false, isSummary: true },
       ]);
-      const turn = await t.app.db.prisma.turn.create({ data: { sessionId: raw, status: 'COMPLETED', endedAt: new Date() } });
-      const recall = await t.app.db.prisma.recall.create({ data: { sessionId: raw, owner: null, dueAt: new Date(Date.now() + 3_600_000), text: 'later' } });
+      const turn = await t.app.db.prisma.turn.create({
+        data: { sessionId: raw, status: 'COMPLETED', endedAt: new Date() },
+      });
+      const recall = await t.app.db.prisma.recall.create({
+        data: { sessionId: raw, owner: null, dueAt: new Date(Date.now() + 3_600_000), text: 'later' },
+      });
       return {
         recall: gid('Recall', recall.id),
         session,
@@ -75,12 +87,19 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
     };
     const kept = await withContent('kept');
     const gone = await withContent('deleted');
-    const del = await t.gql(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: gone.session }, alice);
+    const del = await t.gql(
+      `mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`,
+      { id: gone.session },
+      alice,
+    );
     expect(del.errors).toBeUndefined();
     contextOnlyMessage = kept.summary;
     bobSession = await createSession(bob, 'bob');
     const profile = await t.app.profiles.default();
-    legacySession = gid('Session', (await t.app.store.create({ profileId: profile.id, userId: null, name: 'legacy' })).id);
+    legacySession = gid(
+      'Session',
+      (await t.app.store.create({ profileId: profile.id, userId: null, name: 'legacy' })).id,
+    );
 
     const upsert = await t.gql(
       `mutation { upsertProfile(input: { key: "doomed", name: "D", model: "m", systemPrompt: "secret prompt" }) { id } }`,
@@ -89,8 +108,9 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
     );
     const doomed = upsert.data.upsertProfile.id as string;
     await t.app.db.prisma.profile.delete({ where: { id: rawOf(doomed) } });
-    systemPrompt = (await t.gql(`{ profiles { id systemPrompt } }`, {}, bob)).data.profiles.find((p: any) => p.id === gid('Profile', profile.id))
-      .systemPrompt;
+    systemPrompt = (await t.gql(`{ profiles { id systemPrompt } }`, {}, bob)).data.profiles.find(
+      (p: any) => p.id === gid('Profile', profile.id),
+    ).systemPrompt;
 
     const uuidish = ['not-a-uuid', '1', `${randomUUID()}x`, "' OR 1=1 --", randomUUID().replace(/-/g, '')];
     const common = (typename: string) => [
@@ -221,12 +241,20 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
 
   it('users: yourself, owners of sessions you may read, everyone for an admin', async () => {
     const aliceUser = fixtures.User!.own;
-    expect((await t.gql(NODE, { id: aliceUser }, alice)).data.node).toEqual({ __typename: 'User', id: aliceUser, name: 'alice' });
+    expect((await t.gql(NODE, { id: aliceUser }, alice)).data.node).toEqual({
+      __typename: 'User',
+      id: aliceUser,
+      name: 'alice',
+    });
     expect(await t.gql(NODE, { id: aliceUser }, bob)).toEqual(NULL_ANSWER);
     expect((await t.gql(NODE, { id: aliceUser }, auditor)).data.node.name).toBe('alice');
     expect((await t.gql(NODE, { id: aliceUser }, root)).data.node.name).toBe('alice');
     // What Session.owner shows to a reader, node shows too.
-    const owner = await t.gql(`query($id: ID!) { session(id: $id) { owner { id } } }`, { id: fixtures.Session!.own }, auditor);
+    const owner = await t.gql(
+      `query($id: ID!) { session(id: $id) { owner { id } } }`,
+      { id: fixtures.Session!.own },
+      auditor,
+    );
     expect(owner.data.session.owner.id).toBe(aliceUser);
   });
 
@@ -238,7 +266,10 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
   });
 
   it('without credentials is UNAUTHENTICATED whatever the id, and tells nothing else', async () => {
-    const ids = [...Object.values(fixtures).flatMap((f) => [f.own, f.deleted, ...f.missing, f.malformed[0]!]), ...garbage()];
+    const ids = [
+      ...Object.values(fixtures).flatMap((f) => [f.own, f.deleted, ...f.missing, f.malformed[0]!]),
+      ...garbage(),
+    ];
     for (const token of [undefined, 'csk_wrong', 'not-a-jwt']) {
       const answers = new Set<string>();
       for (const id of ids) {

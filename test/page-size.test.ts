@@ -12,7 +12,8 @@ const gid = (id: string) => Buffer.from(`Session:${id}`).toString('base64');
 
 describe(`MAX_PAGE_SIZE=5 (${dbKind})`, () => {
   it('clamps the default session page and refuses an explicit larger one', async () => {
-    for (let i = 0; i < 7; i++) expect((await t.gql(`mutation { createSession(input: { name: "s${i}" }) { id } }`)).errors).toBeUndefined();
+    for (let i = 0; i < 7; i++)
+      expect((await t.gql(`mutation { createSession(input: { name: "s${i}" }) { id } }`)).errors).toBeUndefined();
     const page = await t.gql(`{ sessions { totalCount edges { node { id } } } }`);
     expect(page.errors).toBeUndefined();
     expect(page.data.sessions.totalCount).toBe(7);
@@ -31,12 +32,19 @@ describe(`MAX_PAGE_SIZE=5 (${dbKind})`, () => {
     const s = await t.app.store.create({ profileId: profile.id, userId: 'anonymous' });
     await t.app.store.append(
       s.id,
-      Array.from({ length: 8 }, (_, i) => ({ role: (i % 2 ? 'assistant' : 'user') as 'user' | 'assistant', content: `m${i}` })),
+      Array.from({ length: 8 }, (_, i) => ({
+        role: (i % 2 ? 'assistant' : 'user') as 'user' | 'assistant',
+        content: `m${i}`,
+      })),
     );
-    const page = await t.gql(`query($id: ID!) { session(id: $id) { history { edges { node { content } } } } }`, { id: gid(s.id) });
+    const page = await t.gql(`query($id: ID!) { session(id: $id) { history { edges { node { content } } } } }`, {
+      id: gid(s.id),
+    });
     expect(page.errors).toBeUndefined();
     expect(page.data.session.history.edges.map((e: any) => e.node.content)).toEqual(['m3', 'm4', 'm5', 'm6', 'm7']);
-    const explicit = await t.gql(`query($id: ID!) { session(id: $id) { history(last: 6) { totalCount } } }`, { id: gid(s.id) });
+    const explicit = await t.gql(`query($id: ID!) { session(id: $id) { history(last: 6) { totalCount } } }`, {
+      id: gid(s.id),
+    });
     expect(codeOf(explicit)).toBe('BAD_USER_INPUT');
   });
 });

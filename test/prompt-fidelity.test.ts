@@ -38,7 +38,14 @@ afterAll(async () => {
 async function profile(opts: { window?: number; vision?: boolean; systemPrompt?: string } = {}) {
   const key = `pf_${randomBytes(4).toString('hex')}`;
   const r = await t.http(`mutation($i: UpsertProfileInput!) { upsertProfile(input: $i) { id } }`, {
-    i: { key, name: key, model: `model-${key}`, contextWindow: opts.window ?? 32_768, vision: opts.vision ?? true, systemPrompt: opts.systemPrompt ?? '' },
+    i: {
+      key,
+      name: key,
+      model: `model-${key}`,
+      contextWindow: opts.window ?? 32_768,
+      vision: opts.vision ?? true,
+      systemPrompt: opts.systemPrompt ?? '',
+    },
   });
   expect(r.errors).toBeUndefined();
   return { id: r.data.upsertProfile.id as string, model: `model-${key}` };
@@ -72,7 +79,9 @@ async function shown(m: any): Promise<Seen> {
   return {
     role: m.role.toLowerCase(),
     content: m.content,
-    images: await Promise.all(m.images.map(async (i: any) => (await fs.readFile(path.join(filesDir, i.path))).toString('base64'))),
+    images: await Promise.all(
+      m.images.map(async (i: any) => (await fs.readFile(path.join(filesDir, i.path))).toString('base64')),
+    ),
     toolCalls: m.toolCalls.map((c: any) => ({ name: c.name, arguments: c.arguments })),
     toolName: m.role === 'TOOL' ? m.name : null,
   };
@@ -84,9 +93,14 @@ const chatCalls = () => t.fake.calls.filter((c) => c.path === '/api/chat');
  * One turn, waited for by polling its status (no subscription to miss on a
  * loaded machine); answers the prompt tokens it used and its last assistant message.
  */
-async function turn(sessionId: string, content: string, attachments: { images?: UploadPart[]; files?: UploadPart[] } = {}) {
+async function turn(
+  sessionId: string,
+  content: string,
+  attachments: { images?: UploadPart[]; files?: UploadPart[] } = {},
+) {
   const usage = async () =>
-    (await t.http(`query($id: ID!) { session(id: $id) { usage { promptTokens } } }`, { id: sessionId })).data.session.usage.promptTokens as number;
+    (await t.http(`query($id: ID!) { session(id: $id) { usage { promptTokens } } }`, { id: sessionId })).data.session
+      .usage.promptTokens as number;
   const before = await usage();
   const images = attachments.images ?? [];
   const files = attachments.files ?? [];
@@ -100,12 +114,16 @@ async function turn(sessionId: string, content: string, attachments: { images?: 
   expect(sent.body.errors).toBeUndefined();
   const turnId = sent.body.data.sendMessage.turn.id;
   const ended = await eventually(
-    async () => (await t.http(`query($id: ID!) { turn(id: $id) { status } }`, { id: turnId })).data.turn.status as string,
+    async () =>
+      (await t.http(`query($id: ID!) { turn(id: $id) { status } }`, { id: turnId })).data.turn.status as string,
     (status) => !['RUNNING', 'WAITING_FOR_TOOL'].includes(status),
     90_000,
   );
   expect(ended).toBe('COMPLETED');
-  const last = await t.http(`query($id: ID!) { session(id: $id) { history(last: 1) { edges { node { role content metadata } } } } }`, { id: sessionId });
+  const last = await t.http(
+    `query($id: ID!) { session(id: $id) { history(last: 1) { edges { node { role content metadata } } } } }`,
+    { id: sessionId },
+  );
   return { promptTokens: (await usage()) - before, answer: last.data.session.history.edges[0].node };
 }
 
@@ -115,7 +133,10 @@ describe(`what the model sees (${dbKind})`, () => {
     const id = await newSession(t, undefined, p.id);
     const sid = rawId(id);
     const screenshot = makePng(1024, 1024, 7);
-    t.fake.enqueue({ toolCalls: [{ name: 'dump_log', arguments: {}, id: 'call_1' }] }, { text: 'The build failed at the end.' });
+    t.fake.enqueue(
+      { toolCalls: [{ name: 'dump_log', arguments: {}, id: 'call_1' }] },
+      { text: 'The build failed at the end.' },
+    );
     await turn(id, 'why did the build fail?', {
       images: [{ name: 'shot.png', bytes: screenshot, type: 'image/png' }],
       files: [{ name: 'build.cfg', bytes: 'target=all\n' }],
@@ -131,8 +152,12 @@ describe(`what the model sees (${dbKind})`, () => {
     expect(system).toMatchObject({ role: 'SYSTEM', content: 'You are the build assistant.', sequenceNumber: null });
     // the upload and image notices are in the text the model reads
     expect(user.content).toContain(`[Uploaded files on disk:\n- build.cfg → session_files/${sid}/build.cfg]`);
-    expect(user.content).toContain(`[1 image attached inline — already in your context, no extra loading needed.\nOn disk: session_files/${sid}/image_1.png]`);
-    expect(user.images).toEqual([{ path: `session_files/${sid}/image_1.png`, name: 'image_1.png', bytes: screenshot.length, tokens: 1026 }]);
+    expect(user.content).toContain(
+      `[1 image attached inline — already in your context, no extra loading needed.\nOn disk: session_files/${sid}/image_1.png]`,
+    );
+    expect(user.images).toEqual([
+      { path: `session_files/${sid}/image_1.png`, name: 'image_1.png', bytes: screenshot.length, tokens: 1026 },
+    ]);
     expect(call.toolCalls).toMatchObject([{ name: 'dump_log', arguments: {} }]);
     // the 60,000-char result is shown as cut, not whole
     expect(tool).toMatchObject({ role: 'TOOL', name: 'dump_log', toolCallId: call.toolCalls[0].id });
@@ -149,21 +174,24 @@ describe(`what the model sees (${dbKind})`, () => {
     expect(sent.at(-1)).toEqual({ role: 'user', content: 'and now?', images: [], toolCalls: [], toolName: null });
   });
 
-  it('a new session shows the profile\'s system prompt alone, priced like the meter', async () => {
+  it("a new session shows the profile's system prompt alone, priced like the meter", async () => {
     const p = await profile({ systemPrompt: 'Answer in French.' });
     const id = await newSession(t, undefined, p.id);
     const r = await t.http(MODEL_VIEW, { id });
     expect(r.errors).toBeUndefined();
-    expect(r.data.session.modelView.messages.map((m: any) => [m.role, m.content])).toEqual([['SYSTEM', 'Answer in French.']]);
+    expect(r.data.session.modelView.messages.map((m: any) => [m.role, m.content])).toEqual([
+      ['SYSTEM', 'Answer in French.'],
+    ]);
     expect(r.data.session.modelView.estimatedTokens).toBe(r.data.session.contextTokens);
   });
 });
 
 describe(`the context meter (${dbKind})`, () => {
   /** |estimate − real| within the calibration's tolerance: 3% of the real count (+2 for rounding). */
-  const close = (estimate: number, real: number) => expect(Math.abs(estimate - real)).toBeLessThanOrEqual(Math.ceil(real * 0.03) + 2);
+  const close = (estimate: number, real: number) =>
+    expect(Math.abs(estimate - real)).toBeLessThanOrEqual(Math.ceil(real * 0.03) + 2);
 
-  it('after a long answer, contextTokens is close to the next prompt\'s real count; a recorded note moves it too', async () => {
+  it("after a long answer, contextTokens is close to the next prompt's real count; a recorded note moves it too", async () => {
     const p = await profile({ vision: false });
     const id = await newSession(t, undefined, p.id);
     // two calls of different sizes give the model a calibration line
@@ -172,7 +200,9 @@ describe(`the context meter (${dbKind})`, () => {
     const words = Array.from({ length: 1_500 }, (_, i) => `word${i % 97}`).join(' ');
     t.fake.enqueue({ text: words });
     const long = await turn(id, 'write me a long essay');
-    const meter = async () => (await t.http(`query($id: ID!) { session(id: $id) { contextTokens } }`, { id })).data.session.contextTokens as number;
+    const meter = async () =>
+      (await t.http(`query($id: ID!) { session(id: $id) { contextTokens } }`, { id })).data.session
+        .contextTokens as number;
     const afterAnswer = await meter();
     // the answer is in it: well above the prompt that produced it
     expect(afterAnswer).toBeGreaterThan(long.promptTokens + words.length / 8);
@@ -189,7 +219,7 @@ describe(`the context meter (${dbKind})`, () => {
     expect(r.errors).toBeUndefined();
     const afterNote = await meter();
     expect(afterNote - before).toBeGreaterThan(note.length / 8);
-    const third = await turn(id, "ok");
+    const third = await turn(id, 'ok');
     close(afterNote, third.promptTokens);
   });
 });

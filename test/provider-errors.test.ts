@@ -21,7 +21,14 @@ import {
   SendMessageTurnDocument,
   TurnStatusErrorDocument,
 } from './generated/graphql.js';
-import { createTestServer, dbKind, isEvent, SESSION_EVENTS, testConfig, type ServerContext } from './support/harness.js';
+import {
+  createTestServer,
+  dbKind,
+  isEvent,
+  SESSION_EVENTS,
+  testConfig,
+  type ServerContext,
+} from './support/harness.js';
 
 const SEND = SendMessageTurnDocument;
 
@@ -49,7 +56,9 @@ async function failedTurn(t: ServerContext, sessionId: string) {
   const sent = await t.http(SEND, { input: { sessionId, content: 'hello?' } });
   expect(sent.errors).toBeUndefined();
   const turnId = sent.data!.sendMessage.turn.id;
-  const events = await sub.waitFor((es) => es.some((e) => (e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed') && e.turn.id === turnId));
+  const events = await sub.waitFor((es) =>
+    es.some((e) => (e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed') && e.turn.id === turnId),
+  );
   sub.dispose();
   const failed = events.filter(isEvent('TurnFailed')).find((e) => e.turn.id === turnId);
   expect(failed).toBeTruthy();
@@ -67,7 +76,9 @@ describe(`provider errors name their cause (${dbKind})`, () => {
   let t: ServerContext;
   beforeAll(async () => {
     t = await createTestServer({ titleGenerationEnabled: false, openaiApiKey: 'sk-test-key-0123456789' });
-    await t.http(`mutation { upsertProfile(input: { key: "oa", name: "OpenAI", model: "gpt-x", provider: "openai" }) { id } }`);
+    await t.http(
+      `mutation { upsertProfile(input: { key: "oa", name: "OpenAI", model: "gpt-x", provider: "openai" }) { id } }`,
+    );
   });
   afterAll(() => t.close());
 
@@ -76,13 +87,19 @@ describe(`provider errors name their cause (${dbKind})`, () => {
     t.fake.enqueue({ status: 404, errorBody: { error: 'model "qwen3:8b" not found, try pulling it first' } });
     const { code, message } = await failedTurn(t, sessionId);
     expect(code).toBe('MODEL_NOT_FOUND');
-    expect(message).toBe(`The model "qwen3:8b" is not available from ollama at ${t.fake.url}: run "ollama pull qwen3:8b" on that host or choose another model.`);
+    expect(message).toBe(
+      `The model "qwen3:8b" is not available from ollama at ${t.fake.url}: run "ollama pull qwen3:8b" on that host or choose another model.`,
+    );
   });
 
   it('PROVIDER_RATE_LIMITED: a 429 with retry-after says when to try again', async () => {
     const sessionId = await newSession(t, 'oa');
     // 429 is retried once before the first chunk: both attempts are refused.
-    const limited = { status: 429, headers: { 'retry-after': '30' }, errorBody: { error: { message: 'Rate limit reached for org-abc', type: 'requests' } } };
+    const limited = {
+      status: 429,
+      headers: { 'retry-after': '30' },
+      errorBody: { error: { message: 'Rate limit reached for org-abc', type: 'requests' } },
+    };
     t.fake.enqueue(limited, limited);
     const { code, message } = await failedTurn(t, sessionId);
     expect(code).toBe('PROVIDER_RATE_LIMITED');
@@ -106,7 +123,11 @@ describe(`provider errors name their cause (${dbKind})`, () => {
     t.fake.enqueue({ status: 400, errorBody: { error: { message: upstream, type: 'invalid_request_error' } } });
     const { code, message } = await failedTurn(t, sessionId);
     expect(code).toBe('PROVIDER_REJECTED');
-    expect(message.startsWith('The model provider (openai) rejected the request (HTTP 400): invalid_request_error: Invalid value for max_tokens;')).toBe(true);
+    expect(
+      message.startsWith(
+        'The model provider (openai) rejected the request (HTTP 400): invalid_request_error: Invalid value for max_tokens;',
+      ),
+    ).toBe(true);
     expect(message).toContain('https://proxy.example/v1');
     expect(message).not.toMatch(/sk-proj|AbCdEf|hunter2|admin:|s3cr3t|token=/);
     expect(message.length).toBeLessThan(400);
@@ -118,7 +139,9 @@ describe(`provider errors name their cause (${dbKind})`, () => {
     t.fake.enqueue({ status: 503 }, { status: 503 });
     const { code, message } = await failedTurn(t, sessionId);
     expect(code).toBe('PROVIDER_UNAVAILABLE');
-    expect(message).toBe(`The model provider (ollama at ${t.fake.url}) is unreachable or stopped answering; try again.`);
+    expect(message).toBe(
+      `The model provider (ollama at ${t.fake.url}) is unreachable or stopped answering; try again.`,
+    );
     expect(message).not.toMatch(INTERNALS);
     expect(message).not.toMatch(/503/);
   });
@@ -129,7 +152,10 @@ describe(`a provider that refuses connections (${dbKind})`, () => {
   let host: string;
   beforeAll(async () => {
     host = await closedPortUrl();
-    t = await createTestServer({ titleGenerationEnabled: false, ollamaHost: `http://user:pw@${host.slice('http://'.length)}/?k=1` });
+    t = await createTestServer({
+      titleGenerationEnabled: false,
+      ollamaHost: `http://user:pw@${host.slice('http://'.length)}/?k=1`,
+    });
   });
   afterAll(() => t.close());
 
@@ -146,7 +172,9 @@ describe(`a provider that refuses connections (${dbKind})`, () => {
 describe('sanitizeProviderMessage', () => {
   it('removes bearer tokens, api keys, long opaque tokens and URL credentials; trims to 300 chars', () => {
     const s = sanitizeProviderMessage(
-      'Authorization: Bearer abc.def.ghi; api_key=XYZ123 and x-api-key: "q1w2e3" token ' + 'A1b2C3d4'.repeat(6) + ' see http://u:p@h.example/x?sig=1',
+      'Authorization: Bearer abc.def.ghi; api_key=XYZ123 and x-api-key: "q1w2e3" token ' +
+        'A1b2C3d4'.repeat(6) +
+        ' see http://u:p@h.example/x?sig=1',
     );
     expect(s).not.toMatch(/abc\.def|XYZ123|q1w2e3|A1b2C3d4A1b2|u:p@|sig=1/);
     expect(s).toContain('http://h.example/x');
@@ -189,7 +217,12 @@ describe('start-up provider check', () => {
         `provider.check: model mistral:7b is not pulled in ollama at ${fake.url}: run ollama pull mistral:7b`,
         `provider.check: openai at ${closed}/v1 is unreachable`,
       ]);
-      expect(lines.filter((l) => l.level === 40).map((l) => l.msg).sort()).toEqual(warned);
+      expect(
+        lines
+          .filter((l) => l.level === 40)
+          .map((l) => l.msg)
+          .sort(),
+      ).toEqual(warned);
       // Ollama was asked once, whatever the number of profiles.
       expect(fake.calls.filter((c) => c.path === '/api/tags')).toHaveLength(1);
 
@@ -205,7 +238,11 @@ describe('start-up provider check', () => {
     const fake = await startFakeProvider();
     try {
       const { log } = captureLog();
-      const warned = await checkProviders([{ provider: 'openai', model: 'gpt-x' }], testConfig({ openaiBaseUrl: `${fake.url}/v1` }), log);
+      const warned = await checkProviders(
+        [{ provider: 'openai', model: 'gpt-x' }],
+        testConfig({ openaiBaseUrl: `${fake.url}/v1` }),
+        log,
+      );
       expect(warned).toEqual([`provider.check: model gpt-x is not offered by openai at ${fake.url}/v1`]);
     } finally {
       await fake.stop();
@@ -225,7 +262,9 @@ describe('start-up provider check', () => {
     });
     try {
       const line = await server.waitForLine((l) => l.includes('provider.check:'), 120_000);
-      expect(JSON.parse(line).msg).toBe(`provider.check: model qwen3:8b is not pulled in ollama at ${fake.url}: run ollama pull qwen3:8b`);
+      expect(JSON.parse(line).msg).toBe(
+        `provider.check: model qwen3:8b is not pulled in ollama at ${fake.url}: run ollama pull qwen3:8b`,
+      );
       expect(server.lines.filter((l) => l.includes('provider.check:'))).toHaveLength(1);
       const r = await server.gql('{ profiles { key } }');
       expect(r.errors).toBeUndefined();

@@ -27,14 +27,18 @@ beforeAll(async () => {
     },
   });
   const db = { ...opened.db, prisma: counted } as unknown as Database;
-  app = await createApp(testConfig({ authEnabled: true, jwtSecret: 'test-secret-that-is-long-enough-for-hs256' }), { db });
+  app = await createApp(testConfig({ authEnabled: true, jwtSecret: 'test-secret-that-is-long-enough-for-hs256' }), {
+    db,
+  });
   const yoga = createGraphQLHandler(app);
   gql = async (query, token) =>
-    (await yoga.fetch('http://test/graphql', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ query }),
-    })).json();
+    (
+      await yoga.fetch('http://test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query }),
+      })
+    ).json();
 }, 180_000);
 afterAll(async () => {
   await app?.close();

@@ -49,7 +49,9 @@ async function schedule(text: string, dueInMs: number) {
   const r = await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text });
   expect(r.errors).toBeUndefined();
   const id = r.data.scheduleRecall.id as string;
-  const rawId = Buffer.from(id, 'base64').toString().replace(/^[A-Za-z]+:/, '');
+  const rawId = Buffer.from(id, 'base64')
+    .toString()
+    .replace(/^[A-Za-z]+:/, '');
   await t.app.db.prisma.recall.update({ where: { id: rawId }, data: { dueAt: new Date(Date.now() + dueInMs) } });
   return { sessionId, id };
 }
@@ -61,7 +63,9 @@ const fired = (id: string) =>
   );
 
 async function recallMessages(sessionId: string, text: string) {
-  const edges = (await t.http(HISTORY, { id: sessionId })).data.session.history.edges as { node: { content: string; isRecall: boolean } }[];
+  const edges = (await t.http(HISTORY, { id: sessionId })).data.session.history.edges as {
+    node: { content: string; isRecall: boolean };
+  }[];
   return edges.filter((e) => e.node.isRecall && e.node.content === text).length;
 }
 
@@ -76,7 +80,7 @@ describe('recall scheduler under database faults', () => {
   it('a connection lost while claiming: the recall fires once on a later wake-up', async () => {
     const store = t.app.recalls.store;
     const claims = inject(store, 'claimDue', (original, call) =>
-      call === 1 ? (async () => Promise.reject(connectionLost())) as never : original,
+      call === 1 ? ((async () => Promise.reject(connectionLost())) as never) : original,
     );
     const r = await schedule('claim blip', 300);
     await fired(r.id);
@@ -88,7 +92,7 @@ describe('recall scheduler under database faults', () => {
   it('a connection lost inside the fire transaction: nothing is written, the claim expires and it fires once', async () => {
     const store = t.app.recalls.store;
     const locks = inject(store, 'lockClaimed', (original, call) =>
-      call === 1 ? (async () => Promise.reject(connectionLost())) as never : original,
+      call === 1 ? ((async () => Promise.reject(connectionLost())) as never) : original,
     );
     const r = await schedule('fire blip', 300);
     await fired(r.id);
@@ -102,27 +106,40 @@ describe('recall scheduler under database faults', () => {
     let lostOnce = false;
     const store = t.app.recalls.store;
     // Only the fire transaction's answer is lost: the one that marks the recall fired.
-    inject(store, 'markFired', (original) => (async (...args: unknown[]) => {
-      const row = await (original as (...a: unknown[]) => Promise<unknown>).apply(store, args);
-      lostOnce = true;
-      return row;
-    }) as never);
-    inject(turns.store, 'transaction', (original) => (async (fn: unknown) => {
-      const before = lostOnce;
-      const result = await (original as (f: unknown) => Promise<unknown>).call(turns.store, fn);
-      if (!before && lostOnce) {
-        lostOnce = false;
-        (turns.store as { lost?: boolean }).lost = true;
-        throw connectionLost();
-      }
-      return result;
-    }) as never);
+    inject(
+      store,
+      'markFired',
+      (original) =>
+        (async (...args: unknown[]) => {
+          const row = await (original as (...a: unknown[]) => Promise<unknown>).apply(store, args);
+          lostOnce = true;
+          return row;
+        }) as never,
+    );
+    inject(
+      turns.store,
+      'transaction',
+      (original) =>
+        (async (fn: unknown) => {
+          const before = lostOnce;
+          const result = await (original as (f: unknown) => Promise<unknown>).call(turns.store, fn);
+          if (!before && lostOnce) {
+            lostOnce = false;
+            (turns.store as { lost?: boolean }).lost = true;
+            throw connectionLost();
+          }
+          return result;
+        }) as never,
+    );
     const r = await schedule('commit lost', 300);
     await fired(r.id);
     expect((turns.store as { lost?: boolean }).lost).toBe(true);
     await schedulerStillRuns();
     expect(await recallMessages(r.sessionId, 'commit lost')).toBe(1);
-    const turnsOfSession = await t.http(`query($id: ID!) { session(id: $id) { history(last: 50) { edges { node { role } } } } }`, { id: r.sessionId });
+    const turnsOfSession = await t.http(
+      `query($id: ID!) { session(id: $id) { history(last: 50) { edges { node { role } } } } }`,
+      { id: r.sessionId },
+    );
     expect(turnsOfSession.data.session.history.edges.map((e: any) => e.node.role)).toEqual(['USER', 'ASSISTANT']);
   });
 });

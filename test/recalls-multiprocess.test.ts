@@ -68,11 +68,14 @@ describe.skipIf(!serverUrl)('scheduled recalls with two processes on one Postgre
         // Scheduled on either process: each sees the other's rows through the database.
         const via = (s + r) % 2 === 0 ? a : b;
         const text = `recall ${s}.${r}`;
-        const res = await via.gql(`mutation($s: ID!, $at: DateTime!, $t: String!) { scheduleRecall(sessionId: $s, at: $at, text: $t) { id } }`, {
-          s: id,
-          at: dueAt,
-          t: text,
-        });
+        const res = await via.gql(
+          `mutation($s: ID!, $at: DateTime!, $t: String!) { scheduleRecall(sessionId: $s, at: $at, text: $t) { id } }`,
+          {
+            s: id,
+            at: dueAt,
+            t: text,
+          },
+        );
         expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
         texts.push(text);
       }

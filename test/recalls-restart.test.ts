@@ -28,7 +28,9 @@ let dropDb: (() => Promise<void>) | null = null;
 let server: ChildServer | null = null;
 
 const env = () => ({
-  ...(dbUrl ? { DATABASE_URL: dbUrl, INSTANCE_ID: `recall-restart-${randomBytes(4).toString('hex')}` } : { DATA_DIR: join(dir, 'data') }),
+  ...(dbUrl
+    ? { DATABASE_URL: dbUrl, INSTANCE_ID: `recall-restart-${randomBytes(4).toString('hex')}` }
+    : { DATA_DIR: join(dir, 'data') }),
   SESSION_FILES_DIR: join(dir, 'files'),
   OLLAMA_HOST: fake.url,
   PARTIAL_FLUSH_MS: '100',
@@ -77,23 +79,33 @@ describe('scheduled recalls across kill -9 and restarts (child process)', () => 
   it('a recall due while the server is down fires once after the restart; a dead claim is taken over and fires once', async () => {
     server = await startChildServer(env(), { timeoutMs: 180_000 });
     const sessionId = (await server.gql(`mutation { createSession(input: {}) { id } }`)).data.createSession.id;
-    const rawSessionId = Buffer.from(sessionId, 'base64').toString().replace(/^Session:/, '');
+    const rawSessionId = Buffer.from(sessionId, 'base64')
+      .toString()
+      .replace(/^Session:/, '');
     const dueAt = Date.now() + 3_000;
-    const scheduled = await server.gql(`mutation($s: ID!, $at: DateTime!) { scheduleRecall(sessionId: $s, at: $at, text: "while you were down") { id status } }`, {
-      s: sessionId,
-      at: new Date(dueAt).toISOString(),
-    });
+    const scheduled = await server.gql(
+      `mutation($s: ID!, $at: DateTime!) { scheduleRecall(sessionId: $s, at: $at, text: "while you were down") { id status } }`,
+      {
+        s: sessionId,
+        at: new Date(dueAt).toISOString(),
+      },
+    );
     expect(scheduled.data.scheduleRecall.status).toBe('PENDING');
     await killHard();
     // Nothing fired before the kill (the due time was not reached).
     expect(chats()).toBe(0);
 
     // Wait for the due time to pass while the server is down.
-    await until(async () => Date.now(), (now) => now > dueAt + 200, 30_000);
+    await until(
+      async () => Date.now(),
+      (now) => now > dueAt + 200,
+      30_000,
+    );
     server = await startChildServer(env(), { timeoutMs: 180_000 });
     const afterRestart = await until(
       () => server!.gql(RECALLS, { id: sessionId }),
-      (r) => r.data?.session?.recalls?.[0]?.status === 'FIRED' && r.data.session.recalls[0].turn?.status === 'COMPLETED',
+      (r) =>
+        r.data?.session?.recalls?.[0]?.status === 'FIRED' && r.data.session.recalls[0].turn?.status === 'COMPLETED',
     );
     const rows = afterRestart.data.session.history.edges.map((e: any) => e.node);
     expect(rows).toEqual([
@@ -123,9 +135,14 @@ describe('scheduled recalls across kill -9 and restarts (child process)', () => 
     server = await startChildServer(env(), { timeoutMs: 180_000 });
     const taken = await until(
       () => server!.gql(RECALLS, { id: sessionId }),
-      (r) => r.data?.session?.recalls?.every((x: any) => x.status === 'FIRED' && x.turn?.status === 'COMPLETED') && r.data.session.recalls.length === 2,
+      (r) =>
+        r.data?.session?.recalls?.every((x: any) => x.status === 'FIRED' && x.turn?.status === 'COMPLETED') &&
+        r.data.session.recalls.length === 2,
     );
-    const recalled = taken.data.session.history.edges.map((e: any) => e.node).filter((m: any) => m.isRecall).map((m: any) => m.content);
+    const recalled = taken.data.session.history.edges
+      .map((e: any) => e.node)
+      .filter((m: any) => m.isRecall)
+      .map((m: any) => m.content);
     expect(recalled).toEqual(['while you were down', 'claimed by the dead']);
     // One model call per recall: neither fired twice.
     expect(chats()).toBe(2);

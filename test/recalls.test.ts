@@ -16,7 +16,12 @@ let bob: string;
 let auditor: string;
 
 beforeAll(async () => {
-  t = await createTestServer({ authEnabled: true, recallPollMs: 200, titleGenerationEnabled: false, recallToolEnabled: true });
+  t = await createTestServer({
+    authEnabled: true,
+    recallPollMs: 200,
+    titleGenerationEnabled: false,
+    recallToolEnabled: true,
+  });
   alice = (await t.app.auth.createUser('alice')).key;
   bob = (await t.app.auth.createUser('bob')).key;
   auditor = (await t.app.auth.createUser('auditor', { permissions: ['sessions.read_all'] })).key;
@@ -37,10 +42,14 @@ async function newSession(token = alice): Promise<string> {
   return r.data.createSession.id;
 }
 /** The database id inside a global id. */
-const rawId = (gid: string) => Buffer.from(gid, 'base64').toString().replace(/^[A-Za-z]+:/, '');
+const rawId = (gid: string) =>
+  Buffer.from(gid, 'base64')
+    .toString()
+    .replace(/^[A-Za-z]+:/, '');
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 /** Recalls are scheduled an hour ahead (in the future however slow the request) and made due here, in the database. */
-const makeDue = (...ids: string[]) => t.app.db.prisma.recall.updateMany({ where: { id: { in: ids.map(rawId) } }, data: { dueAt: new Date() } });
+const makeDue = (...ids: string[]) =>
+  t.app.db.prisma.recall.updateMany({ where: { id: { in: ids.map(rawId) } }, data: { dueAt: new Date() } });
 const history = async (sessionId: string) =>
   (await t.http(HISTORY, { id: sessionId }, alice)).data.session.history.edges.map((e: any) => e.node) as {
     sequenceNumber: number;
@@ -49,7 +58,12 @@ const history = async (sessionId: string) =>
     isRecall: boolean;
   }[];
 const recall = async (id: string) => (await t.http(RECALL, { id }, alice)).data?.node;
-const fired = (id: string) => eventually(() => recall(id), (r) => r?.status === 'FIRED' && r.turn?.status === 'COMPLETED', 60_000);
+const fired = (id: string) =>
+  eventually(
+    () => recall(id),
+    (r) => r?.status === 'FIRED' && r.turn?.status === 'COMPLETED',
+    60_000,
+  );
 
 describe('scheduled recalls', () => {
   it('a due recall fires exactly once: an isRecall message, answered by a turn, announced on the session events', async () => {
@@ -60,11 +74,24 @@ describe('scheduled recalls', () => {
       alice,
     );
     t.fake.enqueue({ text: 'Time to stretch!' });
-    const scheduled = await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'Remind me to stretch' }, alice);
+    const scheduled = await t.http(
+      SCHEDULE,
+      { s: sessionId, at: inMs(3_600_000), text: 'Remind me to stretch' },
+      alice,
+    );
     expect(scheduled.errors).toBeUndefined();
-    expect(scheduled.data.scheduleRecall).toMatchObject({ status: 'PENDING', text: 'Remind me to stretch', source: 'USER', session: { id: sessionId } });
+    expect(scheduled.data.scheduleRecall).toMatchObject({
+      status: 'PENDING',
+      text: 'Remind me to stretch',
+      source: 'USER',
+      session: { id: sessionId },
+    });
     const id = scheduled.data.scheduleRecall.id;
-    const pending = await t.http(`query($id: ID!) { session(id: $id) { recalls { id status } } }`, { id: sessionId }, alice);
+    const pending = await t.http(
+      `query($id: ID!) { session(id: $id) { recalls { id status } } }`,
+      { id: sessionId },
+      alice,
+    );
     expect(pending.data.session.recalls).toEqual([{ id, status: 'PENDING' }]);
     // The subscription is live before the recall is due, so it sees the recall's turn from its start.
     await t.listening(sessionId, 1);
@@ -75,7 +102,10 @@ describe('scheduled recalls', () => {
     const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'), 60_000);
     const started = events.find((e) => e.__typename === 'TurnStarted');
     expect(started.userMessage).toEqual({ content: 'Remind me to stretch', isRecall: true });
-    expect(events.find((e) => e.__typename === 'TurnEnded')).toMatchObject({ turn: { id: done.turn.id, status: 'COMPLETED' }, assistantMessage: { content: 'Time to stretch!' } });
+    expect(events.find((e) => e.__typename === 'TurnEnded')).toMatchObject({
+      turn: { id: done.turn.id, status: 'COMPLETED' },
+      assistantMessage: { content: 'Time to stretch!' },
+    });
     // The model saw the text, with the notice that it is a scheduled recall.
     const asked = t.fake.requests.at(-1);
     const lastUser = asked.messages.filter((m: any) => m.role === 'user').at(-1);
@@ -92,7 +122,11 @@ describe('scheduled recalls', () => {
       ['ASSISTANT', 'Time to stretch!'],
     ]);
     // Pending list is empty now; includeFinished shows it.
-    const after = await t.http(`query($id: ID!) { session(id: $id) { recalls { id } all: recalls(includeFinished: true) { id status } } }`, { id: sessionId }, alice);
+    const after = await t.http(
+      `query($id: ID!) { session(id: $id) { recalls { id } all: recalls(includeFinished: true) { id status } } }`,
+      { id: sessionId },
+      alice,
+    );
     expect(after.data.session.recalls).toEqual([]);
     expect(after.data.session.all).toEqual([{ id, status: 'FIRED' }]);
     // A fired recall cannot be cancelled.
@@ -104,8 +138,10 @@ describe('scheduled recalls', () => {
     const sessionId = await newSession();
     // Scheduled an hour ahead (however slow the machine, both are in the future when they arrive), then made due
     // in the database once one is cancelled: only the cancel keeps it from firing.
-    const first = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'cancelled one' }, alice)).data.scheduleRecall.id;
-    const second = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'kept one' }, alice)).data.scheduleRecall.id;
+    const first = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'cancelled one' }, alice)).data
+      .scheduleRecall.id;
+    const second = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'kept one' }, alice)).data
+      .scheduleRecall.id;
     const cancelled = await t.http(CANCEL, { id: first }, alice);
     expect(cancelled.errors).toBeUndefined();
     expect(cancelled.data.cancelRecall).toMatchObject({ id: first, status: 'CANCELLED' });
@@ -121,9 +157,14 @@ describe('scheduled recalls', () => {
   it('a recall due while a turn runs waits for that turn, then fires', async () => {
     const sessionId = await newSession();
     t.fake.enqueue({ text: ['slow ', 'answer ', 'in ', 'parts'], chunkDelayMs: 400 }, { text: 'recall answered' });
-    const sent = await t.http(`mutation($s: ID!) { sendMessage(input: { sessionId: $s, content: "long question" }) { turn { id } } }`, { s: sessionId }, alice);
+    const sent = await t.http(
+      `mutation($s: ID!) { sendMessage(input: { sessionId: $s, content: "long question" }) { turn { id } } }`,
+      { s: sessionId },
+      alice,
+    );
     const turnId = sent.data.sendMessage.turn.id;
-    const id = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'while busy' }, alice)).data.scheduleRecall.id;
+    const id = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'while busy' }, alice)).data
+      .scheduleRecall.id;
     await makeDue(id);
     await fired(id);
     const first = await t.http(`query($id: ID!) { turn(id: $id) { status } }`, { id: turnId }, alice);
@@ -142,17 +183,33 @@ describe('scheduled recalls', () => {
     // A time without a zone would be read in the server's zone: the tool refuses it (and a date in prose).
     const tool = t.app.tools.get('schedule_recall')!;
     for (const at of ['2099-12-02T09:00:00', 'Dec 25 2099', '12/31/2099']) {
-      const refused = await tool.run({ text: 'x', at }, { sessionId: rawId(sessionId), turnId: 'none', signal: new AbortController().signal });
+      const refused = await tool.run(
+        { text: 'x', at },
+        { sessionId: rawId(sessionId), turnId: 'none', signal: new AbortController().signal },
+      );
       expect(refused.isError, at).toBe(true);
     }
     t.fake.enqueue(
-      { toolCalls: [{ name: 'schedule_recall', arguments: { in_seconds: 1, text: 'check the oven' }, id: 'call_recall' }] },
+      {
+        toolCalls: [
+          { name: 'schedule_recall', arguments: { in_seconds: 1, text: 'check the oven' }, id: 'call_recall' },
+        ],
+      },
       { text: 'I will remind you.' },
       { text: 'Oven check!' },
     );
-    await t.http(`mutation($s: ID!) { sendMessage(input: { sessionId: $s, content: "remind me in a second" }) { turn { id } } }`, { s: sessionId }, alice);
+    await t.http(
+      `mutation($s: ID!) { sendMessage(input: { sessionId: $s, content: "remind me in a second" }) { turn { id } } }`,
+      { s: sessionId },
+      alice,
+    );
     const listed = await eventually(
-      () => t.http(`query($id: ID!) { session(id: $id) { recalls(includeFinished: true) { id source text status } } }`, { id: sessionId }, alice),
+      () =>
+        t.http(
+          `query($id: ID!) { session(id: $id) { recalls(includeFinished: true) { id source text status } } }`,
+          { id: sessionId },
+          alice,
+        ),
       (r) => r.data?.session?.recalls?.length === 1,
       60_000,
     );
@@ -175,10 +232,28 @@ describe('scheduled recalls', () => {
     const sessionId = rawId(gid);
     const prisma = t.app.db.prisma;
     const dead = await prisma.recall.create({
-      data: { sessionId, owner: null, dueAt: new Date(Date.now() - 60_000), text: 'left by a dead process', status: 'CLAIMED', claimedBy: 'dead-process', claimedAt: new Date(Date.now() - 10 * 60_000), attempts: 1 },
+      data: {
+        sessionId,
+        owner: null,
+        dueAt: new Date(Date.now() - 60_000),
+        text: 'left by a dead process',
+        status: 'CLAIMED',
+        claimedBy: 'dead-process',
+        claimedAt: new Date(Date.now() - 10 * 60_000),
+        attempts: 1,
+      },
     });
     await prisma.recall.create({
-      data: { sessionId, owner: null, dueAt: new Date(Date.now() - 60_000), text: 'held by a live process', status: 'CLAIMED', claimedBy: 'live-process', claimedAt: new Date(), attempts: 1 },
+      data: {
+        sessionId,
+        owner: null,
+        dueAt: new Date(Date.now() - 60_000),
+        text: 'held by a live process',
+        status: 'CLAIMED',
+        claimedBy: 'live-process',
+        claimedAt: new Date(),
+        attempts: 1,
+      },
     });
     await t.app.recalls.fireDue();
     const deadGid = Buffer.from(`Recall:${dead.id}`).toString('base64');
@@ -192,7 +267,7 @@ describe('scheduled recalls', () => {
     expect((await history(gid)).filter((m) => m.isRecall).map((m) => m.content)).toEqual(['left by a dead process']);
   }, 120_000);
 
-  it('refuses bad input with BAD_USER_INPUT and writes nothing; another user\'s session or recall is NOT_FOUND', async () => {
+  it("refuses bad input with BAD_USER_INPUT and writes nothing; another user's session or recall is NOT_FOUND", async () => {
     const sessionId = await newSession();
     const cases: [string, Record<string, unknown>][] = [
       ['past', { s: sessionId, at: inMs(-1_000), text: 'x' }],
@@ -211,10 +286,13 @@ describe('scheduled recalls', () => {
     expect(codeOf(await t.http(SCHEDULE, { s: sessionId, at: inMs(60_000), text: 'mine' }, bob))).toBe('NOT_FOUND');
     expect(await t.app.db.prisma.recall.count({ where: { sessionId: rawId(sessionId) } })).toBe(0);
 
-    const id = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'private' }, alice)).data.scheduleRecall.id;
+    const id = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'private' }, alice)).data
+      .scheduleRecall.id;
     expect(codeOf(await t.http(CANCEL, { id }, bob))).toBe('NOT_FOUND');
     expect((await t.http(RECALL, { id }, bob)).data.node).toBeNull();
-    expect(codeOf(await t.http(`query($id: ID!) { session(id: $id) { recalls { id } } }`, { id: sessionId }, auditor))).toBe('FORBIDDEN');
+    expect(
+      codeOf(await t.http(`query($id: ID!) { session(id: $id) { recalls { id } } }`, { id: sessionId }, auditor)),
+    ).toBe('FORBIDDEN');
     expect(codeOf(await t.http(CANCEL, { id: 'bogus' }, alice))).toBe('BAD_USER_INPUT');
     expect((await recall(id)).status).toBe('PENDING');
     expect((await t.http(CANCEL, { id }, alice)).data.cancelRecall.status).toBe('CANCELLED');
@@ -224,9 +302,16 @@ describe('scheduled recalls', () => {
     const sessionId = await newSession();
     const max = t.app.config.recallMaxPendingPerSession;
     await t.app.db.prisma.recall.createMany({
-      data: Array.from({ length: max }, (_, i) => ({ sessionId: rawId(sessionId), owner: null, dueAt: new Date(Date.now() + 3_600_000 + i), text: `r${i}` })),
+      data: Array.from({ length: max }, (_, i) => ({
+        sessionId: rawId(sessionId),
+        owner: null,
+        dueAt: new Date(Date.now() + 3_600_000 + i),
+        text: `r${i}`,
+      })),
     });
-    expect(codeOf(await t.http(SCHEDULE, { s: sessionId, at: inMs(60_000), text: 'one too many' }, alice))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await t.http(SCHEDULE, { s: sessionId, at: inMs(60_000), text: 'one too many' }, alice))).toBe(
+      'BAD_USER_INPUT',
+    );
     expect(await t.app.db.prisma.recall.count({ where: { sessionId: rawId(sessionId) } })).toBe(max);
   }, 60_000);
 });

@@ -42,7 +42,8 @@ async function checkAll(sites: RegexSite[]): Promise<{ site: RegexSite; result: 
 
 function describeResult({ site, result }: { site: RegexSite; result: Diagnostics }): string {
   const where = `${site.file}:${site.line} /${site.source}/${site.flags}`;
-  if (result.status === 'vulnerable') return `${where}: vulnerable (${result.complexity.summary}), attack ${result.attack.pattern}`;
+  if (result.status === 'vulnerable')
+    return `${where}: vulnerable (${result.complexity.summary}), attack ${result.attack.pattern}`;
   if (result.status === 'unknown') return `${where}: unknown (${result.error.kind})`;
   return `${where}: ${result.status}`;
 }

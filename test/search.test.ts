@@ -22,7 +22,10 @@ async function session(token: string, name: string, contents: (string | { conten
   const id = Buffer.from(r.data!.createSession.id, 'base64').toString().split(':')[1]!;
   await t.app.store.append(
     id,
-    contents.map((c, i) => (typeof c === 'string' ? { role: i % 2 ? 'assistant' : 'user', content: c } : { role: 'user', ...c }) as never),
+    contents.map(
+      (c, i) =>
+        (typeof c === 'string' ? { role: i % 2 ? 'assistant' : 'user', content: c } : { role: 'user', ...c }) as never,
+    ),
   );
   return id;
 }
@@ -47,7 +50,13 @@ describe(`session search (${dbKind})`, () => {
     hot = await session(alice, 'hot only', ['nothing here', 'the Zebra crossing', 'more', 'zebra again']);
     archived = await session(alice, 'archived only', ['ZEBRA old', 'filler', 'filler', 'recent filler']);
     await t.app.store.archiveOldMessages(archived, 2);
-    both = await session(alice, 'both', ['zebra one', 'x', { content: 'zebra hidden summary', isDisplay: false }, 'y', 'zebra two']);
+    both = await session(alice, 'both', [
+      'zebra one',
+      'x',
+      { content: 'zebra hidden summary', isDisplay: false },
+      'y',
+      'zebra two',
+    ]);
     await t.app.store.archiveOldMessages(both, 2);
     await session(bob, 'bob zebra', ['zebra belongs to bob']);
   });
@@ -126,16 +135,24 @@ describe(`session search (${dbKind})`, () => {
     const slow = new SearchStore(t.app.db, t.app.store, 1);
     // pg_sleep inside the bounded transaction proves the timeout is applied
     const viewer = { userId: null, userName: null, isAdmin: true, permissions: [], authEnabled: true };
-    await t.app.db.raw.exec(`CREATE OR REPLACE FUNCTION slow_ilike(a text, b text) RETURNS boolean AS $$ SELECT pg_sleep(0.05) IS NOT NULL AND a ILIKE b $$ LANGUAGE sql`);
+    await t.app.db.raw.exec(
+      `CREATE OR REPLACE FUNCTION slow_ilike(a text, b text) RETURNS boolean AS $$ SELECT pg_sleep(0.05) IS NOT NULL AND a ILIKE b $$ LANGUAGE sql`,
+    );
     await expect(
-      (slow as any).bounded((tx: any) => tx.$queryRawUnsafe(`SELECT count(*) FROM session_messages WHERE slow_ilike(content, '%x%')`)),
+      (slow as any).bounded((tx: any) =>
+        tx.$queryRawUnsafe(`SELECT count(*) FROM session_messages WHERE slow_ilike(content, '%x%')`),
+      ),
     ).rejects.toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/timed out/) });
     void viewer;
   });
 });
 
 /** One page of SearchService.search, as the plans are compared. */
-type SearchPage = { totalCount: number; hasNextPage: boolean; edges: { id: string; pinned: boolean; matches: unknown }[] };
+type SearchPage = {
+  totalCount: number;
+  hasNextPage: boolean;
+  edges: { id: string; pinned: boolean; matches: unknown }[];
+};
 
 describe(`session search: the index and probe plans give the same answers (${dbKind})`, () => {
   let carol: string;
@@ -163,7 +180,12 @@ describe(`session search: the index and probe plans give the same answers (${dbK
     await t.app.db.raw.exec('ANALYZE session_messages; ANALYZE session_messages_archive');
   });
 
-  async function allPages(plan: 'auto' | 'index' | 'probe', term: string, orderBy: 'LAST_ACTIVE' | 'NAME', first: number) {
+  async function allPages(
+    plan: 'auto' | 'index' | 'probe',
+    term: string,
+    orderBy: 'LAST_ACTIVE' | 'NAME',
+    first: number,
+  ) {
     const { SearchService } = await import('../src/search/service.js');
     const { SessionStore } = await import('../src/store/sessions.js');
     const { SearchStore } = await import('../src/store/search.js');
@@ -172,7 +194,11 @@ describe(`session search: the index and probe plans give the same answers (${dbK
     const plans = new Set<string>();
     let after: SessionCursor | undefined;
     for (;;) {
-      const r = await service.search({ viewer, orderBy, direction: orderBy === 'NAME' ? 'ASC' : 'DESC', first, after }, {}, term);
+      const r = await service.search(
+        { viewer, orderBy, direction: orderBy === 'NAME' ? 'ASC' : 'DESC', first, after },
+        {},
+        term,
+      );
       plans.add(r.plan);
       pages.push({
         totalCount: r.totalCount,
@@ -187,7 +213,11 @@ describe(`session search: the index and probe plans give the same answers (${dbK
 
   it('agree on totalCount, order (pinned first), paging and positions for every term', async () => {
     for (const term of ['dense', 'DENSE line', 'sparse', 'денс', 'de', 'e', 'no such words']) {
-      for (const [orderBy, first] of [['LAST_ACTIVE', 5], ['NAME', 7], ['LAST_ACTIVE', 50]] as const) {
+      for (const [orderBy, first] of [
+        ['LAST_ACTIVE', 5],
+        ['NAME', 7],
+        ['LAST_ACTIVE', 50],
+      ] as const) {
         const index = await allPages('index', term, orderBy, first);
         const probe = await allPages('probe', term, orderBy, first);
         expect(index.plans).toEqual(['index']);
@@ -211,8 +241,8 @@ describe(`session search: the index and probe plans give the same answers (${dbK
     const viaGql = await t.gql(SEARCH, { q: 'dense', first: 50 }, carol);
     const index = (await allPages('index', 'dense', 'LAST_ACTIVE', 50)).pages[0]!;
     expect(viaGql.data!.sessions.totalCount).toBe(index.totalCount);
-    expect(viaGql.data!.sessions.edges.map((e) => [Buffer.from(e.node.id, 'base64').toString().split(':')[1], e.matches])).toEqual(
-      index.edges.map((e) => [e.id, e.matches]),
-    );
+    expect(
+      viaGql.data!.sessions.edges.map((e) => [Buffer.from(e.node.id, 'base64').toString().split(':')[1], e.matches]),
+    ).toEqual(index.edges.map((e) => [e.id, e.matches]));
   });
 });

@@ -24,7 +24,13 @@ describe(`sessions (${dbKind})`, () => {
   it('creates, renames (MANUAL), pins, lists pinned first and deletes', async () => {
     const a = await t.gql(CREATE, { name: 'alpha' });
     expect(a.errors).toBeUndefined();
-    expect(a.data!.createSession).toMatchObject({ name: 'alpha', titleSource: 'MANUAL', pinned: false, displayMessageCount: 0, preview: null });
+    expect(a.data!.createSession).toMatchObject({
+      name: 'alpha',
+      titleSource: 'MANUAL',
+      pinned: false,
+      displayMessageCount: 0,
+      preview: null,
+    });
     const b = await t.gql(CREATE, {});
     expect(b.data!.createSession.titleSource).toBe('DEFAULT');
     const idA = a.data!.createSession.id;
@@ -49,9 +55,13 @@ describe(`sessions (${dbKind})`, () => {
     expect(codeOf(await t.gql(CREATE, { name: '   ' }))).toBe('BAD_USER_INPUT');
     expect(codeOf(await t.gql(CREATE, { name: 'x'.repeat(201) }))).toBe('BAD_USER_INPUT');
     expect(codeOf(await t.gql(`{ session(id: "garbage") { id } }`))).toBe('BAD_USER_INPUT');
-    expect(codeOf(await t.gql(`mutation { renameSession(id: "U2Vzc2lvbjpub3BlLW5vcGU", name: "x") { id } }`))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await t.gql(`mutation { renameSession(id: "U2Vzc2lvbjpub3BlLW5vcGU", name: "x") { id } }`))).toBe(
+      'BAD_USER_INPUT',
+    );
     const unknown = Buffer.from('Session:00000000-0000-4000-8000-000000000000').toString('base64');
-    expect(codeOf(await t.gql(`mutation($id: ID!) { renameSession(id: $id, name: "x") { id } }`, { id: unknown }))).toBe('NOT_FOUND');
+    expect(
+      codeOf(await t.gql(`mutation($id: ID!) { renameSession(id: $id, name: "x") { id } }`, { id: unknown })),
+    ).toBe('NOT_FOUND');
     expect(codeOf(await t.gql(`{ sessions(first: 500) { totalCount } }`))).toBe('BAD_USER_INPUT');
     expect(codeOf(await t.gql(`{ sessions(first: -1) { totalCount } }`))).toBe('BAD_USER_INPUT');
     expect(await t.app.db.prisma.session.count()).toBe(before);
@@ -64,7 +74,11 @@ describe(`sessions (${dbKind})`, () => {
         const seen: string[] = [];
         let after: string | null = null;
         for (;;) {
-          const r: GqlResult<SessionOrderPageQuery> = await t.gql(SessionOrderPageDocument, { after, o: orderBy, d: direction });
+          const r: GqlResult<SessionOrderPageQuery> = await t.gql(SessionOrderPageDocument, {
+            after,
+            o: orderBy,
+            d: direction,
+          });
           expect(r.errors).toBeUndefined();
           seen.push(...r.data!.sessions.edges.map((e) => e.node.id));
           if (!r.data!.sessions.pageInfo.hasNextPage) break;
@@ -82,10 +96,30 @@ describe(`sessions (${dbKind})`, () => {
     const id = Buffer.from(created.data!.createSession.id, 'base64').toString('utf8').split(':').slice(1).join(':');
     const store = t.app.store;
     await store.append(id, [
-      { role: 'user', content: 'first ünïcødé question', images: ['session_files/x/a.png'], files: ['notes.txt'], metadata: { contextNotice: 'n', nested: { a: [1, 2.5, null] } } },
-      { role: 'assistant', content: 'answer', thinking: 'hmm', elapsedSeconds: 1.25, tokenCount: 42, toolCallCount: 1, toolCalls: [{ id: 'c1', name: 'tool', arguments: { q: 'x' } }] },
+      {
+        role: 'user',
+        content: 'first ünïcødé question',
+        images: ['session_files/x/a.png'],
+        files: ['notes.txt'],
+        metadata: { contextNotice: 'n', nested: { a: [1, 2.5, null] } },
+      },
+      {
+        role: 'assistant',
+        content: 'answer',
+        thinking: 'hmm',
+        elapsedSeconds: 1.25,
+        tokenCount: 42,
+        toolCallCount: 1,
+        toolCalls: [{ id: 'c1', name: 'tool', arguments: { q: 'x' } }],
+      },
       { role: 'tool', content: 'result', toolCallId: 'c1', name: 'tool', isCompressionCritical: true },
-      { role: 'assistant', content: 'Summary so far', isSummary: true, isDisplay: false, metadata: { contextOrder: 0.5 } },
+      {
+        role: 'assistant',
+        content: 'Summary so far',
+        isSummary: true,
+        isDisplay: false,
+        metadata: { contextOrder: 0.5 },
+      },
       { role: 'system', content: 'a note', isAgentNote: true, isDisplay: false },
       { role: 'user', content: 'hidden from the model', isContext: false },
       { role: 'user', content: 'last question' },
@@ -97,6 +131,10 @@ describe(`sessions (${dbKind})`, () => {
     expect(direct).toHaveLength(6);
     expect(direct).toEqual(inTransaction);
     expect(direct[1]!.createdAt).toBeInstanceOf(Date);
-    expect(direct.find((m) => m.role === 'assistant' && !m.isSummary)).toMatchObject({ elapsedSeconds: 1.25, tokenCount: 42, toolCalls: [{ id: 'c1', name: 'tool', arguments: { q: 'x' } }] });
+    expect(direct.find((m) => m.role === 'assistant' && !m.isSummary)).toMatchObject({
+      elapsedSeconds: 1.25,
+      tokenCount: 42,
+      toolCalls: [{ id: 'c1', name: 'tool', arguments: { q: 'x' } }],
+    });
   });
 });

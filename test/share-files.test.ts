@@ -38,10 +38,14 @@ const SHARED = `query($token: String!) {
     }
   }
 }`;
-const STL = 'solid cube\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid cube\n';
+const STL =
+  'solid cube\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid cube\n';
 
 const fetchShared = (name: string, token?: string, method = 'GET') =>
-  fetch(`${t.url}/shared/files/${encodeURIComponent(name)}`, { method, headers: token ? { 'x-share-token': token } : {} });
+  fetch(`${t.url}/shared/files/${encodeURIComponent(name)}`, {
+    method,
+    headers: token ? { 'x-share-token': token } : {},
+  });
 
 describe(`share holders learn no ids or paths (${dbKind})`, () => {
   it('redacts session id, owner id and data-dir paths from everything, and serves published files share-scoped until the session goes', async () => {
@@ -49,45 +53,89 @@ describe(`share holders learn no ids or paths (${dbKind})`, () => {
     const sid = rawId(id);
     const ownerGlobal = encodeGlobalID('User', aliceId);
     const absDir = path.join(filesDir, 'session_files', sid);
-    await t.http(`mutation($id: ID!, $n: String!) { renameSession(id: $id, name: $n) { id } }`, { id, n: `Chat ${sid}` }, alice);
-    await upload(t, id, [{ name: 'model.stl', bytes: STL }, { name: 'private notes.txt', bytes: 'not published' }], alice);
+    await t.http(
+      `mutation($id: ID!, $n: String!) { renameSession(id: $id, name: $n) { id } }`,
+      { id, n: `Chat ${sid}` },
+      alice,
+    );
+    await upload(
+      t,
+      id,
+      [
+        { name: 'model.stl', bytes: STL },
+        { name: 'private notes.txt', bytes: 'not published' },
+      ],
+      alice,
+    );
     t.fake.enqueue(
       {
         text: `Publishing ${absDir}/model.stl for ${aliceId}`,
         toolCalls: [
           { name: 'content_publish', arguments: { filename: `session_files/${sid}/model.stl` }, id: 'p1' },
           // image_view's error names the session directory in its result
-          { name: 'image_view', arguments: { path: `session_files/${sid}/missing.png`, note: `${absDir} ${id} ${ownerGlobal}` }, id: 'p2' },
+          {
+            name: 'image_view',
+            arguments: { path: `session_files/${sid}/missing.png`, note: `${absDir} ${id} ${ownerGlobal}` },
+            id: 'p2',
+          },
         ],
       },
-      { text: `Open /sessions/${sid}/files/model.stl or /sessions/${encodeURIComponent(id)}/files/model.stl (owner ${ownerGlobal}, dir ${filesDir}).` },
+      {
+        text: `Open /sessions/${sid}/files/model.stl or /sessions/${encodeURIComponent(id)}/files/model.stl (owner ${ownerGlobal}, dir ${filesDir}).`,
+      },
     );
-    const sent = await sendWithAttachments(t, { sessionId: id, content: `here is ${sid.toUpperCase()}` }, { files: [{ name: 'spec.pdf', bytes: '%PDF-1.4\n%%EOF\n' }] }, alice);
+    const sent = await sendWithAttachments(
+      t,
+      { sessionId: id, content: `here is ${sid.toUpperCase()}` },
+      { files: [{ name: 'spec.pdf', bytes: '%PDF-1.4\n%%EOF\n' }] },
+      alice,
+    );
     expect(sent.events.at(-1).__typename).toBe('TurnEnded');
 
     // The owner's own view keeps the real URLs (the test would prove nothing otherwise).
-    const owner = await t.http(`query($id: ID!) { session(id: $id) { history(last: 50) { edges { node { content } } } } }`, { id }, alice);
+    const owner = await t.http(
+      `query($id: ID!) { session(id: $id) { history(last: 50) { edges { node { content } } } } }`,
+      { id },
+      alice,
+    );
     expect(JSON.stringify(owner.data)).toContain(`/sessions/${sid}/files/model.stl`);
     expect(JSON.stringify(owner.data)).toContain(`session_files/${sid}/missing.png`);
 
-    const { token } = (await t.http(`mutation($id: ID!) { shareSession(id: $id) { token } }`, { id }, alice)).data.shareSession;
+    const { token } = (await t.http(`mutation($id: ID!) { shareSession(id: $id) { token } }`, { id }, alice)).data
+      .shareSession;
     const shared = await t.http(SHARED, { token });
     expect(shared.errors).toBeUndefined();
     const whole = JSON.stringify(shared).toLowerCase();
-    for (const secret of [sid, id, encodeURIComponent(id), aliceId, ownerGlobal, filesDir, path.resolve(t.app.config.dataDir)]) {
+    for (const secret of [
+      sid,
+      id,
+      encodeURIComponent(id),
+      aliceId,
+      ownerGlobal,
+      filesDir,
+      path.resolve(t.app.config.dataDir),
+    ]) {
       expect(whole, secret).not.toContain(secret.toLowerCase());
     }
     expect(whole).not.toContain('/sessions/');
     const edges = shared.data.sharedSession.history.edges.map((e: any) => e.node);
     const card = edges.find((m: any) => m.role === 'TOOL' && m.name === 'content_publish');
-    expect(JSON.parse(card.content)).toMatchObject({ url: '/shared/files/model.stl', filename: 'model.stl', kind: 'model' });
-    expect(edges.find((m: any) => m.name === 'image_view').content).toBe('Error: no file session_files/[session]/missing.png');
+    expect(JSON.parse(card.content)).toMatchObject({
+      url: '/shared/files/model.stl',
+      filename: 'model.stl',
+      kind: 'model',
+    });
+    expect(edges.find((m: any) => m.name === 'image_view').content).toBe(
+      'Error: no file session_files/[session]/missing.png',
+    );
     const calls = edges.flatMap((m: any) => m.toolCalls);
     expect(calls.find((c: any) => c.name === 'image_view').arguments).toEqual({
       path: 'session_files/[session]/missing.png',
       note: 'session_files/[session] [session] [owner]',
     });
-    expect(edges.at(-1).content).toBe('Open /shared/files/model.stl or /shared/files/model.stl (owner [owner], dir [data]).');
+    expect(edges.at(-1).content).toBe(
+      'Open /shared/files/model.stl or /shared/files/model.stl (owner [owner], dir [data]).',
+    );
     expect(shared.data.sharedSession.name).toBe('Chat [session]');
 
     // The share-scoped URL serves the published file to the token holder only.
@@ -97,7 +145,9 @@ describe(`share holders learn no ids or paths (${dbKind})`, () => {
     expect(await file.text()).toBe(STL);
     expect((await fetchShared('model.stl', token, 'HEAD')).status).toBe(200);
     expect((await fetchShared('model.stl')).status).toBe(404);
-    expect((await fetchShared('model.stl', `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`)).status).toBe(404);
+    expect((await fetchShared('model.stl', `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`)).status).toBe(
+      404,
+    );
     // uploaded but never published, and not there at all: the same 404
     expect((await fetchShared('private notes.txt', token)).status).toBe(404);
     expect((await fetchShared('spec.pdf', token)).status).toBe(404);
@@ -147,13 +197,15 @@ describe('share redactor', () => {
   });
 
   it('rewrites file URLs, session directories, roots and ids; leaves other text alone', () => {
-    expect(redactor.text(`[a](/sessions/${sid}/files/a%20b.png) and "/sessions/${sid.toUpperCase()}/files/x.pdf"`)).toBe(
-      '[a](/shared/files/a%20b.png) and "/shared/files/x.pdf"',
-    );
+    expect(
+      redactor.text(`[a](/sessions/${sid}/files/a%20b.png) and "/sessions/${sid.toUpperCase()}/files/x.pdf"`),
+    ).toBe('[a](/shared/files/a%20b.png) and "/shared/files/x.pdf"');
     expect(redactor.text(`/srv/data/session_files/${sid}/x.txt, session_files/${sid}/y.txt, /srv/data/db`)).toBe(
       'session_files/[session]/x.txt, session_files/[session]/y.txt, [data]/db',
     );
-    expect(redactor.text(`id ${sid} owner user-7 gid ${encodeGlobalID('Session', sid)}`)).toBe('id [session] owner [owner] gid [session]');
+    expect(redactor.text(`id ${sid} owner user-7 gid ${encodeGlobalID('Session', sid)}`)).toBe(
+      'id [session] owner [owner] gid [session]',
+    );
     expect(redactor.text('/etc/passwd and /sessions/other/files/z')).toBe('/etc/passwd and /sessions/other/files/z');
     expect(redactor.json({ [sid]: [{ path: `session_files/${sid}/k` }, 3, null, true] })).toEqual({
       '[session]': [{ path: 'session_files/[session]/k' }, 3, null, true],

@@ -51,7 +51,12 @@ async function sessionWithMessages(n: number, marker = 'SECRET') {
   }));
   await t.app.store.append(rawId(id), [
     ...messages,
-    { role: 'user', content: `${marker} hidden context only`, isDisplay: false, metadata: { contextNotice: `${marker} notice` } },
+    {
+      role: 'user',
+      content: `${marker} hidden context only`,
+      isDisplay: false,
+      metadata: { contextNotice: `${marker} notice` },
+    },
   ]);
   return id;
 }
@@ -116,7 +121,9 @@ describe(`share links (${dbKind})`, () => {
     const back = await t.http(SHARED, { token, before, last: 50 });
     const ownerBack = await t.http(OWNER_HISTORY, { id, before, last: 50 }, alice);
     expect(back.data.sharedSession.history).toEqual(ownerBack.data.session.history);
-    expect(back.data.sharedSession.history.edges.map((e: any) => e.displayIndex)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    expect(back.data.sharedSession.history.edges.map((e: any) => e.displayIndex)).toEqual(
+      Array.from({ length: 25 }, (_, i) => i),
+    );
     expect(back.data.sharedSession.history.pageInfo.hasPreviousPage).toBe(false);
     // never the session id, the owner id, the context or the hidden notice
     const text = JSON.stringify([shared, back]);
@@ -154,7 +161,10 @@ describe(`share links (${dbKind})`, () => {
         const text = JSON.stringify(r);
         expect(text, `${field} leaked`).not.toContain('TOPSECRET');
         // executed and refused, not rejected by validation (which would prove nothing)
-        for (const e of r.errors ?? []) expect(['UNAUTHENTICATED', 'BAD_USER_INPUT', 'NOT_FOUND'], `${field}: ${e.message}`).toContain(e.extensions?.code);
+        for (const e of r.errors ?? [])
+          expect(['UNAUTHENTICATED', 'BAD_USER_INPUT', 'NOT_FOUND'], `${field}: ${e.message}`).toContain(
+            e.extensions?.code,
+          );
         codes.add(`${field}:${codeOf(r) ?? 'ok'}`);
         if (field === 'sharedSession' || field === 'viewer' || field === 'profiles') continue;
         const value = r.data?.[field];
@@ -212,7 +222,10 @@ describe(`share links with auth disabled (${dbKind})`, () => {
     await local.app.store.append(legacy.id, [{ role: 'user', content: 'hi' }]);
     const legacyId = Buffer.from(`Session:${legacy.id}`).toString('base64');
     expect((await local.http(SHARE, { id: legacyId })).errors).toBeUndefined();
-    const owned = await local.app.store.create({ profileId: profile.id, userId: '6f1c2d7e-0000-4000-8000-000000000001' });
+    const owned = await local.app.store.create({
+      profileId: profile.id,
+      userId: '6f1c2d7e-0000-4000-8000-000000000001',
+    });
     await local.app.store.append(owned.id, [{ role: 'user', content: 'hi' }]);
     const ownedId = Buffer.from(`Session:${owned.id}`).toString('base64');
     expect(codeOf(await local.http(SHARE, { id: ownedId }))).toBe('FORBIDDEN');
@@ -230,7 +243,17 @@ function operationsFor(
   sessionGid: string,
   token: string,
 ): Op[] {
-  const { getNamedType, isNonNullType, isListType, isInputObjectType, isEnumType, isScalarType, isObjectType, isInterfaceType, isUnionType } = graphql;
+  const {
+    getNamedType,
+    isNonNullType,
+    isListType,
+    isInputObjectType,
+    isEnumType,
+    isScalarType,
+    isObjectType,
+    isInterfaceType,
+    isUnionType,
+  } = graphql;
   const valueFor = (type: import('graphql').GraphQLInputType, depth = 0): unknown => {
     if (isNonNullType(type)) return valueFor(type.ofType, depth);
     if (isListType(type)) return [];

@@ -43,8 +43,20 @@ async function richSession() {
   await sendText(t, id, 'And iteration?', alice);
   const store = t.app.store;
   await store.append(sid, [
-    { role: 'user', content: 'Summary of earlier turns', isSummary: true, isDisplay: false, metadata: { kind: 'summary' } },
-    { role: 'system', content: 'Context compressed: 4 → 2 messages', isCompression: true, isContext: false, metadata: { summary: 'x' } },
+    {
+      role: 'user',
+      content: 'Summary of earlier turns',
+      isSummary: true,
+      isDisplay: false,
+      metadata: { kind: 'summary' },
+    },
+    {
+      role: 'system',
+      content: 'Context compressed: 4 → 2 messages',
+      isCompression: true,
+      isContext: false,
+      metadata: { summary: 'x' },
+    },
     { role: 'user', content: 'note', isAgentNote: true, isDisplay: false },
     {
       role: 'user',
@@ -53,7 +65,11 @@ async function richSession() {
       files: [`session_files/${sid}/doc.pdf`],
       metadata: { imagesInContext: [`session_files/${sid}/image_1.png`] },
     },
-    { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'content_publish', arguments: { filename: 'doc.pdf', z: 1, a: 2 } }] },
+    {
+      role: 'assistant',
+      content: '',
+      toolCalls: [{ id: 'c1', name: 'content_publish', arguments: { filename: 'doc.pdf', z: 1, a: 2 } }],
+    },
     { role: 'tool', content: '{"url":"/x"}', toolCallId: 'c1', name: 'content_publish', isCompressionCritical: true },
   ]);
   await store.archiveOldMessages(sid, 2);
@@ -62,7 +78,16 @@ async function richSession() {
       sessionId: sid,
       name: 'branch 1',
       baseSequence: 1,
-      suffix: [messageToJson(makeMessage({ sequenceNumber: 2, role: 'user', content: 'alt question', createdAt: new Date('2026-01-02T03:04:05.000Z') }))] as never,
+      suffix: [
+        messageToJson(
+          makeMessage({
+            sequenceNumber: 2,
+            role: 'user',
+            content: 'alt question',
+            createdAt: new Date('2026-01-02T03:04:05.000Z'),
+          }),
+        ),
+      ] as never,
       createdAt: new Date('2026-01-02T03:04:06.000Z'),
     },
   });
@@ -75,7 +100,16 @@ async function richSession() {
     },
   });
   await t.app.db.prisma.memoryChunk.create({
-    data: { sessionId: sid, content: 'verbatim chunk', contentHash: 'h1', breadcrumbs: ['a'], turnStart: 0, turnEnd: 1, firstAt: new Date(0), lastAt: new Date(1000) },
+    data: {
+      sessionId: sid,
+      content: 'verbatim chunk',
+      contentHash: 'h1',
+      breadcrumbs: ['a'],
+      turnStart: 0,
+      turnEnd: 1,
+      firstAt: new Date(0),
+      lastAt: new Date(1000),
+    },
   });
   return id;
 }
@@ -95,7 +129,11 @@ describe(`export and import (${dbKind})`, () => {
     expect(doc.messages.some((m: any) => m.archived)).toBe(true);
     expect(doc.messages.some((m: any) => m.isSummary)).toBe(true);
     expect(doc.branches).toHaveLength(1);
-    expect(doc.session.checkpoint).toEqual({ goal: 'try a loop', afterSequenceNumber: 3, createdAt: '2026-01-03T00:00:00.000Z' });
+    expect(doc.session.checkpoint).toEqual({
+      goal: 'try a loop',
+      afterSequenceNumber: 3,
+      createdAt: '2026-01-03T00:00:00.000Z',
+    });
     expect(doc.session.usage).toEqual({ promptTokens: 130, completionTokens: 12, cachedPromptTokens: 0 });
     expect(doc.memoryChunks).toHaveLength(1);
 
@@ -171,7 +209,9 @@ describe(`export and import (${dbKind})`, () => {
     expect(again.data!.importSession.id).toBe(r.data!.importSession.id);
     expect(await t.app.db.prisma.session.count()).toBe(before + 2);
     // the regenerated-reply conversation kept its alternative reply as a branch
-    const other = await t.app.db.prisma.session.findFirst({ where: { userId: { not: null }, name: 'What is 2**10? Compute it.' } });
+    const other = await t.app.db.prisma.session.findFirst({
+      where: { userId: { not: null }, name: 'What is 2**10? Compute it.' },
+    });
     const otherBranches = await t.app.db.prisma.sessionBranch.findMany({ where: { sessionId: other!.id } });
     expect(otherBranches).toHaveLength(1);
   });
@@ -184,7 +224,13 @@ describe(`export and import (${dbKind})`, () => {
     dupSeq.messages.push({ ...dupSeq.messages[0] });
     const badRole = structuredClone(good);
     badRole.messages[0].role = 'wizard';
-    const cyclic = [{ title: 'c', mapping: { a: { id: 'a', parent: 'b', children: [] }, b: { id: 'b', parent: 'a', children: [] } }, current_node: 'a' }];
+    const cyclic = [
+      {
+        title: 'c',
+        mapping: { a: { id: 'a', parent: 'b', children: [] }, b: { id: 'b', parent: 'a', children: [] } },
+        current_node: 'a',
+      },
+    ];
     const cases = [
       '',
       'not json',

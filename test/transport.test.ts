@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { startServer } from '../src/server.js';
-import { codeOf, createTestServer, dbKind, EVENTS_SUBSCRIPTION, testConfig, watchListeners, type ServerContext } from './support/harness.js';
+import {
+  codeOf,
+  createTestServer,
+  dbKind,
+  EVENTS_SUBSCRIPTION,
+  testConfig,
+  watchListeners,
+  type ServerContext,
+} from './support/harness.js';
 
 let t: ServerContext;
 let alice: string;
@@ -30,7 +38,10 @@ describe(`transports (${dbKind})`, () => {
   });
 
   it('is hardened: CSRF prevention, no batching, depth and alias limits, masked errors', async () => {
-    const csrf = await fetch(`${t.url}/graphql?query=${encodeURIComponent('{ viewer { isAdmin } }')}`, { method: 'GET', headers: { accept: 'application/json' } });
+    const csrf = await fetch(`${t.url}/graphql?query=${encodeURIComponent('{ viewer { isAdmin } }')}`, {
+      method: 'GET',
+      headers: { accept: 'application/json' },
+    });
     expect(csrf.status).toBeGreaterThanOrEqual(400);
     const batch = await fetch(`${t.url}/graphql`, {
       method: 'POST',
@@ -59,7 +70,10 @@ describe(`transports (${dbKind})`, () => {
     expect(JSON.stringify(foreign.errors)).toMatch(/NOT_FOUND|not found/);
     const bad = t.ws('csk_invalid');
     const failed = await new Promise<unknown>((resolve) => {
-      bad.subscribe({ query: EVENTS_SUBSCRIPTION, variables: { sessionId } }, { next: () => undefined, error: resolve, complete: () => resolve('complete') });
+      bad.subscribe(
+        { query: EVENTS_SUBSCRIPTION, variables: { sessionId } },
+        { next: () => undefined, error: resolve, complete: () => resolve('complete') },
+      );
     });
     expect(String((failed as any)?.reason ?? failed)).toMatch(/Forbidden|4403|close/i);
   });
@@ -92,7 +106,11 @@ describe(`transports (${dbKind})`, () => {
 
   it('keeps a session list current through sessionListEvents, only for its owner', async () => {
     const listBefore = t.listenerCount('list');
-    const mine = t.subscribe(`subscription { sessionListEvents { kind sessionId session { name pinned } } }`, {}, alice);
+    const mine = t.subscribe(
+      `subscription { sessionListEvents { kind sessionId session { name pinned } } }`,
+      {},
+      alice,
+    );
     const theirs = t.subscribe(`subscription { sessionListEvents { kind sessionId } }`, {}, bob);
     await t.listening('list', listBefore + 2);
     const id = await newSession(alice);
@@ -100,7 +118,12 @@ describe(`transports (${dbKind})`, () => {
     await t.http(`mutation($id: ID!) { setSessionPinned(id: $id, pinned: true) { id } }`, { id }, alice);
     await t.http(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id }, alice);
     const events = await mine.waitFor((es) => es.some((e) => e.kind === 'deleted'));
-    expect(events.filter((e) => e.sessionId === id).map((e) => e.kind)).toEqual(['created', 'renamed', 'pinned', 'deleted']);
+    expect(events.filter((e) => e.sessionId === id).map((e) => e.kind)).toEqual([
+      'created',
+      'renamed',
+      'pinned',
+      'deleted',
+    ]);
     expect(events.find((e) => e.kind === 'pinned').session).toEqual({ name: 'renamed', pinned: true });
     expect(theirs.events.filter((e) => e.sessionId === id)).toEqual([]);
   });
@@ -115,10 +138,17 @@ describe(`transports (${dbKind})`, () => {
     const before = [...(await first.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded')))];
     const cursor = before[1].eventId; // resume from inside the first turn
 
-    const same = [t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, alice), t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, alice)];
+    const same = [
+      t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, alice),
+      t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, alice),
+    ];
     const resumed = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: cursor }, alice);
     const admin = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, root);
-    const small = t.subscribe(`subscription($id: ID!) { sessionEvents(sessionId: $id) { __typename ... on TextDelta { text } } }`, { id: sessionId }, alice);
+    const small = t.subscribe(
+      `subscription($id: ID!) { sessionEvents(sessionId: $id) { __typename ... on TextDelta { text } } }`,
+      { id: sessionId },
+      alice,
+    );
     await t.listening(sessionId, 6); // `first` and these five
     t.fake.enqueue({ text: ['three ', 'four'], chunkDelayMs: 10 });
     await t.http(SEND, { input: { sessionId, content: 'second turn' } }, alice);
@@ -132,7 +162,10 @@ describe(`transports (${dbKind})`, () => {
     expect(resumedEvents).toEqual(all.slice(2));
     // another document gets its own shape
     const smallEvents = await small.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
-    expect(smallEvents.filter((e) => e.__typename === 'TextDelta')).toEqual([{ __typename: 'TextDelta', text: 'three ' }, { __typename: 'TextDelta', text: 'four' }]);
+    expect(smallEvents.filter((e) => e.__typename === 'TextDelta')).toEqual([
+      { __typename: 'TextDelta', text: 'three ' },
+      { __typename: 'TextDelta', text: 'four' },
+    ]);
     expect(Object.keys(smallEvents.find((e) => e.__typename === 'TurnEnded'))).toEqual(['__typename']);
     for (const s of [first, ...same, resumed, admin, small]) expect(s.errors).toEqual([]);
   });
@@ -149,7 +182,9 @@ describe(`transports (${dbKind})`, () => {
 describe.skipIf(!process.env.REDIS_URL)('two server processes sharing events through Redis', () => {
   it('a subscriber on one server sees a turn run by the other, and can resume there', async () => {
     const a = await createTestServer({ redisUrl: process.env.REDIS_URL, titleGenerationEnabled: false });
-    const bApp = await createApp(testConfig({ redisUrl: process.env.REDIS_URL, ollamaHost: a.fake.url }), { db: a.app.db });
+    const bApp = await createApp(testConfig({ redisUrl: process.env.REDIS_URL, ollamaHost: a.fake.url }), {
+      db: a.app.db,
+    });
     const bListeners = watchListeners(bApp);
     const b = await startServer(bApp);
     try {
@@ -157,12 +192,23 @@ describe.skipIf(!process.env.REDIS_URL)('two server processes sharing events thr
       const sessionId = created.data.createSession.id;
       const { createClient } = await import('graphql-ws');
       const WebSocket = (await import('ws')).default;
-      const client = createClient({ url: `${b.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+      const client = createClient({
+        url: `${b.url.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+      });
       const events: any[] = [];
       const done = new Promise<void>((resolve, reject) => {
         client.subscribe(
           { query: EVENTS_SUBSCRIPTION, variables: { sessionId } },
-          { next: (v) => { events.push((v.data as any).sessionEvents); if ((v.data as any).sessionEvents.__typename === 'TurnEnded') resolve(); }, error: reject, complete: () => undefined },
+          {
+            next: (v) => {
+              events.push((v.data as any).sessionEvents);
+              if ((v.data as any).sessionEvents.__typename === 'TurnEnded') resolve();
+            },
+            error: reject,
+            complete: () => undefined,
+          },
         );
       });
       await bListeners.until(Buffer.from(sessionId, 'base64').toString().split(':')[1]!);
@@ -170,9 +216,17 @@ describe.skipIf(!process.env.REDIS_URL)('two server processes sharing events thr
       a.fake.enqueue({ text: ['across ', 'processes'], chunkDelayMs: 20 });
       await a.http(SEND, { input: { sessionId, content: 'hello from A' } });
       await done;
-      expect(events.filter((e) => e.__typename === 'TextDelta').map((e) => e.text).join('')).toBe('across processes');
+      expect(
+        events
+          .filter((e) => e.__typename === 'TextDelta')
+          .map((e) => e.text)
+          .join(''),
+      ).toBe('across processes');
       // replay on B from the first event id, as a reconnecting client would
-      const replay = await bApp.bus.replay(Buffer.from(sessionId, 'base64').toString().split(':')[1]!, events[0].eventId);
+      const replay = await bApp.bus.replay(
+        Buffer.from(sessionId, 'base64').toString().split(':')[1]!,
+        events[0].eventId,
+      );
       expect(replay.map((e) => e.eventId)).toEqual(events.slice(1).map((e) => e.eventId));
       await client.dispose();
     } finally {

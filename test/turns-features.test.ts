@@ -10,9 +10,12 @@ afterAll(() => t.close());
 const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`;
 
 async function profileSession(key: string, extra = '') {
-  await t.http(`mutation { upsertProfile(input: { key: "${key}", name: "${key}", model: "${key}-model" ${extra} }) { id } }`);
+  await t.http(
+    `mutation { upsertProfile(input: { key: "${key}", name: "${key}", model: "${key}-model" ${extra} }) { id } }`,
+  );
   const p = (await t.http(`{ profiles { id key } }`)).data.profiles.find((x: any) => x.key === key).id;
-  return (await t.http(`mutation($p: ID!) { createSession(input: { profileId: $p }) { id } }`, { p })).data.createSession.id as string;
+  return (await t.http(`mutation($p: ID!) { createSession(input: { profileId: $p }) { id } }`, { p })).data
+    .createSession.id as string;
 }
 
 async function runTurn(sessionId: string, content: string) {
@@ -20,7 +23,9 @@ async function runTurn(sessionId: string, content: string) {
   const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: '0' });
   const sent = await t.http(SEND, { input: { sessionId, content } });
   const turnId = sent.data.sendMessage.turn.id;
-  const all = await sub.waitFor((es) => es.some((e) => (e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed') && e.turn.id === turnId));
+  const all = await sub.waitFor((es) =>
+    es.some((e) => (e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed') && e.turn.id === turnId),
+  );
   const events = all.slice(all.findIndex((e) => e.__typename === 'TurnStarted' && e.turn.id === turnId));
   return { events, sub };
 }
@@ -29,10 +34,17 @@ describe(`turn features (${dbKind})`, () => {
   it('titles: heuristic at once, generated after the first exchange, manual never overwritten', async () => {
     const sessionId = await profileSession('titles');
     t.fake.responder = (call) =>
-      JSON.stringify(call.body).includes('You name chat sessions') ? { text: '"Trip To Lisbon."' } : { text: 'Sure, let us plan.' };
+      JSON.stringify(call.body).includes('You name chat sessions')
+        ? { text: '"Trip To Lisbon."' }
+        : { text: 'Sure, let us plan.' };
     const { events, sub } = await runTurn(sessionId, 'Help me plan a trip to Lisbon in May with a tight budget please');
-    expect(events.find((e) => e.__typename === 'SessionRenamed'), JSON.stringify(events.map((e) => e.__typename))).toMatchObject({ titleSource: 'HEURISTIC' });
-    const all = await sub.waitFor((es) => es.some((e) => e.__typename === 'SessionRenamed' && e.titleSource === 'GENERATED'));
+    expect(
+      events.find((e) => e.__typename === 'SessionRenamed'),
+      JSON.stringify(events.map((e) => e.__typename)),
+    ).toMatchObject({ titleSource: 'HEURISTIC' });
+    const all = await sub.waitFor((es) =>
+      es.some((e) => e.__typename === 'SessionRenamed' && e.titleSource === 'GENERATED'),
+    );
     expect(all.find((e) => e.titleSource === 'GENERATED').name).toBe('Trip To Lisbon');
     sub.dispose();
     const s = await t.http(`query($id: ID!) { session(id: $id) { name titleSource } }`, { id: sessionId });
@@ -44,10 +56,17 @@ describe(`turn features (${dbKind})`, () => {
     second.sub.dispose();
     // A negative check: a manual title makes the title job return before any request. Waited on instead of a
     // pause: a later session's title job, which starts after this one and asks the model after a whole turn more.
-    const later = await runTurn(await profileSession('titles'), 'A later long question that does get a generated title');
+    const later = await runTurn(
+      await profileSession('titles'),
+      'A later long question that does get a generated title',
+    );
     await later.sub.waitFor((es) => es.some((e) => e.__typename === 'SessionRenamed' && e.titleSource === 'GENERATED'));
     later.sub.dispose();
-    expect(t.fake.requests.some((b) => JSON.stringify(b).includes('You name chat sessions') && JSON.stringify(b).includes('entirely different'))).toBe(false);
+    expect(
+      t.fake.requests.some(
+        (b) => JSON.stringify(b).includes('You name chat sessions') && JSON.stringify(b).includes('entirely different'),
+      ),
+    ).toBe(false);
     const kept = await t.http(`query($id: ID!) { session(id: $id) { name titleSource } }`, { id: manual });
     expect(kept.data.session).toEqual({ name: 'Mine', titleSource: 'MANUAL' });
     t.fake.responder = undefined;
@@ -58,7 +77,10 @@ describe(`turn features (${dbKind})`, () => {
     t.fake.enqueue({ text: '1. look\n2. answer' }, { text: 'Done.' });
     const { sub } = await runTurn(sessionId, 'do the thing');
     sub.dispose();
-    const s = await t.http(`query($id: ID!) { session(id: $id) { planningLogs history { edges { node { role content isPlan } } } } }`, { id: sessionId });
+    const s = await t.http(
+      `query($id: ID!) { session(id: $id) { planningLogs history { edges { node { role content isPlan } } } } }`,
+      { id: sessionId },
+    );
     const rows = s.data.session.history.edges.map((e: any) => e.node);
     expect(rows.find((r: any) => r.isPlan)).toMatchObject({ role: 'ASSISTANT', content: '1. look\n2. answer' });
     expect(rows.at(-1)).toMatchObject({ content: 'Done.', isPlan: false });
@@ -99,7 +121,10 @@ describe(`turn features (${dbKind})`, () => {
     sub.dispose();
     expect(t.fake.calls.at(-1)!.path).toBe('/v1/chat/completions');
     expect(events.find((e) => e.__typename === 'TurnEnded').assistantMessage.content).toBe('openai');
-    const s = await t.http(`query($id: ID!) { session(id: $id) { usage { promptTokens cachedPromptTokens completionTokens } cost { priced usd } } }`, { id: sessionId });
+    const s = await t.http(
+      `query($id: ID!) { session(id: $id) { usage { promptTokens cachedPromptTokens completionTokens } cost { priced usd } } }`,
+      { id: sessionId },
+    );
     expect(s.data.session.usage).toEqual({ promptTokens: 50, cachedPromptTokens: 30, completionTokens: 2 });
     expect(s.data.session.cost).toEqual({ priced: false, usd: 0 });
   });
@@ -114,7 +139,10 @@ describe(`turn features (${dbKind})`, () => {
     const observations = t.app.calibration.calibrationFor('calib-model').observations;
     expect(observations.map((o: any) => o.tokens)).toEqual([400, 900]);
     const raw = Buffer.from(sessionId, 'base64').toString().split(':')[1]!;
-    const row = await eventually(() => t.app.store.get(raw), (r) => r!.contextTokenCount === 900);
+    const row = await eventually(
+      () => t.app.store.get(raw),
+      (r) => r!.contextTokenCount === 900,
+    );
     expect((row!.metadata as any).baseline.promptTokens).toBe(900);
   });
 });

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { gate } from './support/fake-provider.js';
-import { codeOf, createTestServer, dbKind, EVENTS_SUBSCRIPTION, eventually, type ServerContext } from './support/harness.js';
+import {
+  codeOf,
+  createTestServer,
+  dbKind,
+  EVENTS_SUBSCRIPTION,
+  eventually,
+  type ServerContext,
+} from './support/harness.js';
 import { compareEventIds } from '../src/events/bus.js';
 
 let t: ServerContext;
@@ -25,7 +32,9 @@ async function turnEnded(sessionId: string, send: () => Promise<any>) {
   const sent = await send();
   expect(sent.errors).toBeUndefined();
   const turnId = sent.data.sendMessage.turn.id;
-  const all = await sub.waitFor((es) => es.some((e) => (e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed') && e.turn.id === turnId));
+  const all = await sub.waitFor((es) =>
+    es.some((e) => (e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed') && e.turn.id === turnId),
+  );
   sub.dispose();
   // only this turn's events
   const events = all.slice(all.findIndex((e) => e.__typename === 'TurnStarted' && e.turn.id === turnId));
@@ -35,7 +44,13 @@ async function turnEnded(sessionId: string, send: () => Promise<any>) {
 describe(`turns (${dbKind})`, () => {
   it('streams deltas in order to every subscriber and saves both buffers', async () => {
     const sessionId = await newSession();
-    t.fake.enqueue({ thinking: ['Let me ', 'think.'], text: ['Hel', 'lo ', 'world'], chunkDelayMs: 5, promptTokens: 120, completionTokens: 7 });
+    t.fake.enqueue({
+      thinking: ['Let me ', 'think.'],
+      text: ['Hel', 'lo ', 'world'],
+      chunkDelayMs: 5,
+      promptTokens: 120,
+      completionTokens: 7,
+    });
     const other = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
     // `other` has no replay cursor: it must be listening before the turn starts
     await t.listening(sessionId);
@@ -43,7 +58,12 @@ describe(`turns (${dbKind})`, () => {
     const types = events.map((e) => e.__typename);
     expect(types[0]).toBe('TurnStarted');
     expect(events.filter((e) => e.__typename === 'TextDelta').map((e) => e.text)).toEqual(['Hel', 'lo ', 'world']);
-    expect(events.filter((e) => e.__typename === 'ThinkingDelta').map((e) => e.text).join('')).toBe('Let me think.');
+    expect(
+      events
+        .filter((e) => e.__typename === 'ThinkingDelta')
+        .map((e) => e.text)
+        .join(''),
+    ).toBe('Let me think.');
     expect(types.indexOf('MessageSaved')).toBeGreaterThan(types.lastIndexOf('TextDelta'));
     const ended = events.find((e) => e.__typename === 'TurnEnded');
     expect(ended.turn.status).toBe('COMPLETED');
@@ -78,10 +98,14 @@ describe(`turns (${dbKind})`, () => {
 
   it('injects the profile system prompt fresh on every call and never stores it', async () => {
     const sessionId = await newSession();
-    await t.http(`mutation { upsertProfile(input: { key: "default", name: "Default", model: "qwen3:8b", systemPrompt: "PROMPT-ONE" }) { id } }`);
+    await t.http(
+      `mutation { upsertProfile(input: { key: "default", name: "Default", model: "qwen3:8b", systemPrompt: "PROMPT-ONE" }) { id } }`,
+    );
     await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'first' } }));
     expect(t.fake.requests.at(-1).messages[0]).toMatchObject({ role: 'system', content: 'PROMPT-ONE' });
-    await t.http(`mutation { upsertProfile(input: { key: "default", name: "Default", model: "qwen3:8b", systemPrompt: "PROMPT-TWO" }) { id } }`);
+    await t.http(
+      `mutation { upsertProfile(input: { key: "default", name: "Default", model: "qwen3:8b", systemPrompt: "PROMPT-TWO" }) { id } }`,
+    );
     await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'second' } }));
     const sent = t.fake.requests.at(-1).messages;
     expect(sent[0]).toMatchObject({ role: 'system', content: 'PROMPT-TWO' });
@@ -89,14 +113,21 @@ describe(`turns (${dbKind})`, () => {
     expect(t.fake.requests.at(-1).options.num_ctx).toBe(8192);
     const ctx = await t.http(`query($id: ID!) { session(id: $id) { context { role content } } }`, { id: sessionId });
     expect(ctx.data.session.context.some((m: any) => m.content.includes('PROMPT'))).toBe(false);
-    await t.http(`mutation { upsertProfile(input: { key: "default", name: "Default", model: "qwen3:8b", systemPrompt: "You are a helpful assistant." }) { id } }`);
+    await t.http(
+      `mutation { upsertProfile(input: { key: "default", name: "Default", model: "qwen3:8b", systemPrompt: "You are a helpful assistant." }) { id } }`,
+    );
   });
 
   it('hidden turns go to the context only', async () => {
     const sessionId = await newSession();
-    const { sent } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: '{"form":1}', hidden: true } }));
+    const { sent } = await turnEnded(sessionId, () =>
+      t.http(SEND, { input: { sessionId, content: '{"form":1}', hidden: true } }),
+    );
     expect(sent.data.sendMessage.userMessage).toMatchObject({ isDisplay: false, isContext: true });
-    const s = await t.http(`query($id: ID!) { session(id: $id) { history { edges { node { role content } } } context { role content } } }`, { id: sessionId });
+    const s = await t.http(
+      `query($id: ID!) { session(id: $id) { history { edges { node { role content } } } context { role content } } }`,
+      { id: sessionId },
+    );
     expect(s.data.session.history.edges.map((e: any) => e.node.role)).toEqual(['ASSISTANT']);
     expect(s.data.session.context.map((m: any) => m.content)[0]).toBe('{"form":1}');
   });
@@ -105,13 +136,19 @@ describe(`turns (${dbKind})`, () => {
     const sessionId = await newSession();
     const rec = `mutation($i: RecordSessionEventInput!) { recordSessionEvent(input: $i) { role content isContext metadata } }`;
     const a = await t.http(rec, { i: { sessionId, source: 'task_note', text: 'NOTE-ALLOWED' } });
-    expect(a.data.recordSessionEvent).toMatchObject({ role: 'SYSTEM', isContext: true, metadata: { source: 'task_note' } });
+    expect(a.data.recordSessionEvent).toMatchObject({
+      role: 'SYSTEM',
+      isContext: true,
+      metadata: { source: 'task_note' },
+    });
     await t.http(rec, { i: { sessionId, source: 'audit_log', text: 'NOTE-BLOCKED' } });
     await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'go' } }));
     const sent = JSON.stringify(t.fake.requests.at(-1).messages);
     expect(sent).toContain('NOTE-ALLOWED');
     expect(sent).not.toContain('NOTE-BLOCKED');
-    const h = await t.http(`query($id: ID!) { session(id: $id) { history { edges { node { content role } } } } }`, { id: sessionId });
+    const h = await t.http(`query($id: ID!) { session(id: $id) { history { edges { node { content role } } } } }`, {
+      id: sessionId,
+    });
     expect(h.data.session.history.edges.map((e: any) => e.node.content)).toContain('NOTE-BLOCKED');
   });
 
@@ -127,7 +164,10 @@ describe(`turns (${dbKind})`, () => {
     const again = await t.http(SEND, { input: { sessionId, content: 'one', idempotencyKey: 'k-1' } });
     expect(again.data.sendMessage.turn.id).toBe(first.data.sendMessage.turn.id);
     held.open();
-    await eventually(() => t.app.db.prisma.turn.findMany({ where: { status: 'RUNNING' } }), (r) => r.length === 0);
+    await eventually(
+      () => t.app.db.prisma.turn.findMany({ where: { status: 'RUNNING' } }),
+      (r) => r.length === 0,
+    );
     const s = await t.http(`query($id: ID!) { session(id: $id) { history { totalCount } } }`, { id: sessionId });
     expect(s.data.session.history.totalCount).toBe(2);
   });
@@ -141,8 +181,12 @@ describe(`turns (${dbKind})`, () => {
     expect(codeOf(await t.http(`mutation { cancelTurn(turnId: "nope") { id } }`))).toBe('BAD_USER_INPUT');
     // A client tool may not take a server tool's name: its "result" would be trusted as the server's (a publish card).
     const impostor = { name: 'content_publish', description: 'mine', parameters: { type: 'object' } };
-    expect(codeOf(await t.http(SEND, { input: { sessionId, content: 'hi', clientTools: [impostor] } }))).toBe('BAD_USER_INPUT');
-    const s = await t.http(`query($id: ID!) { session(id: $id) { history { totalCount } context { content } } }`, { id: sessionId });
+    expect(codeOf(await t.http(SEND, { input: { sessionId, content: 'hi', clientTools: [impostor] } }))).toBe(
+      'BAD_USER_INPUT',
+    );
+    const s = await t.http(`query($id: ID!) { session(id: $id) { history { totalCount } context { content } } }`, {
+      id: sessionId,
+    });
     expect(s.data.session.history.totalCount).toBe(0);
     expect(s.data.session.context).toEqual([]);
   });
@@ -156,7 +200,9 @@ describe(`turns (${dbKind})`, () => {
     await t.listening(sessionId);
     const sent = await t.http(SEND, { input: { sessionId, content: 'long please' } });
     await sub.waitFor((es) => es.some((e) => e.__typename === 'TextDelta'));
-    const cancelled = await t.http(`mutation($id: ID!) { cancelTurn(turnId: $id) { status } }`, { id: sent.data.sendMessage.turn.id });
+    const cancelled = await t.http(`mutation($id: ID!) { cancelTurn(turnId: $id) { status } }`, {
+      id: sent.data.sendMessage.turn.id,
+    });
     expect(cancelled.data.cancelTurn.status).toBe('CANCELLED');
     held.open();
     const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
@@ -194,14 +240,23 @@ describe(`turns (${dbKind})`, () => {
 
   it('round-trips a client tool: ToolCallRequested, WAITING_FOR_TOOL, submitToolResult, final answer', async () => {
     const sessionId = await newSession();
-    t.fake.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] }, { text: 'It is sunny in Oslo.' });
+    t.fake.enqueue(
+      { toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] },
+      { text: 'It is sunny in Oslo.' },
+    );
     const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
     await t.listening(sessionId);
     const sent = await t.http(SEND, {
       input: {
         sessionId,
         content: 'Weather in Oslo?',
-        clientTools: [{ name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } }],
+        clientTools: [
+          {
+            name: 'get_weather',
+            description: 'Weather for a city',
+            parameters: { type: 'object', properties: { city: { type: 'string' } } },
+          },
+        ],
       },
     });
     const turnId = sent.data.sendMessage.turn.id;
@@ -243,7 +298,10 @@ describe(`turns (${dbKind})`, () => {
     const lastId = seen.at(-1).eventId;
     // the turn goes on while no one listens: the resume must replay that gap
     const raw0 = Buffer.from(sessionId, 'base64').toString().split(':')[1]!;
-    await eventually(() => t.app.bus.replay(raw0, lastId), (missed) => missed.length > 0);
+    await eventually(
+      () => t.app.bus.replay(raw0, lastId),
+      (missed) => missed.length > 0,
+    );
     const resumed = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: lastId });
     const rest = await resumed.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
     const all = [...seen, ...rest];
@@ -252,18 +310,26 @@ describe(`turns (${dbKind})`, () => {
     expect(ids).toEqual([...ids].sort(compareEventIds));
     // no gap: exactly the session's log from the first event seen
     const raw = Buffer.from(sessionId, 'base64').toString().split(':')[1]!;
-    const log = (await t.app.bus.replay(raw, '0')).map((e) => e.eventId).filter((id) => compareEventIds(id, ids[0]!) >= 0);
+    const log = (await t.app.bus.replay(raw, '0'))
+      .map((e) => e.eventId)
+      .filter((id) => compareEventIds(id, ids[0]!) >= 0);
     expect(ids).toEqual(log);
-    const text = all.filter((e) => e.__typename === 'TextDelta').map((e) => e.text).join('');
+    const text = all
+      .filter((e) => e.__typename === 'TextDelta')
+      .map((e) => e.text)
+      .join('');
     expect(text).toBe(Array.from({ length: 12 }, (_, i) => `w${i} `).join(''));
     resumed.dispose();
   });
 
   it('a prompt that cannot fit gets a synthesized "too large" reply and a normal turn end', async () => {
     // A system prompt larger than the window: no compression or view truncation can help.
-    await t.http(`mutation($p: String) { upsertProfile(input: { key: "tiny", name: "Tiny", model: "tiny-model", contextWindow: 1024, systemPrompt: $p }) { id } }`, {
-      p: 'z'.repeat(4000),
-    });
+    await t.http(
+      `mutation($p: String) { upsertProfile(input: { key: "tiny", name: "Tiny", model: "tiny-model", contextWindow: 1024, systemPrompt: $p }) { id } }`,
+      {
+        p: 'z'.repeat(4000),
+      },
+    );
     const profiles = await t.http(`{ profiles { id key } }`);
     const tiny = profiles.data.profiles.find((p: any) => p.key === 'tiny').id;
     const created = await t.http(`mutation($p: ID!) { createSession(input: { profileId: $p }) { id } }`, { p: tiny });
@@ -281,13 +347,23 @@ describe(`turns (${dbKind})`, () => {
     const raw = Buffer.from(sessionId, 'base64').toString().split(':')[1]!;
     const [user] = await t.app.store.append(raw, [{ role: 'user', content: 'are you there' }]);
     const orphan = await t.app.db.prisma.turn.create({
-      data: { sessionId: raw, status: 'RUNNING', userSequence: user!.sequenceNumber, partialText: 'I was saying', heartbeatAt: new Date(Date.now() - 60_000), ownerProcess: 'dead' },
+      data: {
+        sessionId: raw,
+        status: 'RUNNING',
+        userSequence: user!.sequenceNumber,
+        partialText: 'I was saying',
+        heartbeatAt: new Date(Date.now() - 60_000),
+        ownerProcess: 'dead',
+      },
     });
     const recovered = await t.app.turns.recoverOrphans(5_000);
     expect(recovered).toBe(1);
     const turn = await t.app.db.prisma.turn.findUnique({ where: { id: orphan.id } });
     expect(turn!.status).toBe('INTERRUPTED');
-    const h = await t.http(`query($id: ID!) { session(id: $id) { activeTurn { id } history { edges { node { role content metadata } } } context { content isAgentNote } } }`, { id: sessionId });
+    const h = await t.http(
+      `query($id: ID!) { session(id: $id) { activeTurn { id } history { edges { node { role content metadata } } } context { content isAgentNote } } }`,
+      { id: sessionId },
+    );
     expect(h.data.session.activeTurn).toBeNull();
     expect(h.data.session.history.edges.map((e: any) => e.node.content)).toEqual(['are you there', 'I was saying']);
     expect(h.data.session.context.some((m: any) => m.isAgentNote && /interrupted/.test(m.content))).toBe(true);
@@ -303,7 +379,12 @@ describe(`turn robustness (${dbKind})`, () => {
     // partialFlushMs is 100 in tests: each slow chunk is followed by a flush.
     // 'never' is held back until the turn has ended: only the flush (heartbeat) can have noticed the change
     const held = gate();
-    t.fake.enqueue({ text: ['first words ', 'second words ', 'third ', 'fourth ', 'fifth ', 'never'], chunkDelayMs: 250, hold: held.promise, holdBeforeChunk: 5 });
+    t.fake.enqueue({
+      text: ['first words ', 'second words ', 'third ', 'fourth ', 'fifth ', 'never'],
+      chunkDelayMs: 250,
+      hold: held.promise,
+      holdBeforeChunk: 5,
+    });
     const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
     await t.listening(sessionId);
     const sent = await t.http(SEND, { input: { sessionId, content: 'long please' } });
@@ -318,10 +399,15 @@ describe(`turn robustness (${dbKind})`, () => {
     expect(row.heartbeatAt.getTime()).toBeGreaterThan(started.heartbeatAt.getTime());
     // Another process (or an operator) ends the turn in the database: the next flush notices and the stream stops.
     await t.app.db.prisma.turn.update({ where: { id: turnId }, data: { status: 'CANCELLED' } });
-    const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'));
+    const events = await sub.waitFor((es) =>
+      es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'),
+    );
     held.open();
     // the provider stream was closed by the service, not read on
-    await eventually(async () => t.fake.calls.at(-1)!.aborted, (aborted) => aborted);
+    await eventually(
+      async () => t.fake.calls.at(-1)!.aborted,
+      (aborted) => aborted,
+    );
     expect(events.some((e) => e.__typename === 'TextDelta' && e.text === 'never')).toBe(false);
     sub.dispose();
   });
@@ -334,7 +420,10 @@ describe(`turn robustness (${dbKind})`, () => {
     const turnId = Buffer.from(sent.data.sendMessage.turn.id, 'base64').toString().split(':')[1]!;
     // wait until the turn is streaming (its first delta is in the log)
     const raw = Buffer.from(sessionId, 'base64').toString().split(':')[1]!;
-    await eventually(() => t.app.bus.replay(raw, '0'), (log) => log.some((e) => e.type === 'TextDelta'));
+    await eventually(
+      () => t.app.bus.replay(raw, '0'),
+      (log) => log.some((e) => e.type === 'TextDelta'),
+    );
     const del = await t.http(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: sessionId });
     expect(del.errors).toBeUndefined();
     expect(await t.app.db.prisma.turn.findUnique({ where: { id: turnId } })).toBeNull();
@@ -343,7 +432,9 @@ describe(`turn robustness (${dbKind})`, () => {
     expect(health.status).toBe(200);
     // the server still runs turns
     const next = await newSession();
-    const { events } = await turnEnded(next, () => t.http(SEND, { input: { sessionId: next, content: 'still there?' } }));
+    const { events } = await turnEnded(next, () =>
+      t.http(SEND, { input: { sessionId: next, content: 'still there?' } }),
+    );
     expect(events.find((e) => e.__typename === 'TurnEnded')).toBeTruthy();
   });
 
@@ -354,7 +445,9 @@ describe(`turn robustness (${dbKind})`, () => {
     const failed = events.find((e) => e.__typename === 'TurnFailed');
     expect(failed.code).toBe('PROVIDER_UNAVAILABLE');
     // The configured host is allowed (it is the operator's own setting); nothing else from upstream is.
-    expect(failed.errorMessage).toBe(`The model provider (ollama at ${t.fake.url}) is unreachable or stopped answering; try again.`);
+    expect(failed.errorMessage).toBe(
+      `The model provider (ollama at ${t.fake.url}) is unreachable or stopped answering; try again.`,
+    );
     expect(failed.errorMessage).not.toMatch(/fake error|503|ECONN|fetch failed/);
     const turn = await t.http(`query($id: ID!) { turn(id: $id) { error } }`, { id: failed.turn.id });
     expect(turn.data.turn.error).toBe(failed.errorMessage);
@@ -370,7 +463,10 @@ describe(`idempotency races (${dbKind})`, () => {
     const ids = [a, b].map((r) => r.data?.sendMessage?.turn?.id);
     expect(ids[0]).toBeTruthy();
     expect(ids[1]).toBe(ids[0]);
-    await eventually(() => t.app.db.prisma.turn.count({ where: { status: { in: ['RUNNING', 'WAITING_FOR_TOOL'] } } }), (n) => n === 0);
+    await eventually(
+      () => t.app.db.prisma.turn.count({ where: { status: { in: ['RUNNING', 'WAITING_FOR_TOOL'] } } }),
+      (n) => n === 0,
+    );
     const raw = Buffer.from(sessionId, 'base64').toString().split(':')[1]!;
     expect((await t.app.store.allMessages(raw)).filter((m) => m.role === 'user')).toHaveLength(1);
   });

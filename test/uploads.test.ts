@@ -33,7 +33,10 @@ async function entries(dir: string): Promise<string[]> {
 describe(`uploads (${dbKind})`, () => {
   it('stores files, gives duplicates a numeric suffix and lists them in Session.files', async () => {
     const id = await newSession(t);
-    const r1 = await upload(t, id, [{ name: 'report.pdf', bytes: '%PDF-1.4 fake' }, { name: 'notes.txt', bytes: 'hello' }]);
+    const r1 = await upload(t, id, [
+      { name: 'report.pdf', bytes: '%PDF-1.4 fake' },
+      { name: 'notes.txt', bytes: 'hello' },
+    ]);
     expect(r1.body.errors).toBeUndefined();
     const r2 = await upload(t, id, [{ name: 'report.pdf', bytes: '%PDF-1.4 other' }]);
     const r3 = await upload(t, id, [{ name: 'report.pdf', bytes: '%PDF-1.4 third' }]);
@@ -46,8 +49,16 @@ describe(`uploads (${dbKind})`, () => {
       url: `/sessions/${rawId(id)}/files/notes.txt`,
     });
     expect(await fs.readFile(path.join(dirOf(id), 'report (1).pdf'), 'utf8')).toBe('%PDF-1.4 other');
-    const listed = await t.http(`query($id: ID!) { session(id: $id) { files { filename size contentType url createdAt } } }`, { id });
-    expect(listed.data.session.files.map((f: any) => f.filename).sort()).toEqual(['notes.txt', 'report (1).pdf', 'report (2).pdf', 'report.pdf']);
+    const listed = await t.http(
+      `query($id: ID!) { session(id: $id) { files { filename size contentType url createdAt } } }`,
+      { id },
+    );
+    expect(listed.data.session.files.map((f: any) => f.filename).sort()).toEqual([
+      'notes.txt',
+      'report (1).pdf',
+      'report (2).pdf',
+      'report.pdf',
+    ]);
     expect(await entries(spoolDir())).toEqual([]);
   });
 
@@ -84,7 +95,10 @@ describe(`uploads (${dbKind})`, () => {
       expect(r.body.errors[0].message).toMatch(/Executable files are not accepted/);
     }
     // all or nothing: a good file next to a bad one is not kept
-    const mixed = await upload(t, id, [{ name: 'ok.txt', bytes: 'fine' }, { name: 'bad.bin', bytes: ELF_HEAD }]);
+    const mixed = await upload(t, id, [
+      { name: 'ok.txt', bytes: 'fine' },
+      { name: 'bad.bin', bytes: ELF_HEAD },
+    ]);
     expect(mixed.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(await entries(dirOf(id))).toEqual([]);
     expect(await entries(spoolDir())).toEqual([]);
@@ -104,7 +118,10 @@ describe(`uploads (${dbKind})`, () => {
     const huge = await upload(t, id, [{ name: 'huge.txt', bytes: new Uint8Array(8 * 1024 * 1024) }]);
     expect(huge.body.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
     expect(await entries(dirOf(id))).toEqual(['exact.txt']);
-    await eventually(() => entries(spoolDir()), (e) => e.length === 0);
+    await eventually(
+      () => entries(spoolDir()),
+      (e) => e.length === 0,
+    );
   });
 
   it('a truncated multipart body is a clear error and writes nothing', async () => {
@@ -130,18 +147,28 @@ describe(`uploads (${dbKind})`, () => {
     await new Promise<void>((resolve) => {
       const req = httpRequest(`${t.url}/graphql`, {
         method: 'POST',
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-graphql-yoga-csrf': '1', 'content-length': '100000' },
+        headers: {
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'x-graphql-yoga-csrf': '1',
+          'content-length': '100000',
+        },
       });
       req.on('error', () => resolve());
       req.write(body);
       // hang up once the server is spooling the file (not after a guessed pause)
-      void eventually(() => entries(spoolDir()), (e) => e.length > 0).finally(() => {
+      void eventually(
+        () => entries(spoolDir()),
+        (e) => e.length > 0,
+      ).finally(() => {
         req.destroy();
         resolve();
       });
     });
     // the server has given up on the request when its spool is clean; only then is "nothing written" meaningful
-    await eventually(() => entries(spoolDir()), (e) => e.length === 0);
+    await eventually(
+      () => entries(spoolDir()),
+      (e) => e.length === 0,
+    );
     expect(await entries(dirOf(id))).toEqual([]);
   });
 
@@ -180,7 +207,11 @@ describe(`uploads (${dbKind})`, () => {
       return done;
     }) as typeof fs.rm;
     let hangingUp = false;
-    const settled = () => eventually(() => entries(spoolDir()), (e) => e.length === 0 && opening === 0 && held.length === 0);
+    const settled = () =>
+      eventually(
+        () => entries(spoolDir()),
+        (e) => e.length === 0 && opening === 0 && held.length === 0,
+      );
     try {
       // The body ends inside the file: the server answers 400 while the spool file is still being opened.
       const response = await fetch(`${t.url}/graphql`, {
@@ -198,7 +229,11 @@ describe(`uploads (${dbKind})`, () => {
       await new Promise<void>((resolve) => {
         const req = httpRequest(`${t.url}/graphql`, {
           method: 'POST',
-          headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-graphql-yoga-csrf': '1', 'content-length': '100000' },
+          headers: {
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+            'x-graphql-yoga-csrf': '1',
+            'content-length': '100000',
+          },
         });
         req.on('error', () => resolve());
         onOpen = () => {
@@ -216,21 +251,29 @@ describe(`uploads (${dbKind})`, () => {
     expect(await entries(dirOf(id))).toEqual([]);
   });
 
-  it('sendMessage files: the model receives the seed\'s upload notice word for word', async () => {
+  it("sendMessage files: the model receives the seed's upload notice word for word", async () => {
     const id = await newSession(t);
     t.fake.enqueue({ text: 'got it' });
-    const { result, events } = await sendWithAttachments(t, { sessionId: id, content: 'Please read these' }, {
-      files: [{ name: 'spec.pdf', bytes: '%PDF-1.7' }, { name: 'data.csv', bytes: 'a,b\n1,2\n' }],
-    });
+    const { result, events } = await sendWithAttachments(
+      t,
+      { sessionId: id, content: 'Please read these' },
+      {
+        files: [
+          { name: 'spec.pdf', bytes: '%PDF-1.7' },
+          { name: 'data.csv', bytes: 'a,b\n1,2\n' },
+        ],
+      },
+    );
     expect(result.body.errors).toBeUndefined();
     expect(events.at(-1).__typename).toBe('TurnEnded');
     const sid = rawId(id);
-    const expected =
-      `Please read these\n\n[Uploaded files on disk:\n- spec.pdf → session_files/${sid}/spec.pdf\n- data.csv → session_files/${sid}/data.csv]`;
+    const expected = `Please read these\n\n[Uploaded files on disk:\n- spec.pdf → session_files/${sid}/spec.pdf\n- data.csv → session_files/${sid}/data.csv]`;
     const sent = t.fake.requests.at(-1).messages;
     expect(sent.at(-1)).toMatchObject({ role: 'user', content: expected });
     // the user's own words stay as typed in the display history
-    const h = await t.http(`query($id: ID!) { session(id: $id) { history { edges { node { content files } } } } }`, { id });
+    const h = await t.http(`query($id: ID!) { session(id: $id) { history { edges { node { content files } } } } }`, {
+      id,
+    });
     expect(h.data.session.history.edges[0].node).toEqual({
       content: 'Please read these',
       files: [`session_files/${sid}/spec.pdf`, `session_files/${sid}/data.csv`],
@@ -278,7 +321,11 @@ describe(`uploads (${dbKind})`, () => {
     const doomed = await newSession(t);
     await upload(t, doomed, [{ name: 'gone.txt', bytes: 'x' }]);
     await t.http(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: doomed });
-    await eventually(async () => [await entries(orphan), await entries(dirOf(doomed))], ([a, b]) => a.length === 0 && b.length === 0, 8000);
+    await eventually(
+      async () => [await entries(orphan), await entries(dirOf(doomed))],
+      ([a, b]) => a.length === 0 && b.length === 0,
+      8000,
+    );
     await expect(fs.stat(orphan)).rejects.toThrow();
     expect(await entries(dirOf(id))).toEqual(['keep.txt']);
   });
@@ -287,7 +334,11 @@ describe(`uploads (${dbKind})`, () => {
 describe(`downloads with auth (${dbKind})`, () => {
   let a: ServerContext;
   beforeAll(async () => {
-    a = await createTestServer({ authEnabled: true, titleGenerationEnabled: false, sessionFilesDir: `${filesDir}-auth` });
+    a = await createTestServer({
+      authEnabled: true,
+      titleGenerationEnabled: false,
+      sessionFilesDir: `${filesDir}-auth`,
+    });
   });
   afterAll(async () => {
     await a.close();
@@ -306,7 +357,9 @@ describe(`downloads with auth (${dbKind})`, () => {
     expect(await (await get(alice)).text()).toBe('classified');
     expect(await (await get(reader)).text()).toBe('classified');
     const foreign = await get(bob);
-    const missing = await fetch(url.replace('secret.txt', 'other.txt'), { headers: { authorization: `Bearer ${bob}` } });
+    const missing = await fetch(url.replace('secret.txt', 'other.txt'), {
+      headers: { authorization: `Bearer ${bob}` },
+    });
     expect([foreign.status, await foreign.text()]).toEqual([404, 'Not found']);
     expect([missing.status, await missing.text()]).toEqual([404, 'Not found']);
     expect((await get()).status).toBe(401);

@@ -64,7 +64,11 @@ describe('graphql-ws sockets per client address', () => {
     );
     expect('socket' in again).toBe(true);
     expect(await connect(t.wsUrl)).toEqual({ status: 429 });
-    await Promise.all([closeSocket(sockets[0]!), closeSocket(sockets[1]!), closeSocket((again as { socket: WebSocket }).socket)]);
+    await Promise.all([
+      closeSocket(sockets[0]!),
+      closeSocket(sockets[1]!),
+      closeSocket((again as { socket: WebSocket }).socket),
+    ]);
   });
 
   it('a burst of simultaneous upgrades never holds more than the cap open', async () => {

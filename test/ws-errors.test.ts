@@ -33,22 +33,34 @@ it('a syntax error and an over-cost operation fail alone; the socket and its liv
     const events: { __typename: string; name?: string }[] = [];
     let onEvent = () => undefined as void;
     const acknowledged = new Promise<void>((resolve) => client.on('connected', () => resolve()));
-    client.subscribe({ query: LIVE, variables: { id } }, {
-      next: (value) => {
-        if (value.data) events.push((value.data as any).sessionEvents);
-        onEvent();
+    client.subscribe(
+      { query: LIVE, variables: { id } },
+      {
+        next: (value) => {
+          if (value.data) events.push((value.data as any).sessionEvents);
+          onEvent();
+        },
+        error: () => undefined,
+        complete: () => undefined,
       },
-      error: () => undefined,
-      complete: () => undefined,
-    });
+    );
     await acknowledged;
 
     const failure = (query: string) =>
       new Promise<unknown>((resolve) => {
-        client.subscribe({ query }, { next: (value) => resolve(value.errors), error: resolve, complete: () => resolve('completed without an error') });
+        client.subscribe(
+          { query },
+          {
+            next: (value) => resolve(value.errors),
+            error: resolve,
+            complete: () => resolve('completed without an error'),
+          },
+        );
       });
     const syntax = (await failure('subscription { sessionEvents(')) as { extensions?: { code?: string } }[];
-    const costly = (await failure('{ sessions(first: 100000) { totalCount } }')) as { extensions?: { code?: string } }[];
+    const costly = (await failure('{ sessions(first: 100000) { totalCount } }')) as {
+      extensions?: { code?: string };
+    }[];
     expect(Array.isArray(syntax) && syntax[0]?.extensions?.code).toBe('GRAPHQL_PARSE_FAILED');
     expect(Array.isArray(costly) && costly[0]?.extensions?.code).toBe('QUERY_TOO_COMPLEX');
 
@@ -59,7 +71,10 @@ it('a syntax error and an over-cost operation fail alone; the socket and its liv
       };
     });
     await t.listening(id);
-    await t.gql('mutation($id: ID!, $n: String!) { renameSession(id: $id, name: $n) { id } }', { id, n: 'after the errors' });
+    await t.gql('mutation($id: ID!, $n: String!) { renameSession(id: $id, name: $n) { id } }', {
+      id,
+      n: 'after the errors',
+    });
     await renamed;
     expect(closed).toBeNull();
     expect(opened).toBe(1);

@@ -17,9 +17,11 @@ export class AdminCommandError extends Error {}
 export function parseAdminRequest(value: unknown): AdminRequest {
   const v = (value ?? {}) as Record<string, unknown>;
   if (v.command !== 'create-user' && v.command !== 'create-key') throw new AdminCommandError('unknown command');
-  if (typeof v.name !== 'string' || v.name.length === 0 || v.name.length > 200) throw new AdminCommandError('name must be 1-200 characters');
+  if (typeof v.name !== 'string' || v.name.length === 0 || v.name.length > 200)
+    throw new AdminCommandError('name must be 1-200 characters');
   const permissions = v.permissions ?? [];
-  if (!Array.isArray(permissions) || !permissions.every((p) => typeof p === 'string')) throw new AdminCommandError('permissions must be strings');
+  if (!Array.isArray(permissions) || !permissions.every((p) => typeof p === 'string'))
+    throw new AdminCommandError('permissions must be strings');
   return { command: v.command, name: v.name, admin: v.admin === true, permissions };
 }
 
@@ -35,7 +37,10 @@ export async function runAdminCommand(auth: Auth, request: AdminRequest): Promis
   if (request.command === 'create-user') {
     const existing = await auth.localUser(request.name);
     if (existing) throw new AdminCommandError(`a user named ${request.name} already exists`);
-    const { user, key } = await auth.createUser(request.name, { admin: request.admin, permissions: request.permissions });
+    const { user, key } = await auth.createUser(request.name, {
+      admin: request.admin,
+      permissions: request.permissions,
+    });
     return [`created user ${user.name}${user.isAdmin ? ' (admin)' : ''}`, `API key (shown once): ${key}`];
   }
   const user = await auth.localUser(request.name);

@@ -25,7 +25,11 @@ export interface AdminSocket {
 }
 
 /** Listens on DATA_DIR/admin.sock. Call only while holding the data directory lock. */
-export async function startAdminSocket(deps: { dataDir: string; auth: Auth; log: Logger }): Promise<AdminSocket | null> {
+export async function startAdminSocket(deps: {
+  dataDir: string;
+  auth: Auth;
+  log: Logger;
+}): Promise<AdminSocket | null> {
   if (deps.dataDir.startsWith('memory://')) return null;
   const path = adminSocketPath(deps.dataDir);
   // sun_path holds 107 bytes; a longer DATA_DIR gets no socket (the CLI then says to stop the server).
@@ -67,7 +71,9 @@ export async function startAdminSocket(deps: { dataDir: string; auth: Auth; log:
         },
         (error: Error) => {
           deps.log.warn({ err: error, command: request.command }, 'admin.command_failed');
-          socket.end(`${JSON.stringify({ error: error instanceof AdminCommandError ? error.message : 'command failed' })}\n`);
+          socket.end(
+            `${JSON.stringify({ error: error instanceof AdminCommandError ? error.message : 'command failed' })}\n`,
+          );
         },
       );
     });

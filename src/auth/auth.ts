@@ -13,7 +13,19 @@ import { ANONYMOUS, type Viewer } from './policy.js';
 
 const KEY_PREFIX = 'csk_';
 const HMAC_ALGORITHMS = ['HS256'];
-const JWKS_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+const JWKS_ALGORITHMS = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+];
 
 export const anonymousViewer: Viewer = {
   userId: ANONYMOUS,
@@ -56,7 +68,13 @@ export class Auth {
   private async viewerForApiKey(token: string): Promise<Viewer> {
     const user = await this.users.byKeyHash(hashKey(token));
     if (!user) throw new Unauthenticated('Invalid API key');
-    return { userId: user.id, userName: user.name, isAdmin: user.isAdmin, permissions: user.permissions, authEnabled: true };
+    return {
+      userId: user.id,
+      userName: user.name,
+      isAdmin: user.isAdmin,
+      permissions: user.permissions,
+      authEnabled: true,
+    };
   }
 
   /**
@@ -106,7 +124,11 @@ export class Auth {
 
   /** Creates a user and its first API key; the key is returned once and stored hashed. */
   async createUser(name: string, options: { admin?: boolean; permissions?: string[] } = {}) {
-    const user = await this.users.create({ name, isAdmin: options.admin ?? false, permissions: options.permissions ?? [] });
+    const user = await this.users.create({
+      name,
+      isAdmin: options.admin ?? false,
+      permissions: options.permissions ?? [],
+    });
     const key = await this.createApiKey(user.id);
     return { user, key };
   }

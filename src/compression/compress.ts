@@ -14,7 +14,13 @@ import { contextOrderOf } from '../domain/context-order.js';
 import type { ChatMessage, NewMessage } from '../domain/types.js';
 import { NotFound } from '../store/errors.js';
 import { compressionSettings, estimateNextPrompt, imagePrices, makeContextEstimator } from './estimate.js';
-import { applyOutcome, runStrategy, type CompressionReason, type CompressionStrategy, type Outcome } from './strategies.js';
+import {
+  applyOutcome,
+  runStrategy,
+  type CompressionReason,
+  type CompressionStrategy,
+  type Outcome,
+} from './strategies.js';
 
 export interface CompressOptions {
   reason: CompressionReason;
@@ -57,12 +63,20 @@ export async function loadCompressionInput(deps: CompressionDeps, sessionId: str
   return { session, profile, settings, context, price, estimate, current };
 }
 
-export function compressAndSaveSession(deps: CompressionDeps, sessionId: string, opts: CompressOptions): Promise<CompressionResult | null> {
+export function compressAndSaveSession(
+  deps: CompressionDeps,
+  sessionId: string,
+  opts: CompressOptions,
+): Promise<CompressionResult | null> {
   return deps.locks.run(sessionId, () => compressLocked(deps, sessionId, opts));
 }
 
 /** The pass itself; callers must hold the session lock (compressAndSaveSession does). */
-export async function compressLocked(deps: CompressionDeps, sessionId: string, opts: CompressOptions): Promise<CompressionResult | null> {
+export async function compressLocked(
+  deps: CompressionDeps,
+  sessionId: string,
+  opts: CompressOptions,
+): Promise<CompressionResult | null> {
   const strategy = opts.strategy ?? 'SUMMARY';
   let input = await loadCompressionInput(deps, sessionId, opts.window);
   const tokensBefore = opts.currentTokens ?? input.current();
@@ -79,7 +93,11 @@ export async function compressLocked(deps: CompressionDeps, sessionId: string, o
       onStart: async () => {
         if (started) return; // a re-plan after a concurrent write is the same pass
         started = true;
-        await deps.bus.publish(sessionId, { type: 'CompressionStarted', contextTokens: tokensBefore, maxContextTokens: inp.settings.window });
+        await deps.bus.publish(sessionId, {
+          type: 'CompressionStarted',
+          contextTokens: tokensBefore,
+          maxContextTokens: inp.settings.window,
+        });
       },
     });
   let outcome = await run(input);
@@ -124,7 +142,15 @@ export async function compressLocked(deps: CompressionDeps, sessionId: string, o
   }
   await deps.bus.publish(sessionId, { type: 'ContextCompressed', ...result });
   deps.log.info(
-    { sessionId, reason: opts.reason.toLowerCase(), strategy, fallback: outcome.fallback, before: result.messagesBefore, after: result.messagesAfter, contextTokens },
+    {
+      sessionId,
+      reason: opts.reason.toLowerCase(),
+      strategy,
+      fallback: outcome.fallback,
+      before: result.messagesBefore,
+      after: result.messagesAfter,
+      contextTokens,
+    },
     'compressor.compressed',
   );
   return result;
@@ -139,7 +165,11 @@ const MAX_REPLANS = 3;
  * its place): dropped rows are swapped for their fresh copies and the new
  * rows simply stay in the kept tail. Null when anything else changed.
  */
-export function rebaseOutcome(before: readonly ChatMessage[], after: readonly ChatMessage[], outcome: Outcome): Outcome | null {
+export function rebaseOutcome(
+  before: readonly ChatMessage[],
+  after: readonly ChatMessage[],
+  outcome: Outcome,
+): Outcome | null {
   const bySeq = new Map(after.map((m) => [m.sequenceNumber, m]));
   for (const m of before) {
     const f = bySeq.get(m.sequenceNumber);
@@ -161,7 +191,11 @@ async function saveOutcome(
   readAtSequence: number,
 ): Promise<boolean> {
   const { store } = deps;
-  const added: NewMessage[] = outcome.added.map(({ sequenceNumber: _s, createdAt: _c, ...m }) => ({ ...m, isContext: true, isDisplay: false }));
+  const added: NewMessage[] = outcome.added.map(({ sequenceNumber: _s, createdAt: _c, ...m }) => ({
+    ...m,
+    isContext: true,
+    isDisplay: false,
+  }));
   const marker: NewMessage = {
     role: 'system',
     content: markerText(result.messagesBefore, result.messagesAfter),
@@ -182,7 +216,12 @@ async function saveOutcome(
   return store.transaction(async (tx) => {
     if ((await deps.compressionStore.lockNextSequence(tx, sessionId)) !== readAtSequence) return false;
     // Deliberately not filtered on is_display: context-only rows (old summaries, copies) must stay demoted after reload.
-    await store.setContextFlag(sessionId, outcome.dropped.map((m) => m.sequenceNumber), false, tx);
+    await store.setContextFlag(
+      sessionId,
+      outcome.dropped.map((m) => m.sequenceNumber),
+      false,
+      tx,
+    );
     const saved = await store.append(sessionId, [...added, marker], tx);
     const markerRow = saved.at(-1);
     await deps.compressionStore.recordCompression(tx, sessionId, result.contextTokens, {

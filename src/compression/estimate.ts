@@ -53,13 +53,22 @@ export function compressionSettings(deps: CompressionDeps, profile: Profile, win
  */
 export type ImagePrices = ((img: ImageRef) => number) & { readonly images?: PromptImages };
 
-export async function imagePrices(deps: CompressionDeps, sessionId: string, profile: Profile, messages: readonly ChatMessage[]): Promise<ImagePrices> {
+export async function imagePrices(
+  deps: CompressionDeps,
+  sessionId: string,
+  profile: Profile,
+  messages: readonly ChatMessage[],
+): Promise<ImagePrices> {
   const fallback = deps.config.contextImageTokens;
   // The summarizer may attach any stored image of a vision profile, not only the ones the paste budget admitted.
   const paths = profile.vision ? new Set(messages.flatMap((m) => m.images)) : [];
   const images = await loadPromptImages(deps.files.root, sessionId, paths, fallback);
   const price = (img: ImageRef) =>
-    !profile.vision ? 0 : img.kind === 'path' ? (images.get(img.value)?.tokens ?? 0) : imageTokensFromBase64(img.value, fallback);
+    !profile.vision
+      ? 0
+      : img.kind === 'path'
+        ? (images.get(img.value)?.tokens ?? 0)
+        : imageTokensFromBase64(img.value, fallback);
   return Object.assign(price, { images });
 }
 
@@ -72,10 +81,16 @@ export function sentView(context: readonly ChatMessage[]): ChatMessage[] {
  * The planner's estimator: a candidate context priced as the prompt it would
  * make — `buildPrompt`, the function the runner sends with.
  */
-export function makeContextEstimator(deps: CompressionDeps, profile: Profile, window: number, price: ImagePrices): Estimator {
+export function makeContextEstimator(
+  deps: CompressionDeps,
+  profile: Profile,
+  window: number,
+  price: ImagePrices,
+): Estimator {
   const rules = promptRules(deps, profile, window);
   const images = price.images ?? new Map();
-  return (messages) => buildPrompt({ ...rules, context: messages, systemPrompt: profile.systemPrompt, images }).estimate;
+  return (messages) =>
+    buildPrompt({ ...rules, context: messages, systemPrompt: profile.systemPrompt, images }).estimate;
 }
 
 /**

@@ -35,7 +35,13 @@ export async function compressionPlan(
   const input = await loadCompressionInput(deps, sessionId);
   const { settings, context, estimate } = input;
   const base = { strategy, contextTokens: input.current(), contextWindow: settings.window };
-  const none = { ...base, wouldCompress: false, messagesToSummarize: 0, messagesToKeep: context.length, estimatedTokensAfter: base.contextTokens };
+  const none = {
+    ...base,
+    wouldCompress: false,
+    messagesToSummarize: 0,
+    messagesToKeep: context.length,
+    estimatedTokensAfter: base.contextTokens,
+  };
   const keep = keepRecentMessages === undefined ? settings.midTurnKeepMessages : keepRecentMessages;
   const rest = context.filter((m) => !isSystemMessage(m));
   const system = context.length - rest.length;
@@ -50,13 +56,19 @@ export async function compressionPlan(
         messagesToKeep: plan.toKeep.length + plan.systemMessages.length,
         // One summary per contiguous run (more than one after an adaptive swap).
         estimatedTokensAfter:
-          plan.keptTokens + summaryRuns(plan, context).reduce((n, run) => n + summaryAllowance(estimate(run.messages), settings.maxTokens), 0),
+          plan.keptTokens +
+          summaryRuns(plan, context).reduce(
+            (n, run) => n + summaryAllowance(estimate(run.messages), settings.maxTokens),
+            0,
+          ),
       };
     }
     case 'FULL_REPLACE':
     case 'NATIVE': {
       if (strategy === 'NATIVE' && !supportsNativeCompaction(deps.provider(input.profile))) {
-        throw new BadInput(`Provider "${input.profile.provider}" has no native compaction; use SUMMARY, FULL_REPLACE or LOCAL`);
+        throw new BadInput(
+          `Provider "${input.profile.provider}" has no native compaction; use SUMMARY, FULL_REPLACE or LOCAL`,
+        );
       }
       const prefix = strategy === 'NATIVE' ? nativeCompactionPrefix(rest) : fullReplacePrefix(rest);
       if (!prefix) return none;
@@ -70,7 +82,15 @@ export async function compressionPlan(
       };
     }
     case 'LOCAL': {
-      const env = { deps, profile: input.profile, settings, estimate, price: input.price, keepRecentMessages: keep, onStart: async () => undefined };
+      const env = {
+        deps,
+        profile: input.profile,
+        settings,
+        estimate,
+        price: input.price,
+        keepRecentMessages: keep,
+        onStart: async () => undefined,
+      };
       const outcome = await localStrategy(context, env);
       if (!outcome) return none;
       const next = applyOutcome(context, outcome);

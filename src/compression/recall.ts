@@ -18,11 +18,15 @@ export const RECALL_EXCERPT_CHARS = 1_500;
 export const RECALL_QUERY_CHARS = 500;
 export const READ_SPILLED_PAGE_CHARS = 8_000;
 
-const excerpt = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… [${text.length - max} more chars]` : text);
+const excerpt = (text: string, max: number) =>
+  text.length > max ? `${text.slice(0, max)}… [${text.length - max} more chars]` : text;
 
 export function formatHits(hits: readonly MemoryHit[], maxChars: number = RECALL_EXCERPT_CHARS): string {
   return hits
-    .map((h) => `--- messages ${h.turnStart}–${h.turnEnd}, ${h.firstAt.toISOString().slice(0, 16)} (score ${h.score.toFixed(2)}) ---\n${excerpt(h.content, maxChars)}`)
+    .map(
+      (h) =>
+        `--- messages ${h.turnStart}–${h.turnEnd}, ${h.firstAt.toISOString().slice(0, 16)} (score ${h.score.toFixed(2)}) ---\n${excerpt(h.content, maxChars)}`,
+    )
     .join('\n\n');
 }
 
@@ -79,7 +83,10 @@ export function memorySearchTool(deps: CompressionDeps): ServerTool {
       if (!query.trim()) return { content: 'Error: query must not be empty', isError: true };
       const first = Math.min(10, Math.max(1, Number(args.first) || 5));
       const hits = await deps.memory.search({ scope: { sessionIds: [tc.sessionId] }, query, first });
-      return { content: hits.length === 0 ? `No compressed history matches "${query}".` : formatHits(hits, 4_000), critical: true };
+      return {
+        content: hits.length === 0 ? `No compressed history matches "${query}".` : formatHits(hits, 4_000),
+        critical: true,
+      };
     },
   };
 }
@@ -106,7 +113,8 @@ export function readSpilledTool(deps: CompressionDeps): ServerTool {
       const offset = Math.max(0, Math.floor(Number(args.offset) || 0));
       const page = content.slice(offset, offset + READ_SPILLED_PAGE_CHARS);
       const end = offset + page.length;
-      const more = end < content.length ? `\n[… ${content.length - end} more chars: call again with offset ${end}]` : '';
+      const more =
+        end < content.length ? `\n[… ${content.length - end} more chars: call again with offset ${end}]` : '';
       return { content: `${page}${more}` };
     },
   };

@@ -28,7 +28,11 @@ export class CompressionService {
     return compressAndSaveSession(this.deps, sessionId, opts);
   }
 
-  plan(sessionId: string, strategy: CompressionStrategy, keepRecentMessages?: number | null): Promise<CompressionPlanResult> {
+  plan(
+    sessionId: string,
+    strategy: CompressionStrategy,
+    keepRecentMessages?: number | null,
+  ): Promise<CompressionPlanResult> {
     return compressionPlan(this.deps, sessionId, strategy, keepRecentMessages);
   }
 

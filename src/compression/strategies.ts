@@ -17,7 +17,13 @@ import {
   nativeCompactionPrefix,
 } from '../domain/compression/full-replace.js';
 import { HARD_TRUNCATE_TOKEN_FRACTION, hardTruncate, withStub } from '../domain/compression/hard-truncate.js';
-import { planCompression, summaryRuns, type CompressionPlan, type Estimator, type SummaryRun } from '../domain/compression/planner.js';
+import {
+  planCompression,
+  summaryRuns,
+  type CompressionPlan,
+  type Estimator,
+  type SummaryRun,
+} from '../domain/compression/planner.js';
 import {
   capToolResults,
   pruneOldToolResults,
@@ -67,7 +73,11 @@ function orderBefore(context: readonly ChatMessage[], first: ChatMessage | undef
   return first ? contextOrderOf(first) - 0.5 : maxSequence(context) + 0.5;
 }
 
-export function planFor(context: readonly ChatMessage[], env: Pick<StrategyEnv, 'settings' | 'estimate' | 'keepRecentMessages'>, widen = 0): CompressionPlan {
+export function planFor(
+  context: readonly ChatMessage[],
+  env: Pick<StrategyEnv, 'settings' | 'estimate' | 'keepRecentMessages'>,
+  widen = 0,
+): CompressionPlan {
   return planCompression(context, {
     keepRecent: env.settings.keepRecent + widen,
     keepRecentMessages: env.keepRecentMessages === null ? null : env.keepRecentMessages + widen,
@@ -77,7 +87,13 @@ export function planFor(context: readonly ChatMessage[], env: Pick<StrategyEnv, 
   });
 }
 
-function summaryOutcome(context: readonly ChatMessage[], toSummarize: ChatMessage[], toKeep: ChatMessage[], text: { summary: string; keys: string[] }, extra: Record<string, unknown> = {}): Outcome {
+function summaryOutcome(
+  context: readonly ChatMessage[],
+  toSummarize: ChatMessage[],
+  toKeep: ChatMessage[],
+  text: { summary: string; keys: string[] },
+  extra: Record<string, unknown> = {},
+): Outcome {
   const row = buildSummaryMessage(text.summary, text.keys, {
     metadata: { ...extra, contextOrder: orderBefore(context, toKeep[0]), covers: coveredRange(toSummarize) },
   });
@@ -89,7 +105,11 @@ function summaryOutcome(context: readonly ChatMessage[], toSummarize: ChatMessag
  * right before the kept message that follows its run, so the view stays in
  * chronological order after an adaptive swap. `texts[i]` summarizes run i.
  */
-export function runsOutcome(context: readonly ChatMessage[], runs: readonly SummaryRun[], texts: readonly { summary: string; keys: string[] }[]): Outcome {
+export function runsOutcome(
+  context: readonly ChatMessage[],
+  runs: readonly SummaryRun[],
+  texts: readonly { summary: string; keys: string[] }[],
+): Outcome {
   const rows = runs.map((run, i) =>
     buildSummaryMessage(texts[i]!.summary, texts[i]!.keys, {
       metadata: { contextOrder: orderBefore(context, run.before), covers: coveredRange(run.messages) },
@@ -115,7 +135,9 @@ export async function summaryStrategy(context: ChatMessage[], env: StrategyEnv):
       const runs = summaryRuns(attempt, context);
       const texts = [];
       for (const run of runs) {
-        texts.push(await summarizeMessages(env.deps, env.profile, env.settings, run.messages, env.price, { signal: env.signal }));
+        texts.push(
+          await summarizeMessages(env.deps, env.profile, env.settings, run.messages, env.price, { signal: env.signal }),
+        );
       }
       const out = runsOutcome(context, runs, texts);
       return i > 0 ? { ...out, fallback: 'retry' } : out;
@@ -132,22 +154,35 @@ export async function summaryStrategy(context: ChatMessage[], env: StrategyEnv):
  * (built from structure, no LLM) says what went, so the model knows history
  * exists and recall can reach it.
  */
-export function hardTruncateOutcome(context: ChatMessage[], env: Pick<StrategyEnv, 'settings' | 'estimate'>, plan: CompressionPlan): Outcome {
+export function hardTruncateOutcome(
+  context: ChatMessage[],
+  env: Pick<StrategyEnv, 'settings' | 'estimate'>,
+  plan: CompressionPlan,
+): Outcome {
   // The bound (half the window) covers everything kept, the stub summary included.
-  const opts = { window: env.settings.window, estimate: env.estimate, stub: (dropped: readonly ChatMessage[]) => (dropped.length > 0 ? buildStubSummaryMessage(dropped) : null) };
+  const opts = {
+    window: env.settings.window,
+    estimate: env.estimate,
+    stub: (dropped: readonly ChatMessage[]) => (dropped.length > 0 ? buildStubSummaryMessage(dropped) : null),
+  };
   let dropped = hardTruncate(context, opts).dropped;
   if (dropped.length === 0) {
     // Already under the bound: drop what the plan would have summarized, unless its stub breaks the bound.
     const planSet = new Set(plan.toSummarize);
     const kept = context.filter((m) => !planSet.has(m));
-    const fits = env.estimate(withStub(kept, buildStubSummaryMessage(plan.toSummarize))) < env.settings.window * HARD_TRUNCATE_TOKEN_FRACTION;
+    const fits =
+      env.estimate(withStub(kept, buildStubSummaryMessage(plan.toSummarize))) <
+      env.settings.window * HARD_TRUNCATE_TOKEN_FRACTION;
     dropped = fits ? plan.toSummarize : hardTruncate(context, { ...opts, force: true }).dropped;
     if (dropped.length === 0) dropped = plan.toSummarize;
   }
   const dropSet = new Set(dropped);
   const kept = context.filter((m) => !dropSet.has(m) && !isSystemMessage(m));
   const text = splitKeysLine(localStubSummary(dropped));
-  return { ...summaryOutcome(context, dropped, kept, text, { local: true, hardTruncated: true }), fallback: 'hard_truncate' };
+  return {
+    ...summaryOutcome(context, dropped, kept, text, { local: true, hardTruncated: true }),
+    fallback: 'hard_truncate',
+  };
 }
 
 export async function fullReplaceStrategy(context: ChatMessage[], env: StrategyEnv): Promise<Outcome | null> {
@@ -157,7 +192,10 @@ export async function fullReplaceStrategy(context: ChatMessage[], env: StrategyE
   await env.onStart();
   let text: { summary: string; keys: string[] };
   try {
-    text = await summarizeMessages(env.deps, env.profile, env.settings, prefix.messages, env.price, { continuation: true, signal: env.signal });
+    text = await summarizeMessages(env.deps, env.profile, env.settings, prefix.messages, env.price, {
+      continuation: true,
+      signal: env.signal,
+    });
   } catch (error) {
     if (env.signal?.aborted) throw error;
     env.deps.log.warn({ err: error }, 'compressor.full_replace_summary_failed');
@@ -170,7 +208,9 @@ export async function fullReplaceStrategy(context: ChatMessage[], env: StrategyE
 export async function nativeStrategy(context: ChatMessage[], env: StrategyEnv): Promise<Outcome | null> {
   const provider = env.deps.provider(env.profile);
   if (!supportsNativeCompaction(provider)) {
-    throw new BadInput(`Provider "${env.profile.provider}" has no native compaction; use SUMMARY, FULL_REPLACE or LOCAL`);
+    throw new BadInput(
+      `Provider "${env.profile.provider}" has no native compaction; use SUMMARY, FULL_REPLACE or LOCAL`,
+    );
   }
   const rest = context.filter((m) => !isSystemMessage(m));
   const prefix = nativeCompactionPrefix(rest);
@@ -185,7 +225,12 @@ export async function nativeStrategy(context: ChatMessage[], env: StrategyEnv): 
     maxTokens: env.settings.maxTokens,
     signal: env.signal,
   });
-  return { dropped: prefix.messages, added: [nativeCompactionCarrier(rest, prefix, block)], summary: block.content, keys: [] };
+  return {
+    dropped: prefix.messages,
+    added: [nativeCompactionCarrier(rest, prefix, block)],
+    summary: block.content,
+    keys: [],
+  };
 }
 
 /** Where a spilled body can be read back in full: the original stored row. */
@@ -202,7 +247,10 @@ function originalSeq(m: ChatMessage): number {
  * (a changed body) or new rows (a stub summary); rows of `before` missing
  * from `after`, or replaced by a copy, are demoted.
  */
-export function diffContext(before: readonly ChatMessage[], after: readonly ChatMessage[]): { dropped: ChatMessage[]; added: ChatMessage[] } {
+export function diffContext(
+  before: readonly ChatMessage[],
+  after: readonly ChatMessage[],
+): { dropped: ChatMessage[]; added: ChatMessage[] } {
   const bySeq = new Map(before.map((m) => [m.sequenceNumber, m]));
   const unchanged = new Set(after.filter((m) => bySeq.get(m.sequenceNumber) === m));
   const dropped = before.filter((m) => !unchanged.has(m));
@@ -216,7 +264,12 @@ export function diffContext(before: readonly ChatMessage[], after: readonly Chat
     }
     if (original && original.sequenceNumber === m.sequenceNumber && !m.isSummary) {
       const order = contextOrderOf(original);
-      added.push({ ...m, isDisplay: false, isContext: true, metadata: { ...m.metadata, contextOrder: order, contextCopyOf: originalSeq(original) } });
+      added.push({
+        ...m,
+        isDisplay: false,
+        isContext: true,
+        metadata: { ...m.metadata, contextOrder: order, contextCopyOf: originalSeq(original) },
+      });
       lastOrder = order;
     } else {
       const next = after.slice(i + 1).find((x) => bySeq.has(x.sequenceNumber));
@@ -242,12 +295,16 @@ export async function localStrategy(context: ChatMessage[], env: StrategyEnv): P
       const keptSeqs = new Set(kept.map((m) => m.sequenceNumber));
       return context.filter((m) => !keptSeqs.has(m.sequenceNumber) && !m.isSummary);
     };
-    const stubFor = (kept: readonly ChatMessage[]) => (gone(kept).length === 0 ? null : buildStubSummaryMessage(gone(kept)));
-    const cut = hardTruncate(msgs.filter((m) => !(m.isSummary && m.metadata.local === true && !context.includes(m))), {
-      window: env.settings.window,
-      estimate: env.estimate,
-      stub: (_dropped, kept) => stubFor(kept),
-    });
+    const stubFor = (kept: readonly ChatMessage[]) =>
+      gone(kept).length === 0 ? null : buildStubSummaryMessage(gone(kept));
+    const cut = hardTruncate(
+      msgs.filter((m) => !(m.isSummary && m.metadata.local === true && !context.includes(m))),
+      {
+        window: env.settings.window,
+        estimate: env.estimate,
+        stub: (_dropped, kept) => stubFor(kept),
+      },
+    );
     msgs = withStub(cut.context, stubFor(cut.context));
   }
   const { dropped, added } = diffContext(context, msgs);
@@ -262,7 +319,11 @@ export async function localStrategy(context: ChatMessage[], env: StrategyEnv): P
   return { dropped, added, summary, keys: (stub?.metadata.breadcrumbs as string[] | undefined) ?? [] };
 }
 
-export function runStrategy(strategy: CompressionStrategy, context: ChatMessage[], env: StrategyEnv): Promise<Outcome | null> {
+export function runStrategy(
+  strategy: CompressionStrategy,
+  context: ChatMessage[],
+  env: StrategyEnv,
+): Promise<Outcome | null> {
   switch (strategy) {
     case 'SUMMARY':
       return summaryStrategy(context, env);

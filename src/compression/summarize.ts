@@ -86,7 +86,15 @@ export async function withMetaSummary(
 ): Promise<ChatMessage[]> {
   if (!needsMetaSummary(toSummarize)) return toSummarize;
   try {
-    const merged = await call(deps, profile, s, META_SUMMARY_SYSTEM_PROMPT, formatSummariesForMeta(toSummarize), [], signal);
+    const merged = await call(
+      deps,
+      profile,
+      s,
+      META_SUMMARY_SYSTEM_PROMPT,
+      formatSummariesForMeta(toSummarize),
+      [],
+      signal,
+    );
     return replaceSummaries(toSummarize, buildSummaryMessage(merged.summary, merged.keys));
   } catch (error) {
     deps.log.warn({ err: error }, 'compressor.meta_summary_failed');
@@ -117,7 +125,11 @@ export function selectForSummary(messages: readonly ChatMessage[]): ChatMessage[
   let tail = messages.length;
   for (let n = 0; tail > head && n < tailBudget; tail--) n += formattedBound(messages[tail - 1]!);
   if (tail <= head) return [...messages];
-  const gap = makeMessage({ role: 'user', content: `[… ${tail - head} message(s) in between omitted …]`, isAgentNote: true });
+  const gap = makeMessage({
+    role: 'user',
+    content: `[… ${tail - head} message(s) in between omitted …]`,
+    isAgentNote: true,
+  });
   return [...messages.slice(0, head), gap, ...messages.slice(tail)];
 }
 
@@ -130,7 +142,11 @@ export async function summarizeMessages(
   opts: { continuation?: boolean; signal?: AbortSignal } = {},
 ): Promise<SummaryText> {
   const input = await withMetaSummary(deps, profile, s, toSummarize, opts.signal);
-  const formatted = formatForSummary(selectForSummary(input), { vision: s.vision, window: s.window, priceImage: price });
+  const formatted = formatForSummary(selectForSummary(input), {
+    vision: s.vision,
+    window: s.window,
+    priceImage: price,
+  });
   const images = imagesFor(formatted.images, price);
   const note = formatted.omittedImages > 0 ? `\n\n[${formatted.omittedImages} image(s) were not attached]` : '';
   const system = opts.continuation ? CONTINUATION_SYSTEM_PROMPT : (s.prompt ?? SUMMARY_SYSTEM_PROMPT);

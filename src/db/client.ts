@@ -104,7 +104,11 @@ async function openServer(
   pool.on('connect', (client) => client.on('error', onConnectionError));
   // Prisma's pool is ours too, for the same per-connection listener: the adapter drops its own
   // listener on commit/rollback, and a terminated backend's late FATAL then ended the process.
-  const prismaPool = new pg.Pool({ connectionString: url, max: poolSize, ...(lockTimeoutMs ? { lock_timeout: lockTimeoutMs } : {}) });
+  const prismaPool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    ...(lockTimeoutMs ? { lock_timeout: lockTimeoutMs } : {}),
+  });
   prismaPool.on('error', onConnectionError);
   prismaPool.on('connect', (client) => client.on('error', onConnectionError));
   const adapter = new PrismaPg(prismaPool, { disposeExternalPool: true });
@@ -113,8 +117,7 @@ async function openServer(
     exec: async (sql: string) => {
       await client.query(sql);
     },
-    query: async <T>(sql: string, params: unknown[] = []) =>
-      (await client.query(sql, params)).rows as T[],
+    query: async <T>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[],
   });
   const pooled = onClient(pool);
   const raw: RawDriver = {

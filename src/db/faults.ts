@@ -45,27 +45,59 @@ export function isLockTimeout(error: unknown): boolean {
   return matches(error, /^55P03$/, /canceling statement due to lock timeout|could not obtain lock/i);
 }
 
-const READS = new Set(['findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany', 'count', 'aggregate', 'groupBy']);
+const READS = new Set([
+  'findUnique',
+  'findUniqueOrThrow',
+  'findFirst',
+  'findFirstOrThrow',
+  'findMany',
+  'count',
+  'aggregate',
+  'groupBy',
+]);
 /** Setting the same values twice leaves the same row: safe to repeat when unsure whether the first ran. */
 const SET_WRITES = new Set(['update', 'updateMany', 'updateManyAndReturn']);
-const NOT_IDEMPOTENT = new Set(['increment', 'decrement', 'multiply', 'divide', 'push', 'create', 'createMany', 'connect', 'connectOrCreate', 'upsert', 'delete', 'deleteMany', 'disconnect']);
+const NOT_IDEMPOTENT = new Set([
+  'increment',
+  'decrement',
+  'multiply',
+  'divide',
+  'push',
+  'create',
+  'createMany',
+  'connect',
+  'connectOrCreate',
+  'upsert',
+  'delete',
+  'deleteMany',
+  'disconnect',
+]);
 
 /** Plain SELECTs (not data-modifying CTEs, which start with WITH). */
 export function isReadOnlySql(sql: unknown): boolean {
-  return typeof sql === 'string' && /^\s*SELECT\b/i.test(sql) && !/\bFOR\s+(UPDATE|SHARE|NO KEY UPDATE|KEY SHARE)\b/i.test(sql);
+  return (
+    typeof sql === 'string' &&
+    /^\s*SELECT\b/i.test(sql) &&
+    !/\bFOR\s+(UPDATE|SHARE|NO KEY UPDATE|KEY SHARE)\b/i.test(sql)
+  );
 }
 
 function retryable(operation: string, args: unknown): boolean {
   if (READS.has(operation)) return true;
   if (operation === '$queryRawUnsafe') return isReadOnlySql((args as unknown[])?.[0]);
   if (operation === '$queryRaw') {
-    const sql = (args as { strings?: readonly string[]; sql?: string } | undefined);
+    const sql = args as { strings?: readonly string[]; sql?: string } | undefined;
     return isReadOnlySql(sql?.sql ?? sql?.strings?.join('?'));
   }
   if (SET_WRITES.has(operation)) {
     const data = (args as { data?: Record<string, unknown> } | undefined)?.data ?? {};
     return Object.values(data).every(
-      (value) => value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Date || !Object.keys(value).some((k) => NOT_IDEMPOTENT.has(k)),
+      (value) =>
+        value === null ||
+        typeof value !== 'object' ||
+        Array.isArray(value) ||
+        value instanceof Date ||
+        !Object.keys(value).some((k) => NOT_IDEMPOTENT.has(k)),
     );
   }
   return false;
@@ -83,7 +115,10 @@ export const RETRY_DELAYS_MS = [10, 100, 500];
  * connection, the retry gets another. Inside an interactive
  * transaction the retry fails again and the transaction's error stands.
  */
-export function retryOnConnectionError(prisma: PrismaClient, onRetry: (error: unknown, operation: string) => void = () => undefined): PrismaClient {
+export function retryOnConnectionError(
+  prisma: PrismaClient,
+  onRetry: (error: unknown, operation: string) => void = () => undefined,
+): PrismaClient {
   return prisma.$extends({
     query: {
       async $allOperations({ operation, args, query }) {
@@ -91,7 +126,8 @@ export function retryOnConnectionError(prisma: PrismaClient, onRetry: (error: un
           try {
             return await query(args);
           } catch (error) {
-            if (attempt >= RETRY_DELAYS_MS.length || !isConnectionError(error) || !retryable(operation, args)) throw error;
+            if (attempt >= RETRY_DELAYS_MS.length || !isConnectionError(error) || !retryable(operation, args))
+              throw error;
             onRetry(error, operation);
             await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
           }

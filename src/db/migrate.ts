@@ -103,9 +103,13 @@ export async function migrate(db: Database, dir = MIGRATIONS_DIR): Promise<strin
  */
 export async function ensureSearchIndexes(db: Database, log?: (msg: string) => void): Promise<boolean> {
   if (db.kind === 'pglite') await db.raw.exec('CREATE EXTENSION IF NOT EXISTS pg_trgm');
-  const rows = await db.raw.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'pg_trgm'`);
+  const rows = await db.raw.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'pg_trgm'`,
+  );
   if (rows[0]?.n !== 1) {
-    log?.('pg_trgm is not installed: session search runs without an index. Install it once with: CREATE EXTENSION IF NOT EXISTS pg_trgm;');
+    log?.(
+      'pg_trgm is not installed: session search runs without an index. Install it once with: CREATE EXTENSION IF NOT EXISTS pg_trgm;',
+    );
     return false;
   }
   await db.raw.exec(`

@@ -72,7 +72,10 @@ function fromEpoch(seconds: number | null | undefined): Date | null {
 }
 
 /** Readable text of a node's content; '' when there is nothing to show. */
-function contentText(content: NonNullable<z.infer<typeof ChatGptMessage>['content']>): { text: string; images: number } {
+function contentText(content: NonNullable<z.infer<typeof ChatGptMessage>['content']>): {
+  text: string;
+  images: number;
+} {
   let images = 0;
   switch (content.content_type) {
     case 'text':
@@ -80,7 +83,11 @@ function contentText(content: NonNullable<z.infer<typeof ChatGptMessage>['conten
       const parts: string[] = [];
       for (const p of content.parts ?? []) {
         if (typeof p === 'string') parts.push(p);
-        else if (p && typeof p === 'object' && (p as { content_type?: unknown }).content_type === 'image_asset_pointer') {
+        else if (
+          p &&
+          typeof p === 'object' &&
+          (p as { content_type?: unknown }).content_type === 'image_asset_pointer'
+        ) {
           images++;
           parts.push('[image]');
         }
@@ -89,7 +96,12 @@ function contentText(content: NonNullable<z.infer<typeof ChatGptMessage>['conten
     }
     case 'code': {
       const code = (content.text ?? '').trim();
-      return { text: code ? '```' + (content.language && content.language !== 'unknown' ? content.language : '') + '\n' + code + '\n```' : '', images };
+      return {
+        text: code
+          ? '```' + (content.language && content.language !== 'unknown' ? content.language : '') + '\n' + code + '\n```'
+          : '',
+        images,
+      };
     }
     case 'execution_output':
       return { text: (content.text ?? '').trim(), images };
@@ -152,7 +164,8 @@ function importConversation(conv: Conversation, index: number): ImportedConversa
   for (const id of ids) children.set(id, []);
   for (const id of ids) {
     const node = conv.mapping[id];
-    for (const c of node.children ?? []) if (conv.mapping[c] && !children.get(id)!.includes(c)) children.get(id)!.push(c);
+    for (const c of node.children ?? [])
+      if (conv.mapping[c] && !children.get(id)!.includes(c)) children.get(id)!.push(c);
     const p = node.parent;
     if (p != null && conv.mapping[p] && !children.get(p)!.includes(id)) children.get(p)!.push(id);
   }

@@ -17,7 +17,9 @@ export function costOf(usage: Usage, price: ModelPrice | undefined): { usd: numb
   const prompt = usage.promptTokens ?? 0;
   const cached = Math.min(usage.cachedPromptTokens ?? 0, prompt);
   const usd =
-    ((prompt - cached) * price.input + cached * (price.cachedInput ?? price.input) + (usage.completionTokens ?? 0) * price.output) /
+    ((prompt - cached) * price.input +
+      cached * (price.cachedInput ?? price.input) +
+      (usage.completionTokens ?? 0) * price.output) /
     1_000_000;
   return { usd, priced: true };
 }

@@ -25,7 +25,11 @@ const TOOL_KINDS: Record<string, EditKind> = {
 
 /** `functions.write_file`, `mcp__fs__edit_file`, `fs/write` → the bare tool name. */
 function editKind(toolName: string): EditKind | null {
-  const bare = toolName.toLowerCase().split(/\.|__|\//).pop() ?? '';
+  const bare =
+    toolName
+      .toLowerCase()
+      .split(/\.|__|\//)
+      .pop() ?? '';
   return TOOL_KINDS[bare] ?? null;
 }
 
@@ -83,7 +87,8 @@ export function editLineCounts(call: ToolCall, result: ChatMessage): EditStats |
   // A tool that reports its own counts knows best.
   const reportedAdded = num(result.metadata.linesAdded);
   const reportedRemoved = num(result.metadata.linesRemoved);
-  if (reportedAdded != null && reportedRemoved != null) return { linesAdded: reportedAdded, linesRemoved: reportedRemoved };
+  if (reportedAdded != null && reportedRemoved != null)
+    return { linesAdded: reportedAdded, linesRemoved: reportedRemoved };
 
   const args = argsOf(call);
   switch (kind) {
@@ -120,7 +125,11 @@ export function addEditStats(a: EditStats, b: EditStats): EditStats {
  * result counts once, matched to its call by id; error results and results
  * without a call are skipped.
  */
-export function foldEditResults(stats: EditStats, calls: readonly ToolCall[], results: readonly ChatMessage[]): EditStats {
+export function foldEditResults(
+  stats: EditStats,
+  calls: readonly ToolCall[],
+  results: readonly ChatMessage[],
+): EditStats {
   const byId = new Map(calls.map((c) => [c.id, c]));
   const seen = new Set<string>();
   let out = stats;

@@ -84,7 +84,9 @@ export function extractEntities(text: string, cap: number = MAX_ENTITIES): strin
 /** `text` with each match of `re` (its group 1 when it has one) replaced by spaces, so indexes stay put. */
 function blank(text: string, re: RegExp): string {
   return text.replace(re, (whole: string, value?: unknown) =>
-    typeof value === 'string' ? whole.slice(0, whole.indexOf(value)) + ' '.repeat(value.length) : ' '.repeat(whole.length),
+    typeof value === 'string'
+      ? whole.slice(0, whole.indexOf(value)) + ' '.repeat(value.length)
+      : ' '.repeat(whole.length),
   );
 }
 

@@ -187,13 +187,18 @@ export const ExportV1 = z
     const seen = new Set<number>();
     v.messages.forEach((m, i) => {
       if (seen.has(m.sequenceNumber)) {
-        ctx.addIssue({ code: 'custom', path: ['messages', i, 'sequenceNumber'], message: `duplicate sequenceNumber ${m.sequenceNumber}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['messages', i, 'sequenceNumber'],
+          message: `duplicate sequenceNumber ${m.sequenceNumber}`,
+        });
       }
       seen.add(m.sequenceNumber);
     });
     const names = new Set<string>();
     v.branches.forEach((b, i) => {
-      if (names.has(b.name)) ctx.addIssue({ code: 'custom', path: ['branches', i, 'name'], message: `duplicate branch name "${b.name}"` });
+      if (names.has(b.name))
+        ctx.addIssue({ code: 'custom', path: ['branches', i, 'name'], message: `duplicate branch name "${b.name}"` });
       names.add(b.name);
     });
   });
@@ -376,7 +381,9 @@ export function parseExport(text: string): ExportV1 {
     throw new ExportParseError(`Import data is not a session export (format must be "${EXPORT_FORMAT}")`);
   }
   if (head.version !== EXPORT_VERSION) {
-    throw new ExportParseError(`Unsupported export version ${JSON.stringify(head.version)} (supported: ${EXPORT_VERSION})`);
+    throw new ExportParseError(
+      `Unsupported export version ${JSON.stringify(head.version)} (supported: ${EXPORT_VERSION})`,
+    );
   }
   const result = ExportV1.safeParse(raw);
   if (!result.success) {
@@ -394,7 +401,9 @@ export function parseExport(text: string): ExportV1 {
  */
 export function exportFingerprint(parsed: ExportV1): string {
   const { exportedAt: _ignored, ...content } = parsed;
-  return createHash('sha256').update(JSON.stringify(canonicalJson(content))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(canonicalJson(content)))
+    .digest('hex');
 }
 
 export interface DecodedExport {
@@ -446,7 +455,11 @@ export function decodeExport(parsed: ExportV1): DecodedExport {
       metadata: s.metadata,
       profileKey: s.profileKey,
       checkpoint: s.checkpoint
-        ? { goal: s.checkpoint.goal, afterSequenceNumber: s.checkpoint.afterSequenceNumber, createdAt: new Date(s.checkpoint.createdAt) }
+        ? {
+            goal: s.checkpoint.goal,
+            afterSequenceNumber: s.checkpoint.afterSequenceNumber,
+            createdAt: new Date(s.checkpoint.createdAt),
+          }
         : null,
       lastRewindReport: s.lastRewindReport,
       contextTokenCount: s.contextTokenCount,

@@ -124,7 +124,10 @@ export function markCheckpoint(active: readonly ChatMessage[], goal: string, now
   const g = goal.trim();
   if (g === '') throw new HistoryEditError('BAD_USER_INPUT', 'A checkpoint needs a goal');
   if (Array.from(g).length > CHECKPOINT_GOAL_MAX_CHARS) {
-    throw new HistoryEditError('BAD_USER_INPUT', `Checkpoint goal is longer than ${CHECKPOINT_GOAL_MAX_CHARS} characters`);
+    throw new HistoryEditError(
+      'BAD_USER_INPUT',
+      `Checkpoint goal is longer than ${CHECKPOINT_GOAL_MAX_CHARS} characters`,
+    );
   }
   return {
     goal: g,

@@ -17,7 +17,6 @@ export interface ChunkDraft {
   lastAt: Date;
 }
 
-
 function label(m: ChatMessage): string {
   if (m.role === 'tool') return `TOOL RESULT${m.name ? ` (${m.name})` : ''}`;
   return m.role.toUpperCase();
@@ -30,7 +29,9 @@ function render(m: ChatMessage): string {
 
 /** Whether a demoted row is original history (not a summary, a copy or a provider carrier). */
 export function isIndexable(m: ChatMessage): boolean {
-  return !m.isSummary && !m.isCompression && m.metadata.contextCopyOf === undefined && m.metadata.nativeCompaction !== true;
+  return (
+    !m.isSummary && !m.isCompression && m.metadata.contextCopyOf === undefined && m.metadata.nativeCompaction !== true
+  );
 }
 
 /**
@@ -77,14 +78,16 @@ export function chunkMessages(messages: readonly ChatMessage[], maxChars: number
 }
 
 const STOPWORDS = new Set(
-  'the and for are was were what which who whom this that these those with from into about have has had did does not you your our we they them then than there their when where why how can could would should will shall may might been being its let lets please also just any all some'.split(' '),
+  'the and for are was were what which who whom this that these those with from into about have has had did does not you your our we they them then than there their when where why how can could would should will shall may might been being its let lets please also just any all some'.split(
+    ' ',
+  ),
 );
 
 /** Distinct lower-cased words of at least 3 characters, stopwords out, capped. */
 export function queryWords(query: string): string[] {
-  const words = (query.toLowerCase().match(/[\p{L}\p{N}_][\p{L}\p{N}_.\-/]*[\p{L}\p{N}_]|[\p{L}\p{N}_]/gu) ?? []).filter(
-    (w) => w.length >= 3 && !STOPWORDS.has(w),
-  );
+  const words = (
+    query.toLowerCase().match(/[\p{L}\p{N}_][\p{L}\p{N}_.\-/]*[\p{L}\p{N}_]|[\p{L}\p{N}_]/gu) ?? []
+  ).filter((w) => w.length >= 3 && !STOPWORDS.has(w));
   return [...new Set(words)].slice(0, MAX_QUERY_WORDS);
 }
 
@@ -111,6 +114,7 @@ const TERM_MAX_PARTS = 32;
  */
 export function termQuery(term: string): string | null {
   const parts = term.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  if (parts.length === 0 || parts.length > TERM_MAX_PARTS || parts.some((p) => p.length > TERM_PART_MAX_CHARS)) return null;
+  if (parts.length === 0 || parts.length > TERM_MAX_PARTS || parts.some((p) => p.length > TERM_PART_MAX_CHARS))
+    return null;
   return `${parts.map((p) => `'${p}'`).join(' <-> ')}:*`;
 }

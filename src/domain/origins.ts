@@ -13,7 +13,8 @@ export function normalizeOrigin(value: string): string {
   } catch {
     throw new Error(`"${trimmed}" is not an origin (scheme://host[:port])`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`"${trimmed}" must be http:// or https://`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`"${trimmed}" must be http:// or https://`);
   if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
     throw new Error(`"${trimmed}" must be an origin only, without path, query or credentials`);
   }

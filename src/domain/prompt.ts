@@ -173,7 +173,9 @@ export function assembleMessages(
     if (m.role !== 'tool') flushToolImages();
     const sent =
       opts.vision && m.sequenceNumber !== opts.skipImagesOf
-        ? admittedImages(m).map((p) => images.get(p)).filter((i): i is PromptImage => i !== undefined)
+        ? admittedImages(m)
+            .map((p) => images.get(p))
+            .filter((i): i is PromptImage => i !== undefined)
         : [];
     const message: PromptMessage = {
       role: m.role,
@@ -207,7 +209,8 @@ export function promptMessageChars(m: Pick<PromptMessage, 'content' | 'toolCalls
 }
 
 const textChars = (messages: readonly PromptMessage[]) => messages.reduce((n, m) => n + promptMessageChars(m), 0);
-const imageTokens = (messages: readonly PromptMessage[]) => messages.reduce((n, m) => n + m.images.reduce((k, i) => k + i.tokens, 0), 0);
+const imageTokens = (messages: readonly PromptMessage[]) =>
+  messages.reduce((n, m) => n + m.images.reduce((k, i) => k + i.tokens, 0), 0);
 
 /** The stored context cut as the view cuts it: allowlist, notices, tool-result cap, per-message budget. */
 export function cutView(context: readonly ChatMessage[], rules: PromptRules): ChatMessage[] {
@@ -230,14 +233,16 @@ export function buildPrompt(input: PromptInput): Prompt {
     // Appended since the count: the sent messages of later rows (by sequence, so filtered rows do not shift it).
     const last = baseline.lastSequence;
     const delta = messages.filter((m) => m.sequenceNumber > last);
-    estimate = baseline.promptTokens + (delta.length > 0 ? cal.estimateDelta(textChars(delta)) + imageTokens(delta) : 0);
+    estimate =
+      baseline.promptTokens + (delta.length > 0 ? cal.estimateDelta(textChars(delta)) + imageTokens(delta) : 0);
   } else {
     const appended = messagesSinceBaseline(baseline, input.context);
     const body = messages.filter((m) => m.sequenceNumber !== -1);
     if (appended === null || appended > body.length) estimate = full();
     else {
       const delta = body.slice(body.length - appended);
-      estimate = baseline.promptTokens + (delta.length > 0 ? cal.estimateDelta(textChars(delta)) + imageTokens(delta) : 0);
+      estimate =
+        baseline.promptTokens + (delta.length > 0 ? cal.estimateDelta(textChars(delta)) + imageTokens(delta) : 0);
     }
   }
   let lastSequence = -1;

@@ -50,7 +50,11 @@ function foldAscii(text: string): string {
 }
 
 /** Replaces every case-insensitive (ASCII) occurrence of `needle`; `replace` gets the index after the match. */
-function replaceEach(text: string, needle: string, replace: (end: number) => { with: string; skipTo?: number }): string {
+function replaceEach(
+  text: string,
+  needle: string,
+  replace: (end: number) => { with: string; skipTo?: number },
+): string {
   if (!needle) return text;
   const folded = foldAscii(text);
   const target = foldAscii(needle);
@@ -68,7 +72,8 @@ function replaceEach(text: string, needle: string, replace: (end: number) => { w
   return out + text.slice(from);
 }
 
-const replaceAll = (text: string, needle: string, replacement: string) => replaceEach(text, needle, () => ({ with: replacement }));
+const replaceAll = (text: string, needle: string, replacement: string) =>
+  replaceEach(text, needle, () => ({ with: replacement }));
 
 /** Characters that end a URL inside prose, JSON or markdown. */
 const URL_END = new Set([...' \t\r\n"\'<>()[]{}`\\|^?#,;']);

@@ -10,7 +10,10 @@
  */
 import type { ChatMessage } from './types.js';
 
-type Row = Pick<ChatMessage, 'sequenceNumber' | 'role' | 'isContext' | 'isPlan' | 'isCompression' | 'isSummary' | 'metadata'>;
+type Row = Pick<
+  ChatMessage,
+  'sequenceNumber' | 'role' | 'isContext' | 'isPlan' | 'isCompression' | 'isSummary' | 'metadata'
+>;
 export type SeqRange = [number, number];
 
 /** The ranges a summary covers, or null when it does not say (legacy / hand-made). */

@@ -236,9 +236,7 @@ export function cleanGeneratedTitle(raw: string): string | null {
   let prev: string;
   do {
     prev = t;
-    t = t
-      .trim()
-      .replace(/^(\*\*|__|\*|_)(.*)\1$/, '$2');
+    t = t.trim().replace(/^(\*\*|__|\*|_)(.*)\1$/, '$2');
     t = trimEndChars(trimStartChars(t, QUOTES), QUOTES);
     t = trimEndChars(t, '.!?,;:…。！？、').trim();
   } while (t !== prev);

@@ -191,7 +191,11 @@ export function estimateTokens(messages: readonly ChatMessage[], model: string, 
 }
 
 /** Marginal estimate of messages added to an already-counted prompt. */
-export function estimateDeltaTokens(messages: readonly ChatMessage[], model: string, opts: EstimateOptions = {}): number {
+export function estimateDeltaTokens(
+  messages: readonly ChatMessage[],
+  model: string,
+  opts: EstimateOptions = {},
+): number {
   if (messages.length === 0) return 0;
   const cal = (opts.registry ?? UNCALIBRATED).calibrationFor(model);
   return cal.estimateDelta(contextChars(messages)) + imageTokensOf(messages, opts.imageTokens);

@@ -173,9 +173,7 @@ export function treeRows(active: readonly ChatMessage[], branches: readonly Stor
     .map((b, index) => ({ b, index, d: divergence(active, b) }))
     .sort(
       (x, y) =>
-        x.d.baseSequence - y.d.baseSequence ||
-        x.b.createdAt.getTime() - y.b.createdAt.getTime() ||
-        x.index - y.index,
+        x.d.baseSequence - y.d.baseSequence || x.b.createdAt.getTime() - y.b.createdAt.getTime() || x.index - y.index,
     );
   for (const { b, d } of forks) {
     const turns = d.own.filter(isTreeUserTurn);
@@ -278,7 +276,8 @@ export function planSwitch(
   let keepOldAs: StoredBranch | null = null;
   if (!heldElsewhere) {
     const taken = branches.map((b) => b.name);
-    const keepName = opts.keepName && !others.some((b) => b.name === opts.keepName) ? opts.keepName : defaultBranchName(taken);
+    const keepName =
+      opts.keepName && !others.some((b) => b.name === opts.keepName) ? opts.keepName : defaultBranchName(taken);
     keepOldAs = { name: keepName, baseSequence, suffix: removed, createdAt: opts.now ?? new Date() };
   }
   return { noop: false, deleteAfterSequence: baseSequence, insert, keepOldAs, removeBranch: target.name, rebased };
@@ -293,9 +292,7 @@ export function applySwitch(
   if (plan.noop) return { active: [...active], branches: [...branches] };
   const newActive = [...active.filter((m) => m.sequenceNumber <= plan.deleteAfterSequence), ...plan.insert];
   const rebased = new Map(plan.rebased.map((b) => [b.name, b]));
-  const newBranches = branches
-    .filter((b) => b.name !== plan.removeBranch)
-    .map((b) => rebased.get(b.name) ?? b);
+  const newBranches = branches.filter((b) => b.name !== plan.removeBranch).map((b) => rebased.get(b.name) ?? b);
   if (plan.keepOldAs) newBranches.push(plan.keepOldAs);
   return { active: newActive, branches: newBranches };
 }

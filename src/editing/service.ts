@@ -43,7 +43,6 @@ import type { SessionRow, SessionStore, Tx } from '../store/sessions.js';
 import { parseSessionMetadata, type SessionMetadataPatch } from '../domain/session-metadata.js';
 import { ErrorCode } from '../domain/error-codes.js';
 
-
 /** metadata.redo: the domain's stack, plus the next_sequence it was valid at and what each undo re-promoted. */
 interface StoredRedo extends RedoStack {
   segments: (RedoSegment & { promoted?: number[] })[];
@@ -60,7 +59,8 @@ interface CheckpointJson {
 export function checkpointFromJson(value: unknown): Checkpoint | null {
   if (!value || typeof value !== 'object') return null;
   const j = value as Partial<CheckpointJson>;
-  if (typeof j.goal !== 'string' || typeof j.afterSequenceNumber !== 'number' || typeof j.createdAt !== 'string') return null;
+  if (typeof j.goal !== 'string' || typeof j.afterSequenceNumber !== 'number' || typeof j.createdAt !== 'string')
+    return null;
   return { goal: j.goal, afterSequenceNumber: j.afterSequenceNumber, createdAt: new Date(j.createdAt) };
 }
 
@@ -72,7 +72,8 @@ const checkpointToJson = (c: Checkpoint): CheckpointJson => ({
 
 /** Domain plan errors become the contract's codes. */
 function domainError(error: unknown): unknown {
-  if (error instanceof BranchError || error instanceof HistoryEditError) return new DomainError(error.code, error.message);
+  if (error instanceof BranchError || error instanceof HistoryEditError)
+    return new DomainError(error.code, error.message);
   return error;
 }
 
@@ -110,7 +111,9 @@ export class EditingService {
         const locked = await this.edits.lockSession(tx, session.id);
         if (!locked) throw new NotFound();
         if (await this.edits.hasActiveTurn(tx, session.id)) {
-          throw new Conflict('A turn is running in this session: wait for it to end (or cancel it) before editing the history');
+          throw new Conflict(
+            'A turn is running in this session: wait for it to end (or cancel it) before editing the history',
+          );
         }
         return fn(tx, locked);
       });
@@ -133,23 +136,36 @@ export class EditingService {
    * they covered; a checkpoint past the cut is dropped. Returns the promoted
    * sequence numbers (a redo demotes them again).
    */
-  private async cutTail(tx: Tx, s: LockedSession, cut: number, removed: StoredMessage[], rebased?: StoredBranch[]): Promise<number[]> {
+  private async cutTail(
+    tx: Tx,
+    s: LockedSession,
+    cut: number,
+    removed: StoredMessage[],
+    rebased?: StoredBranch[],
+  ): Promise<number[]> {
     await this.edits.deleteAfter(tx, s.id, cut);
     if (rebased) {
       for (const b of rebased) await this.edits.saveBranch(tx, s.id, b);
     } else {
       const branches = await this.edits.branches(s.id, tx);
       const after = onActiveTruncated(branches, cut, removed);
-      for (let i = 0; i < after.length; i++) if (after[i] !== branches[i]) await this.edits.saveBranch(tx, s.id, after[i]!);
+      for (let i = 0; i < after.length; i++)
+        if (after[i] !== branches[i]) await this.edits.saveBranch(tx, s.id, after[i]!);
     }
     const promoted = await this.repairContext(tx, s.id, cut, removed);
     const checkpoint = checkpointFromJson(s.checkpoint);
-    if (checkpoint && checkpoint.afterSequenceNumber > cut) await this.edits.updateState(tx, s.id, { checkpoint: null });
+    if (checkpoint && checkpoint.afterSequenceNumber > cut)
+      await this.edits.updateState(tx, s.id, { checkpoint: null });
     return promoted;
   }
 
   /** Re-promotes what removed summaries (or context copies) covered; returns the promoted sequence numbers. */
-  private async repairContext(tx: Tx, sessionId: string, cut: number, removed: readonly ChatMessage[]): Promise<number[]> {
+  private async repairContext(
+    tx: Tx,
+    sessionId: string,
+    cut: number,
+    removed: readonly ChatMessage[],
+  ): Promise<number[]> {
     const repair = planContextRepair(removed);
     if (repair.kind === 'none') return [];
     let promoted: number[];
@@ -192,10 +208,14 @@ export class EditingService {
 
   async revert(viewer: Viewer, id: string, sequenceNumber: number): Promise<SessionRow> {
     await this.edit(viewer, id, async (tx, s) => {
-      const row = Number.isInteger(sequenceNumber) && sequenceNumber >= 0 ? await this.edits.rowAt(tx, s.id, sequenceNumber) : null;
+      const row =
+        Number.isInteger(sequenceNumber) && sequenceNumber >= 0
+          ? await this.edits.rowAt(tx, s.id, sequenceNumber)
+          : null;
       if (!row) throw new BadInput(`No message with sequenceNumber ${sequenceNumber} in this session`);
       const range = revertRange([row, ...(await this.edits.rowsAfter(tx, s.id, sequenceNumber))], sequenceNumber);
-      if (range.removed.length > 0) await this.removeForRedo(tx, s, range.cutAfterSequence, range.removed as StoredMessage[]);
+      if (range.removed.length > 0)
+        await this.removeForRedo(tx, s, range.cutAfterSequence, range.removed as StoredMessage[]);
     });
     return this.reload(id);
   }
@@ -242,7 +262,11 @@ export class EditingService {
       await this.edits.saveBranch(tx, s.id, b);
       return b;
     });
-    return { name: branch.name, messageCount: await this.edits.countUpTo(id, branch.baseSequence), createdAt: branch.createdAt };
+    return {
+      name: branch.name,
+      messageCount: await this.edits.countUpTo(id, branch.baseSequence),
+      createdAt: branch.createdAt,
+    };
   }
 
   /**
@@ -253,7 +277,8 @@ export class EditingService {
   async switchBranch(viewer: Viewer, id: string, name: string): Promise<SessionRow> {
     await this.edit(viewer, id, async (tx, s) => {
       const branches = await this.edits.branches(s.id, tx);
-      if (!branches.some((b) => b.name === name)) throw new DomainError(ErrorCode.NOT_FOUND, `No branch named "${name}"`);
+      if (!branches.some((b) => b.name === name))
+        throw new DomainError(ErrorCode.NOT_FOUND, `No branch named "${name}"`);
       const oldestFork = Math.min(...branches.map((b) => b.baseSequence));
       const window = await this.edits.rowsAfter(tx, s.id, oldestFork);
       const plan = planSwitch(window, branches, name);

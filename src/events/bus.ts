@@ -122,11 +122,17 @@ export class MemoryEventBus implements EventBus {
 
   async publish(sessionId: string, body: SessionEventBody): Promise<SessionEvent> {
     let log = this.logs.get(sessionId);
-    if (log) this.logs.delete(sessionId); // re-inserted below: the map stays in least-recently-published order
+    if (log)
+      this.logs.delete(sessionId); // re-inserted below: the map stays in least-recently-published order
     else log = { events: [], createdAfter: `${this.epoch}-${this.nextId - 1}`, dropped: null };
     this.logs.set(sessionId, log);
     this.evictIdleLogs();
-    const event = { ...body, eventId: `${this.epoch}-${this.nextId++}`, sessionId, at: new Date().toISOString() } as SessionEvent;
+    const event = {
+      ...body,
+      eventId: `${this.epoch}-${this.nextId++}`,
+      sessionId,
+      at: new Date().toISOString(),
+    } as SessionEvent;
     log.events.push(event);
     if (log.events.length > this.retention) {
       const removed = log.events.splice(0, log.events.length - this.retention);
@@ -236,10 +242,17 @@ export class RedisEventBus implements EventBus {
     private readonly retention: number,
     private readonly log: BusLogger = silent,
   ) {
-    const options = { maxRetriesPerRequest: null, lazyConnect: false, retryStrategy: (attempt: number) => Math.min(attempt * 100, 2_000) };
+    const options = {
+      maxRetriesPerRequest: null,
+      lazyConnect: false,
+      retryStrategy: (attempt: number) => Math.min(attempt * 100, 2_000),
+    };
     this.pub = new Redis(url, options);
     this.sub = new Redis(url, options);
-    for (const [name, conn] of [['publisher', this.pub], ['subscriber', this.sub]] as const) {
+    for (const [name, conn] of [
+      ['publisher', this.pub],
+      ['subscriber', this.sub],
+    ] as const) {
       // Without a listener every reconnect attempt is an "Unhandled error event".
       conn.on('error', (err: Error) => this.onConnectionError(name, err));
       conn.on('ready', () => this.onReady(conn));
@@ -281,7 +294,9 @@ export class RedisEventBus implements EventBus {
 
   /** After the subscriber (re)connected: what was published meanwhile, read from the streams. */
   private async catchUp() {
-    const ids = [...this.seen.keys(), ...this.baseline.keys()].filter((id, i, all) => all.indexOf(id) === i && !this.catchingUp.has(id));
+    const ids = [...this.seen.keys(), ...this.baseline.keys()].filter(
+      (id, i, all) => all.indexOf(id) === i && !this.catchingUp.has(id),
+    );
     if (ids.length === 0) return;
     for (const id of ids) this.catchingUp.set(id, []);
     try {
@@ -520,7 +535,9 @@ class SessionEventStream implements AsyncIterableIterator<SessionEvent> {
   private start() {
     this.started = true;
     this.bus.openStreams.add(this);
-    this.unsubscribe = this.bus.onSession(this.sessionId, (event) => (this.replaying ? this.buffered.push(event) : this.deliver(event)));
+    this.unsubscribe = this.bus.onSession(this.sessionId, (event) =>
+      this.replaying ? this.buffered.push(event) : this.deliver(event),
+    );
     void (async () => {
       try {
         if (this.bus instanceof RedisEventBus) await this.bus.ready();
@@ -546,7 +563,13 @@ class SessionEventStream implements AsyncIterableIterator<SessionEvent> {
    */
   private announceReset(gap: LogGap) {
     this.startedTurns = new Set();
-    const event = { type: 'EventsReset', reason: gap.reason, eventId: gap.floor, sessionId: this.sessionId, at: new Date().toISOString() } as SessionEvent;
+    const event = {
+      type: 'EventsReset',
+      reason: gap.reason,
+      eventId: gap.floor,
+      sessionId: this.sessionId,
+      at: new Date().toISOString(),
+    } as SessionEvent;
     this.last = null;
     this.deliver(event);
   }
@@ -616,5 +639,7 @@ export function endSessionStreams(bus: EventBus): number {
 }
 
 export function createEventBus(options: { redisUrl?: string; retention: number; log?: BusLogger }): EventBus {
-  return options.redisUrl ? new RedisEventBus(options.redisUrl, options.retention, options.log) : new MemoryEventBus(options.retention);
+  return options.redisUrl
+    ? new RedisEventBus(options.redisUrl, options.retention, options.log)
+    : new MemoryEventBus(options.retention);
 }

@@ -57,12 +57,23 @@ export async function readSessionFile(root: string, sessionId: string, relPath: 
 }
 
 /** Loads the named images of a session for `buildPrompt`, each priced from its own header. */
-export async function loadPromptImages(root: string, sessionId: string, paths: Iterable<string>, fallbackTokens: number): Promise<Map<string, PromptImage>> {
+export async function loadPromptImages(
+  root: string,
+  sessionId: string,
+  paths: Iterable<string>,
+  fallbackTokens: number,
+): Promise<Map<string, PromptImage>> {
   const out = new Map<string, PromptImage>();
   for (const path of paths) {
     if (out.has(path)) continue;
     const bytes = await readSessionFile(root, sessionId, path);
-    if (bytes) out.set(path, { path, bytes: bytes.length, tokens: imageTokensFromBytes(bytes, fallbackTokens), b64: bytes.toString('base64') });
+    if (bytes)
+      out.set(path, {
+        path,
+        bytes: bytes.length,
+        tokens: imageTokensFromBytes(bytes, fallbackTokens),
+        b64: bytes.toString('base64'),
+      });
   }
   return out;
 }

@@ -45,10 +45,16 @@ export interface StreamingUploadsOptions {
 export const DEFAULT_MAX_OTHER_BODY_BYTES = 65 * 1024 * 1024;
 
 const bodyTooLarge = () =>
-  new GraphQLError('Request body too large', { extensions: { code: ErrorCode.PAYLOAD_TOO_LARGE, http: { status: 413 } } });
+  new GraphQLError('Request body too large', {
+    extensions: { code: ErrorCode.PAYLOAD_TOO_LARGE, http: { status: 413 } },
+  });
 
 /** Yoga's limitRequestBodySize, for the requests this plugin does not parse itself. */
-function limitBody(request: Request, limit: number, fetchAPI: { Request: typeof Request; TransformStream: typeof TransformStream }): Request {
+function limitBody(
+  request: Request,
+  limit: number,
+  fetchAPI: { Request: typeof Request; TransformStream: typeof TransformStream },
+): Request {
   const body = request.body;
   if (!body) return request;
   const Transform = body instanceof ReadableStream ? globalThis.TransformStream : fetchAPI.TransformStream;
@@ -225,7 +231,8 @@ export async function parseMultipartOperations(
       void Promise.all(writes).then(() => finish());
     });
     // A GraphQLError is the body's own verdict (REQUEST_TIMEOUT from the idle guard): kept as it is.
-    const onBodyError = (e: Error) => finish(e instanceof GraphQLError ? e : badRequest(`The request body was interrupted: ${e.message}`));
+    const onBodyError = (e: Error) =>
+      finish(e instanceof GraphQLError ? e : badRequest(`The request body was interrupted: ${e.message}`));
     body.on('error', onBodyError);
     body.pipe(bb);
   });
@@ -246,13 +253,16 @@ export async function parseMultipartOperations(
     } catch {
       throw badRequest('Multipart field "map" must be valid JSON');
     }
-    if (!map || typeof map !== 'object' || Array.isArray(map)) throw badRequest('Multipart field "map" must be an object');
+    if (!map || typeof map !== 'object' || Array.isArray(map))
+      throw badRequest('Multipart field "map" must be an object');
     for (const [key, paths] of Object.entries(map as Record<string, unknown>)) {
       const file = files.get(key);
-      if (!file) throw badRequest(`Multipart file "${key}" named in "map" was not received (the body may be truncated)`);
+      if (!file)
+        throw badRequest(`Multipart file "${key}" named in "map" was not received (the body may be truncated)`);
       if (!Array.isArray(paths)) throw badRequest(`"map" entry "${key}" must be an array of paths`);
       for (const p of paths) {
-        if (typeof p !== 'string' || !setPath(operations, p, file)) throw badRequest(`"map" path ${JSON.stringify(p)} is invalid`);
+        if (typeof p !== 'string' || !setPath(operations, p, file))
+          throw badRequest(`"map" path ${JSON.stringify(p)} is invalid`);
       }
     }
   }
@@ -272,7 +282,8 @@ export function useStreamingUploads(opts: StreamingUploadsOptions): Plugin {
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
       const length = request.headers.get('content-length');
       if (length !== null && !/^\d+$/.test(length)) throw badRequest('Content-Length header is invalid');
-      const multipart = request.method === 'POST' && /^multipart\/form-data/i.test(request.headers.get('content-type') ?? '');
+      const multipart =
+        request.method === 'POST' && /^multipart\/form-data/i.test(request.headers.get('content-type') ?? '');
       if (!multipart) {
         const limit = opts.maxOtherBodyBytes ?? DEFAULT_MAX_OTHER_BODY_BYTES;
         if (length !== null && Number(length) > limit) throw bodyTooLarge();

@@ -153,9 +153,11 @@ export class SessionFiles {
   async copySession(fromSessionId: string, toSessionId: string): Promise<void> {
     const from = this.dir(fromSessionId);
     const to = this.dir(toSessionId);
-    await fs.cp(from, to, { recursive: true, errorOnExist: false, force: false }).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-    });
+    await fs
+      .cp(from, to, { recursive: true, errorOnExist: false, force: false })
+      .catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
   }
 
   dir(sessionId: string): string {
@@ -236,7 +238,10 @@ export class SessionFiles {
           r = await reader.read();
         } catch {
           finished = true; // the stream is errored; nothing to cancel
-          throw new FileRejectedError('truncated', `Upload of "${name}" was interrupted before it completed; nothing was saved`);
+          throw new FileRejectedError(
+            'truncated',
+            `Upload of "${name}" was interrupted before it completed; nothing was saved`,
+          );
         }
         if (r.done) {
           finished = true;
@@ -511,7 +516,13 @@ export class SessionFiles {
         const st = await fs.lstat(p).catch(() => null);
         if (!st || !st.isFile() || st.size !== bytes.byteLength) continue;
         if ((await sha256File(p).catch(() => '')) === hash) {
-          return { filename: n, relPath: this.relPath(sessionId, n), reused: true, contentType: ft.mime, size: st.size };
+          return {
+            filename: n,
+            relPath: this.relPath(sessionId, n),
+            reused: true,
+            contentType: ft.mime,
+            size: st.size,
+          };
         }
       }
       const tmp = path.join(dir, `${TMP_PREFIX}${randomUUID()}.part`);
@@ -524,7 +535,13 @@ export class SessionFiles {
           } catch (e) {
             const code = errCode(e);
             if (code === 'EEXIST') continue;
-            if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS' || code === 'EXDEV') {
+            if (
+              code === 'EPERM' ||
+              code === 'ENOTSUP' ||
+              code === 'EOPNOTSUPP' ||
+              code === 'ENOSYS' ||
+              code === 'EXDEV'
+            ) {
               try {
                 await fs.copyFile(tmp, path.join(dir, filename), fsc.COPYFILE_EXCL);
               } catch (e2) {
@@ -535,7 +552,13 @@ export class SessionFiles {
               throw e;
             }
           }
-          return { filename, relPath: this.relPath(sessionId, filename), reused: false, contentType: ft.mime, size: bytes.byteLength };
+          return {
+            filename,
+            relPath: this.relPath(sessionId, filename),
+            reused: false,
+            contentType: ft.mime,
+            size: bytes.byteLength,
+          };
         }
       } finally {
         await rmQuiet(tmp);
@@ -616,7 +639,10 @@ export class SessionFiles {
         .then(
           () => undefined,
           (e: unknown) => {
-            this.logger?.warn({ event: 'session_files.cleanup_failed', err: e instanceof Error ? e.message : String(e) });
+            this.logger?.warn({
+              event: 'session_files.cleanup_failed',
+              err: e instanceof Error ? e.message : String(e),
+            });
           },
         )
         .finally(() => {

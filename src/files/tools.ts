@@ -38,12 +38,14 @@ export function fileTools(files: Pick<SessionFiles, 'publish' | 'open'>): Server
       '(3D models, HTML, SVG, PDF, images, video, audio, text and source files). Does not copy: write the file there first.',
     parameters: {
       type: 'object',
-      properties: { filename: { type: 'string', description: `name of the file in ${SESSION_FILES_DIRNAME}/{session id}/` } },
+      properties: {
+        filename: { type: 'string', description: `name of the file in ${SESSION_FILES_DIRNAME}/{session id}/` },
+      },
       required: ['filename'],
     },
     run: async (args, ctx) => {
       const filename = sessionFileName(ctx.sessionId, args.filename ?? args.path);
-      if (!filename) return { content: 'Error: filename must name a file in this session\'s directory', isError: true };
+      if (!filename) return { content: "Error: filename must name a file in this session's directory", isError: true };
       const published = await files.publish(ctx.sessionId, filename);
       const card = {
         url: published.url,
@@ -58,16 +60,17 @@ export function fileTools(files: Pick<SessionFiles, 'publish' | 'open'>): Server
 
   const imageView: ServerTool = {
     name: 'image_view',
-    description:
-      `Load an image stored in ${SESSION_FILES_DIRNAME}/{session id}/ (for example one a notice said was not loaded) into your context.`,
+    description: `Load an image stored in ${SESSION_FILES_DIRNAME}/{session id}/ (for example one a notice said was not loaded) into your context.`,
     parameters: {
       type: 'object',
-      properties: { path: { type: 'string', description: `session_files/{session id}/image_N.ext, or just image_N.ext` } },
+      properties: {
+        path: { type: 'string', description: `session_files/{session id}/image_N.ext, or just image_N.ext` },
+      },
       required: ['path'],
     },
     run: async (args, ctx) => {
       const filename = sessionFileName(ctx.sessionId, args.path ?? args.filename);
-      if (!filename) return { content: 'Error: path must name an image in this session\'s directory', isError: true };
+      if (!filename) return { content: "Error: path must name an image in this session's directory", isError: true };
       const opened = await files.open(ctx.sessionId, filename);
       const rel = `${SESSION_FILES_DIRNAME}/${ctx.sessionId}/${filename}`;
       if (!opened) return { content: `Error: no file ${rel}`, isError: true };

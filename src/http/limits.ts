@@ -31,7 +31,9 @@ export interface SubscriptionLimitOptions {
 type Release = () => void;
 
 const tooMany = (message: string, status?: number) =>
-  new GraphQLError(message, { extensions: { code: ErrorCode.TOO_MANY_SUBSCRIPTIONS, ...(status ? { http: { status } } : {}) } });
+  new GraphQLError(message, {
+    extensions: { code: ErrorCode.TOO_MANY_SUBSCRIPTIONS, ...(status ? { http: { status } } : {}) },
+  });
 
 /** Whom a subscription is counted against: the viewer's user, or one shared bucket for callers without one. */
 function userKey(context: unknown): string {
@@ -55,7 +57,10 @@ export class SubscriptionCounter {
   acquire(user: string, transport: 'ws' | 'sse'): Release | GraphQLError {
     const { perUser, ssePerUser } = this.options;
     if (this.held(user) >= perUser) {
-      return tooMany(`At most ${perUser} subscriptions per user are open at once`, transport === 'sse' ? 429 : undefined);
+      return tooMany(
+        `At most ${perUser} subscriptions per user are open at once`,
+        transport === 'sse' ? 429 : undefined,
+      );
     }
     if (transport === 'sse' && (this.sse.get(user) ?? 0) >= ssePerUser) {
       return tooMany(`At most ${ssePerUser} SSE subscription streams per user are open at once`, 429);
@@ -93,12 +98,16 @@ export function wsSubscriptionLimits(counter: SubscriptionCounter) {
   const byArgs = new WeakMap<object, Release>();
   return {
     /** Errors to answer instead of running the operation, or undefined to go on. */
-    admit(socketCtx: object, args: { document: DocumentNode; operationName?: string | null; contextValue: unknown }): GraphQLError[] | undefined {
+    admit(
+      socketCtx: object,
+      args: { document: DocumentNode; operationName?: string | null; contextValue: unknown },
+    ): GraphQLError[] | undefined {
       if (getOperationAST(args.document, args.operationName)?.operation !== 'subscription') return undefined;
       const held = bySocket.get(socketCtx) ?? new Set<Release>();
       bySocket.set(socketCtx, held);
       const { perSocket } = counter.options;
-      if (held.size >= perSocket) return [tooMany(`At most ${perSocket} subscriptions per connection are open at once`)];
+      if (held.size >= perSocket)
+        return [tooMany(`At most ${perSocket} subscriptions per connection are open at once`)];
       const slot = counter.acquire(userKey(args.contextValue), 'ws');
       if (slot instanceof GraphQLError) return [slot];
       const release = () => {
@@ -207,7 +216,11 @@ export function useRequestBodyTimeout(idleMs: number): Plugin {
   };
 }
 
-function withIdleTimeout(request: Request, idleMs: number, fetchAPI: { Request: typeof Request; ReadableStream: typeof ReadableStream }): Request {
+function withIdleTimeout(
+  request: Request,
+  idleMs: number,
+  fetchAPI: { Request: typeof Request; ReadableStream: typeof ReadableStream },
+): Request {
   const body = request.body;
   if (!body) return request;
   const reader = body.getReader();
@@ -291,7 +304,9 @@ function introspectionDepthLimit(): Plugin {
       onReject: [
         (context, error) =>
           (context as ValidationContext | null)?.reportError(
-            new GraphQLError(error.message.replace(/^Syntax Error: /, ''), { extensions: { code: ErrorCode.GRAPHQL_VALIDATION_FAILED } }),
+            new GraphQLError(error.message.replace(/^Syntax Error: /, ''), {
+              extensions: { code: ErrorCode.GRAPHQL_VALIDATION_FAILED },
+            }),
           ),
       ],
     },
@@ -304,9 +319,15 @@ function introspectionDepthLimit(): Plugin {
 }
 
 /** The counter of a process's limits; the composition root builds one, shared by the SSE plugin and the graphql-ws server. */
-export function subscriptionCounter(config: Pick<Config, 'maxSubscriptionsPerSocket' | 'maxSubscriptionsPerUser' | 'maxSseStreamsPerUser'>): SubscriptionCounter {
+export function subscriptionCounter(
+  config: Pick<Config, 'maxSubscriptionsPerSocket' | 'maxSubscriptionsPerUser' | 'maxSseStreamsPerUser'>,
+): SubscriptionCounter {
   const { maxSubscriptionsPerSocket, maxSubscriptionsPerUser, maxSseStreamsPerUser } = config;
-  return new SubscriptionCounter({ perSocket: maxSubscriptionsPerSocket, perUser: maxSubscriptionsPerUser, ssePerUser: maxSseStreamsPerUser });
+  return new SubscriptionCounter({
+    perSocket: maxSubscriptionsPerSocket,
+    perUser: maxSubscriptionsPerUser,
+    ssePerUser: maxSseStreamsPerUser,
+  });
 }
 
 /** Yoga plugins of this module, listed right after useStreamingUploads. */
@@ -323,5 +344,8 @@ export function limitPlugins(app: { config: Config; subscriptions: SubscriptionC
 /** Node's own header timeout, checked often enough for a short setting to mean what it says (Node checks every 30 s by default). */
 export function applyRequestTimeouts(server: Server, config: Pick<Config, 'requestHeadersTimeoutMs'>): void {
   server.headersTimeout = config.requestHeadersTimeoutMs;
-  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(30_000, Math.max(50, Math.floor(config.requestHeadersTimeoutMs / 4)));
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(
+    30_000,
+    Math.max(50, Math.floor(config.requestHeadersTimeoutMs / 4)),
+  );
 }

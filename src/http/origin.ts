@@ -64,10 +64,15 @@ function isSameOrigin(origin: URL, hostHeader: string | undefined): boolean {
 export function createOriginPolicy(config: OriginPolicyConfig) {
   const anyOrigin = config.corsOrigins.includes('*');
   if (anyOrigin && !config.authEnabled) {
-    throw new Error('CORS_ORIGINS=* needs AUTH_ENABLED=true: in local mode it would let every web page drive this server');
+    throw new Error(
+      'CORS_ORIGINS=* needs AUTH_ENABLED=true: in local mode it would let every web page drive this server',
+    );
   }
   const listed = new Set(config.corsOrigins.filter((o) => o !== '*'));
-  const trustedHosts = new Set<string>([config.host.toLowerCase(), ...[...listed].map((o) => new URL(o).hostname.replace(/^\[|\]$/g, ''))]);
+  const trustedHosts = new Set<string>([
+    config.host.toLowerCase(),
+    ...[...listed].map((o) => new URL(o).hostname.replace(/^\[|\]$/g, '')),
+  ]);
 
   function hostAllowed(hostHeader: string | undefined): boolean {
     if (config.authEnabled || !hostHeader) return true;
@@ -105,7 +110,12 @@ export function createOriginPolicy(config: OriginPolicyConfig) {
       if (listed.has(url.origin)) return { corsOrigin: url.origin };
       if (anyOrigin) return { corsOrigin: '*' };
     }
-    return { refusal: { status: 403, message: `Cross-origin request from ${clip(origin)} refused: list the origin in CORS_ORIGINS to allow it` } };
+    return {
+      refusal: {
+        status: 403,
+        message: `Cross-origin request from ${clip(origin)} refused: list the origin in CORS_ORIGINS to allow it`,
+      },
+    };
   }
 
   function corsHeaders(origin: string): Record<string, string> {
@@ -164,7 +174,11 @@ const clip = (value: string | undefined) => (value ?? '').slice(0, 100);
 
 function refuse(res: ServerResponse, refusal: Refusal): void {
   const body = JSON.stringify({ errors: [{ message: refusal.message, extensions: { code: ErrorCode.FORBIDDEN } }] });
-  res.writeHead(refusal.status, { 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', 'content-length': String(Buffer.byteLength(body)) });
+  res.writeHead(refusal.status, {
+    'content-type': 'application/json; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    'content-length': String(Buffer.byteLength(body)),
+  });
   res.end(body);
 }
 

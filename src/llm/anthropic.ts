@@ -80,7 +80,9 @@ export class AnthropicProvider extends ResilientProvider {
   protected async *openStream(req: ChatRequest, signal: AbortSignal): AsyncIterable<ChatChunk> {
     const doFetch = guardedFetch(signal, { contentTypes: ['text/event-stream'] });
     // A request that carries a compaction block needs the beta that produced it.
-    const beta: Record<string, string> = req.messages.some((m) => m.compaction) ? { 'anthropic-beta': COMPACT_BETA } : {};
+    const beta: Record<string, string> = req.messages.some((m) => m.compaction)
+      ? { 'anthropic-beta': COMPACT_BETA }
+      : {};
     const res = await doFetch(this.url, {
       method: 'POST',
       headers: this.headers({ accept: 'text/event-stream', ...beta }),
@@ -162,7 +164,10 @@ export class AnthropicProvider extends ResilientProvider {
           return;
         case 'error': {
           const e = data.error ?? {};
-          throw new HttpStatusError(e.type === 'overloaded_error' ? 529 : 500, `${e.type ?? 'error'}: ${e.message ?? ''}`);
+          throw new HttpStatusError(
+            e.type === 'overloaded_error' ? 529 : 500,
+            `${e.type ?? 'error'}: ${e.message ?? ''}`,
+          );
         }
         default:
           break; // ping and unknown events

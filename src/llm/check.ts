@@ -15,7 +15,11 @@ export interface CheckTarget {
 
 type Listing = { ok: true; models: string[] } | { ok: false; problem: string };
 
-async function getJson(url: string, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number; body: unknown } | null> {
+async function getJson(
+  url: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ status: number; body: unknown } | null> {
   try {
     const res = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
     const text = await res.text();
@@ -38,7 +42,11 @@ async function listModels(kind: string, config: Config, where: string, timeoutMs
   let pick: (body: unknown) => string[];
   if (kind === 'ollama') {
     url = `${base}/api/tags`;
-    pick = (b) => ((b as { models?: Array<{ name?: string; model?: string }> })?.models ?? []).flatMap((m) => [m.name ?? '', m.model ?? '']);
+    pick = (b) =>
+      ((b as { models?: Array<{ name?: string; model?: string }> })?.models ?? []).flatMap((m) => [
+        m.name ?? '',
+        m.model ?? '',
+      ]);
   } else if (kind === 'openai') {
     url = `${base}/models`;
     if (config.openaiApiKey) headers = { authorization: `Bearer ${config.openaiApiKey}` };
@@ -53,7 +61,8 @@ async function listModels(kind: string, config: Config, where: string, timeoutMs
   }
   const res = await getJson(url, headers, timeoutMs);
   if (!res) return { ok: false, problem: `${where} is unreachable` };
-  if (res.status < 200 || res.status >= 300) return { ok: false, problem: `${where} answered HTTP ${res.status} to GET ${new URL(url).pathname}` };
+  if (res.status < 200 || res.status >= 300)
+    return { ok: false, problem: `${where} answered HTTP ${res.status} to GET ${new URL(url).pathname}` };
   return { ok: true, models: pick(res.body).filter(Boolean) };
 }
 
@@ -94,7 +103,11 @@ export async function checkProviders(targets: CheckTarget[], config: Config, log
 }
 
 /** The start-up check over every profile, in the background: never throws, never awaited by start-up. */
-export function checkProvidersInBackground(app: { config: Config; log: Logger; profiles: { list(): Promise<CheckTarget[]> } }): Promise<void> {
+export function checkProvidersInBackground(app: {
+  config: Config;
+  log: Logger;
+  profiles: { list(): Promise<CheckTarget[]> };
+}): Promise<void> {
   return app.profiles
     .list()
     .then((profiles) => checkProviders(profiles, app.config, app.log))

@@ -87,12 +87,19 @@ export function retryAfterSeconds(value: string | null): number | undefined {
 /** An error response as HttpStatusError, with the provider's message and Retry-After. */
 export async function statusErrorOf(res: Response): Promise<HttpStatusError> {
   const text = await res.text().catch(() => '');
-  return new HttpStatusError(res.status, errorBodyMessage(text) || res.statusText, retryAfterSeconds(res.headers.get('retry-after')));
+  return new HttpStatusError(
+    res.status,
+    errorBodyMessage(text) || res.statusText,
+    retryAfterSeconds(res.headers.get('retry-after')),
+  );
 }
 
 /** No chunk arrived within timeoutMs. */
 export class StreamTimeoutError extends Error {
-  constructor(readonly ms: number, readonly beforeFirstChunk: boolean) {
+  constructor(
+    readonly ms: number,
+    readonly beforeFirstChunk: boolean,
+  ) {
     super(beforeFirstChunk ? `no response within ${ms}ms` : `stream stalled: no data for ${ms}ms`);
     this.name = 'StreamTimeoutError';
   }

@@ -29,7 +29,13 @@ const DEFAULT_ENDPOINT: Record<string, string> = {
 /** The configured base URL of a provider kind, without credentials, query or fragment. */
 export function providerEndpoint(kind: string, settings: ProviderEndpointSettings): string {
   const raw =
-    (kind === 'ollama' ? settings.ollamaHost : kind === 'openai' ? settings.openaiBaseUrl : kind === 'anthropic' ? settings.anthropicBaseUrl : '') ||
+    (kind === 'ollama'
+      ? settings.ollamaHost
+      : kind === 'openai'
+        ? settings.openaiBaseUrl
+        : kind === 'anthropic'
+          ? settings.anthropicBaseUrl
+          : '') ||
     DEFAULT_ENDPOINT[kind] ||
     '';
   try {
@@ -68,7 +74,10 @@ export function sanitizeProviderMessage(text: string, max = REJECTED_DETAIL_MAX)
   s = s.split(/(\s+)/).map(withoutUrlSecrets).join('');
   // "Bearer xyz", "api_key=xyz", "x-api-key: xyz", "key: xyz"
   s = s.replace(/\b(bearer|basic)\s+[^\s,;"']+/gi, '$1 [redacted]');
-  s = s.replace(/\b((?:x-)?api[-_ ]?key|access[-_ ]?token|token|secret|password|key)(["']?\s*[:=]\s*["']?)[^\s,;"'}]+/gi, '$1$2[redacted]');
+  s = s.replace(
+    /\b((?:x-)?api[-_ ]?key|access[-_ ]?token|token|secret|password|key)(["']?\s*[:=]\s*["']?)[^\s,;"'}]+/gi,
+    '$1$2[redacted]',
+  );
   // Known key shapes and any long opaque token
   s = s.replace(/\b(sk|pk|rk|key|ak)-[A-Za-z0-9_-]{6,}/g, '[redacted]');
   s = s.replace(/\b[A-Za-z0-9_\-+/=]{32,}\b/g, '[redacted]');
@@ -91,13 +100,22 @@ function isModelMissing(status: number, detail: string): boolean {
 }
 
 /** Classifies a failed provider call (any error from an adapter) for the client. */
-export function classifyProviderError(err: unknown, ctx: { kind: string; endpoint: string; model: string }): ProviderFailure {
+export function classifyProviderError(
+  err: unknown,
+  ctx: { kind: string; endpoint: string; model: string },
+): ProviderFailure {
   const where = `${ctx.kind} at ${ctx.endpoint}`;
   const status = httpStatusErrorIn(err);
   if (status) {
     if (isModelMissing(status.status, status.detail)) {
-      const fix = ctx.kind === 'ollama' ? `run "ollama pull ${ctx.model}" on that host or choose another model` : 'check the profile\'s model name';
-      return { code: ErrorCode.MODEL_NOT_FOUND, message: `The model "${ctx.model}" is not available from ${where}: ${fix}.` };
+      const fix =
+        ctx.kind === 'ollama'
+          ? `run "ollama pull ${ctx.model}" on that host or choose another model`
+          : "check the profile's model name";
+      return {
+        code: ErrorCode.MODEL_NOT_FOUND,
+        message: `The model "${ctx.model}" is not available from ${where}: ${fix}.`,
+      };
     }
     if (status.status === 429) {
       const s = status.retryAfterSeconds;
@@ -116,5 +134,8 @@ export function classifyProviderError(err: unknown, ctx: { kind: string; endpoin
       };
     }
   }
-  return { code: ErrorCode.PROVIDER_UNAVAILABLE, message: `The model provider (${where}) is unreachable or stopped answering; try again.` };
+  return {
+    code: ErrorCode.PROVIDER_UNAVAILABLE,
+    message: `The model provider (${where}) is unreachable or stopped answering; try again.`,
+  };
 }

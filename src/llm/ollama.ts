@@ -53,7 +53,9 @@ export class OllamaProvider extends ResilientProvider {
     // Ollama gives no tool-call ids (or, in some builds, the same ones every turn), and its wire
     // format never sends them back: ids only pair our stored calls with their results and name
     // spilled bodies. A given id is kept only while it is unique in this request and response.
-    const seen = new Set(req.messages.flatMap((m) => [...(m.toolCalls ?? []).map((c) => c.id), ...(m.toolCallId ? [m.toolCallId] : [])]));
+    const seen = new Set(
+      req.messages.flatMap((m) => [...(m.toolCalls ?? []).map((c) => c.id), ...(m.toolCallId ? [m.toolCallId] : [])]),
+    );
     try {
       for await (const part of stream) {
         const m = part.message;
@@ -101,6 +103,10 @@ function toOllamaMessage(m: LlmMessage): OllamaMessage {
 function toOllamaTool(t: LlmToolDefinition): OllamaTool {
   return {
     type: 'function',
-    function: { name: t.name, description: t.description, parameters: t.parameters as OllamaTool['function']['parameters'] },
+    function: {
+      name: t.name,
+      description: t.description,
+      parameters: t.parameters as OllamaTool['function']['parameters'],
+    },
   };
 }

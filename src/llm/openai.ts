@@ -82,7 +82,10 @@ export class OpenAICompatibleProvider extends ResilientProvider {
         );
       }
       for (const choice of chunk.choices ?? []) {
-        const delta = (choice.delta ?? {}) as typeof choice.delta & { reasoning_content?: unknown; reasoning?: unknown };
+        const delta = (choice.delta ?? {}) as typeof choice.delta & {
+          reasoning_content?: unknown;
+          reasoning?: unknown;
+        };
         const reasoning = delta.reasoning_content ?? delta.reasoning;
         if (typeof reasoning === 'string' && reasoning) yield { type: 'thinking', text: reasoning };
         if (delta.content) yield { type: 'text', text: delta.content };
@@ -101,7 +104,9 @@ export class OpenAICompatibleProvider extends ResilientProvider {
     }
     if (finish === undefined && reported === undefined) {
       throw new ProtocolError(
-        received ? 'stream ended without finish_reason or usage' : 'no SSE data events in the response (not an OpenAI stream)',
+        received
+          ? 'stream ended without finish_reason or usage'
+          : 'no SSE data events in the response (not an OpenAI stream)',
       );
     }
     yield* flushCalls();
@@ -117,7 +122,10 @@ function toOpenAIMessage(m: LlmMessage): MessageParam {
     case 'tool':
       return { role: 'tool', tool_call_id: m.toolCallId ?? '', content: m.content };
     case 'assistant': {
-      const out: OpenAI.Chat.Completions.ChatCompletionAssistantMessageParam = { role: 'assistant', content: m.content };
+      const out: OpenAI.Chat.Completions.ChatCompletionAssistantMessageParam = {
+        role: 'assistant',
+        content: m.content,
+      };
       if (m.toolCalls?.length) {
         out.tool_calls = m.toolCalls.map((c) => ({
           id: c.id,

@@ -15,7 +15,8 @@
  */
 import type { LlmMessage } from './types.js';
 
-export const MISSING_TOOL_RESULT = 'Tool call cancelled: no result was recorded for this call (the turn was cancelled or interrupted before it arrived).';
+export const MISSING_TOOL_RESULT =
+  'Tool call cancelled: no result was recorded for this call (the turn was cancelled or interrupted before it arrived).';
 
 export function orphanToolResultNote(m: LlmMessage): string {
   return `[Result of an earlier tool call${m.name ? ` (${m.name})` : ''} whose request is no longer in the conversation]\n${m.content}`;
@@ -40,7 +41,12 @@ export function pairToolCalls(messages: readonly LlmMessage[]): LlmMessage[] {
       if (next.role === 'assistant') break;
       if (next.role !== 'tool' || used.has(j)) continue;
       // A result without an id (older imports) answers the first open call.
-      const id = next.toolCallId && open.has(next.toolCallId) ? next.toolCallId : !next.toolCallId ? open.keys().next().value : undefined;
+      const id =
+        next.toolCallId && open.has(next.toolCallId)
+          ? next.toolCallId
+          : !next.toolCallId
+            ? open.keys().next().value
+            : undefined;
       if (id === undefined) continue;
       open.delete(id);
       used.add(j);

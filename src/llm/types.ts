@@ -64,7 +64,10 @@ export interface LlmProvider {
 /** The provider could not be reached or answered garbage; maps to PROVIDER_UNAVAILABLE. */
 export class ProviderUnavailableError extends Error {
   readonly code = ErrorCode.PROVIDER_UNAVAILABLE;
-  constructor(message: string, readonly cause?: unknown) {
+  constructor(
+    message: string,
+    readonly cause?: unknown,
+  ) {
     super(message);
     this.name = 'ProviderUnavailableError';
   }

@@ -51,11 +51,13 @@ export class RecallService {
     if (!(at instanceof Date) || Number.isNaN(at.getTime())) throw new BadInput('at must be a valid DateTime');
     if (at.getTime() <= now) throw new BadInput('at must be in the future');
     const maxMs = this.config.recallMaxAheadDays * 86_400_000;
-    if (at.getTime() - now > maxMs) throw new BadInput(`at must be at most ${this.config.recallMaxAheadDays} days ahead`);
+    if (at.getTime() - now > maxMs)
+      throw new BadInput(`at must be at most ${this.config.recallMaxAheadDays} days ahead`);
     // Blank is blank whatever the spaces: Unicode white space, zero-width and format characters (U+200B, U+2060…).
     const trimmed = text.replace(/[\p{White_Space}\p{Cf}]/gu, '');
     if (trimmed === '') throw new BadInput('Recall text must not be empty');
-    if (text.length > this.config.maxMessageChars) throw new BadInput(`Recall text is longer than ${this.config.maxMessageChars} characters`);
+    if (text.length > this.config.maxMessageChars)
+      throw new BadInput(`Recall text is longer than ${this.config.maxMessageChars} characters`);
     return text;
   }
 
@@ -73,7 +75,13 @@ export class RecallService {
     return this.create(session.id, session.userId, 'MODEL', at, this.validate(at, text));
   }
 
-  private async create(sessionId: string, owner: string | null, source: string, at: Date, text: string): Promise<Recall> {
+  private async create(
+    sessionId: string,
+    owner: string | null,
+    source: string,
+    at: Date,
+    text: string,
+  ): Promise<Recall> {
     if ((await this.store.countActive(sessionId)) >= this.config.recallMaxPendingPerSession) {
       throw new BadInput(`A session holds at most ${this.config.recallMaxPendingPerSession} pending recalls`);
     }
@@ -187,7 +195,12 @@ export class RecallService {
   /** Claims and fires due recalls until none is left. */
   private async runDue(): Promise<void> {
     for (;;) {
-      const claimed = await this.store.claimDue(this.turns.processId, this.config.recallLeaseMs, CLAIM_BATCH, this.turns.exclusiveStore);
+      const claimed = await this.store.claimDue(
+        this.turns.processId,
+        this.config.recallLeaseMs,
+        CLAIM_BATCH,
+        this.turns.exclusiveStore,
+      );
       if (claimed.length === 0) return;
       let progressed = false;
       for (const recall of claimed) {

@@ -26,14 +26,21 @@ export function scheduleRecallTool(recalls: Pick<RecallService, 'scheduleFromToo
     run: async (args, ctx) => {
       const text = typeof args.text === 'string' ? args.text : '';
       let at: Date;
-      if (typeof args.in_seconds === 'number' || (typeof args.in_seconds === 'string' && args.in_seconds.trim() !== '')) {
+      if (
+        typeof args.in_seconds === 'number' ||
+        (typeof args.in_seconds === 'string' && args.in_seconds.trim() !== '')
+      ) {
         const seconds = Number(args.in_seconds);
-        if (!Number.isFinite(seconds) || seconds <= 0) return { content: 'Error: in_seconds must be a positive number', isError: true };
+        if (!Number.isFinite(seconds) || seconds <= 0)
+          return { content: 'Error: in_seconds must be a positive number', isError: true };
         at = new Date(Date.now() + seconds * 1000);
       } else if (typeof args.at === 'string' && args.at.trim() !== '') {
         // Only ISO 8601 with a zone: a zoneless time would be read in the server's zone, which the model cannot know.
         if (!ISO_WITH_ZONE.test(args.at.trim())) {
-          return { content: 'Error: at must be an ISO 8601 time with a time zone (e.g. 2026-12-01T09:00:00Z)', isError: true };
+          return {
+            content: 'Error: at must be an ISO 8601 time with a time zone (e.g. 2026-12-01T09:00:00Z)',
+            isError: true,
+          };
         }
         at = new Date(args.at.trim());
         if (Number.isNaN(at.getTime())) return { content: 'Error: at must be an ISO 8601 time', isError: true };

@@ -61,7 +61,8 @@ export interface AuthenticatedContext extends Context {
   viewer: Viewer;
 }
 
-const unauthenticated = () => new GraphQLError('Authentication required', { extensions: { code: ErrorCode.UNAUTHENTICATED } });
+const unauthenticated = () =>
+  new GraphQLError('Authentication required', { extensions: { code: ErrorCode.UNAUTHENTICATED } });
 
 export const builder = new SchemaBuilder<{
   Context: Context;
@@ -85,7 +86,9 @@ export const builder = new SchemaBuilder<{
       admin: can(context.viewer, 'manageProfiles'),
     }),
     unauthorizedError: (_parent, context) =>
-      context.viewer === null ? unauthenticated() : new GraphQLError('Not allowed', { extensions: { code: ErrorCode.FORBIDDEN } }),
+      context.viewer === null
+        ? unauthenticated()
+        : new GraphQLError('Not allowed', { extensions: { code: ErrorCode.FORBIDDEN } }),
   },
   prisma: {
     client: (ctx) => ctx.app.db.prisma,

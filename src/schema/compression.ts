@@ -71,8 +71,11 @@ builder.queryFields((t) => ({
     },
     resolve: async (_root, args, ctx, info) => {
       const viewer = ctx.viewer;
-      const first = argumentGiven(info, 'first') ? (args.first ?? 5) : Math.min(args.first ?? 5, ctx.app.config.maxPageSize);
-      if (first < 1 || first > ctx.app.config.maxPageSize) throw new BadInput(`first must be between 1 and ${ctx.app.config.maxPageSize}`);
+      const first = argumentGiven(info, 'first')
+        ? (args.first ?? 5)
+        : Math.min(args.first ?? 5, ctx.app.config.maxPageSize);
+      if (first < 1 || first > ctx.app.config.maxPageSize)
+        throw new BadInput(`first must be between 1 and ${ctx.app.config.maxPageSize}`);
       let scope: MemoryScope;
       if (args.sessionId) {
         const session = await ctx.app.sessions.readable(viewer, parseGlobalId(String(args.sessionId), 'Session'));

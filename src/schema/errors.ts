@@ -32,7 +32,14 @@ const BUSY_MESSAGE = 'The session is locked by another write; nothing was saved,
  * keeps application/json responses at 200, as that media type asks.
  */
 function requestStatus(code: string) {
-  const status = code === ErrorCode.UNAUTHENTICATED ? 401 : code === ErrorCode.FORBIDDEN ? 403 : code === ErrorCode.INTERNAL_SERVER_ERROR ? 500 : 400;
+  const status =
+    code === ErrorCode.UNAUTHENTICATED
+      ? 401
+      : code === ErrorCode.FORBIDDEN
+        ? 403
+        : code === ErrorCode.INTERNAL_SERVER_ERROR
+          ? 500
+          : 400;
   return { spec: true, status };
 }
 
@@ -55,14 +62,18 @@ function findDomainError(error: unknown): { code: string; message: string } | nu
     const wanted = current instanceof Error ? wantedTypeOf(current) : null;
     if (wanted) return { code: ErrorCode.BAD_USER_INPUT, message: `Malformed ${wanted} id` };
     // Prisma's "required record not found" (Pothos' prismaNode loads with findUniqueOrThrow): a missing row.
-    if ((current as { code?: unknown }).code === 'P2025' && (current as Error).name === 'PrismaClientKnownRequestError') {
+    if (
+      (current as { code?: unknown }).code === 'P2025' &&
+      (current as Error).name === 'PrismaClientKnownRequestError'
+    ) {
       return { code: ErrorCode.NOT_FOUND, message: 'Not found' };
     }
     const code = (current as { code?: unknown }).code ?? (current as GraphQLError).extensions?.code;
     if (typeof code === 'string' && PASSED_CODES.has(code) && current instanceof Error) {
       return { code, message: current.message };
     }
-    current = (current as { originalError?: unknown; cause?: unknown }).originalError ?? (current as { cause?: unknown }).cause;
+    current =
+      (current as { originalError?: unknown; cause?: unknown }).originalError ?? (current as { cause?: unknown }).cause;
   }
   return null;
 }
@@ -83,12 +94,15 @@ const GENERIC_PROVIDER = 'The model provider is unavailable or stopped answering
 export function maskError(error: unknown, message: string): Error {
   const found = findDomainError(error);
   // Provider errors carry hosts and upstream text: clients get the code and a generic message.
-  const domain = found?.code === ErrorCode.PROVIDER_UNAVAILABLE ? { code: found.code, message: GENERIC_PROVIDER } : found;
+  const domain =
+    found?.code === ErrorCode.PROVIDER_UNAVAILABLE ? { code: found.code, message: GENERIC_PROVIDER } : found;
   if (domain) {
     const path = error instanceof GraphQLError ? error.path : undefined;
     // An HTTP status set by a request-level error (413 for an oversized upload) survives masking;
     // a request-level error without one (no path: the request never reached a field) gets one.
-    const http = (error instanceof GraphQLError ? error.extensions?.http : undefined) ?? (path ? undefined : requestStatus(domain.code));
+    const http =
+      (error instanceof GraphQLError ? error.extensions?.http : undefined) ??
+      (path ? undefined : requestStatus(domain.code));
     return new GraphQLError(domain.message, { path, extensions: { code: domain.code, ...(http ? { http } : {}) } });
   }
   if (error instanceof GraphQLError) {
@@ -97,14 +111,19 @@ export function maskError(error: unknown, message: string): Error {
     if (isVariableError(error)) {
       return new GraphQLError(error.message, {
         nodes: error.nodes,
-        extensions: { code: ErrorCode.BAD_USER_INPUT, http: error.extensions?.http ?? requestStatus(ErrorCode.BAD_USER_INPUT) },
+        extensions: {
+          code: ErrorCode.BAD_USER_INPUT,
+          http: error.extensions?.http ?? requestStatus(ErrorCode.BAD_USER_INPUT),
+        },
       });
     }
     if (!error.originalError && !error.path) {
       // validation / parse errors carry no internals; each still gets a code
       if (typeof code === 'string') return error;
       // Parse errors outside an HTTP request (graphql-ws) arrive without Yoga's code.
-      const fallback = error.message.startsWith('Syntax Error:') ? ErrorCode.GRAPHQL_PARSE_FAILED : ErrorCode.GRAPHQL_VALIDATION_FAILED;
+      const fallback = error.message.startsWith('Syntax Error:')
+        ? ErrorCode.GRAPHQL_PARSE_FAILED
+        : ErrorCode.GRAPHQL_VALIDATION_FAILED;
       return new GraphQLError(error.message, {
         nodes: error.nodes,
         extensions: { ...error.extensions, code: fallback, http: error.extensions?.http ?? requestStatus(fallback) },
@@ -112,9 +131,19 @@ export function maskError(error: unknown, message: string): Error {
     }
     // A variable that does not coerce (unknown field, wrong type) wraps only GraphQL errors: the client's input, not a fault.
     if (error.originalError && wrapsOnlyGraphQLErrors(error)) {
-      return new GraphQLError(error.message, { nodes: error.nodes, path: error.path, extensions: { ...error.extensions, code: ErrorCode.BAD_USER_INPUT } });
+      return new GraphQLError(error.message, {
+        nodes: error.nodes,
+        path: error.path,
+        extensions: { ...error.extensions, code: ErrorCode.BAD_USER_INPUT },
+      });
     }
   }
   const path = error instanceof GraphQLError ? error.path : undefined;
-  return new GraphQLError(message, { path, extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR, ...(path ? {} : { http: requestStatus(ErrorCode.INTERNAL_SERVER_ERROR) }) } });
+  return new GraphQLError(message, {
+    path,
+    extensions: {
+      code: ErrorCode.INTERNAL_SERVER_ERROR,
+      ...(path ? {} : { http: requestStatus(ErrorCode.INTERNAL_SERVER_ERROR) }),
+    },
+  });
 }

@@ -27,7 +27,7 @@ export const CompressionStrategyEnum = builder.enumType('CompressionStrategy', {
 
 const SessionEventRef = builder.interfaceRef<SessionEvent>('SessionEvent').implement({
   description:
-    'Every event of a session\'s stream. eventId is a resumable cursor: pass the last one seen as `after` to get what was missed, exactly once, in order. ' +
+    "Every event of a session's stream. eventId is a resumable cursor: pass the last one seen as `after` to get what was missed, exactly once, in order. " +
     'When the log no longer holds everything after `after` (a restart, or trimmed past the retention) the stream starts with EventsReset: refetch the history; fragments of a turn whose TurnStarted is lost are then not sent, its end is.',
   resolveType: (event) => event.type,
   fields: (t) => ({
@@ -39,9 +39,7 @@ const SessionEventRef = builder.interfaceRef<SessionEvent>('SessionEvent').imple
 
 function eventType<K extends SessionEvent['type']>(
   name: K,
-  fields: Parameters<typeof builder.objectRef<Of<K>>>[0] extends string
-    ? (t: any) => Record<string, any>
-    : never,
+  fields: Parameters<typeof builder.objectRef<Of<K>>>[0] extends string ? (t: any) => Record<string, any> : never,
 ) {
   return builder.objectRef<Of<K>>(name).implement({
     interfaces: [SessionEventRef],
@@ -65,7 +63,9 @@ eventType('ThinkingDelta', (t) => ({
 eventType('ToolCallRequested', (t) => ({
   turnId: t.id({ resolve: (e: Of<'ToolCallRequested'>) => turnGlobalId(e.turnId) }),
   toolCall: t.field({ type: ToolCallRef, resolve: (e: Of<'ToolCallRequested'>) => e.toolCall }),
-  clientSide: t.exposeBoolean('clientSide', { description: 'true when the client must run it and call submitToolResult' }),
+  clientSide: t.exposeBoolean('clientSide', {
+    description: 'true when the client must run it and call submitToolResult',
+  }),
 }));
 eventType('MessageSaved', (t) => ({
   turnId: t.id({ nullable: true, resolve: (e: Of<'MessageSaved'>) => (e.turnId ? turnGlobalId(e.turnId) : null) }),
@@ -77,7 +77,10 @@ eventType('CompressionStarted', (t) => ({
 }));
 eventType('ContextCompressed', (t) => ({
   reason: t.field({ type: CompressionReasonEnum, resolve: (e: Of<'ContextCompressed'>) => e.reason as 'FORCED' }),
-  strategy: t.field({ type: CompressionStrategyEnum, resolve: (e: Of<'ContextCompressed'>) => e.strategy as 'SUMMARY' }),
+  strategy: t.field({
+    type: CompressionStrategyEnum,
+    resolve: (e: Of<'ContextCompressed'>) => e.strategy as 'SUMMARY',
+  }),
   summary: t.exposeString('summary'),
   messagesBefore: t.exposeInt('messagesBefore'),
   messagesAfter: t.exposeInt('messagesAfter'),
@@ -120,7 +123,8 @@ const SessionListEventRef = builder.objectRef<SessionListEvent>('SessionListEven
     session: t.field({
       type: SessionRef,
       nullable: true,
-      resolve: async (e, _a, ctx) => (e.kind === 'deleted' || !ctx.viewer ? null : ctx.app.sessions.findReadable(ctx.viewer, e.sessionId)),
+      resolve: async (e, _a, ctx) =>
+        e.kind === 'deleted' || !ctx.viewer ? null : ctx.app.sessions.findReadable(ctx.viewer, e.sessionId),
     }),
   }),
 });

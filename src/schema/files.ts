@@ -18,7 +18,7 @@ const SessionFileRef = builder.objectRef<SessionFileShape>('SessionFile').implem
     size: t.int({ resolve: (f) => f.entry.size }),
     contentType: t.string({ resolve: (f) => f.entry.contentType }),
     url: t.string({
-      description: 'Download path, served with the caller\'s credentials',
+      description: "Download path, served with the caller's credentials",
       resolve: (f) => fileUrl(f.sessionId, f.entry.filename),
     }),
     createdAt: t.field({ type: 'DateTime', resolve: (f) => f.entry.createdAt }),
@@ -36,7 +36,10 @@ builder.prismaObjectFields(SessionRef, (t) => ({
 builder.mutationField('uploadSessionFiles', (t) =>
   t.withAuth({ authenticated: true }).field({
     type: [SessionFileRef],
-    args: { sessionId: t.arg.globalID({ for: SessionRef, required: true }), files: t.arg({ type: ['File'], required: true }) },
+    args: {
+      sessionId: t.arg.globalID({ for: SessionRef, required: true }),
+      files: t.arg({ type: ['File'], required: true }),
+    },
     resolve: async (_root, args, ctx) => {
       const session = await ctx.app.sessions.writable(ctx.viewer, args.sessionId.id);
       if (args.files.length === 0) throw new BadInput('No files to upload');

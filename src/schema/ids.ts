@@ -48,7 +48,9 @@ export const turnGlobalId = (id: string) => encodeGlobalID('Turn', id);
  */
 export function argumentGiven(
   info: {
-    fieldNodes: readonly { arguments?: readonly { name: { value: string }; value: { kind: string; name?: { value: string } } }[] }[];
+    fieldNodes: readonly {
+      arguments?: readonly { name: { value: string }; value: { kind: string; name?: { value: string } } }[];
+    }[];
     variableValues: Record<string, unknown>;
   },
   name: string,

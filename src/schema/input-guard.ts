@@ -54,7 +54,8 @@ export function findMalformedText(document: DocumentNode, variables: unknown): G
   const inDocument = findInDocument(document);
   if (inDocument !== null) return reject(`A string argument contains ${describe(inDocument)}`);
   const inVariables = findInValue(variables ?? {}, '$');
-  if (inVariables) return reject(`Variable ${inVariables.path.replace(/^\$\./, '$')} contains ${describe(inVariables.text)}`);
+  if (inVariables)
+    return reject(`Variable ${inVariables.path.replace(/^\$\./, '$')} contains ${describe(inVariables.text)}`);
   return null;
 }
 
@@ -66,7 +67,13 @@ function reject(message: string): GraphQLError {
 
 /** Envelop plugin: operations with malformed text answer BAD_USER_INPUT and never execute. */
 export function useWellFormedText(): Plugin {
-  const check = ({ args, setResultAndStopExecution }: { args: { document: DocumentNode; variableValues?: unknown }; setResultAndStopExecution: (r: never) => void }) => {
+  const check = ({
+    args,
+    setResultAndStopExecution,
+  }: {
+    args: { document: DocumentNode; variableValues?: unknown };
+    setResultAndStopExecution: (r: never) => void;
+  }) => {
     const error = findMalformedText(args.document, args.variableValues);
     if (error) setResultAndStopExecution({ errors: [error] } as never);
   };

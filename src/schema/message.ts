@@ -10,15 +10,13 @@ export const MessageRoleEnum = builder.enumType('MessageRole', {
   values: ['USER', 'ASSISTANT', 'TOOL', 'SYSTEM'] as const,
 });
 
-export const ToolCallRef = builder
-  .objectRef<{ id: string; name: string; arguments: unknown }>('ToolCall')
-  .implement({
-    fields: (t) => ({
-      id: t.exposeString('id'),
-      name: t.exposeString('name'),
-      arguments: t.field({ type: 'JSON', resolve: (c) => c.arguments ?? {} }),
-    }),
-  });
+export const ToolCallRef = builder.objectRef<{ id: string; name: string; arguments: unknown }>('ToolCall').implement({
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    name: t.exposeString('name'),
+    arguments: t.field({ type: 'JSON', resolve: (c) => c.arguments ?? {} }),
+  }),
+});
 
 /** Messages arrive as StoredMessage or as JSON snapshots from events (createdAt a string). */
 export type MessageShape = Omit<StoredMessage, 'createdAt'> & { createdAt: Date | string };
@@ -42,28 +40,28 @@ export async function loadMessage(raw: string, ctx: Context): Promise<MessageSha
 
 MessageRef.implement({
   fields: (t) => ({
-  sequenceNumber: t.exposeInt('sequenceNumber'),
-  role: t.field({ type: MessageRoleEnum, resolve: (m) => m.role.toUpperCase() as 'USER' }),
-  content: t.exposeString('content'),
-  thinking: t.exposeString('thinking', { nullable: true }),
-  isContext: t.exposeBoolean('isContext'),
-  isDisplay: t.exposeBoolean('isDisplay'),
-  isPlan: t.exposeBoolean('isPlan'),
-  isCompression: t.exposeBoolean('isCompression'),
-  isSummary: t.exposeBoolean('isSummary'),
-  isCompressionCritical: t.exposeBoolean('isCompressionCritical'),
-  isRecall: t.exposeBoolean('isRecall'),
-  isAgentNote: t.exposeBoolean('isAgentNote'),
-  toolCalls: t.field({ type: [ToolCallRef], resolve: (m) => m.toolCalls }),
-  toolCallId: t.exposeString('toolCallId', { nullable: true }),
-  name: t.exposeString('name', { nullable: true }),
-  metadata: t.field({ type: 'JSON', resolve: (m) => m.metadata }),
-  elapsedSeconds: t.exposeFloat('elapsedSeconds', { nullable: true }),
-  toolCallCount: t.exposeInt('toolCallCount', { nullable: true }),
-  tokenCount: t.exposeInt('tokenCount', { nullable: true }),
-  files: t.exposeStringList('files'),
-  images: t.exposeStringList('images'),
-  archived: t.exposeBoolean('archived'),
-  createdAt: t.field({ type: 'DateTime', resolve: (m) => m.createdAt }),
+    sequenceNumber: t.exposeInt('sequenceNumber'),
+    role: t.field({ type: MessageRoleEnum, resolve: (m) => m.role.toUpperCase() as 'USER' }),
+    content: t.exposeString('content'),
+    thinking: t.exposeString('thinking', { nullable: true }),
+    isContext: t.exposeBoolean('isContext'),
+    isDisplay: t.exposeBoolean('isDisplay'),
+    isPlan: t.exposeBoolean('isPlan'),
+    isCompression: t.exposeBoolean('isCompression'),
+    isSummary: t.exposeBoolean('isSummary'),
+    isCompressionCritical: t.exposeBoolean('isCompressionCritical'),
+    isRecall: t.exposeBoolean('isRecall'),
+    isAgentNote: t.exposeBoolean('isAgentNote'),
+    toolCalls: t.field({ type: [ToolCallRef], resolve: (m) => m.toolCalls }),
+    toolCallId: t.exposeString('toolCallId', { nullable: true }),
+    name: t.exposeString('name', { nullable: true }),
+    metadata: t.field({ type: 'JSON', resolve: (m) => m.metadata }),
+    elapsedSeconds: t.exposeFloat('elapsedSeconds', { nullable: true }),
+    toolCallCount: t.exposeInt('toolCallCount', { nullable: true }),
+    tokenCount: t.exposeInt('tokenCount', { nullable: true }),
+    files: t.exposeStringList('files'),
+    images: t.exposeStringList('images'),
+    archived: t.exposeBoolean('archived'),
+    createdAt: t.field({ type: 'DateTime', resolve: (m) => m.createdAt }),
   }),
 });

@@ -51,12 +51,15 @@ const ModelViewRef = builder.objectRef<ModelViewShape>('ModelView').implement({
   description: 'What the next model call sends (before the next request and its recall, which a turn adds).',
   fields: (t) => ({
     messages: t.field({ type: [ModelViewMessageRef], resolve: (v) => v.messages }),
-    estimatedTokens: t.exposeInt('estimatedTokens', { description: 'the last real prompt count + the calibrated delta since (= Session.contextTokens)' }),
+    estimatedTokens: t.exposeInt('estimatedTokens', {
+      description: 'the last real prompt count + the calibrated delta since (= Session.contextTokens)',
+    }),
     contextWindow: t.exposeInt('contextWindow'),
     model: t.exposeString('model'),
     profile: t.prismaField({
       type: 'Profile',
-      resolve: async (query, v, _a, ctx) => ctx.app.db.prisma.profile.findUniqueOrThrow({ ...query, where: { id: v.profileId } }),
+      resolve: async (query, v, _a, ctx) =>
+        ctx.app.db.prisma.profile.findUniqueOrThrow({ ...query, where: { id: v.profileId } }),
     }),
   }),
 });
@@ -64,7 +67,8 @@ const ModelViewRef = builder.objectRef<ModelViewShape>('ModelView').implement({
 builder.prismaObjectField(SessionRef, 'modelView', (t) =>
   t.field({
     type: ModelViewRef,
-    description: 'Exactly what the next model call would send, built by the function the turn runner uses (owner or admin only).',
+    description:
+      'Exactly what the next model call would send, built by the function the turn runner uses (owner or admin only).',
     select: { id: true, userId: true },
     resolve: async (s, _a, ctx) => {
       if (!can(ctx.viewer, 'readContext', s)) {

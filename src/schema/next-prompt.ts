@@ -12,4 +12,3 @@ export function nextPromptOf(ctx: Context, sessionId: string): Promise<Loaded> {
   if (!loaded) map.set(sessionId, (loaded = sessionPrompt(ctx.app, sessionId)));
   return loaded;
 }
-

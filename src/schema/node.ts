@@ -19,7 +19,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 const visible: Record<string, (id: string, ctx: AuthenticatedContext) => Promise<boolean>> = {
   // session(id:): the store's read rule, as one filtered query.
-  Session: async (id, ctx) => UUID.test(id) && (await lookups.sessionExists(ctx.app.db, id, ctx.app.store.readWhere(ctx.viewer))),
+  Session: async (id, ctx) =>
+    UUID.test(id) && (await lookups.sessionExists(ctx.app.db, id, ctx.app.store.readWhere(ctx.viewer))),
   // The session's rule, through the turn's session.
   Turn: async (id, ctx) => {
     if (!UUID.test(id)) return false;

@@ -89,7 +89,8 @@ builder.prismaObjectFields(SessionRef, (t) => ({
     resolve: async (s, args, ctx, info) => {
       if (!can(ctx.viewer, 'readContext', s)) throw new Forbidden('Only the owner or an admin may read the recalls');
       const first = argumentGiven(info, 'first') ? (args.first ?? 50) : 50;
-      if (first < 1 || first > ctx.app.config.maxPageSize) throw new BadInput(`first must be between 1 and ${ctx.app.config.maxPageSize}`);
+      if (first < 1 || first > ctx.app.config.maxPageSize)
+        throw new BadInput(`first must be between 1 and ${ctx.app.config.maxPageSize}`);
       return ctx.app.recalls.list(s.id, { includeFinished: args.includeFinished === true, first });
     },
   }),

@@ -11,15 +11,17 @@ export const TurnStatusEnum = builder.enumType('TurnStatus', {
   values: ['RUNNING', 'WAITING_FOR_TOOL', 'COMPLETED', 'CANCELLED', 'FAILED', 'INTERRUPTED'] as const,
 });
 
-export type TurnShape = TurnJson | {
-  id: string;
-  sessionId: string;
-  status: string;
-  startedAt: Date;
-  endedAt: Date | null;
-  error: string | null;
-  pendingToolCalls: unknown;
-};
+export type TurnShape =
+  | TurnJson
+  | {
+      id: string;
+      sessionId: string;
+      status: string;
+      startedAt: Date;
+      endedAt: Date | null;
+      error: string | null;
+      pendingToolCalls: unknown;
+    };
 
 export const TurnRef = builder.loadableNodeRef<TurnShape, string>('Turn', {
   id: { resolve: (turn) => turn.id },
@@ -64,7 +66,7 @@ const SendMessageInput = builder.inputType('SendMessageInput', {
     files: t.field({ type: ['File'] }),
     hidden: t.boolean({
       defaultValue: false,
-      description: 'machine payload (form submission): no files written, not shown as the user\'s words',
+      description: "machine payload (form submission): no files written, not shown as the user's words",
     }),
     clientTools: t.field({
       type: [ToolDefinitionInput],

@@ -21,11 +21,7 @@ export class SearchService {
   }
 
   /** One page of sessions(search:): the plain list's order and pinned-first rule, exact totalCount, matches per edge. */
-  search(
-    options: Omit<ListOptions, 'ids' | 'probe'>,
-    query: SessionQuery,
-    raw: string,
-  ): Promise<SearchPage> {
+  search(options: Omit<ListOptions, 'ids' | 'probe'>, query: SessionQuery, raw: string): Promise<SearchPage> {
     return this.searches.search(options, query, this.validTerm(raw));
   }
 }

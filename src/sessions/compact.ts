@@ -27,7 +27,12 @@ export interface CompactResult {
   messagesAfter: number;
 }
 
-export async function compactSession(app: CompactDeps, viewer: Viewer, sessionId: string, strategy: CompressionStrategy): Promise<CompactResult> {
+export async function compactSession(
+  app: CompactDeps,
+  viewer: Viewer,
+  sessionId: string,
+  strategy: CompressionStrategy,
+): Promise<CompactResult> {
   const session = await app.sessions.writable(viewer, sessionId);
   if (await app.turns.activeTurn(session.id)) throw new Conflict('A turn is running in this session');
   const profile = await app.profiles.get(session.profileId);
@@ -39,5 +44,10 @@ export async function compactSession(app: CompactDeps, viewer: Viewer, sessionId
   });
   if (!result) throw new NothingToCompact();
   const fresh = await app.store.get(session.id);
-  return { session: fresh!, summary: result.summary, messagesBefore: result.messagesBefore, messagesAfter: result.messagesAfter };
+  return {
+    session: fresh!,
+    summary: result.summary,
+    messagesBefore: result.messagesBefore,
+    messagesAfter: result.messagesAfter,
+  };
 }

@@ -25,7 +25,11 @@ export async function historyPage(
   const total = session.displayCount;
   const { start, end } = pageWindow(args, total, maxPageSize);
   const rows = await store.displayRange(session.id, start, end);
-  const edges = rows.map((node) => ({ cursor: encodeIndexCursor(node.displayIndex!), displayIndex: node.displayIndex!, node }));
+  const edges = rows.map((node) => ({
+    cursor: encodeIndexCursor(node.displayIndex!),
+    displayIndex: node.displayIndex!,
+    node,
+  }));
   return {
     edges,
     totalCount: total,

@@ -8,7 +8,13 @@ import type { SearchService } from '../search/service.js';
 import type { SearchMatches } from '../store/search.js';
 import { decodeJsonCursor, encodeJsonCursor } from './cursors.js';
 import { BadInput } from '../store/errors.js';
-import { type SessionCursor, type SessionOrderField, type SessionRow, SessionStore, type SortDirection } from '../store/sessions.js';
+import {
+  type SessionCursor,
+  type SessionOrderField,
+  type SessionRow,
+  SessionStore,
+  type SortDirection,
+} from '../store/sessions.js';
 
 export const DEFAULT_SESSION_PAGE = 50;
 

@@ -13,7 +13,10 @@ export const DEFAULT_HISTORY_PAGE = 50;
 
 /** The [start, end) window of display positions a connection page covers. */
 export function pageWindow(args: PageArgs, total: number, maxPageSize: number): { start: number; end: number } {
-  for (const [name, value] of [['first', args.first], ['last', args.last]] as const) {
+  for (const [name, value] of [
+    ['first', args.first],
+    ['last', args.last],
+  ] as const) {
     if (value != null && (value < 0 || value > maxPageSize)) {
       throw new BadInput(`${name} must be between 0 and ${maxPageSize}`);
     }

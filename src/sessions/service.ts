@@ -85,7 +85,10 @@ export class SessionService {
   }
 
   /** Stores a service record (role=system, metadata.source); only allowlisted sources ever reach the model. */
-  async recordEvent(viewer: Viewer, input: { sessionId: string; source: string; text: string }): Promise<StoredMessage> {
+  async recordEvent(
+    viewer: Viewer,
+    input: { sessionId: string; source: string; text: string },
+  ): Promise<StoredMessage> {
     const session = await this.writable(viewer, input.sessionId);
     const source = input.source.trim();
     if (!/^[a-z][a-z0-9_]{0,63}$/.test(source)) throw new BadInput('source must be a short snake_case name');

@@ -125,7 +125,8 @@ export class ShareService {
     }
     const existing = await this.shares.tokenOf(sessionId);
     if (existing) return { token: existing, url: shareUrl(existing) };
-    if (session.nextSequence === 0) throw new Conflict('The session has no saved message yet; send one before sharing it');
+    if (session.nextSequence === 0)
+      throw new Conflict('The session has no saved message yet; send one before sharing it');
     try {
       const token = await this.shares.create(sessionId, newShareToken());
       return { token, url: shareUrl(token) };

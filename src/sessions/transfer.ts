@@ -48,12 +48,15 @@ export function checkpointFromJson(value: unknown): Checkpoint | null {
   if (!value || typeof value !== 'object') return null;
   const v = value as Record<string, unknown>;
   const createdAt = new Date(String(v.createdAt ?? ''));
-  if (typeof v.goal !== 'string' || typeof v.afterSequenceNumber !== 'number' || Number.isNaN(createdAt.getTime())) return null;
+  if (typeof v.goal !== 'string' || typeof v.afterSequenceNumber !== 'number' || Number.isNaN(createdAt.getTime()))
+    return null;
   return { goal: v.goal, afterSequenceNumber: v.afterSequenceNumber, createdAt };
 }
 
 export function checkpointToJson(c: Checkpoint | null): Record<string, unknown> | undefined {
-  return c ? { goal: c.goal, afterSequenceNumber: c.afterSequenceNumber, createdAt: c.createdAt.toISOString() } : undefined;
+  return c
+    ? { goal: c.goal, afterSequenceNumber: c.afterSequenceNumber, createdAt: c.createdAt.toISOString() }
+    : undefined;
 }
 
 /** A `session_branches.suffix` element (ChatMessage as JSON) → ChatMessage. */
@@ -86,7 +89,8 @@ export function rebasePath(rel: string, sessionId: string): string | null {
 }
 
 function rebaseMessage(m: ChatMessage, sessionId: string): ChatMessage {
-  const rebase = (paths: readonly string[]) => paths.map((p) => rebasePath(p, sessionId)).filter((p): p is string => p !== null);
+  const rebase = (paths: readonly string[]) =>
+    paths.map((p) => rebasePath(p, sessionId)).filter((p): p is string => p !== null);
   const metadata = { ...m.metadata };
   if (Array.isArray(metadata.imagesInContext)) metadata.imagesInContext = rebase(metadata.imagesInContext.map(String));
   return { ...m, files: rebase(m.files), images: rebase(m.images), metadata };
@@ -142,7 +146,8 @@ function fromChatGpt(conv: ImportedConversation): SessionImport {
 /** Parse import text into one or more sessions to create. BAD_USER_INPUT on anything malformed. */
 export function parseImport(data: string): SessionImport[] {
   if (typeof data !== 'string' || data.trim() === '') throw new BadInput('Import data is empty');
-  if (data.length > MAX_IMPORT_CHARS) throw new BadInput(`Import data is larger than ${MAX_IMPORT_CHARS / (1024 * 1024)} MB`);
+  if (data.length > MAX_IMPORT_CHARS)
+    throw new BadInput(`Import data is larger than ${MAX_IMPORT_CHARS / (1024 * 1024)} MB`);
   let raw: unknown;
   try {
     raw = JSON.parse(data);
@@ -159,7 +164,9 @@ export function parseImport(data: string): SessionImport[] {
     return conversations.map(fromChatGpt);
   }
   if (raw === null || typeof raw !== 'object' || (raw as { format?: unknown }).format !== EXPORT_FORMAT) {
-    throw new BadInput(`Import data is neither a session export (format "${EXPORT_FORMAT}") nor a ChatGPT conversations.json`);
+    throw new BadInput(
+      `Import data is neither a session export (format "${EXPORT_FORMAT}") nor a ChatGPT conversations.json`,
+    );
   }
   const parsed = parseExport(data);
   return [fromExport(decodeExport(parsed), `export:${exportFingerprint(parsed)}`)];
@@ -183,7 +190,8 @@ export class TransferService {
   async export(viewer: Viewer, session: SessionRow, format: ExportFormat): Promise<string> {
     const messages = await this.store.allMessages(session.id);
     if (format === 'MARKDOWN') return exportMarkdown(session, messages);
-    if (!can(viewer, 'readContext', session)) throw new Forbidden('Only the owner or an admin may export the full session');
+    if (!can(viewer, 'readContext', session))
+      throw new Forbidden('Only the owner or an admin may export the full session');
     const { profileKey, branches, chunks } = await this.transfers.exportExtras(session);
     return exportJson({
       session: {
@@ -293,7 +301,11 @@ export class TransferService {
         nextSequence: messages.length > 0 ? messages[messages.length - 1]!.sequenceNumber + 1 : 0,
         displayCount: messages.filter((m) => m.isDisplay).length,
       },
-      messages: messages.map((m) => ({ message: rebaseMessage(m, id), displayIndex: m.isDisplay ? displayIndex++ : null, archived: m.archived === true })),
+      messages: messages.map((m) => ({
+        message: rebaseMessage(m, id),
+        displayIndex: m.isDisplay ? displayIndex++ : null,
+        archived: m.archived === true,
+      })),
       branches: item.branches.map((b) => ({
         name: b.name,
         baseSequence: b.baseSequence,

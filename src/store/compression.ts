@@ -29,9 +29,23 @@ export class CompressionStore {
   }
 
   /** The meter reset after a pass: new token count, baseline and truncated flag cleared, the pass recorded (merged, other keys kept). */
-  async recordCompression(tx: Tx, sessionId: string, contextTokens: number, lastCompression: LastCompression): Promise<void> {
-    const recorded = { at: lastCompression.at, reason: lastCompression.reason, ...(lastCompression.marker !== undefined && { marker: lastCompression.marker }) };
-    await this.store.recordCompression(sessionId, { set: { lastCompression: recorded }, remove: ['baseline', 'contextTruncated'] }, contextTokens, tx);
+  async recordCompression(
+    tx: Tx,
+    sessionId: string,
+    contextTokens: number,
+    lastCompression: LastCompression,
+  ): Promise<void> {
+    const recorded = {
+      at: lastCompression.at,
+      reason: lastCompression.reason,
+      ...(lastCompression.marker !== undefined && { marker: lastCompression.marker }),
+    };
+    await this.store.recordCompression(
+      sessionId,
+      { set: { lastCompression: recorded }, remove: ['baseline', 'contextTruncated'] },
+      contextTokens,
+      tx,
+    );
   }
 
   /** The full body of a stored row (hot or archived), for `read_spilled`. */

@@ -39,7 +39,12 @@ export class EditStore {
   }
 
   /** Points a session's attachment paths (files, images, notices) at another session's directory. */
-  async rebaseFilePaths(tx: Prisma.TransactionClient, sessionId: string, fromPrefix: string, toPrefix: string): Promise<void> {
+  async rebaseFilePaths(
+    tx: Prisma.TransactionClient,
+    sessionId: string,
+    fromPrefix: string,
+    toPrefix: string,
+  ): Promise<void> {
     for (const table of ['session_messages', 'session_messages_archive']) {
       await tx.$executeRawUnsafe(
         `UPDATE ${table} SET
@@ -78,7 +83,13 @@ export class EditStore {
     return (rows[0]?.n ?? 0) > 0;
   }
 
-  private async select(tx: Tx, sessionId: string, where: string, params: unknown[], suffix = ''): Promise<StoredMessage[]> {
+  private async select(
+    tx: Tx,
+    sessionId: string,
+    where: string,
+    params: unknown[],
+    suffix = '',
+  ): Promise<StoredMessage[]> {
     const rows = await tx.$queryRawUnsafe<(MessageRow & { archived: boolean })[]>(
       `SELECT * FROM (
          SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive WHERE session_id = $1::uuid AND ${where}
@@ -233,7 +244,10 @@ export class EditStore {
 
   async branches(sessionId: string, tx?: Tx): Promise<StoredBranch[]> {
     const client = tx ?? this.prisma;
-    const rows = await client.sessionBranch.findMany({ where: { sessionId }, orderBy: [{ createdAt: 'asc' }, { name: 'asc' }] });
+    const rows = await client.sessionBranch.findMany({
+      where: { sessionId },
+      orderBy: [{ createdAt: 'asc' }, { name: 'asc' }],
+    });
     return rows.map((r) =>
       branchFromJson({
         name: r.name,
@@ -253,7 +267,11 @@ export class EditStore {
         return message;
       }),
     });
-    const data = { baseSequence: json.baseSequence, suffix: json.suffix as unknown as Prisma.InputJsonValue, createdAt: branch.createdAt };
+    const data = {
+      baseSequence: json.baseSequence,
+      suffix: json.suffix as unknown as Prisma.InputJsonValue,
+      createdAt: branch.createdAt,
+    };
     await tx.sessionBranch.upsert({
       where: { sessionId_name: { sessionId, name: branch.name } },
       create: { sessionId, name: branch.name, ...data },
@@ -289,7 +307,10 @@ export class EditStore {
       where: { id: sessionId },
       data: {
         ...(data.checkpoint !== undefined && {
-          checkpoint: data.checkpoint === null ? (null as unknown as Prisma.InputJsonValue) : (data.checkpoint as Prisma.InputJsonValue),
+          checkpoint:
+            data.checkpoint === null
+              ? (null as unknown as Prisma.InputJsonValue)
+              : (data.checkpoint as Prisma.InputJsonValue),
         }),
         ...(data.lastRewindReport !== undefined && { lastRewindReport: data.lastRewindReport }),
         lastActive: new Date(),

@@ -16,7 +16,11 @@ export function readableSession(db: Database, id: string, readable: Prisma.Sessi
   return db.prisma.session.findFirst({ where: { id, ...readable } });
 }
 
-export async function countOwnedSessions(db: Database, userId: string, readable: Prisma.SessionWhereInput): Promise<number> {
+export async function countOwnedSessions(
+  db: Database,
+  userId: string,
+  readable: Prisma.SessionWhereInput,
+): Promise<number> {
   return db.prisma.session.count({ where: { AND: [{ userId }, readable] } });
 }
 

@@ -125,7 +125,11 @@ export class MemoryIndex {
       .slice(0, input.first);
   }
 
-  private async pass(input: MemorySearchInput, terms: { word: string; tsquery: string | null }[], pass: MemorySearchPass): Promise<MemoryHit[]> {
+  private async pass(
+    input: MemorySearchInput,
+    terms: { word: string; tsquery: string | null }[],
+    pass: MemorySearchPass,
+  ): Promise<MemoryHit[]> {
     const params: unknown[] = [];
     const p = (v: unknown) => {
       params.push(v);
@@ -148,14 +152,19 @@ export class MemoryIndex {
     const share = `((${present.map((x) => `(CASE WHEN ${x} THEN 1 ELSE 0 END)`).join(' + ')})::float8 / ${terms.length})`;
     const anyWords = terms.flatMap((t) => (t.tsquery ? [t.tsquery] : [])).join(' | ');
     const tsq = anyWords ? `to_tsquery('simple', ${p(anyWords)})` : null;
-    const match = pass === 'words' ? `search_vector @@ ${tsq}` : [...(tsq ? [`search_vector @@ ${tsq}`] : []), ...likes].join(' OR ');
+    const match =
+      pass === 'words'
+        ? `search_vector @@ ${tsq}`
+        : [...(tsq ? [`search_vector @@ ${tsq}`] : []), ...likes].join(' OR ');
     // No term as words: no rank key (a bare `0` in ORDER BY would be read as a column position).
     const rank = tsq ? `ts_rank(search_vector, ${tsq}) DESC, ` : '';
     const useTrigram = input.trigram ?? this.trigram;
     const exclude = input.excludeIds?.length ? `AND id <> ALL(${p(input.excludeIds)}::uuid[])` : '';
     // Cheap ranking (share, full-text rank) picks a bounded candidate set; word_similarity only runs on those.
     const candidates = p(Math.max(MIN_CANDIDATES, input.first * CANDIDATES_PER_HIT));
-    const score = useTrigram ? `((word_similarity(${p(input.query.slice(0, 1000))}, c.content)::float8 + c.share) / 2)` : 'c.share';
+    const score = useTrigram
+      ? `((word_similarity(${p(input.query.slice(0, 1000))}, c.content)::float8 + c.share) / 2)`
+      : 'c.share';
     const min = p(input.minScore ?? 0);
     const limit = p(input.first);
     const rows = await this.prisma.$queryRawUnsafe<MemoryHit[]>(

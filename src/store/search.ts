@@ -64,7 +64,14 @@ export interface SearchTuning {
 const STATS_TTL_MS = 60_000;
 /** Display rows of a probe-plan page up to which positions are found by reading them (~0.4 µs a row). */
 const PAGE_SCAN_ROWS = 20_000;
-const DEFAULT_TUNING: SearchTuning = { plan: 'auto', sampleSize: 64, sampleDepth: 200, minSample: 16, denseShare: 0.9, countParts: 2 };
+const DEFAULT_TUNING: SearchTuning = {
+  plan: 'auto',
+  sampleSize: 64,
+  sampleDepth: 200,
+  minSample: 16,
+  denseShare: 0.9,
+  countParts: 2,
+};
 
 /**
  * The per-session probe: does this session have a display row matching the
@@ -104,7 +111,10 @@ export class SearchStore {
     // The server enforces statement_timeout; PGlite cannot interrupt a running
     // statement, so the caller is also answered by a timer of the same length.
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new BadInput('Search timed out: try a longer or rarer term')), this.timeoutMs + 25);
+      timer = setTimeout(
+        () => reject(new BadInput('Search timed out: try a longer or rarer term')),
+        this.timeoutMs + 25,
+      );
     });
     try {
       const run = this.db.prisma.$transaction(async (tx) => {
@@ -125,7 +135,10 @@ export class SearchStore {
       return result;
     } catch (error) {
       if (error instanceof BadInput) throw error;
-      if (String((error as Error).message).includes('statement timeout') || (error as { code?: string }).code === '57014') {
+      if (
+        String((error as Error).message).includes('statement timeout') ||
+        (error as { code?: string }).code === '57014'
+      ) {
         throw new BadInput('Search timed out: try a longer or rarer term');
       }
       throw error;
@@ -187,24 +200,29 @@ export class SearchStore {
                         ORDER BY s.last_active DESC LIMIT ${add(this.tuning.sampleSize)}) o) x`,
       ...params,
     );
-    return row!.sampled >= this.tuning.minSample && row!.hits >= this.tuning.denseShare * row!.sampled ? 'dense' : 'sparse';
+    return row!.sampled >= this.tuning.minSample && row!.hits >= this.tuning.denseShare * row!.sampled
+      ? 'dense'
+      : 'sparse';
   }
 
   /** One page of sessions(search:) for a valid term: the plain list's order and pinned-first rule, exact totalCount, matches per edge. */
-  async search(
-    options: Omit<ListOptions, 'ids' | 'probe'>,
-    query: SessionQuery,
-    term: string,
-  ): Promise<SearchPage> {
+  async search(options: Omit<ListOptions, 'ids' | 'probe'>, query: SessionQuery, term: string): Promise<SearchPage> {
     const concurrent = this.db.kind === 'postgres';
     // The probe plan's count, split into parts (by a hash of the id) on
     // separate pooled connections of a server, runs alongside the page.
     let counting: Promise<number[]> | undefined;
     const countIn = (tx: Tx, folded: string, part: number, parts: number) =>
-      this.store.count(options.viewer, options.profileId, undefined, (idSql, add) => {
-        const split = parts > 1 ? `(hashtext(${idSql}::text) & 2147483647) % ${add(parts)}::int = ${add(part)}::int AND ` : '';
-        return `${split}${probeSql(idSql, add(folded))}`;
-      }, tx);
+      this.store.count(
+        options.viewer,
+        options.profileId,
+        undefined,
+        (idSql, add) => {
+          const split =
+            parts > 1 ? `(hashtext(${idSql}::text) & 2147483647) % ${add(parts)}::int = ${add(part)}::int AND ` : '';
+          return `${split}${probeSql(idSql, add(folded))}`;
+        },
+        tx,
+      );
     const page = await this.bounded(async (tx, foldedTerm) => {
       // lower() never turns a character into \, % or _: folding the escaped term is escaping the folded one.
       const folded = likePattern(foldedTerm);
@@ -212,10 +230,16 @@ export class SearchStore {
       if (density === 'dense') {
         const parts = concurrent ? Math.max(1, this.tuning.countParts) : 1;
         if (concurrent) {
-          counting = Promise.all(Array.from({ length: parts }, (_, i) => this.bounded((t) => countIn(t, folded, i, parts))));
+          counting = Promise.all(
+            Array.from({ length: parts }, (_, i) => this.bounded((t) => countIn(t, folded, i, parts))),
+          );
           counting.catch(() => undefined);
         }
-        const listed = await this.store.list({ ...options, probe: (idSql, add) => probeSql(idSql, add(folded)) }, query, tx);
+        const listed = await this.store.list(
+          { ...options, probe: (idSql, add) => probeSql(idSql, add(folded)) },
+          query,
+          tx,
+        );
         const pageIds = listed.rows.map((r) => r.id);
         // A dense term's trigram posting lists are long: when the page's own
         // display rows are fewer, reading those beats intersecting with them.
@@ -245,8 +269,15 @@ export class SearchStore {
       const ids = found.map((r) => r.id);
       const listed = await this.store.list({ ...options, ids }, query, tx);
       // The match set already applied the viewer's filter: without a profile filter the count is its size.
-      const totalCount = options.profileId ? await this.store.count(options.viewer, options.profileId, ids, undefined, tx) : ids.length;
-      const matches = await this.matchesIn(tx, listed.rows.map((r) => r.id), folded, term);
+      const totalCount = options.profileId
+        ? await this.store.count(options.viewer, options.profileId, ids, undefined, tx)
+        : ids.length;
+      const matches = await this.matchesIn(
+        tx,
+        listed.rows.map((r) => r.id),
+        folded,
+        term,
+      );
       return { ...listed, totalCount, matches, plan: 'index' as const };
     }, term);
     if (counting) page.totalCount = (await counting).reduce((a, b) => a + b, 0);
@@ -259,7 +290,13 @@ export class SearchStore {
    * matching rows only (trigram bitmap AND the page's sessions) and for the
    * first match of each session.
    */
-  private async matchesIn(tx: Tx, sessionIds: string[], folded: string, term: string, scan = false): Promise<Map<string, SearchMatches>> {
+  private async matchesIn(
+    tx: Tx,
+    sessionIds: string[],
+    folded: string,
+    term: string,
+    scan = false,
+  ): Promise<Map<string, SearchMatches>> {
     if (sessionIds.length === 0) return new Map();
     // scan: filter the page's display rows (idx_*_display) instead of a trigram bitmap AND.
     const like = scan ? '(content_folded LIKE $2) IS TRUE' : 'content_folded LIKE $2';
@@ -279,6 +316,8 @@ export class SearchStore {
       sessionIds,
       folded,
     );
-    return new Map(rows.map((r) => [r.sessionId, { displayIndices: r.indices, snippet: snippetAround(r.content ?? '', term) }]));
+    return new Map(
+      rows.map((r) => [r.sessionId, { displayIndices: r.indices, snippet: snippetAround(r.content ?? '', term) }]),
+    );
   }
 }

@@ -10,11 +10,7 @@ import { isConnectionError } from '../db/faults.js';
 import type { Prisma, Session } from '../generated/prisma/client.js';
 import { type SessionScope, sessionScope, type Viewer } from '../auth/policy.js';
 import { MESSAGE_COLUMNS, type MessageRow, type StoredMessage, toRowData, toStoredMessage } from './rows.js';
-import {
-  parseSessionMetadata,
-  type SessionMetadata,
-  type SessionMetadataPatch,
-} from '../domain/session-metadata.js';
+import { parseSessionMetadata, type SessionMetadata, type SessionMetadataPatch } from '../domain/session-metadata.js';
 
 export type SessionRow = Session;
 
@@ -241,7 +237,11 @@ export class SessionStore {
    */
   async recordCall(
     id: string,
-    input: { metadata: SessionMetadataPatch; usage: { promptTokens: number; completionTokens: number; cachedPromptTokens: number }; contextTokenCount: number },
+    input: {
+      metadata: SessionMetadataPatch;
+      usage: { promptTokens: number; completionTokens: number; cachedPromptTokens: number };
+      contextTokenCount: number;
+    },
   ): Promise<Session | null> {
     const total = (key: string, param: number) => `coalesce((usage->>'${key}')::float8, 0) + $${param}`;
     return this.updateReturning(
@@ -302,7 +302,12 @@ export class SessionStore {
     return `metadata = (CASE WHEN jsonb_typeof(metadata) = 'object' THEN metadata ELSE '{}'::jsonb END - $${first + 1}::text[]) || $${first}::jsonb`;
   }
 
-  private async updateReturning(id: string, assignments: string[], params: unknown[], tx?: Tx): Promise<Session | null> {
+  private async updateReturning(
+    id: string,
+    assignments: string[],
+    params: unknown[],
+    tx?: Tx,
+  ): Promise<Session | null> {
     const rows = await (tx ?? this.prisma).$queryRawUnsafe<Session[]>(
       `UPDATE sessions SET ${assignments.join(', ')} WHERE id = $1::uuid RETURNING ${SESSION_COLUMNS}`,
       id,
@@ -342,7 +347,9 @@ export class SessionStore {
         return { message, index };
       });
       attempted = stored.map(({ message, index }) => ({ ...message, sessionId, displayIndex: index, archived: false }));
-      await t.sessionMessage.createMany({ data: stored.map(({ message, index }) => toRowData(sessionId, message, index)) });
+      await t.sessionMessage.createMany({
+        data: stored.map(({ message, index }) => toRowData(sessionId, message, index)),
+      });
       return attempted;
     };
     // Appends are the turn's hot path: under pool pressure they queue for a
@@ -369,7 +376,10 @@ export class SessionStore {
       messages.map((m) => m.sequenceNumber),
     );
     const bySequence = new Map(rows.map((r) => [Number(r.sequence_number), r]));
-    return messages.every((m) => bySequence.get(m.sequenceNumber)?.role === m.role && bySequence.get(m.sequenceNumber)?.content === m.content);
+    return messages.every(
+      (m) =>
+        bySequence.get(m.sequenceNumber)?.role === m.role && bySequence.get(m.sequenceNumber)?.content === m.content,
+    );
   }
 
   /** Flips is_context on rows by sequence number in both tables, whatever their is_display. */
@@ -446,7 +456,10 @@ export class SessionStore {
 
   /** The session's message counter (moves with every saved message), or null when the session is gone. */
   async nextSequence(sessionId: string): Promise<number | null> {
-    const [row] = await this.db.raw.query<{ n: number }>('SELECT next_sequence AS n FROM sessions WHERE id = $1::uuid', [sessionId]);
+    const [row] = await this.db.raw.query<{ n: number }>(
+      'SELECT next_sequence AS n FROM sessions WHERE id = $1::uuid',
+      [sessionId],
+    );
     return row ? Number(row.n) : null;
   }
 

@@ -34,6 +34,8 @@ export interface LlmMessagesInput {
 
 /** An already-cut view on the wire (native compaction sends a prefix this way). */
 export function toLlmMessages({ systemPrompt, view, images, vision = false }: LlmMessagesInput): LlmMessage[] {
-  const loaded = new Map<string, PromptImage>([...(images ?? [])].map(([path, b64]) => [path, { path, b64, bytes: 0, tokens: 0 }]));
+  const loaded = new Map<string, PromptImage>(
+    [...(images ?? [])].map(([path, b64]) => [path, { path, b64, bytes: 0, tokens: 0 }]),
+  );
   return toWire(assembleMessages(systemPrompt, view, loaded, { vision, fallbackImageTokens: 0 }));
 }

@@ -42,8 +42,18 @@ export function baselineOf(session: Pick<Session, 'metadata'>): RealBaseline | n
 }
 
 /** The images of `context` a prompt for `profile` would send, loaded. */
-export function loadImagesFor(deps: PromptDeps, sessionId: string, context: readonly ChatMessage[], vision: boolean): Promise<PromptImages> {
-  return loadPromptImages(deps.files.root, sessionId, imagePathsToSend(context, vision), deps.config.contextImageTokens);
+export function loadImagesFor(
+  deps: PromptDeps,
+  sessionId: string,
+  context: readonly ChatMessage[],
+  vision: boolean,
+): Promise<PromptImages> {
+  return loadPromptImages(
+    deps.files.root,
+    sessionId,
+    imagePathsToSend(context, vision),
+    deps.config.contextImageTokens,
+  );
 }
 
 export async function nextPrompt(
@@ -74,7 +84,10 @@ export interface SessionPromptDeps extends PromptDeps {
  * A session's next prompt as it stands (no turn context: recall is chosen per
  * turn, from the request that starts it), or null when the session is gone.
  */
-export async function sessionPrompt(deps: SessionPromptDeps, sessionId: string): Promise<{ prompt: Prompt; profile: Profile; window: number } | null> {
+export async function sessionPrompt(
+  deps: SessionPromptDeps,
+  sessionId: string,
+): Promise<{ prompt: Prompt; profile: Profile; window: number } | null> {
   const session = await deps.store.get(sessionId);
   if (!session) return null;
   const profile = await deps.profiles.get(session.profileId);

@@ -28,8 +28,21 @@ import { messageJson } from '../sessions/service.js';
 import type { StoredMessage } from '../store/rows.js';
 import { toWire } from './context.js';
 import { nextPrompt } from './prompt.js';
-import { CancelledError, type ClientToolDefinition, type PendingToolCall, type RunningTurn, ShutdownError, type StartRunner, turnJson } from './service.js';
-import { closingToolResults, TOOL_RESULT_CANCELLED, TOOL_RESULT_FAILED, TOOL_RESULT_SERVER_STOPPED } from './tool-pairing.js';
+import {
+  CancelledError,
+  type ClientToolDefinition,
+  type PendingToolCall,
+  type RunningTurn,
+  ShutdownError,
+  type StartRunner,
+  turnJson,
+} from './service.js';
+import {
+  closingToolResults,
+  TOOL_RESULT_CANCELLED,
+  TOOL_RESULT_FAILED,
+  TOOL_RESULT_SERVER_STOPPED,
+} from './tool-pairing.js';
 import type { ToolOutcome, ToolRegistry } from './tools.js';
 import { TurnRunStore } from './run-store.js';
 import { StreamConsumer } from './stream.js';
@@ -157,7 +170,11 @@ class TurnRun {
       for (let iteration = 0; ; iteration++) {
         if (iteration >= config.maxToolIterations) {
           await this.saveMessages([
-            { role: 'assistant', content: `[Stopped after ${config.maxToolIterations} model calls in one turn.]`, metadata: { iterationLimit: true } },
+            {
+              role: 'assistant',
+              content: `[Stopped after ${config.maxToolIterations} model calls in one turn.]`,
+              metadata: { iterationLimit: true },
+            },
           ]);
           break;
         }
@@ -167,25 +184,41 @@ class TurnRun {
         session = ctx.session = await store.session(session.id);
         const turnContext = (await this.deps.hooks.turnContext?.(ctx)) ?? null;
         const call = await this.buildCall(ctx, turnContext);
-        const size = evaluateContextSize({ estimate: call.estimate, window, outputReserve: config.outputReserveTokens });
+        const size = evaluateContextSize({
+          estimate: call.estimate,
+          window,
+          outputReserve: config.outputReserveTokens,
+        });
         if (size.overLimit) {
           await this.saveMessages([
-            { role: 'assistant', content: CONTEXT_TOO_LARGE_REPLY(size.estimate, size.limit), metadata: { contextTooLarge: true } },
+            {
+              role: 'assistant',
+              content: CONTEXT_TOO_LARGE_REPLY(size.estimate, size.limit),
+              metadata: { contextTooLarge: true },
+            },
           ]);
           break;
         }
         const tools: LlmToolDefinition[] = [
           ...this.deps.tools.definitions(),
-          ...this.clientTools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters as Record<string, unknown> })),
+          ...this.clientTools.map((t) => ({
+            name: t.name,
+            description: t.description,
+            parameters: t.parameters as Record<string, unknown>,
+          })),
         ];
         const callStarted = Date.now();
-        const { calls, usage } = await this.stream.consume(provider, {
-          model: profile.model,
-          messages: call.messages,
-          tools: tools.length > 0 ? tools : undefined,
-          numCtx: window,
-          signal,
-        }, ctx);
+        const { calls, usage } = await this.stream.consume(
+          provider,
+          {
+            model: profile.model,
+            messages: call.messages,
+            tools: tools.length > 0 ? tools : undefined,
+            numCtx: window,
+            signal,
+          },
+          ctx,
+        );
         await this.recordUsage(ctx, usage, call);
         toolCallCount += calls.length;
         await this.saveMessages([
@@ -218,7 +251,9 @@ class TurnRun {
       void this.deps.hooks.afterTurn(rest).catch((e) => log.warn({ err: e }, 'compression.worker_failed'));
     }
     if (this.endedStatus === TurnStatus.COMPLETED) {
-      void this.deps.afterTurn?.(ctx.session, profile, this.turn.id).catch((e) => log.warn({ err: e }, 'turn.after_failed'));
+      void this.deps
+        .afterTurn?.(ctx.session, profile, this.turn.id)
+        .catch((e) => log.warn({ err: e }, 'turn.after_failed'));
     }
   }
 
@@ -233,7 +268,11 @@ class TurnRun {
    */
   private async buildCall(ctx: RunContext, turnContext: string | null, skipImagesOf: number | null = null) {
     const context = await this.store.context(ctx.session.id);
-    const prompt = await nextPrompt(this.deps, ctx.session, ctx.profile, context, { window: ctx.window, turnContext, skipImagesOf });
+    const prompt = await nextPrompt(this.deps, ctx.session, ctx.profile, context, {
+      window: ctx.window,
+      turnContext,
+      skipImagesOf,
+    });
     return { ...prompt, messages: toWire(prompt.messages) };
   }
 
@@ -252,7 +291,10 @@ class TurnRun {
     const priced = [];
     for (const rel of message.images) {
       const bytes = await readSessionFile(this.deps.files.root, this.turn.sessionId, rel);
-      priced.push({ relPath: rel, tokens: bytes ? imageTokensFromBytes(bytes, config.contextImageTokens) : config.contextImageTokens });
+      priced.push({
+        relPath: rel,
+        tokens: bytes ? imageTokensFromBytes(bytes, config.contextImageTokens) : config.contextImageTokens,
+      });
     }
     const previous = typeof message.metadata.contextNotice === 'string' ? `${message.metadata.contextNotice}\n` : '';
     // The prompt without this message's own images: they are what the budget is for.
@@ -264,10 +306,14 @@ class TurnRun {
           limit: contextLimit(ctx.window, config.outputReserveTokens),
           baseTokens: base.estimate,
           // the notice lengthens this message (joined to it by a blank line): its text is charged too
-          noticeTokens: (inContext, notLoaded) => calibration.estimateDelta(imageNotice(inContext, notLoaded).length + 2),
+          noticeTokens: (inContext, notLoaded) =>
+            calibration.estimateDelta(imageNotice(inContext, notLoaded).length + 2),
         })
       : { inContext: [], notLoaded: priced };
-    const notice = `${previous}${imageNotice(allowed.inContext.map((i) => i.relPath), allowed.notLoaded.map((i) => i.relPath))}`;
+    const notice = `${previous}${imageNotice(
+      allowed.inContext.map((i) => i.relPath),
+      allowed.notLoaded.map((i) => i.relPath),
+    )}`;
     const { imageNotice: _drop, ...rest } = message.metadata;
     await this.store.updateMessageMetadata(ctx.session.id, message.sequenceNumber, {
       ...rest,
@@ -280,9 +326,17 @@ class TurnRun {
     const call = await this.buildCall(ctx, null);
     const messages = [
       ...call.messages,
-      { role: 'user' as const, content: 'Before answering, write a short numbered plan of the steps you will take. Reply with the plan only.' },
+      {
+        role: 'user' as const,
+        content: 'Before answering, write a short numbered plan of the steps you will take. Reply with the plan only.',
+      },
     ];
-    const { text } = await provider.complete({ model: ctx.profile.model, messages, numCtx: ctx.window, signal: ctx.signal });
+    const { text } = await provider.complete({
+      model: ctx.profile.model,
+      messages,
+      numCtx: ctx.window,
+      signal: ctx.signal,
+    });
     const [plan] = await this.saveMessages([{ role: 'assistant', content: text, isPlan: true, isContext: false }]);
     await this.store.appendPlanningLog(ctx.session.id, {
       turnId: this.turn.id,
@@ -292,7 +346,11 @@ class TurnRun {
     });
   }
 
-  private async recordUsage(ctx: RunContext, usage: Usage | null, call: { estimate: number; chars: number; hadImages: boolean; lastSequence: number }) {
+  private async recordUsage(
+    ctx: RunContext,
+    usage: Usage | null,
+    call: { estimate: number; chars: number; hadImages: boolean; lastSequence: number },
+  ) {
     if (!usage) return;
     this.usage = {
       promptTokens: this.usage.promptTokens + usage.promptTokens,
@@ -310,9 +368,14 @@ class TurnRun {
     if (truncated) {
       // A truncated report is not a baseline: keep the previous one, raise the flag, keep the honest meter.
       metadata = { set: { contextTruncated: true } };
-      this.deps.log.warn({ sessionId: ctx.session.id, reported: usage.promptTokens, estimate: call.estimate }, 'context.truncated_prompt');
+      this.deps.log.warn(
+        { sessionId: ctx.session.id, reported: usage.promptTokens, estimate: call.estimate },
+        'context.truncated_prompt',
+      );
     } else {
-      metadata = { set: { baseline: { promptTokens: usage.promptTokens, lastSequence: call.lastSequence } satisfies RealBaseline } };
+      metadata = {
+        set: { baseline: { promptTokens: usage.promptTokens, lastSequence: call.lastSequence } satisfies RealBaseline },
+      };
     }
     ctx.session = await this.store.recordCall(ctx.session.id, {
       metadata,
@@ -329,12 +392,21 @@ class TurnRun {
       await this.store.waitForTools(pending);
     }
     for (const call of pending) {
-      await this.publish({ type: 'ToolCallRequested', turnId: this.turn.id, toolCall: { id: call.id, name: call.name, arguments: call.arguments }, clientSide: call.clientSide });
+      await this.publish({
+        type: 'ToolCallRequested',
+        turnId: this.turn.id,
+        toolCall: { id: call.id, name: call.name, arguments: call.arguments },
+        clientSide: call.clientSide,
+      });
     }
     for (const call of pending) {
       const outcome = call.clientSide
         ? await this.waitForClient(ctx, call.id)
-        : await this.deps.tools.run(call.name, call.arguments, { sessionId: ctx.session.id, turnId: this.turn.id, signal: ctx.signal });
+        : await this.deps.tools.run(call.name, call.arguments, {
+            sessionId: ctx.session.id,
+            turnId: this.turn.id,
+            signal: ctx.signal,
+          });
       await this.saveMessages([
         {
           role: 'tool',
@@ -360,7 +432,11 @@ class TurnRun {
       if (result === 'ended') throw new CancelledError();
       if (result) return result;
       if (Date.now() > deadline) {
-        return { content: `Error: the client did not answer tool call ${toolCallId} in time`, isError: true, critical: false };
+        return {
+          content: `Error: the client did not answer tool call ${toolCallId} in time`,
+          isError: true,
+          critical: false,
+        };
       }
       await this.store.heartbeat();
       await new Promise<void>((resolve) => {
@@ -387,7 +463,12 @@ class TurnRun {
     return saved;
   }
 
-  private async finish(status: typeof TurnStatus.COMPLETED | typeof TurnStatus.CANCELLED, error: string | null, _started: number, _toolCalls: number) {
+  private async finish(
+    status: typeof TurnStatus.COMPLETED | typeof TurnStatus.CANCELLED,
+    error: string | null,
+    _started: number,
+    _toolCalls: number,
+  ) {
     await this.stream.settled();
     const turn = await this.store.end({ status, error });
     if (!turn) return;
@@ -451,7 +532,10 @@ class TurnRun {
           })
         : { code: ErrorCode.INTERNAL_SERVER_ERROR, message: 'The turn failed unexpectedly' };
     // A provider's failure is not this server's fault: warn, and keep error for our own.
-    this.deps.log[code === ErrorCode.INTERNAL_SERVER_ERROR ? 'error' : 'warn']({ err: error, turnId: this.turn.id }, 'turn.failed');
+    this.deps.log[code === ErrorCode.INTERNAL_SERVER_ERROR ? 'error' : 'warn'](
+      { err: error, turnId: this.turn.id },
+      'turn.failed',
+    );
     const turn = await this.store.end({ status: TurnStatus.FAILED, error: message });
     if (!turn) return;
     this.endedStatus = TurnStatus.FAILED;

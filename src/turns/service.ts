@@ -79,7 +79,8 @@ export function instanceIdOf(config: Pick<Config, 'instanceId' | 'port'>): strin
   return config.port !== 0 ? `${hostname()}:${config.port}` : null;
 }
 
-export const SHUTDOWN_MESSAGE = 'The server shut down while this turn was running; the partial answer is saved. Send the message again.';
+export const SHUTDOWN_MESSAGE =
+  'The server shut down while this turn was running; the partial answer is saved. Send the message again.';
 export const INTERRUPTED_MESSAGE = 'The server stopped while this turn was running';
 
 export interface TurnServiceDeps {
@@ -172,7 +173,8 @@ export class TurnService {
     const hidden = input.hidden === true;
     const images = hidden ? [] : (input.images ?? []);
     const files = hidden ? [] : (input.files ?? []);
-    if (content.trim() === '' && images.length === 0 && files.length === 0) throw new BadInput('Message must not be empty');
+    if (content.trim() === '' && images.length === 0 && files.length === 0)
+      throw new BadInput('Message must not be empty');
     if (content.length > this.config.maxMessageChars) {
       throw new BadInput(`Message is longer than ${this.config.maxMessageChars} characters`);
     }
@@ -183,10 +185,14 @@ export class TurnService {
       const previous = await this.turnForKey(session.id, key, true);
       if (previous) return previous;
     }
-    if (this.stopping) throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'The server is shutting down; send the message again');
+    if (this.stopping)
+      throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'The server is shutting down; send the message again');
     const active = await this.activeTurn(session.id);
     // A turn our previous incarnation left running is ended here, so a restart never answers CONFLICT.
-    if (active && !(this.leftByPreviousIncarnation(active) && (await this.endLeftTurn(active, ErrorCode.INTERRUPTED)))) {
+    if (
+      active &&
+      !(this.leftByPreviousIncarnation(active) && (await this.endLeftTurn(active, ErrorCode.INTERRUPTED)))
+    ) {
       // The active turn may be this key's, committed after the lookup above: same request, same answer.
       const raced = key ? await this.turnForKey(session.id, key, false) : null;
       if (raced) return raced;
@@ -195,7 +201,9 @@ export class TurnService {
 
     // Files first: a rejected upload leaves nothing written.
     const uploaded = files.length > 0 ? await this.files.saveUploads(session.id, files) : [];
-    const imageBytes = await Promise.all(images.map(async (f) => new Uint8Array(await new Response(f.stream()).arrayBuffer())));
+    const imageBytes = await Promise.all(
+      images.map(async (f) => new Uint8Array(await new Response(f.stream()).arrayBuffer())),
+    );
     const savedImages = (await this.files.savePastedImages(session.id, imageBytes)).filter((s) => s !== null);
     const notices: string[] = [];
     if (uploaded.length > 0) notices.push(uploadNotice(uploaded.map((u) => u.relPath)));
@@ -208,42 +216,47 @@ export class TurnService {
     // the turn exists (committed: answer it) or not (nothing was written: run the write again).
     const turnId = randomUUID();
     try {
-      ({ turn, userMessage } = await this.writeOnce(turnId, () => this.store.transaction(async (tx) => {
-        const [message] = await this.store.append(
-          session.id,
-          [
-            {
-              role: 'user',
-              content: displayContent,
-              isDisplay: !hidden,
-              isContext: true,
-              files: uploaded.map((u) => u.relPath),
-              images: imagePaths,
-              metadata: {
-                ...(notices.length > 0 && { contextNotice: notices.join('\n') }),
-                ...(imagePaths.length > 0 && { imageNotice: imageNotice(imagePaths, []) }),
-                ...(hidden && { hidden: true }),
+      ({ turn, userMessage } = await this.writeOnce(turnId, () =>
+        this.store.transaction(async (tx) => {
+          const [message] = await this.store.append(
+            session.id,
+            [
+              {
+                role: 'user',
+                content: displayContent,
+                isDisplay: !hidden,
+                isContext: true,
+                files: uploaded.map((u) => u.relPath),
+                images: imagePaths,
+                metadata: {
+                  ...(notices.length > 0 && { contextNotice: notices.join('\n') }),
+                  ...(imagePaths.length > 0 && { imageNotice: imageNotice(imagePaths, []) }),
+                  ...(hidden && { hidden: true }),
+                },
               },
+            ],
+            tx,
+          );
+          const created = await this.turns.create(
+            {
+              id: turnId,
+              sessionId: session.id,
+              idempotencyKey: key,
+              userSequence: message!.sequenceNumber,
+              ownerProcess: this.processId,
+              ownerInstance: this.instanceId,
             },
-          ],
-          tx,
-        );
-        const created = await this.turns.create(
-          {
-            id: turnId,
-            sessionId: session.id,
-            idempotencyKey: key,
-            userSequence: message!.sequenceNumber,
-            ownerProcess: this.processId,
-            ownerInstance: this.instanceId,
-          },
-          tx,
-        );
-        return { turn: created, userMessage: message! };
-      })));
+            tx,
+          );
+          return { turn: created, userMessage: message! };
+        }),
+      ));
     } catch (error) {
       // Nothing half-written: files saved for this message go with it (reused images stay).
-      const written = [...uploaded.map((u) => u.relPath), ...savedImages.filter((i) => !i.reused).map((i) => i.relPath)];
+      const written = [
+        ...uploaded.map((u) => u.relPath),
+        ...savedImages.filter((i) => !i.reused).map((i) => i.relPath),
+      ];
       await Promise.all(written.map((rel) => rm(join(this.files.root, rel), { force: true }).catch(() => undefined)));
       if (isUniqueViolation(error) && key) {
         // The same idempotency key raced in: answer with the turn that won.
@@ -254,7 +267,11 @@ export class TurnService {
       throw error;
     }
 
-    await this.bus.publish(session.id, { type: 'TurnStarted', turn: turnJson(turn), userMessage: messageJson(userMessage) });
+    await this.bus.publish(session.id, {
+      type: 'TurnStarted',
+      turn: turnJson(turn),
+      userMessage: messageJson(userMessage),
+    });
     if (!hidden && content.trim()) {
       const title = applyHeuristicTitle(session.titleSource as TitleSource, content);
       // Conditional write: a manual rename that landed meanwhile wins.
@@ -300,7 +317,10 @@ export class TurnService {
       return 'busy';
     }
     const active = await this.activeTurn(recall.sessionId);
-    if (active && !(this.leftByPreviousIncarnation(active) && (await this.endLeftTurn(active, ErrorCode.INTERRUPTED)))) {
+    if (
+      active &&
+      !(this.leftByPreviousIncarnation(active) && (await this.endLeftTurn(active, ErrorCode.INTERRUPTED)))
+    ) {
       await recalls.release(recall.id, claimant);
       return 'busy';
     }
@@ -329,7 +349,13 @@ export class TurnService {
           tx,
         );
         const turn = await this.turns.create(
-          { id: turnId, sessionId: row.sessionId, userSequence: message!.sequenceNumber, ownerProcess: this.processId, ownerInstance: this.instanceId },
+          {
+            id: turnId,
+            sessionId: row.sessionId,
+            userSequence: message!.sequenceNumber,
+            ownerProcess: this.processId,
+            ownerInstance: this.instanceId,
+          },
           tx,
         );
         await recalls.markFired(tx, row.id, message!.sequenceNumber, turn.id);
@@ -355,7 +381,11 @@ export class TurnService {
     }
     if (!fired) return 'lost';
     const { turn, message } = fired;
-    await this.bus.publish(turn.sessionId, { type: 'TurnStarted', turn: turnJson(turn), userMessage: messageJson(message) });
+    await this.bus.publish(turn.sessionId, {
+      type: 'TurnStarted',
+      turn: turnJson(turn),
+      userMessage: messageJson(message),
+    });
     const session = await this.store.get(turn.sessionId);
     if (session) await this.bus.publishList({ kind: 'activity', sessionId: session.id, userId: session.userId });
     this.log.info({ recallId: recall.id, sessionId: turn.sessionId, turnId: turn.id }, 'recall.fired');
@@ -391,7 +421,11 @@ export class TurnService {
     }
   }
 
-  private async turnForKey(sessionId: string, key: string, expire: boolean): Promise<{ turn: Turn; userMessage: StoredMessage } | null> {
+  private async turnForKey(
+    sessionId: string,
+    key: string,
+    expire: boolean,
+  ): Promise<{ turn: Turn; userMessage: StoredMessage } | null> {
     const previous = await this.turns.forIdempotencyKey(sessionId, key);
     if (!previous) return null;
     const fresh = Date.now() - previous.startedAt.getTime() < this.config.idempotencyWindowHours * 3_600_000;
@@ -461,7 +495,8 @@ export class TurnService {
     if (!this.exclusiveStore && this.instanceId === null) return 0;
     const left = await this.turns.activeNotOwnedBy(this.processId, this.exclusiveStore ? null : this.instanceId);
     let recovered = 0;
-    for (const turn of left) if (this.leftByPreviousIncarnation(turn) && (await this.endLeftTurn(turn, ErrorCode.INTERRUPTED))) recovered++;
+    for (const turn of left)
+      if (this.leftByPreviousIncarnation(turn) && (await this.endLeftTurn(turn, ErrorCode.INTERRUPTED))) recovered++;
     return recovered;
   }
 
@@ -479,17 +514,29 @@ export class TurnService {
    * someone else ended it first.
    */
   async endLeftTurn(turn: Turn, code: TurnEndCode): Promise<boolean> {
-    const own = (turn.userSequence === null ? [] : await this.store.messagesAfter(turn.sessionId, turn.userSequence)).filter(
-      (m) => ((m.role === 'assistant' && !m.isPlan && m.isDisplay) || m.role === 'tool'),
-    );
+    const own = (
+      turn.userSequence === null ? [] : await this.store.messagesAfter(turn.sessionId, turn.userSequence)
+    ).filter((m) => (m.role === 'assistant' && !m.isPlan && m.isDisplay) || m.role === 'tool');
     const last = own.at(-1);
-    const final = last?.role === 'assistant' && last.toolCalls.length === 0 && !last.metadata.interrupted && !last.metadata.cancelled && !last.metadata.partial ? last : null;
+    const final =
+      last?.role === 'assistant' &&
+      last.toolCalls.length === 0 &&
+      !last.metadata.interrupted &&
+      !last.metadata.cancelled &&
+      !last.metadata.partial
+        ? last
+        : null;
     const claim = (data: { status: TurnStatus; error: string | null }) => this.turns.endIfActive(turn.id, data);
     if (final) {
       const ended = await claim({ status: TurnStatus.COMPLETED, error: null });
       if (!ended) return false;
       const usage: Usage = { ...ZERO_USAGE, ...(turn.usage as Partial<Usage>) };
-      await this.bus.publish(turn.sessionId, { type: 'TurnEnded', turn: turnJson(ended), assistantMessage: messageJson(final), usage });
+      await this.bus.publish(turn.sessionId, {
+        type: 'TurnEnded',
+        turn: turnJson(ended),
+        assistantMessage: messageJson(final),
+        usage,
+      });
       this.log.warn({ turnId: turn.id, sessionId: turn.sessionId }, 'turn.completed_on_recovery');
       return true;
     }
@@ -498,15 +545,30 @@ export class TurnService {
     if (!ended) return false;
     const partialSaved =
       last?.role === 'assistant' &&
-      (turn.partialText ? last.content.startsWith(turn.partialText) : (last.thinking ?? '').startsWith(turn.partialThinking));
+      (turn.partialText
+        ? last.content.startsWith(turn.partialText)
+        : (last.thinking ?? '').startsWith(turn.partialThinking));
     const saved: StoredMessage[] = [];
     // A call the dead process left open gets its result first, so the session's next turn is not refused.
-    const open = openToolCalls((await this.store.context(turn.sessionId)).filter((m) => m.sequenceNumber > (turn.userSequence ?? -1)));
-    if (open.length > 0) saved.push(...(await this.store.append(turn.sessionId, closingToolResults(open, TOOL_RESULT_SERVER_STOPPED, 'interrupted'))));
+    const open = openToolCalls(
+      (await this.store.context(turn.sessionId)).filter((m) => m.sequenceNumber > (turn.userSequence ?? -1)),
+    );
+    if (open.length > 0)
+      saved.push(
+        ...(await this.store.append(
+          turn.sessionId,
+          closingToolResults(open, TOOL_RESULT_SERVER_STOPPED, 'interrupted'),
+        )),
+      );
     if ((turn.partialText || turn.partialThinking) && !partialSaved) {
       saved.push(
         ...(await this.store.append(turn.sessionId, [
-          { role: 'assistant', content: turn.partialText, thinking: turn.partialThinking || null, metadata: { interrupted: true } },
+          {
+            role: 'assistant',
+            content: turn.partialText,
+            thinking: turn.partialThinking || null,
+            metadata: { interrupted: true },
+          },
         ])),
       );
     }
@@ -516,12 +578,14 @@ export class TurnService {
           role: 'user',
           isAgentNote: true,
           isDisplay: false,
-          content: '[The previous answer was interrupted by a server restart; the partial text above is all that was produced. Continue from it if the user asks.]',
+          content:
+            '[The previous answer was interrupted by a server restart; the partial text above is all that was produced. Continue from it if the user asks.]',
           metadata: { kind: 'recovery_hint', turnId: turn.id },
         },
       ])),
     );
-    for (const m of saved) await this.bus.publish(turn.sessionId, { type: 'MessageSaved', turnId: turn.id, message: messageJson(m) });
+    for (const m of saved)
+      await this.bus.publish(turn.sessionId, { type: 'MessageSaved', turnId: turn.id, message: messageJson(m) });
     await this.bus.publish(turn.sessionId, { type: 'TurnFailed', turn: turnJson(ended), code, message });
     this.log.warn({ turnId: turn.id, sessionId: turn.sessionId, code }, 'turn.interrupted');
     return true;
@@ -570,13 +634,18 @@ export class CancelledError extends Error {
   }
 }
 
-function validateClientTools(tools: ClientToolDefinition[], serverTools: { get(name: string): unknown }): ClientToolDefinition[] {
+function validateClientTools(
+  tools: ClientToolDefinition[],
+  serverTools: { get(name: string): unknown },
+): ClientToolDefinition[] {
   const names = new Set<string>();
   for (const tool of tools) {
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(tool.name)) throw new BadInput(`Invalid client tool name ${JSON.stringify(tool.name)}`);
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(tool.name))
+      throw new BadInput(`Invalid client tool name ${JSON.stringify(tool.name)}`);
     if (names.has(tool.name)) throw new BadInput(`Duplicate client tool ${tool.name}`);
     // A server tool's result is trusted (content_publish cards, spill pointers); a client may not answer in its name.
-    if (serverTools.get(tool.name)) throw new BadInput(`Client tool ${tool.name} has the name of one of the server's own tools`);
+    if (serverTools.get(tool.name))
+      throw new BadInput(`Client tool ${tool.name} has the name of one of the server's own tools`);
     if (typeof tool.parameters !== 'object' || tool.parameters === null) {
       throw new BadInput(`Client tool ${tool.name}: parameters must be a JSON Schema object`);
     }

@@ -1,6 +1,12 @@
 /** After the first exchange, a small model names the session (unless a title was set by hand). */
 import type { Config } from '../config.js';
-import { applyGeneratedTitle, canAutoTitle, TITLE_PROMPT, titlePromptInput, type TitleSource } from '../domain/titles.js';
+import {
+  applyGeneratedTitle,
+  canAutoTitle,
+  TITLE_PROMPT,
+  titlePromptInput,
+  type TitleSource,
+} from '../domain/titles.js';
 import type { EventBus } from '../events/bus.js';
 import type { ProfileRow as Profile } from '../store/profiles.js';
 import type { LlmProvider } from '../llm/types.js';

@@ -35,6 +35,11 @@ export function openToolCalls(rows: readonly Pick<ChatMessage, 'role' | 'toolCal
     }
   }
   if (last < 0) return [];
-  const answered = new Set(rows.slice(last + 1).filter((r) => r.role === 'tool').map((r) => r.toolCallId));
+  const answered = new Set(
+    rows
+      .slice(last + 1)
+      .filter((r) => r.role === 'tool')
+      .map((r) => r.toolCallId),
+  );
   return rows[last]!.toolCalls.filter((c) => !answered.has(c.id));
 }

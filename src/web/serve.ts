@@ -118,7 +118,9 @@ export function inlineScripts(html: string): string[] {
  * those scripts run and no other inline code can.
  */
 export function contentSecurityPolicyFor(html: string): string | null {
-  const hashes = inlineScripts(html).map((code) => `'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`);
+  const hashes = inlineScripts(html).map(
+    (code) => `'sha256-${createHash('sha256').update(code, 'utf8').digest('base64')}'`,
+  );
   if (!hashes.length) return null;
   return CONTENT_SECURITY_POLICY.replace("script-src 'self'", `script-src 'self' ${hashes.join(' ')}`);
 }
@@ -170,7 +172,13 @@ export function createStaticHandler(distDir: string): StaticHandler {
     const entry = await load(file, isHashedAsset(relative));
     if (!entry) {
       if (relative !== '/index.html') return false;
-      send(res, 503, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }, 'The web client is not built: run `npm run build:web`.\n', req.method === 'HEAD');
+      send(
+        res,
+        503,
+        { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
+        'The web client is not built: run `npm run build:web`.\n',
+        req.method === 'HEAD',
+      );
       return true;
     }
 
@@ -182,7 +190,13 @@ export function createStaticHandler(distDir: string): StaticHandler {
     };
     if (entry.gzipped) headers.vary = 'Accept-Encoding';
     const inm = req.headers['if-none-match'];
-    if (inm && inm.split(',').map((tag) => tag.trim()).some((tag) => tag === entry.etag || tag === `W/${entry.etag}`)) {
+    if (
+      inm &&
+      inm
+        .split(',')
+        .map((tag) => tag.trim())
+        .some((tag) => tag === entry.etag || tag === `W/${entry.etag}`)
+    ) {
       send(res, 304, headers, null, true);
       return true;
     }
@@ -195,7 +209,13 @@ export function createStaticHandler(distDir: string): StaticHandler {
   };
 }
 
-function send(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer | string | null, headOnly: boolean): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: Buffer | string | null,
+  headOnly: boolean,
+): void {
   res.writeHead(status, { ...SECURITY_HEADERS, ...headers });
   res.end(headOnly ? undefined : (body ?? undefined));
 }

@@ -13,7 +13,6 @@ import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2ESe
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 
-
 const CREATE = `mutation($name: String) { createSession(input: { name: $name }) { id } }`;
 const SHARE = `mutation($id: ID!) { shareSession(id: $id) { token url } }`;
 
@@ -48,7 +47,13 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
     page.setDefaultTimeout(60_000);
     page.on('request', (request) => {
       const url = request.url();
-      if (!url.startsWith(server.url) && !url.startsWith('data:') && !url.startsWith('blob:') && !url.startsWith(server.url.replace('http', 'ws'))) foreignRequests.push(url);
+      if (
+        !url.startsWith(server.url) &&
+        !url.startsWith('data:') &&
+        !url.startsWith('blob:') &&
+        !url.startsWith(server.url.replace('http', 'ws'))
+      )
+        foreignRequests.push(url);
     });
     return page;
   }
@@ -79,7 +84,8 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
       { role: 'user', content: 'Show me code' },
       {
         role: 'assistant',
-        content: 'Here:\n\n```ts\nconst x = <b>1</b>;\n```\n\n- one\n- two\n\n[site](https://example.com) [bad](javascript:alert(1))',
+        content:
+          'Here:\n\n```ts\nconst x = <b>1</b>;\n```\n\n- one\n- two\n\n[site](https://example.com) [bad](javascript:alert(1))',
         toolCalls: [{ id: 'call_secret_1', name: 'read_file', arguments: { path: 'a.ts' } }],
       },
       { role: 'assistant', content: '1. Look\n2. Fix', isPlan: true },
@@ -88,7 +94,10 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
     const id = await seededSession('Shared one', messages);
     const share = await server.gql(SHARE, { id });
     expect(share.errors).toBeUndefined();
-    const ids = await server.gql(`query($id: ID!) { session(id: $id) { history(first: 200) { edges { node { id } } } } }`, { id });
+    const ids = await server.gql(
+      `query($id: ID!) { session(id: $id) { history(first: 200) { edges { node { id } } } } }`,
+      { id },
+    );
     const messageIds: string[] = ids.data.session.history.edges.map((e: any) => e.node.id);
 
     const page = await newPage();
@@ -108,7 +117,10 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
 
     // Older pages on scroll up, down to the first message.
     // Scrolls until the first message is there, however long each page takes to load on a busy machine.
-    for (const deadline = Date.now() + 60_000; Date.now() < deadline && !(await page.getByText('Question number 0', { exact: true }).count()); ) {
+    for (
+      const deadline = Date.now() + 60_000;
+      Date.now() < deadline && !(await page.getByText('Question number 0', { exact: true }).count());
+    ) {
       await page.locator('main').evaluate((el) => (el.scrollTop = 0));
       await page.waitForTimeout(150);
     }
@@ -133,12 +145,15 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
     const page = await newPage();
     const openSessionRequests: string[] = [];
     page.on('request', (request) => {
-      if (request.url().endsWith('/graphql') && request.postData()?.includes('query OpenSession')) openSessionRequests.push(request.url());
+      if (request.url().endsWith('/graphql') && request.postData()?.includes('query OpenSession'))
+        openSessionRequests.push(request.url());
     });
     // Counted from the document's start: an inline script blocked by the CSP fires this event.
     await page.addInitScript(() => {
       (window as any).__violations = [];
-      document.addEventListener('securitypolicyviolation', (e) => (window as any).__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        (window as any).__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+      );
     });
     const response = await page.goto(`${server.url}/#session=${encodeURIComponent(id)}`);
     const csp = response?.headers()['content-security-policy'] ?? '';
@@ -171,7 +186,10 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
       let pending = false;
       channel.port1.onmessage = () => {
         pending = false;
-        states.push({ chat: !!document.querySelector('.app.chat'), messages: document.querySelectorAll('.msg').length });
+        states.push({
+          chat: !!document.querySelector('.app.chat'),
+          messages: document.querySelectorAll('.msg').length,
+        });
       };
       new MutationObserver(() => {
         if (pending) return;
@@ -254,7 +272,9 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
       await page.waitForTimeout(25);
     }
     expect(states.size).toBeGreaterThanOrEqual(4); // seen growing, not in one piece
-    await expect.poll(async () => (await answer.locator('.md').textContent())?.trim(), POLL).toBe(chunks.join('').trim());
+    await expect
+      .poll(async () => (await answer.locator('.md').textContent())?.trim(), POLL)
+      .toBe(chunks.join('').trim());
     await expect.poll(() => page.getByRole('button', { name: 'Stop' }).isHidden(), POLL).toBe(true);
     expect(await page.locator('.alert').isHidden()).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, 'chat-streamed.png') });
@@ -269,7 +289,9 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
     await page.keyboard.press('Enter');
     const failure = page.locator('.turn-error');
     await failure.waitFor();
-    expect(await failure.textContent()).toContain('The model provider (ollama) rejected the request (HTTP 400): option "num_ctx" must be positive');
+    expect(await failure.textContent()).toContain(
+      'The model provider (ollama) rejected the request (HTTP 400): option "num_ctx" must be positive',
+    );
     const before = server.fake.requests.length;
     server.fake.enqueue({ text: 'Second time lucky' });
     await page.getByRole('button', { name: 'Retry', exact: true }).click();
@@ -326,10 +348,16 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
     await match.waitFor();
     expect(await match.textContent()).toContain('zebraneedle');
     expect(await match.isVisible()).toBe(true);
-    await expect.poll(() => match.evaluate((el) => {
-      const box = el.getBoundingClientRect();
-      return box.top >= 0 && box.bottom <= window.innerHeight;
-    }), POLL).toBe(true);
+    await expect
+      .poll(
+        () =>
+          match.evaluate((el) => {
+            const box = el.getBoundingClientRect();
+            return box.top >= 0 && box.bottom <= window.innerHeight;
+          }),
+        POLL,
+      )
+      .toBe(true);
     // The loaded window is contiguous: every message from the match to the newest is there.
     expect(await page.locator('.msg').count()).toBeGreaterThanOrEqual(300 - 17);
     const html = await page.evaluate(() => document.documentElement.outerHTML);

@@ -12,7 +12,15 @@ import { Client as UrqlClient, fetchExchange } from '@urql/core';
 import { GraphQLClient } from 'graphql-request';
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
-import { Environment, Network, Observable, RecordSource, Store, type FetchFunction, type SubscribeFunction } from 'relay-runtime';
+import {
+  Environment,
+  Network,
+  Observable,
+  RecordSource,
+  Store,
+  type FetchFunction,
+  type SubscribeFunction,
+} from 'relay-runtime';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type ServerContext } from '../support/harness.js';
@@ -148,7 +156,11 @@ function createRequestClient(url: string, token: string) {
 
 // snippet:relay
 function createRelayEnvironment(url: string, token: string) {
-  const ws = createWsClient({ url: url.replace(/^http/, 'ws'), connectionParams: { authorization: `Bearer ${token}` }, webSocketImpl: WebSocket });
+  const ws = createWsClient({
+    url: url.replace(/^http/, 'ws'),
+    connectionParams: { authorization: `Bearer ${token}` },
+    webSocketImpl: WebSocket,
+  });
   const fetchFn: FetchFunction = async (operation, variables) => {
     const response = await fetch(url, {
       method: 'POST',
@@ -158,7 +170,9 @@ function createRelayEnvironment(url: string, token: string) {
     return response.json();
   };
   const subscribeFn: SubscribeFunction = (operation, variables) =>
-    Observable.create((sink) => ws.subscribe({ operationName: operation.name, query: operation.text!, variables }, sink as any));
+    Observable.create((sink) =>
+      ws.subscribe({ operationName: operation.name, query: operation.text!, variables }, sink as any),
+    );
   return new Environment({ network: Network.create(fetchFn, subscribeFn), store: new Store(new RecordSource()) });
 }
 // end
@@ -173,7 +187,11 @@ beforeAll(async () => {
 }, SETUP_TIMEOUT);
 afterAll(() => t?.close(), SETUP_TIMEOUT);
 
-const textOf = (events: any[]) => events.filter((e) => e.__typename === 'TextDelta').map((e) => e.text).join('');
+const textOf = (events: any[]) =>
+  events
+    .filter((e) => e.__typename === 'TextDelta')
+    .map((e) => e.text)
+    .join('');
 const lastOf = (events: any[]) => events.at(-1);
 
 describe('client libraries (docs/api.md "Clients")', () => {
@@ -181,11 +199,23 @@ describe('client libraries (docs/api.md "Clients")', () => {
     const source = readFileSync(new URL(import.meta.url), 'utf8');
     const docs = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
     const snippets = [...source.matchAll(/^\/\/ snippet:([\w-]+)\n([\s\S]*?)^\/\/ end$/gm)];
-    expect(snippets.map((m) => m[1])).toEqual(['documents', 'apollo', 'apollo-usage', 'sse', 'urql', 'urql-get', 'graphql-request', 'relay']);
-    for (const [, name, code] of snippets) expect(docs.includes(code!.trimEnd()), `snippet "${name}" differs in docs/api.md`).toBe(true);
+    expect(snippets.map((m) => m[1])).toEqual([
+      'documents',
+      'apollo',
+      'apollo-usage',
+      'sse',
+      'urql',
+      'urql-get',
+      'graphql-request',
+      'relay',
+    ]);
+    for (const [, name, code] of snippets)
+      expect(docs.includes(code!.trimEnd()), `snippet "${name}" differs in docs/api.md`).toBe(true);
   });
 
-  it('Apollo Client: query and mutation over HTTP, a streamed turn over GraphQLWsLink', { timeout: TIMEOUT }, async () => {
+  it('Apollo Client: query and mutation over HTTP, a streamed turn over GraphQLWsLink', {
+    timeout: TIMEOUT,
+  }, async () => {
     t.fake.enqueue({ text: ['apollo ', 'streams'], chunkDelayMs: 20 });
     const client = createApollo(url, key);
     try {
@@ -201,7 +231,9 @@ describe('client libraries (docs/api.md "Clients")', () => {
     }
   });
 
-  it('graphql-sse (distinct connections): query, mutation and a streamed turn over SSE', { timeout: TIMEOUT }, async () => {
+  it('graphql-sse (distinct connections): query, mutation and a streamed turn over SSE', {
+    timeout: TIMEOUT,
+  }, async () => {
     t.fake.enqueue({ text: ['sse ', 'streams'], chunkDelayMs: 20 });
     const client = createSse(url, key);
     try {
@@ -211,7 +243,11 @@ describe('client libraries (docs/api.md "Clients")', () => {
       expect(sent.data.sendMessage.turn.id).toBeTruthy();
       expect(textOf(events)).toBe('sse streams');
       expect(lastOf(events)).toMatchObject({ __typename: 'TurnEnded', turn: { status: 'COMPLETED' } });
-      const again = await t.http(`query($id: ID!) { session(id: $id) { history { edges { node { role content } } } } }`, { id: sessionId }, key);
+      const again = await t.http(
+        `query($id: ID!) { session(id: $id) { history { edges { node { role content } } } } }`,
+        { id: sessionId },
+        key,
+      );
       expect(again.data.session.history.edges.map((e: any) => e.node)).toEqual([
         { role: 'USER', content: 'hello sse' },
         { role: 'ASSISTANT', content: 'sse streams' },
@@ -221,13 +257,23 @@ describe('client libraries (docs/api.md "Clients")', () => {
     }
   });
 
-  it("graphql-sse's single connection mode is not served (no reservation endpoint): the client fails, it does not hang", { timeout: TIMEOUT }, async () => {
-    const single = createSseClient({ url, headers: { authorization: `Bearer ${key}` }, singleConnection: true, retryAttempts: 0 });
+  it("graphql-sse's single connection mode is not served (no reservation endpoint): the client fails, it does not hang", {
+    timeout: TIMEOUT,
+  }, async () => {
+    const single = createSseClient({
+      url,
+      headers: { authorization: `Bearer ${key}` },
+      singleConnection: true,
+      retryAttempts: 0,
+    });
     try {
       const run = async () => {
         for await (const result of single.iterate({ query: SESSIONS })) return result;
       };
-      const error = await run().then(() => null, (e: unknown) => e);
+      const error = await run().then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(String((error as { response?: Response })?.response?.status ?? error)).toBe('405');
     } finally {
       single.dispose();
@@ -248,7 +294,9 @@ describe('client libraries (docs/api.md "Clients")', () => {
     expect(list.sessions.edges.map((e: any) => e.node.id)).toContain(made.createSession.id);
   });
 
-  it('Relay network layer: fetchFn for a query, subscribeFn over graphql-ws for a streamed turn', { timeout: TIMEOUT }, async () => {
+  it('Relay network layer: fetchFn for a query, subscribeFn over graphql-ws for a streamed turn', {
+    timeout: TIMEOUT,
+  }, async () => {
     t.fake.enqueue({ text: ['relay ', 'streams'], chunkDelayMs: 20 });
     const network = createRelayEnvironment(url, key).getNetwork();
     const params = (name: string, operationKind: 'query' | 'mutation' | 'subscription', text: string) =>
@@ -259,18 +307,22 @@ describe('client libraries (docs/api.md "Clients")', () => {
     const sessionId = created.data.createSession.id;
     const events: any[] = [];
     const done = new Promise<void>((resolve, reject) => {
-      const subscription = network.execute(params('SessionEvents', 'subscription', SESSION_EVENTS), { sessionId, after: '0' }, {}).subscribe({
-        next: (result: any) => {
-          events.push(result.data.sessionEvents);
-          if (['TurnEnded', 'TurnFailed'].includes(result.data.sessionEvents.__typename)) {
-            subscription.unsubscribe();
-            resolve();
-          }
-        },
-        error: reject,
-      });
+      const subscription = network
+        .execute(params('SessionEvents', 'subscription', SESSION_EVENTS), { sessionId, after: '0' }, {})
+        .subscribe({
+          next: (result: any) => {
+            events.push(result.data.sessionEvents);
+            if (['TurnEnded', 'TurnFailed'].includes(result.data.sessionEvents.__typename)) {
+              subscription.unsubscribe();
+              resolve();
+            }
+          },
+          error: reject,
+        });
     });
-    await network.execute(params('SendMessage', 'mutation', SEND_MESSAGE), { input: { sessionId, content: 'hello relay' } }, {}).toPromise();
+    await network
+      .execute(params('SendMessage', 'mutation', SEND_MESSAGE), { input: { sessionId, content: 'hello relay' } }, {})
+      .toPromise();
     await done;
     expect(textOf(events)).toBe('relay streams');
     expect(lastOf(events)).toMatchObject({ __typename: 'TurnEnded', turn: { status: 'COMPLETED' } });

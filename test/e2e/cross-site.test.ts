@@ -26,13 +26,18 @@ interface RawResponse {
 }
 
 /** One HTTP request with exactly these headers (Host, Origin and Sec-Fetch-* included), read to the end. */
-function raw(base: string, options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<RawResponse> {
+function raw(
+  base: string,
+  options: { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer },
+): Promise<RawResponse> {
   const url = new URL(options.path ?? '/graphql', base);
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? 'POST', headers: options.headers ?? {} }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+      );
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -44,7 +49,11 @@ function raw(base: string, options: { method?: string; path?: string; headers?: 
  * A graphql-transport-ws client that sends `query` as soon as the server
  * acknowledges: the upgrade's HTTP status when refused, the results otherwise.
  */
-function wsAttempt(base: string, query: string, headers: Record<string, string>): Promise<{ status: number; results: any[] }> {
+function wsAttempt(
+  base: string,
+  query: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; results: any[] }> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(`${base.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { headers });
     const results: any[] = [];
@@ -57,8 +66,9 @@ function wsAttempt(base: string, query: string, headers: Record<string, string>)
     socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: {} })));
     socket.on('message', (data) => {
       const message = JSON.parse(String(data));
-      if (message.type === 'connection_ack') socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query } }));
-      else if (message.type === "next") results.push(message.payload);
+      if (message.type === 'connection_ack')
+        socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query } }));
+      else if (message.type === 'next') results.push(message.payload);
       else if (message.type === 'error') results.push({ errors: message.payload });
       if (message.type === 'complete' || message.type === 'error') {
         socket.close();
@@ -70,11 +80,11 @@ function wsAttempt(base: string, query: string, headers: Record<string, string>)
 
 function multipartBody(query: string): { body: Buffer; contentType: string } {
   const boundary = '----crosssite' + Math.random().toString(16).slice(2);
-  const part = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+  const part = (name: string, value: string) =>
+    `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
   const body = part('operations', JSON.stringify({ query, variables: {} })) + part('map', '{}') + `--${boundary}--\r\n`;
   return { body: Buffer.from(body), contentType: `multipart/form-data; boundary=${boundary}` };
 }
-
 
 describe('local mode against a cross-site adversary', () => {
   let server: E2EServer;
@@ -84,13 +94,16 @@ describe('local mode against a cross-site adversary', () => {
   const arrived: { origin?: string; host?: string; url?: string }[] = [];
 
   const sessions = async (s: E2EServer) =>
-    (await s.app.db.prisma.session.findMany({ select: { id: true, name: true } })).map((r) => `${r.id}:${r.name}`).sort();
+    (await s.app.db.prisma.session.findMany({ select: { id: true, name: true } }))
+      .map((r) => `${r.id}:${r.name}`)
+      .sort();
   const rename = (id: string, name: string) => `mutation { renameSession(id: "${id}", name: "${name}") { id name } }`;
   const CREATE = `mutation { createSession(input: { name: "pwned-created" }) { id } }`;
 
   beforeAll(async () => {
     server = await startE2EServer();
-    const watch = (req: IncomingMessage) => arrived.push({ origin: req.headers.origin, host: req.headers.host, url: req.url });
+    const watch = (req: IncomingMessage) =>
+      arrived.push({ origin: req.headers.origin, host: req.headers.host, url: req.url });
     server.http.prependListener('request', watch);
     server.http.prependListener('upgrade', watch);
     const created = await server.gql(`mutation { createSession(input: { name: "Victim" }) { id } }`);
@@ -125,7 +138,10 @@ describe('local mode against a cross-site adversary', () => {
           // A cross-site Origin is refused by the origin policy; without one, by the CSRF header rule.
           expect(JSON.parse(form.text).errors[0].extensions.code).toBe(origin ? 'FORBIDDEN' : 'CSRF_HEADER_REQUIRED');
 
-          const text = await raw(server.url, { headers: { 'content-type': 'text/plain;charset=UTF-8', ...originHeader }, body: JSON.stringify({ query }) });
+          const text = await raw(server.url, {
+            headers: { 'content-type': 'text/plain;charset=UTF-8', ...originHeader },
+            body: JSON.stringify({ query }),
+          });
           expect(text.status).toBe(403);
 
           const { body, contentType } = multipartBody(query);
@@ -144,7 +160,11 @@ describe('local mode against a cross-site adversary', () => {
     await nothingChanges(async () => {
       const preflight = await raw(server.url, {
         method: 'OPTIONS',
-        headers: { origin: EVIL, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+        headers: {
+          origin: EVIL,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
       });
       expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
       expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
@@ -159,10 +179,16 @@ describe('local mode against a cross-site adversary', () => {
       expect(read.text).not.toContain('Victim');
 
       // A JSON mutation that skipped the preflight (a non-browser forging the Origin) is refused all the same.
-      const write = await raw(server.url, { headers: { origin: EVIL, 'content-type': 'application/json' }, body: JSON.stringify({ query: rename(victimId, 'pwned') }) });
+      const write = await raw(server.url, {
+        headers: { origin: EVIL, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: rename(victimId, 'pwned') }),
+      });
       expect(write.status).toBe(403);
       // `Origin: null` (sandboxed frames, file: pages) is no one's origin.
-      const opaque = await raw(server.url, { headers: { origin: 'null', 'content-type': 'application/json' }, body: JSON.stringify({ query: CREATE }) });
+      const opaque = await raw(server.url, {
+        headers: { origin: 'null', 'content-type': 'application/json' },
+        body: JSON.stringify({ query: CREATE }),
+      });
       expect(opaque.status).toBe(403);
     });
   });
@@ -208,7 +234,10 @@ describe('local mode against a cross-site adversary', () => {
       expect(JSON.parse(post.text).errors[0].message).toMatch(/DNS rebinding/);
       const page = await raw(server.url, { method: 'GET', path: '/', headers: { host: rebound } });
       expect(page.status).toBe(403);
-      const socket = await wsAttempt(server.url, rename(victimId, 'pwned'), { host: rebound, origin: `http://${rebound}` });
+      const socket = await wsAttempt(server.url, rename(victimId, 'pwned'), {
+        host: rebound,
+        origin: `http://${rebound}`,
+      });
       expect(socket.status).toBe(403);
     });
     // localhost, IP literals and *.localhost are this machine's names.
@@ -219,10 +248,18 @@ describe('local mode against a cross-site adversary', () => {
 
   it('serves a file download to the app and to a followed link, not to another origin or a cross-site embed', async () => {
     const fd = new FormData();
-    fd.set('operations', JSON.stringify({ query: `mutation($s: ID!, $f: [File!]!) { uploadSessionFiles(sessionId: $s, files: $f) { url } }`, variables: { s: victimId, f: [null] } }));
+    fd.set(
+      'operations',
+      JSON.stringify({
+        query: `mutation($s: ID!, $f: [File!]!) { uploadSessionFiles(sessionId: $s, files: $f) { url } }`,
+        variables: { s: victimId, f: [null] },
+      }),
+    );
     fd.set('map', JSON.stringify({ 0: ['variables.f.0'] }));
     fd.set('0', new Blob(['secret notes'], { type: 'text/plain' }), 'notes.txt');
-    const uploaded = await (await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'x-graphql-yoga-csrf': '1' }, body: fd })).json();
+    const uploaded = await (
+      await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'x-graphql-yoga-csrf': '1' }, body: fd })
+    ).json();
     expect(uploaded.errors).toBeUndefined();
     const path = uploaded.data.uploadSessionFiles[0].url as string;
 
@@ -230,19 +267,31 @@ describe('local mode against a cross-site adversary', () => {
     expect(own.status).toBe(200);
     expect(own.text).toBe('secret notes');
     expect(own.headers['cross-origin-resource-policy']).toBe('same-origin');
-    const followed = await raw(server.url, { method: 'GET', path, headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' } });
+    const followed = await raw(server.url, {
+      method: 'GET',
+      path,
+      headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
+    });
     expect(followed.status).toBe(200);
 
     const foreign = await raw(server.url, { method: 'GET', path, headers: { origin: EVIL } });
     expect(foreign.status).toBe(403);
     expect(foreign.text).not.toContain('secret');
-    const embedded = await raw(server.url, { method: 'GET', path, headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' } });
+    const embedded = await raw(server.url, {
+      method: 'GET',
+      path,
+      headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' },
+    });
     expect(embedded.status).toBe(403);
     expect(embedded.text).not.toContain('secret');
   });
 
   it('still runs a same-origin GraphiQL-style request, WebSocket and SSE, and clients that send no Origin', async () => {
-    const page = await raw(server.url, { method: 'GET', path: '/graphql', headers: { accept: 'text/html', origin: server.url } });
+    const page = await raw(server.url, {
+      method: 'GET',
+      path: '/graphql',
+      headers: { accept: 'text/html', origin: server.url },
+    });
     expect(page.status).toBe(200);
     expect(page.text).toMatch(/graphiql/i);
 
@@ -268,7 +317,10 @@ describe('local mode against a cross-site adversary', () => {
     expect(sse.text).toContain('Renamed over SSE');
 
     const multipart = multipartBody(rename(victimId, 'Victim'));
-    const withHeader = await raw(server.url, { headers: { 'content-type': multipart.contentType, 'x-graphql-yoga-csrf': '1', origin: server.url }, body: multipart.body });
+    const withHeader = await raw(server.url, {
+      headers: { 'content-type': multipart.contentType, 'x-graphql-yoga-csrf': '1', origin: server.url },
+      body: multipart.body,
+    });
     expect(JSON.parse(withHeader.text).data.renameSession.name).toBe('Victim');
     expect(await sessions(server)).toContain(`${rawId(victimId)}:Victim`);
   });
@@ -276,7 +328,11 @@ describe('local mode against a cross-site adversary', () => {
   it('CORS_ORIGINS lets exactly the listed origin through, named exactly, and no other', async () => {
     const preflight = await raw(allowed.url, {
       method: 'OPTIONS',
-      headers: { origin: ALLOWED, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      headers: {
+        origin: ALLOWED,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe(ALLOWED);
@@ -295,7 +351,10 @@ describe('local mode against a cross-site adversary', () => {
 
     const before = await sessions(allowed);
     for (const origin of [EVIL, `${ALLOWED}:8080`, 'https://allowed.example']) {
-      const other = await raw(allowed.url, { headers: { origin, 'content-type': 'application/json' }, body: JSON.stringify({ query: CREATE }) });
+      const other = await raw(allowed.url, {
+        headers: { origin, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: CREATE }),
+      });
       expect(other.status).toBe(403);
       expect(other.headers['access-control-allow-origin']).toBeUndefined();
     }
@@ -309,11 +368,16 @@ describe('local mode against a cross-site adversary', () => {
 
     beforeAll(async () => {
       // A page of the adversary's, on http://evil.example:<port> (the name mapped to this machine for the browser only).
-      evil = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>evil</title><p>hello</p>'));
+      evil = createServer((_req, res) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>evil</title><p>hello</p>'),
+      );
       await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
       evilUrl = `${EVIL}:${(evil.address() as AddressInfo).port}`;
       const { chromium } = await import('playwright-core');
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP evil.example 127.0.0.1'] });
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [...CHROMIUM_ARGS, '--host-resolver-rules=MAP evil.example 127.0.0.1'],
+      });
     }, 180_000);
 
     afterAll(async () => {
@@ -340,29 +404,59 @@ describe('local mode against a cross-site adversary', () => {
             };
             const body = (query: string) => new URLSearchParams({ query }).toString();
             // Simple requests: sent without a preflight, response opaque.
-            await attempt('form', () => fetch(`${target}/graphql`, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: body(rename) }).then((r) => r.type));
-            await attempt('text', () => fetch(`${target}/graphql`, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ query: create }) }).then((r) => r.type));
+            await attempt('form', () =>
+              fetch(`${target}/graphql`, {
+                method: 'POST',
+                mode: 'no-cors',
+                headers: { 'content-type': 'application/x-www-form-urlencoded' },
+                body: body(rename),
+              }).then((r) => r.type),
+            );
+            await attempt('text', () =>
+              fetch(`${target}/graphql`, {
+                method: 'POST',
+                mode: 'no-cors',
+                headers: { 'content-type': 'text/plain' },
+                body: JSON.stringify({ query: create }),
+              }).then((r) => r.type),
+            );
             const fd = new FormData();
             fd.set('operations', JSON.stringify({ query: rename, variables: {} }));
             fd.set('map', '{}');
-            await attempt('multipart', () => fetch(`${target}/graphql`, { method: 'POST', mode: 'no-cors', body: fd }).then((r) => r.type));
+            await attempt('multipart', () =>
+              fetch(`${target}/graphql`, { method: 'POST', mode: 'no-cors', body: fd }).then((r) => r.type),
+            );
             // CORS reads.
-            await attempt('read', () => fetch(`${target}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ sessions(first: 5) { edges { node { name } } } }' }) }).then((r) => r.text()));
-            await attempt('simpleRead', () => fetch(`${target}/graphql?query=${encodeURIComponent('{ viewer { isAdmin } }')}`).then((r) => r.text()));
+            await attempt('read', () =>
+              fetch(`${target}/graphql`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ query: '{ sessions(first: 5) { edges { node { name } } } }' }),
+              }).then((r) => r.text()),
+            );
+            await attempt('simpleRead', () =>
+              fetch(`${target}/graphql?query=${encodeURIComponent('{ viewer { isAdmin } }')}`).then((r) => r.text()),
+            );
             // WebSocket: browsers apply no CORS to it; only the server's Origin check stands in the way.
             out.ws = await new Promise<string>((resolve) => {
               // (the page's own WebSocket, not the `ws` import of this file)
-              const socket: globalThis.WebSocket = new (window as any).WebSocket(`${target.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');
+              const socket: globalThis.WebSocket = new (window as any).WebSocket(
+                `${target.replace('http', 'ws')}/graphql`,
+                'graphql-transport-ws',
+              );
               socket.onopen = () => socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
               socket.onmessage = (event) => {
                 const message = JSON.parse(String(event.data));
-                if (message.type === 'connection_ack') socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: rename } }));
+                if (message.type === 'connection_ack')
+                  socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: rename } }));
                 else resolve(`ran ${event.data}`);
               };
               socket.onclose = (event) => resolve(`closed ${event.code}`);
             });
             out.sse = await new Promise<string>((resolve) => {
-              const source = new EventSource(`${target}/graphql?query=${encodeURIComponent('subscription { sessionListEvents { kind } }')}`);
+              const source = new EventSource(
+                `${target}/graphql?query=${encodeURIComponent('subscription { sessionListEvents { kind } }')}`,
+              );
               source.onmessage = (event) => resolve(`message ${event.data}`);
               source.onerror = () => {
                 source.close();
@@ -411,13 +505,24 @@ describe('local mode against a cross-site adversary', () => {
       await page.getByRole('button', { name: '+ New conversation' }).click();
       await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Same origin hello');
       await page.getByRole('button', { name: 'Send' }).click();
-      await expect.poll(async () => (await page.locator('.msg-assistant').last().textContent())?.trim(), { timeout: 30_000 }).toContain('still works');
-      const stored = await server.app.db.prisma.sessionMessage.findMany({ where: { content: 'Same origin hello' }, select: { sessionId: true } });
+      await expect
+        .poll(async () => (await page.locator('.msg-assistant').last().textContent())?.trim(), { timeout: 30_000 })
+        .toContain('still works');
+      const stored = await server.app.db.prisma.sessionMessage.findMany({
+        where: { content: 'Same origin hello' },
+        select: { sessionId: true },
+      });
       expect(stored).toHaveLength(1);
       // The client's multipart path (x-graphql-yoga-csrf, same-origin Origin) is accepted.
       const uploaded = await page.evaluate(async (sessionId) => {
         const fd = new FormData();
-        fd.set('operations', JSON.stringify({ query: `mutation($s: ID!, $f: [File!]!) { uploadSessionFiles(sessionId: $s, files: $f) { filename } }`, variables: { s: sessionId, f: [null] } }));
+        fd.set(
+          'operations',
+          JSON.stringify({
+            query: `mutation($s: ID!, $f: [File!]!) { uploadSessionFiles(sessionId: $s, files: $f) { filename } }`,
+            variables: { s: sessionId, f: [null] },
+          }),
+        );
         fd.set('map', JSON.stringify({ 0: ['variables.f.0'] }));
         fd.set('0', new Blob(['from the page'], { type: 'text/plain' }), 'page.txt');
         return (await fetch('/graphql', { method: 'POST', headers: { 'x-graphql-yoga-csrf': '1' }, body: fd })).json();

@@ -17,7 +17,6 @@ import { buildSchema } from '../../src/schema/index.js';
 const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 const graphql = requireFrom(import.meta.url)('graphql') as typeof import('graphql');
 
-
 describe('GraphiQL default tabs', () => {
   it('are valid operations of this schema', () => {
     const schema = buildSchema();
@@ -117,7 +116,10 @@ describe.skipIf(browserUnavailable)('GraphiQL offline in Chromium', () => {
       // The subscription is live once the server holds a graphql-ws socket for it; then a turn streams into it.
       await expect.poll(() => subscribed.has(rawSessionId(id)), { timeout: 30_000 }).toBe(true);
       server.fake.enqueue({ text: ['offline ', 'graphiql ', 'streams'] });
-      const sent = await server.gql(`mutation($id: ID!) { sendMessage(input: { sessionId: $id, content: "hi" }) { turn { id } } }`, { id });
+      const sent = await server.gql(
+        `mutation($id: ID!) { sendMessage(input: { sessionId: $id, content: "hi" }) { turn { id } } }`,
+        { id },
+      );
       expect(sent.errors).toBeUndefined();
       // GraphiQL shows a subscription's latest result: the turn's end arrived live over the socket.
       await resultContaining(page, '"__typename": "TurnEnded"');
@@ -153,10 +155,20 @@ describe.skipIf(browserUnavailable)('GraphiQL offline in Chromium', () => {
       const subscribed = watchSubscriptions(server);
       await page.locator('.graphiql-execute-button').click();
       // Established on the server (its bus listener) before the turn is started; a refusal shows in the pane at once.
-      await expect.poll(async () => subscribed.has(rawSessionId(id)) || /"errors"/.test(await page.locator('.result-window').innerText()), { timeout: 120_000 }).toBe(true);
+      await expect
+        .poll(
+          async () =>
+            subscribed.has(rawSessionId(id)) || /"errors"/.test(await page.locator('.result-window').innerText()),
+          { timeout: 120_000 },
+        )
+        .toBe(true);
       expect(subscribed.has(rawSessionId(id)), await page.locator('.result-window').innerText()).toBe(true);
       server.fake.enqueue({ text: ['keyed ', 'subscription ', 'works'] });
-      const sent = await server.gql(`mutation($id: ID!) { sendMessage(input: { sessionId: $id, content: "hi" }) { turn { id } } }`, { id }, key);
+      const sent = await server.gql(
+        `mutation($id: ID!) { sendMessage(input: { sessionId: $id, content: "hi" }) { turn { id } } }`,
+        { id },
+        key,
+      );
       expect(sent.errors).toBeUndefined();
       const text = await resultContaining(page, '"__typename": "TurnEnded"');
       expect(text).not.toContain('UNAUTHENTICATED');

@@ -28,12 +28,19 @@ describe.skipIf(browserUnavailable)('"What the model sees" in Chromium', () => {
     expect(created.errors).toBeUndefined();
     const id = created.data.createSession.id as string;
     await server.app.store.append(rawId(id), [
-      { role: 'user', content: 'run the build', metadata: { contextNotice: '[Uploaded files on disk:\n- build.cfg → session_files/x/build.cfg]' } },
+      {
+        role: 'user',
+        content: 'run the build',
+        metadata: { contextNotice: '[Uploaded files on disk:\n- build.cfg → session_files/x/build.cfg]' },
+      },
       { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'dump_log', arguments: {} }] },
       { role: 'tool', content: `LOG START ${'z'.repeat(60_000)} LOG END`, toolCallId: 'c1', name: 'dump_log' },
       { role: 'assistant', content: 'It failed.' },
     ]);
-    const expected = await server.gql(`query($id: ID!) { session(id: $id) { modelView { estimatedTokens messages { role content } } } }`, { id });
+    const expected = await server.gql(
+      `query($id: ID!) { session(id: $id) { modelView { estimatedTokens messages { role content } } } }`,
+      { id },
+    );
     const view = expected.data.session.modelView;
     const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
     try {
@@ -47,8 +54,12 @@ describe.skipIf(browserUnavailable)('"What the model sees" in Chromium', () => {
       expect(shownTool).toBe(view.messages.find((m: any) => m.role === 'TOOL').content);
       expect(shownTool).toContain('chars truncated');
       expect(shownTool.length).toBeLessThan(30_000);
-      expect(await items.nth(view.messages.findIndex((m: any) => m.role === 'USER')).textContent()).toContain('[Uploaded files on disk:');
-      expect(await page.locator('.model-view-total').textContent()).toContain(`~${view.estimatedTokens.toLocaleString('en-US')} /`);
+      expect(await items.nth(view.messages.findIndex((m: any) => m.role === 'USER')).textContent()).toContain(
+        '[Uploaded files on disk:',
+      );
+      expect(await page.locator('.model-view-total').textContent()).toContain(
+        `~${view.estimatedTokens.toLocaleString('en-US')} /`,
+      );
     } finally {
       await context.close();
     }

@@ -17,8 +17,10 @@ const sources = readdirSync(join(root, 'web/src'))
 /** Template literals that hold an operation; `${NAME}` interpolations resolved from the same sources. */
 function operations(): { name: string; text: string }[] {
   const constants = new Map<string, string>();
-  for (const source of sources) for (const m of source.matchAll(/const (\w+) = `([\s\S]*?)`;/g)) constants.set(m[1]!, m[2]!);
-  const resolve = (text: string): string => text.replace(/\$\{(\w+)\}/g, (_m, n: string) => resolve(constants.get(n) ?? ''));
+  for (const source of sources)
+    for (const m of source.matchAll(/const (\w+) = `([\s\S]*?)`;/g)) constants.set(m[1]!, m[2]!);
+  const resolve = (text: string): string =>
+    text.replace(/\$\{(\w+)\}/g, (_m, n: string) => resolve(constants.get(n) ?? ''));
   return [...constants]
     .filter(([, text]) => /^\s*(query|mutation|subscription)\b/.test(text))
     .map(([name, text]) => ({ name, text: resolve(text) }));

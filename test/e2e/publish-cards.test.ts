@@ -48,8 +48,10 @@ function wav(): Buffer {
 
 const FILES: Record<string, Buffer | string> = {
   'chart.png': PNG_2x2,
-  'paper.pdf': '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
-  'logo.svg': '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><circle cx="20" cy="20" r="18" fill="teal"/></svg>',
+  'paper.pdf':
+    '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+  'logo.svg':
+    '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><circle cx="20" cy="20" r="18" fill="teal"/></svg>',
   'page.html': '<!doctype html><h1 id="t">Published page</h1><script>parent.document.title = "escaped"</script>',
   'notes.py': 'def main():\n    print("hello from notes")\n',
   'part.stl': stlTriangle(),
@@ -68,7 +70,11 @@ describe.skipIf(browserUnavailable)('content_publish cards in Chromium', () => {
     server = await startE2EServer({ sessionFilesDir: filesDir });
     const { chromium } = await import('playwright-core');
     // WebGL through SwiftShader (no GPU here) so the 3D card really draws.
-    const args = [...CHROMIUM_ARGS.filter((a) => a !== '--disable-gpu'), '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
+    const args = [
+      ...CHROMIUM_ARGS.filter((a) => a !== '--disable-gpu'),
+      '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader',
+    ];
     browser = await chromium.launch({ executablePath: CHROMIUM, args });
 
     const created = await server.gql(`mutation { createSession(input: { name: "Cards" }) { id } }`);
@@ -77,19 +83,32 @@ describe.skipIf(browserUnavailable)('content_publish cards in Chromium', () => {
     await fs.mkdir(dir, { recursive: true });
     for (const [name, bytes] of Object.entries(FILES)) await fs.writeFile(path.join(dir, name), bytes);
     server.fake.enqueue(
-      { toolCalls: Object.keys(FILES).map((filename, i) => ({ id: `c${i}`, name: 'content_publish', arguments: { filename } })) },
+      {
+        toolCalls: Object.keys(FILES).map((filename, i) => ({
+          id: `c${i}`,
+          name: 'content_publish',
+          arguments: { filename },
+        })),
+      },
       { text: 'All published.' },
     );
-    const sent = await server.gql(`mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`, {
-      input: { sessionId, content: 'publish everything' },
-    });
+    const sent = await server.gql(
+      `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`,
+      {
+        input: { sessionId, content: 'publish everything' },
+      },
+    );
     expect(sent.errors).toBeUndefined();
     await eventually(
-      () => server.gql(`query($id: ID!) { session(id: $id) { history(last: 20) { edges { node { role content } } } } }`, { id: sessionId }),
+      () =>
+        server.gql(`query($id: ID!) { session(id: $id) { history(last: 20) { edges { node { role content } } } } }`, {
+          id: sessionId,
+        }),
       (r) => r.data?.session?.history.edges.some((e: any) => e.node.content === 'All published.'),
       60_000,
     );
-    token = (await server.gql(`mutation($id: ID!) { shareSession(id: $id) { token } }`, { id: sessionId })).data.shareSession.token;
+    token = (await server.gql(`mutation($id: ID!) { shareSession(id: $id) { token } }`, { id: sessionId })).data
+      .shareSession.token;
   }, 180_000);
 
   afterAll(async () => {
@@ -110,13 +129,21 @@ describe.skipIf(browserUnavailable)('content_publish cards in Chromium', () => {
   /** Every card is there and filled; returns what the page shows. */
   async function expectCards(page: Page) {
     const card = (kind: string) => page.locator(`figure.publish-card[data-kind="${kind}"]`);
-    await page.waitForFunction(() => document.querySelectorAll('figure.publish-card').length === 7, null, { timeout: 60_000 });
-    await page.waitForFunction(() => document.querySelectorAll('.publish-body[aria-busy]').length === 0, null, { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelectorAll('figure.publish-card').length === 7, null, {
+      timeout: 60_000,
+    });
+    await page.waitForFunction(() => document.querySelectorAll('.publish-body[aria-busy]').length === 0, null, {
+      timeout: 60_000,
+    });
     // image: decoded from the served bytes
-    await page.waitForFunction(() => {
-      const img = document.querySelector<HTMLImageElement>('figure[data-kind="image"] img');
-      return !!img && img.complete && img.naturalWidth === 2;
-    }, null, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => {
+        const img = document.querySelector<HTMLImageElement>('figure[data-kind="image"] img');
+        return !!img && img.complete && img.naturalWidth === 2;
+      },
+      null,
+      { timeout: 30_000 },
+    );
     expect(await card('audio').locator('audio[controls]').count()).toBe(1);
     expect(await card('pdf').locator('iframe').count()).toBe(1);
     // HTML and SVG: an empty sandbox (no allow-scripts, no allow-same-origin)
@@ -125,14 +152,21 @@ describe.skipIf(browserUnavailable)('content_publish cards in Chromium', () => {
       expect(await frame.getAttribute('sandbox')).toBe('');
       expect(await frame.getAttribute('src')).toMatch(/^blob:/);
     }
-    const html = page.frames().find((f) => f.url().startsWith('blob:') && f !== page.mainFrame() && f.parentFrame() === page.mainFrame());
+    const html = page
+      .frames()
+      .find((f) => f.url().startsWith('blob:') && f !== page.mainFrame() && f.parentFrame() === page.mainFrame());
     expect(html).toBeTruthy();
     // the page's own script never ran against the parent
     expect(await page.title()).not.toBe('escaped');
     expect(await card('text').locator('pre code').textContent()).toContain('print("hello from notes")');
     // STL: a canvas drawn by the lazily loaded three.js chunk
     expect(await card('model').locator('canvas').count()).toBe(1);
-    await page.waitForFunction(() => document.querySelector<HTMLElement>('figure[data-kind="model"] .publish-body')?.dataset.state === 'rendered', null, { timeout: 60_000 });
+    await page.waitForFunction(
+      () =>
+        document.querySelector<HTMLElement>('figure[data-kind="model"] .publish-body')?.dataset.state === 'rendered',
+      null,
+      { timeout: 60_000 },
+    );
     // no raw tool JSON on screen
     expect(await page.locator('main').innerText()).not.toContain('"contentType"');
     return card;
@@ -144,12 +178,16 @@ describe.skipIf(browserUnavailable)('content_publish cards in Chromium', () => {
       await expectCards(page);
       const fileRequests = requests.filter((u) => new URL(u).pathname.includes('/files/'));
       expect(fileRequests.length).toBeGreaterThanOrEqual(7);
-      expect(fileRequests.every((u) => new URL(u).pathname.startsWith(`/sessions/${rawId(sessionId)}/files/`))).toBe(true);
+      expect(fileRequests.every((u) => new URL(u).pathname.startsWith(`/sessions/${rawId(sessionId)}/files/`))).toBe(
+        true,
+      );
       const viewerChunk = requests.filter((u) => /\/assets\/model-viewer-[^/]+\.js$/.test(new URL(u).pathname));
       expect(viewerChunk).toHaveLength(1);
       // nothing from another host (the PDF viewer's own chrome-extension: frame aside)
       const network = requests.filter((u) => /^(?:https?|wss?):/.test(u));
-      expect(network.filter((u) => !u.startsWith(server.url) && !u.startsWith(server.url.replace('http', 'ws')))).toEqual([]);
+      expect(
+        network.filter((u) => !u.startsWith(server.url) && !u.startsWith(server.url.replace('http', 'ws'))),
+      ).toEqual([]);
     } finally {
       await close();
     }
@@ -164,7 +202,12 @@ describe.skipIf(browserUnavailable)('content_publish cards in Chromium', () => {
       expect(fileRequests.every((u) => new URL(u).pathname.startsWith('/shared/files/'))).toBe(true);
       // the token never travels in a URL other than the page's own hash
       expect(requests.filter((u) => u.includes(token) && !u.includes('#share='))).toEqual([]);
-      expect(requests.filter((u) => /^(?:https?|wss?):/.test(u) && !u.startsWith(server.url) && !u.startsWith(server.url.replace('http', 'ws')))).toEqual([]);
+      expect(
+        requests.filter(
+          (u) =>
+            /^(?:https?|wss?):/.test(u) && !u.startsWith(server.url) && !u.startsWith(server.url.replace('http', 'ws')),
+        ),
+      ).toEqual([]);
       const sid = rawId(sessionId);
       expect(requests.some((u) => u.includes(sid))).toBe(false);
       expect((await page.content()).includes(sid)).toBe(false);

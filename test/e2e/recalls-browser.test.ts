@@ -28,13 +28,18 @@ describe.skipIf(browserUnavailable)('scheduled recalls in the web client', () =>
   });
 
   it('labels recall messages, lists pending recalls with Cancel, and shows one that fires live', async () => {
-    const id = (await server.gql(`mutation { createSession(input: { name: "Recalls" }) { id } }`)).data.createSession.id as string;
+    const id = (await server.gql(`mutation { createSession(input: { name: "Recalls" }) { id } }`)).data.createSession
+      .id as string;
     await server.app.store.append(rawId(id), [
       { role: 'user', content: 'typed by me' },
       { role: 'user', content: 'sent by a recall', isRecall: true },
       { role: 'assistant', content: 'answered' },
     ]);
-    const later = await server.gql(SCHEDULE, { s: id, at: new Date(Date.now() + 3_600_000).toISOString(), t: 'water the plants' });
+    const later = await server.gql(SCHEDULE, {
+      s: id,
+      at: new Date(Date.now() + 3_600_000).toISOString(),
+      t: 'water the plants',
+    });
     expect(later.errors).toBeUndefined();
 
     const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });

@@ -25,10 +25,16 @@ describe('npm start', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'npm-start-'));
     dirs.push(dir);
     server = await startChildServer(
-      { DATA_DIR: path.join(dir, 'data'), SESSION_FILES_DIR: path.join(dir, 'files'), OLLAMA_HOST: 'http://127.0.0.1:9' },
+      {
+        DATA_DIR: path.join(dir, 'data'),
+        SESSION_FILES_DIR: path.join(dir, 'files'),
+        OLLAMA_HOST: 'http://127.0.0.1:9',
+      },
       { asNpmStart: true, timeoutMs: 600_000 },
     );
-    const created = await server.gql<{ createSession: { id: string } }>(`mutation { createSession(input: { name: "compiled" }) { id } }`);
+    const created = await server.gql<{ createSession: { id: string } }>(
+      `mutation { createSession(input: { name: "compiled" }) { id } }`,
+    );
     expect(created.errors).toBeUndefined();
     // The serving process is node with no loader flags, running the launcher that imports dist/main.js.
     const argv = readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);

@@ -25,7 +25,11 @@ export interface ChildServer {
   lines: string[];
   /** resolves with the exit code (or signal) once the process has exited */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ data?: T; errors?: any[] }>;
+  gql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string,
+  ): Promise<{ data?: T; errors?: any[] }>;
   waitForLine(match: (line: string) => boolean, timeoutMs?: number): Promise<string>;
   kill(signal?: NodeJS.Signals): void;
 }
@@ -43,11 +47,22 @@ export function spawnTsx(script: string, args: string[], env: Record<string, str
   return spawnNode(script, env, ['--import', 'tsx'], args);
 }
 
-function spawnNode(script: string, env: Record<string, string | undefined>, nodeArgs: string[] = [], args: string[] = []): ChildProcess {
+function spawnNode(
+  script: string,
+  env: Record<string, string | undefined>,
+  nodeArgs: string[] = [],
+  args: string[] = [],
+): ChildProcess {
   // The test decides the databases and Redis: the suite's own REDIS_URL / DATABASE_URL never leak into a child.
   const { REDIS_URL: _r, DATABASE_URL: _d, ...inherited } = process.env;
   const merged: Record<string, string> = {};
-  for (const [name, value] of Object.entries({ ...inherited, NODE_ENV: 'test', LOG_LEVEL: 'info', TITLE_GENERATION_ENABLED: 'false', ...env })) {
+  for (const [name, value] of Object.entries({
+    ...inherited,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    TITLE_GENERATION_ENABLED: 'false',
+    ...env,
+  })) {
     if (value !== undefined) merged[name] = value;
   }
   return spawn(process.execPath, [...nodeArgs, script, ...args], {
@@ -94,7 +109,10 @@ export async function startChildServer(
     new Promise<string>((resolve, reject) => {
       const found = lines.find(match);
       if (found !== undefined) return resolve(found);
-      const timer = setTimeout(() => reject(new Error(`no matching line within ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no matching line within ${timeoutMs} ms:\n${lines.slice(-20).join('\n')}`)),
+        timeoutMs,
+      );
       waiters.push({
         match,
         resolve: (line) => {
@@ -104,17 +122,20 @@ export async function startChildServer(
       });
       void exited.then(() => {
         clearTimeout(timer);
-        if (waiters.some((w) => w.match === match)) reject(new Error(`server exited before a matching line:\n${lines.slice(-20).join('\n')}`));
+        if (waiters.some((w) => w.match === match))
+          reject(new Error(`server exited before a matching line:\n${lines.slice(-20).join('\n')}`));
       });
     });
 
   let url = '';
   if (!options.expectExit) {
-    const listening = await waitForLine((line) => line.includes('"listening"'), options.timeoutMs ?? 60_000).catch((error) => {
-      // Never leave a half-started server behind.
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      throw error;
-    });
+    const listening = await waitForLine((line) => line.includes('"listening"'), options.timeoutMs ?? 60_000).catch(
+      (error) => {
+        // Never leave a half-started server behind.
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        throw error;
+      },
+    );
     url = new URL(JSON.parse(listening).url as string).origin;
   } else {
     await exited;

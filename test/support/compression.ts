@@ -20,7 +20,14 @@ export interface TestSession {
 /** A session on its own profile (unique model name: calibration never leaks between tests). */
 export async function profileSession(
   t: ServerContext,
-  opts: { window?: number; provider?: string; keepRecent?: number; systemPrompt?: string; maxTokens?: number; prompt?: string } = {},
+  opts: {
+    window?: number;
+    provider?: string;
+    keepRecent?: number;
+    systemPrompt?: string;
+    maxTokens?: number;
+    prompt?: string;
+  } = {},
 ): Promise<TestSession> {
   const key = `cmp_${randomBytes(4).toString('hex')}`;
   const model = `model-${key}`;
@@ -37,7 +44,9 @@ export async function profileSession(
   };
   const p = await t.http(`mutation($i: UpsertProfileInput!) { upsertProfile(input: $i) { id } }`, { i: input });
   if (p.errors) throw new Error(JSON.stringify(p.errors));
-  const s = await t.http(`mutation($p: ID) { createSession(input: { profileId: $p }) { id } }`, { p: p.data.upsertProfile.id });
+  const s = await t.http(`mutation($p: ID) { createSession(input: { profileId: $p }) { id } }`, {
+    p: p.data.upsertProfile.id,
+  });
   const id = s.data.createSession.id as string;
   return { id, raw: parseGlobalId(id, 'Session'), model };
 }
@@ -54,7 +63,8 @@ export function exchanges(turns: number, size = 200, tag = 'turn'): NewMessage[]
 
 export function isSummaryCall(call: FakeCall): boolean {
   const first = call.body?.messages?.[0];
-  const system = typeof call.body?.system === 'string' ? call.body.system : first?.role === 'system' ? String(first.content) : '';
+  const system =
+    typeof call.body?.system === 'string' ? call.body.system : first?.role === 'system' ? String(first.content) : '';
   return /^You (compress|merge|write a continuation)/.test(system);
 }
 
@@ -79,7 +89,13 @@ export function sendAndWait(
   return withEvents(t, sessionId, () => t.http(SEND, { input: { sessionId, content } }), until, timeoutMs);
 }
 
-export async function withEvents(t: ServerContext, sessionId: string, action: () => Promise<any>, until: (es: any[]) => boolean, timeoutMs = 60_000) {
+export async function withEvents(
+  t: ServerContext,
+  sessionId: string,
+  action: () => Promise<any>,
+  until: (es: any[]) => boolean,
+  timeoutMs = 60_000,
+) {
   // Subscribe from the last event seen: anything published before the socket is live is replayed, not lost.
   const past = await t.app.bus.replay(parseGlobalId(sessionId, 'Session'), '0');
   const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: past.at(-1)?.eventId ?? '0' });

@@ -56,7 +56,8 @@ async function uploadFile(url: string, sessionId: string, filename: string, cont
   fd.set(
     'operations',
     JSON.stringify({
-      query: 'mutation($sessionId: ID!, $files: [File!]!) { uploadSessionFiles(sessionId: $sessionId, files: $files) { filename size } }',
+      query:
+        'mutation($sessionId: ID!, $files: [File!]!) { uploadSessionFiles(sessionId: $sessionId, files: $files) { filename size } }',
       variables: { sessionId, files: [null] },
     }),
   );
@@ -76,7 +77,9 @@ async function uploadFile(url: string, sessionId: string, filename: string, cont
 async function waitTurnEnd(gql: Gql, turnId: string, timeoutMs = 60_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { turn } = await gql<{ turn: { status: string } }>('query($id: ID!) { turn(id: $id) { status } }', { id: turnId });
+    const { turn } = await gql<{ turn: { status: string } }>('query($id: ID!) { turn(id: $id) { status } }', {
+      id: turnId,
+    });
     if (turn.status !== 'RUNNING') return turn.status;
     if (Date.now() > deadline) throw new Error(`turn ${turnId} still RUNNING after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 25));
@@ -112,7 +115,10 @@ export async function writeRound(url: string, ledger: Ledger, tag: string, token
 
   const name = `renamed ${tag}`;
   entry.pendingName = name;
-  await gql('mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id } }', { id: entry.id, name });
+  await gql('mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id } }', {
+    id: entry.id,
+    name,
+  });
   entry.name = name;
   delete entry.pendingName;
   ledger.acknowledged++;
@@ -121,7 +127,10 @@ export async function writeRound(url: string, ledger: Ledger, tag: string, token
   entry.files.push(file);
   ledger.acknowledged++;
 
-  const { shareSession } = await gql<{ shareSession: { token: string } }>('mutation($id: ID!) { shareSession(id: $id) { token } }', { id: entry.id });
+  const { shareSession } = await gql<{ shareSession: { token: string } }>(
+    'mutation($id: ID!) { shareSession(id: $id) { token } }',
+    { id: entry.id },
+  );
   entry.shareToken = shareSession.token;
   ledger.acknowledged++;
 }
@@ -153,7 +162,8 @@ export async function verifyLedger(url: string, ledger: Ledger, token?: string):
       if (entry.shareToken) lost.push(`share ${entry.shareToken}`);
       continue;
     }
-    if (session.name !== entry.name && session.name !== entry.pendingName) lost.push(`rename ${entry.name} (found ${session.name})`);
+    if (session.name !== entry.name && session.name !== entry.pendingName)
+      lost.push(`rename ${entry.name} (found ${session.name})`);
     const history = (session.history.edges as { node: { role: string; content: string } }[]).map((e) => e.node);
     for (const m of entry.messages) {
       const found = history.filter((h) => h.role === m.role && h.content === m.content).length;
@@ -161,7 +171,9 @@ export async function verifyLedger(url: string, ledger: Ledger, token?: string):
       if (found > 1) duplicates.push(`${m.role} message ${m.content} ×${found}`);
     }
     for (const f of entry.files) {
-      const found = (session.files as { filename: string; size: number }[]).filter((x) => x.filename === f.filename && x.size === f.size).length;
+      const found = (session.files as { filename: string; size: number }[]).filter(
+        (x) => x.filename === f.filename && x.size === f.size,
+      ).length;
       if (found === 0) lost.push(`file ${f.filename}`);
       if (found > 1) duplicates.push(`file ${f.filename} ×${found}`);
     }
@@ -204,7 +216,9 @@ export function replyResponder(call: { body: any }): { text: string } {
 }
 
 /** Runs a script (scripts/admin.ts, …) to its end; resolves with its exit code and output. */
-export function runToEnd(child: import('node:child_process').ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runToEnd(
+  child: import('node:child_process').ChildProcess,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   child.stdout?.setEncoding('utf8').on('data', (c: string) => (stdout += c));

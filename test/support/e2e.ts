@@ -69,7 +69,8 @@ export function ensureWebBuild(): Promise<void> {
   built ??= (async () => {
     const index = join(distDir, 'index.html');
     const newest = newestMtime(join(webDir, 'src'));
-    if (existsSync(index) && statSync(index).mtimeMs >= Math.max(newest, statSync(join(webDir, 'index.html')).mtimeMs)) return;
+    if (existsSync(index) && statSync(index).mtimeMs >= Math.max(newest, statSync(join(webDir, 'index.html')).mtimeMs))
+      return;
     const { build } = await import('vite');
     await build({ configFile: join(webDir, 'vite.config.ts'), logLevel: 'warn' });
   })();
@@ -87,7 +88,10 @@ function newestMtime(dir: string): number {
 }
 
 /** `extraRoutes` go before the app's (the web bench serves its browser-floor page through one). */
-export async function startE2EServer(overrides: Partial<Config> = {}, extraRoutes: RouteHandler[] = []): Promise<E2EServer> {
+export async function startE2EServer(
+  overrides: Partial<Config> = {},
+  extraRoutes: RouteHandler[] = [],
+): Promise<E2EServer> {
   await ensureWebBuild();
   const fake = await startFakeProvider();
   const { db, drop } = await createTestDatabase();

@@ -169,7 +169,13 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     for await (const c of req) raw += c;
     const path = (req.url ?? '/').split('?')[0];
     const api: FakeCall['api'] =
-      path === '/api/chat' ? 'ollama' : path.endsWith('/chat/completions') ? 'openai' : path.endsWith('/messages') ? 'anthropic' : 'other';
+      path === '/api/chat'
+        ? 'ollama'
+        : path.endsWith('/chat/completions')
+          ? 'openai'
+          : path.endsWith('/messages')
+            ? 'anthropic'
+            : 'other';
     let body: any = undefined;
     try {
       body = raw ? JSON.parse(raw) : undefined;
@@ -186,10 +192,15 @@ export async function startFakeProvider(): Promise<FakeProvider> {
 
     if (path === '/api/version') return json(res, 200, { version: '0.12.0' });
     if (path === '/api/tags') {
-      return json(res, 200, { models: fake.models.map((m) => ({ name: m, model: m, size: 1, digest: 'fake', details: {} })) });
+      return json(res, 200, {
+        models: fake.models.map((m) => ({ name: m, model: m, size: 1, digest: 'fake', details: {} })),
+      });
     }
     if (path === '/v1/models') {
-      return json(res, 200, { object: 'list', data: fake.models.map((m) => ({ id: m, object: 'model', owned_by: 'fake' })) });
+      return json(res, 200, {
+        object: 'list',
+        data: fake.models.map((m) => ({ id: m, object: 'model', owned_by: 'fake' })),
+      });
     }
     if (api === 'other') return json(res, 404, { error: `no route ${path}` });
 
@@ -210,13 +221,18 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     }
     const script = queue.shift() ?? fake.responder?.(call) ?? { text: 'ok' };
     if (script.gate) await script.gate;
-    if (script.status) return json(res, script.status, script.errorBody ?? errorBody(api, script.status), script.headers);
+    if (script.status)
+      return json(res, script.status, script.errorBody ?? errorBody(api, script.status), script.headers);
     if (script.garbage === 'html') {
       res.writeHead(200, { 'content-type': 'text/html' });
       return void res.end('<html><body>502 Bad Gateway (proxy)</body></html>');
     }
     const streaming = api === 'ollama' ? body?.stream !== false : body?.stream === true;
-    const contentType = !streaming ? 'application/json' : api === 'ollama' ? 'application/x-ndjson' : 'text/event-stream';
+    const contentType = !streaming
+      ? 'application/json'
+      : api === 'ollama'
+        ? 'application/x-ndjson'
+        : 'text/event-stream';
     if (script.garbage) {
       res.writeHead(200, { 'content-type': contentType });
       return void res.end('this is not json\n<html>oops</html>\n\n');
@@ -292,16 +308,23 @@ function errorBody(api: FakeApi, status: number): unknown {
  * messages answering each tool_call_id before any other message; a tool
  * message must answer a call of the assistant message before it.
  */
-export function openaiPairingError(body: any): { error: { message: string; type: string; param: string | null; code: null } } | null {
+export function openaiPairingError(
+  body: any,
+): { error: { message: string; type: string; param: string | null; code: null } } | null {
   const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
-  const fail = (message: string, index: number) => ({ error: { message, type: 'invalid_request_error', param: `messages.[${index}].role`, code: null } });
+  const fail = (message: string, index: number) => ({
+    error: { message, type: 'invalid_request_error', param: `messages.[${index}].role`, code: null },
+  });
   let open: Set<string> | null = null;
   let callsAt = -1;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
     if (m?.role === 'tool') {
       if (!open || !open.has(m.tool_call_id)) {
-        return fail("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.", i);
+        return fail(
+          "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+          i,
+        );
       }
       open.delete(m.tool_call_id);
       continue;
@@ -332,14 +355,30 @@ export function openaiPairingError(body: any): { error: { message: string; type:
  * the next (user) message, and every tool_result must answer a tool_use of
  * the message before it.
  */
-export function anthropicPairingError(body: any): { type: 'error'; error: { type: 'invalid_request_error'; message: string } } | null {
+export function anthropicPairingError(
+  body: any,
+): { type: 'error'; error: { type: 'invalid_request_error'; message: string } } | null {
   const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
   const blocks = (m: any): any[] => (Array.isArray(m?.content) ? m.content : []);
-  const fail = (message: string) => ({ type: 'error' as const, error: { type: 'invalid_request_error' as const, message } });
+  const fail = (message: string) => ({
+    type: 'error' as const,
+    error: { type: 'invalid_request_error' as const, message },
+  });
   for (let i = 0; i < messages.length; i++) {
-    const uses = messages[i]?.role === 'assistant' ? blocks(messages[i]).filter((b) => b?.type === 'tool_use').map((b) => b.id) : [];
+    const uses =
+      messages[i]?.role === 'assistant'
+        ? blocks(messages[i])
+            .filter((b) => b?.type === 'tool_use')
+            .map((b) => b.id)
+        : [];
     const next = messages[i + 1];
-    const answered = new Set(next?.role === 'user' ? blocks(next).filter((b) => b?.type === 'tool_result').map((b) => b.tool_use_id) : []);
+    const answered = new Set(
+      next?.role === 'user'
+        ? blocks(next)
+            .filter((b) => b?.type === 'tool_result')
+            .map((b) => b.tool_use_id)
+        : [],
+    );
     const missing = uses.filter((id) => !answered.has(id));
     if (missing.length > 0) {
       return fail(
@@ -347,9 +386,18 @@ export function anthropicPairingError(body: any): { type: 'error'; error: { type
       );
     }
     const previousUses = new Set(
-      i > 0 && messages[i - 1]?.role === 'assistant' ? blocks(messages[i - 1]).filter((b) => b?.type === 'tool_use').map((b) => b.id) : [],
+      i > 0 && messages[i - 1]?.role === 'assistant'
+        ? blocks(messages[i - 1])
+            .filter((b) => b?.type === 'tool_use')
+            .map((b) => b.id)
+        : [],
     );
-    const results = messages[i]?.role === 'user' ? blocks(messages[i]).map((b, j) => ({ b, j })).filter(({ b }) => b?.type === 'tool_result') : [];
+    const results =
+      messages[i]?.role === 'user'
+        ? blocks(messages[i])
+            .map((b, j) => ({ b, j }))
+            .filter(({ b }) => b?.type === 'tool_result')
+        : [];
     for (const { b, j } of results) {
       if (!previousUses.has(b.tool_use_id)) {
         return fail(
@@ -383,7 +431,14 @@ function ollamaPieces(s: FakeScript, body: any, c: Counts): Piece[] {
   for (const t of asList(s.text)) out.push(msg({ content: t }));
   if (s.toolCalls?.length) {
     // Ollama sends no ids; a script's id is sent as some builds do (to test repeated ids).
-    out.push(msg({ tool_calls: s.toolCalls.map((t) => ({ ...(t.id !== undefined && { id: t.id }), function: { name: t.name, arguments: t.arguments } })) }));
+    out.push(
+      msg({
+        tool_calls: s.toolCalls.map((t) => ({
+          ...(t.id !== undefined && { id: t.id }),
+          function: { name: t.name, arguments: t.arguments },
+        })),
+      }),
+    );
   }
   out.push({
     data: line({
@@ -405,9 +460,15 @@ function ollamaPieces(s: FakeScript, body: any, c: Counts): Piece[] {
 // ---------------------------------------------------------------- OpenAI SSE
 
 function openaiPieces(s: FakeScript, body: any, c: Counts): Piece[] {
-  const base = { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1700000000, model: body?.model ?? 'fake' };
+  const base = {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion.chunk',
+    created: 1700000000,
+    model: body?.model ?? 'fake',
+  };
   const sse = (o: object) => `data: ${JSON.stringify({ ...base, ...o })}\n\n`;
-  const delta = (d: object, finish: string | null = null) => sse({ choices: [{ index: 0, delta: d, finish_reason: finish }] });
+  const delta = (d: object, finish: string | null = null) =>
+    sse({ choices: [{ index: 0, delta: d, finish_reason: finish }] });
   const out: Piece[] = [{ data: delta({ role: 'assistant', content: '' }), kind: 'frame' }];
   for (const t of asList(s.thinking)) out.push({ data: delta({ reasoning_content: t }), kind: 'content' });
   for (const t of asList(s.text)) out.push({ data: delta({ content: t }), kind: 'content' });
@@ -416,7 +477,9 @@ function openaiPieces(s: FakeScript, body: any, c: Counts): Piece[] {
     const half = Math.floor(args.length / 2);
     const id = t.id ?? `call_fake_${index}`;
     out.push({
-      data: delta({ tool_calls: [{ index, id, type: 'function', function: { name: t.name, arguments: args.slice(0, half) } }] }),
+      data: delta({
+        tool_calls: [{ index, id, type: 'function', function: { name: t.name, arguments: args.slice(0, half) } }],
+      }),
       kind: 'content',
     });
     out.push({ data: delta({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] }), kind: 'content' });
@@ -475,7 +538,11 @@ function issueThinking(s: FakeScript, issued: Issued): string {
 }
 
 const canonical = (v: unknown): string =>
-  JSON.stringify(v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v);
+  JSON.stringify(
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
 
 /**
  * The compaction rules of the Messages API as the fake enforces them (see the
@@ -487,13 +554,19 @@ export function anthropicCompactionError(
   issued: Issued,
 ): { type: 'error'; error: { type: 'invalid_request_error'; message: string } } | null {
   const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
-  const blocks = (m: any): any[] => (Array.isArray(m?.content) ? m.content : typeof m?.content === 'string' ? [{ type: 'text', text: m.content }] : []);
-  const fail = (message: string) => ({ type: 'error' as const, error: { type: 'invalid_request_error' as const, message } });
+  const blocks = (m: any): any[] =>
+    Array.isArray(m?.content) ? m.content : typeof m?.content === 'string' ? [{ type: 'text', text: m.content }] : [];
+  const fail = (message: string) => ({
+    type: 'error' as const,
+    error: { type: 'invalid_request_error' as const, message },
+  });
   const found: { i: number; j: number; block: any }[] = [];
   for (const [i, m] of messages.entries()) {
     for (const [j, b] of blocks(m).entries()) {
       if (b?.type === 'text' && issued.compactions.has(String(b.text ?? '').trim())) {
-        return fail(`messages.${i}.content.${j}: a compaction summary was sent as text; send the \`compaction\` block back as it was returned`);
+        return fail(
+          `messages.${i}.content.${j}: a compaction summary was sent as text; send the \`compaction\` block back as it was returned`,
+        );
       }
       if (b?.type === 'compaction') found.push({ i, j, block: b });
     }
@@ -508,18 +581,29 @@ export function anthropicCompactionError(
   if (!original || canonical(original) !== canonical(block)) {
     return fail(`messages.${i}.content.${j}: the \`compaction\` block was not sent back exactly as it was returned`);
   }
-  if (i !== 0 || j !== 0) return fail(`messages.${i}.content.${j}: compaction_block_misplaced: the \`compaction\` block must come first`);
+  if (i !== 0 || j !== 0)
+    return fail(`messages.${i}.content.${j}: compaction_block_misplaced: the \`compaction\` block must come first`);
   // The kept turns after the block must reach the API unchanged, thinking included.
   for (let k = i + 1; k < messages.length; k++) {
     if (messages[k]?.role !== 'assistant') continue;
     const bs = blocks(messages[k]);
-    const text = bs.filter((b) => b?.type === 'text').map((b) => b.text).join('');
-    const toolUses = bs.filter((b) => b?.type === 'tool_use').map((b) => b.name).join(',');
+    const text = bs
+      .filter((b) => b?.type === 'text')
+      .map((b) => b.text)
+      .join('');
+    const toolUses = bs
+      .filter((b) => b?.type === 'tool_use')
+      .map((b) => b.name)
+      .join(',');
     const sent = issued.thinking.filter((t) => t.text === text && t.toolUses === toolUses && (text || toolUses));
     if (sent.length === 0) continue;
-    const kept = bs.some((b) => b?.type === 'thinking' && sent.some((t) => t.thinking === b.thinking && t.signature === b.signature));
+    const kept = bs.some(
+      (b) => b?.type === 'thinking' && sent.some((t) => t.thinking === b.thinking && t.signature === b.signature),
+    );
     if (!kept) {
-      return fail(`messages.${k}: a kept assistant turn after the \`compaction\` block lost its \`thinking\` block or signature; send kept turns unchanged`);
+      return fail(
+        `messages.${k}: a kept assistant turn after the \`compaction\` block lost its \`thinking\` block or signature; send kept turns unchanged`,
+      );
     }
   }
   return null;
@@ -534,7 +618,13 @@ function anthropicUsage(c: Counts) {
   };
 }
 
-function anthropicJson(s: FakeScript, body: any, headers: IncomingMessage['headers'], c: Counts, issued: Issued): unknown {
+function anthropicJson(
+  s: FakeScript,
+  body: any,
+  headers: IncomingMessage['headers'],
+  c: Counts,
+  issued: Issued,
+): unknown {
   const content: object[] = [];
   if (wantsCompaction(body, headers)) content.push(issueCompaction(s, body, issued));
   const thinking = asList(s.thinking).join('');
@@ -556,7 +646,13 @@ function anthropicJson(s: FakeScript, body: any, headers: IncomingMessage['heade
   };
 }
 
-function anthropicPieces(s: FakeScript, body: any, headers: IncomingMessage['headers'], c: Counts, issued: Issued): Piece[] {
+function anthropicPieces(
+  s: FakeScript,
+  body: any,
+  headers: IncomingMessage['headers'],
+  c: Counts,
+  issued: Issued,
+): Piece[] {
   const ev = (type: string, o: object, kind: Piece['kind'] = 'frame'): Piece => ({
     data: `event: ${type}\ndata: ${JSON.stringify({ type, ...o })}\n\n`,
     kind,
@@ -583,15 +679,19 @@ function anthropicPieces(s: FakeScript, body: any, headers: IncomingMessage['hea
   const thinking = asList(s.thinking);
   if (thinking.length) {
     out.push(ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '' } }));
-    for (const t of thinking) out.push(ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: t } }, 'content'));
-    out.push(ev('content_block_delta', { index, delta: { type: 'signature_delta', signature: issueThinking(s, issued) } }));
+    for (const t of thinking)
+      out.push(ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: t } }, 'content'));
+    out.push(
+      ev('content_block_delta', { index, delta: { type: 'signature_delta', signature: issueThinking(s, issued) } }),
+    );
     out.push(ev('content_block_stop', { index: index++ }));
   }
   const text = asList(s.text);
   if (text.length) {
     out.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
     out.push({ data: 'event: ping\ndata: {"type": "ping"}\n\n', kind: 'frame' });
-    for (const t of text) out.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text: t } }, 'content'));
+    for (const t of text)
+      out.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text: t } }, 'content'));
     out.push(ev('content_block_stop', { index: index++ }));
   }
   (s.toolCalls ?? []).forEach((t, i) => {
@@ -604,7 +704,9 @@ function anthropicPieces(s: FakeScript, body: any, headers: IncomingMessage['hea
       }),
     );
     for (const part of [args.slice(0, half), args.slice(half)]) {
-      out.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: part } }, 'content'));
+      out.push(
+        ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: part } }, 'content'),
+      );
     }
     out.push(ev('content_block_stop', { index: index++ }));
   });

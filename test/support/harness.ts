@@ -38,7 +38,11 @@ export async function createTestDatabase(
     await c.query('CREATE EXTENSION IF NOT EXISTS pg_trgm').catch(() => undefined);
     await c.end();
   }
-  const db = await openDatabase({ url: url.toString(), poolSize: options.poolSize ?? 5, lockTimeoutMs: options.lockTimeoutMs });
+  const db = await openDatabase({
+    url: url.toString(),
+    poolSize: options.poolSize ?? 5,
+    lockTimeoutMs: options.lockTimeoutMs,
+  });
   return {
     db,
     drop: async () => {
@@ -52,7 +56,10 @@ export async function createTestDatabase(
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return loadConfig({}, { logLevel: 'silent', port: 0, sessionFilesDir: `/tmp/chat-test-files-${process.pid}`, ...overrides });
+  return loadConfig(
+    {},
+    { logLevel: 'silent', port: 0, sessionFilesDir: `/tmp/chat-test-files-${process.pid}`, ...overrides },
+  );
 }
 
 /**
@@ -61,7 +68,11 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
  * typed by it, or a query string, whose result is `T`.
  */
 export interface SendGql {
-  <R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables: V, token?: string): Promise<GqlResult<R>>;
+  <R, V extends Record<string, unknown>>(
+    document: TypedDocumentNode<R, V>,
+    variables: V,
+    token?: string,
+  ): Promise<GqlResult<R>>;
   <T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GqlResult<T>>;
 }
 
@@ -98,7 +109,11 @@ export async function createTestApp(
   const { db, drop } = await createTestDatabase(options);
   const app = await createApp(testConfig(overrides), { ...appOptions, db });
   const yoga = createGraphQLHandler(app);
-  const gql: SendGql = async (query: string | TypedDocumentNode<any, any>, variables: Record<string, unknown> = {}, token?: string) => {
+  const gql: SendGql = async (
+    query: string | TypedDocumentNode<any, any>,
+    variables: Record<string, unknown> = {},
+    token?: string,
+  ) => {
     const response = await yoga.fetch('http://test/graphql', {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -144,7 +159,11 @@ export interface ServerContext extends TestContext {
  * typed as the value of its root field (what `events` collects).
  */
 export interface Subscribe {
-  <R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables: V, token?: string): Subscription<R[keyof R]>;
+  <R, V extends Record<string, unknown>>(
+    document: TypedDocumentNode<R, V>,
+    variables: V,
+    token?: string,
+  ): Subscription<R[keyof R]>;
   (query: string, variables: Record<string, unknown>, token?: string): Subscription;
 }
 
@@ -165,7 +184,14 @@ export async function createTestServer(
   // providerTimeoutMs bounds a hang only: a test holding the fake's first chunk for longer than it on a loaded machine
   // would see the call retried (and the next script taken) instead of its held reply.
   const base = await createTestApp(
-    { ollamaHost: fake.url, openaiBaseUrl: `${fake.url}/v1`, anthropicBaseUrl: fake.url, providerTimeoutMs: 60_000, partialFlushMs: 100, ...overrides },
+    {
+      ollamaHost: fake.url,
+      openaiBaseUrl: `${fake.url}/v1`,
+      anthropicBaseUrl: fake.url,
+      providerTimeoutMs: 60_000,
+      partialFlushMs: 100,
+      ...overrides,
+    },
     options,
     appOptions,
   );
@@ -175,7 +201,11 @@ export async function createTestServer(
   const url = running.url;
   const wsUrl = `${url.replace('http', 'ws')}/graphql`;
   const clients: Client[] = [];
-  const http: SendGql = async (query: string | TypedDocumentNode<any, any>, variables: Record<string, unknown> = {}, token?: string) => {
+  const http: SendGql = async (
+    query: string | TypedDocumentNode<any, any>,
+    variables: Record<string, unknown> = {},
+    token?: string,
+  ) => {
     const response = await fetch(`${url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -197,7 +227,11 @@ export async function createTestServer(
     clients.push(client);
     return client;
   };
-  const subscribe: Subscribe = (query: string | TypedDocumentNode<any, any>, variables: Record<string, unknown>, token?: string): Subscription => {
+  const subscribe: Subscribe = (
+    query: string | TypedDocumentNode<any, any>,
+    variables: Record<string, unknown>,
+    token?: string,
+  ): Subscription => {
     const client = ws(token);
     const events: unknown[] = [];
     const errors: unknown[] = [];
@@ -227,7 +261,15 @@ export async function createTestServer(
           return false;
         };
         if (check()) return;
-        const timer = setTimeout(() => reject(new Error(`timed out; events: ${JSON.stringify(events.map((e) => (e as { __typename?: string } | null)?.__typename ?? e)).slice(0, 800)} errors: ${JSON.stringify(errors.map(described)).slice(0, 400)}`)), timeoutMs);
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(
+                `timed out; events: ${JSON.stringify(events.map((e) => (e as { __typename?: string } | null)?.__typename ?? e)).slice(0, 800)} errors: ${JSON.stringify(errors.map(described)).slice(0, 400)}`,
+              ),
+            ),
+          timeoutMs,
+        );
         notify = () => {
           if (check()) clearTimeout(timer);
         };
@@ -260,7 +302,10 @@ export async function createTestServer(
  * of sleeping. A sessionEvents stream registers its listener before it
  * replays `after`, so from then on it misses nothing.
  */
-export function watchListeners(app: App): { count(key: string): number; until(key: string, count?: number, timeoutMs?: number): Promise<void> } {
+export function watchListeners(app: App): {
+  count(key: string): number;
+  until(key: string, count?: number, timeoutMs?: number): Promise<void>;
+} {
   const bus = app.bus;
   const counts = new Map<string, number>();
   const waiters = new Set<() => void>();
@@ -301,7 +346,8 @@ export function watchListeners(app: App): { count(key: string): number; until(ke
 }
 
 /** A socket's close event says nothing as JSON: its code and reason do. */
-const described = (e: unknown) => (e && typeof e === 'object' && 'code' in e && 'reason' in e ? { closeCode: e.code, reason: e.reason } : e);
+const described = (e: unknown) =>
+  e && typeof e === 'object' && 'code' in e && 'reason' in e ? { closeCode: e.code, reason: e.reason } : e;
 
 /** The raw id from a global (base64 "Session:<id>") or raw session id. */
 export function rawSessionId(id: string): string {
@@ -311,12 +357,17 @@ export function rawSessionId(id: string): string {
 }
 
 /** Waits until the predicate holds (polling), for state that has no event. */
-export async function eventually<T>(fn: () => Promise<T>, predicate: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T>,
+  predicate: (value: T) => boolean,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await fn();
     if (predicate(value)) return value;
-    if (Date.now() > deadline) throw new Error(`eventually: timed out, last value ${JSON.stringify(value).slice(0, 500)}`);
+    if (Date.now() > deadline)
+      throw new Error(`eventually: timed out, last value ${JSON.stringify(value).slice(0, 500)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -56,7 +56,14 @@ export function regexSites(root: string, dirs: string[], skip: (path: string) =>
           const source = stringValue(node.arguments[0]);
           const flags = node.arguments[1] ? stringValue(node.arguments[1]) : '';
           if (source !== undefined && flags !== undefined) sites.push({ file: rel, line: lineOf(node), source, flags });
-          else sites.push({ file: rel, line: lineOf(node), source: node.arguments[0]!.getText(sf), flags: '', dynamic: true });
+          else
+            sites.push({
+              file: rel,
+              line: lineOf(node),
+              source: node.arguments[0]!.getText(sf),
+              flags: '',
+              dynamic: true,
+            });
         }
         ts.forEachChild(node, visit);
       };

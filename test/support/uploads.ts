@@ -45,7 +45,14 @@ export const UPLOAD = `mutation($sessionId: ID!, $files: [File!]!) {
 }`;
 
 export function upload(t: ServerContext, sessionId: string, files: UploadPart[], token?: string) {
-  return multipart(t, UPLOAD, { sessionId, files: files.map(() => null) }, files, files.map((_, i) => `variables.files.${i}`), token);
+  return multipart(
+    t,
+    UPLOAD,
+    { sessionId, files: files.map(() => null) },
+    files,
+    files.map((_, i) => `variables.files.${i}`),
+    token,
+  );
 }
 
 export const SEND = `mutation($input: SendMessageInput!) {
@@ -91,7 +98,9 @@ export async function sendWithAttachments(
     sub.dispose();
     return { result, events: [] as any[] };
   }
-  const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'));
+  const events = await sub.waitFor((es) =>
+    es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'),
+  );
   sub.dispose();
   return { result, events };
 }
@@ -101,7 +110,9 @@ export async function sendText(t: ServerContext, sessionId: string, content: str
   const sub = await subscribeFromNow(t, sessionId, token);
   const sent = await t.http(SEND, { input: { sessionId, content } }, token);
   expect(sent.errors).toBeUndefined();
-  const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'));
+  const events = await sub.waitFor((es) =>
+    es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'),
+  );
   sub.dispose();
   return events;
 }
@@ -109,7 +120,11 @@ export async function sendText(t: ServerContext, sessionId: string, content: str
 export const rawId = (globalId: string) => decodeGlobalID(globalId).id;
 
 export async function newSession(t: ServerContext, token?: string, profileId?: string) {
-  const r = await t.http(`mutation($p: ID) { createSession(input: { profileId: $p }) { id } }`, { p: profileId ?? null }, token);
+  const r = await t.http(
+    `mutation($p: ID) { createSession(input: { profileId: $p }) { id } }`,
+    { p: profileId ?? null },
+    token,
+  );
   expect(r.errors).toBeUndefined();
   return r.data.createSession.id as string;
 }

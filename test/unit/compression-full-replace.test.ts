@@ -48,7 +48,11 @@ describe('fullReplaceCarrier', () => {
     expect(last.isSummary).toBe(true);
     expect(last.role).toBe('user');
     expect(last.content).toContain('- did a and b');
-    expect(last.metadata).toMatchObject({ breadcrumbs: ['KEY_ONE'], continuation: true, covers: [u1.sequenceNumber, a1.sequenceNumber] });
+    expect(last.metadata).toMatchObject({
+      breadcrumbs: ['KEY_ONE'],
+      continuation: true,
+      covers: [u1.sequenceNumber, a1.sequenceNumber],
+    });
     expect(snapshot([u1, a1, u2, c, r])).toEqual(before);
   });
 
@@ -120,7 +124,11 @@ describe('native compaction', () => {
     expect(out[1].role).toBe('assistant');
     expect(out[1].content).toBe('<compaction/>');
     expect(out[1].isDisplay).toBe(false);
-    expect(out[1].metadata).toMatchObject({ nativeCompaction: true, compactionBlock: block, covers: [ctx[1].sequenceNumber, ctx[2].sequenceNumber] });
+    expect(out[1].metadata).toMatchObject({
+      nativeCompaction: true,
+      compactionBlock: block,
+      covers: [ctx[1].sequenceNumber, ctx[2].sequenceNumber],
+    });
     expect(out[2]).toBe(ctx[3]);
     expect(out[3]).toBe(ctx[4]);
     expect(prefix.messages).toEqual(ctx.slice(1, 3));

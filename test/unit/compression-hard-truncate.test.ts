@@ -42,7 +42,11 @@ describe('hardTruncate', () => {
     // 300 tokens of turns, limit 0.5 × 500 = 250: without the stub t2 + t3 (200) would stay; with it, 260 ≥ 250.
     const plain = hardTruncate([...t1, ...t2, ...t3], { window: 500, estimate: charTokens });
     expect(plain.context).toEqual([...t2, ...t3]);
-    const r = hardTruncate([...t1, ...t2, ...t3], { window: 500, estimate: charTokens, stub: (d) => (d.length ? stub : null) });
+    const r = hardTruncate([...t1, ...t2, ...t3], {
+      window: 500,
+      estimate: charTokens,
+      stub: (d) => (d.length ? stub : null),
+    });
     expect(r.context).toEqual(t3);
     expect(r.stub).toBe(stub);
     expect(charTokens([stub, ...r.context])).toBeLessThan(250);

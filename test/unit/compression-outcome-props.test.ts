@@ -6,7 +6,15 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyOutcome, diffContext, hardTruncateOutcome, localStrategy, planFor, runsOutcome, type StrategyEnv } from '../../src/compression/strategies.js';
+import {
+  applyOutcome,
+  diffContext,
+  hardTruncateOutcome,
+  localStrategy,
+  planFor,
+  runsOutcome,
+  type StrategyEnv,
+} from '../../src/compression/strategies.js';
 import { summaryRuns } from '../../src/domain/compression/planner.js';
 import { orderContext } from '../../src/domain/context-order.js';
 import { splitTurns } from '../../src/domain/turns.js';
@@ -16,7 +24,10 @@ import { charTokens } from './compression-fixtures.js';
 
 const step = fc.oneof(
   fc.record({ kind: fc.constant('text' as const), size: fc.integer({ min: 1, max: 300 }) }),
-  fc.record({ kind: fc.constant('tools' as const), results: fc.array(fc.integer({ min: 1, max: 12_000 }), { minLength: 1, maxLength: 3 }) }),
+  fc.record({
+    kind: fc.constant('tools' as const),
+    results: fc.array(fc.integer({ min: 1, max: 12_000 }), { minLength: 1, maxLength: 3 }),
+  }),
 );
 
 function build(turns: { steps: { kind: 'text' | 'tools'; size?: number; results?: number[] }[] }[]): ChatMessage[] {
@@ -49,7 +60,18 @@ function groupsIntact(context: readonly ChatMessage[]): boolean {
 const env = (window: number): StrategyEnv => ({
   deps: {} as never,
   profile: {} as never,
-  settings: { window, model: 'm', threshold: 0.9, target: 0.65, keepRecent: 2, midTurnKeepMessages: 12, temperature: 0.3, maxTokens: 100, prompt: null, vision: false },
+  settings: {
+    window,
+    model: 'm',
+    threshold: 0.9,
+    target: 0.65,
+    keepRecent: 2,
+    midTurnKeepMessages: 12,
+    temperature: 0.3,
+    maxTokens: 100,
+    prompt: null,
+    vision: false,
+  },
   estimate: charTokens,
   price: () => 0,
   keepRecentMessages: 12,
@@ -63,7 +85,10 @@ describe('compression outcome properties', () => {
     await fc.assert(
       fc.asyncProperty(turnsArb, fc.integer({ min: 2_000, max: 40_000 }), async (turns, window) => {
         const context = build(turns);
-        for (const outcome of [await localStrategy(context, env(window)), hardTruncateOutcome(context, env(window), planFor(context, env(window)))]) {
+        for (const outcome of [
+          await localStrategy(context, env(window)),
+          hardTruncateOutcome(context, env(window), planFor(context, env(window))),
+        ]) {
           if (!outcome) continue;
           // Demoted rows are existing rows (flag flip only); every new row is context-only.
           for (const d of outcome.dropped) expect(context).toContain(d);
@@ -90,33 +115,44 @@ describe('compression outcome properties', () => {
     });
     let swaps = 0;
     fc.assert(
-      fc.property(fc.array(turnKind, { minLength: 2, maxLength: 14 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1_000, max: 30_000 }), (turns, keepRecent, window) => {
-        const context: ChatMessage[] = [];
-        let seq = 0;
-        const add = (m: Parameters<typeof makeMessage>[0]) => context.push(makeMessage({ ...m, sequenceNumber: seq++ }));
-        for (const [i, t] of turns.entries()) {
-          if (t.kind === 'filler') add({ role: 'user', content: 'ok' });
-          else if (t.kind === 'important') add({ role: 'user', content: `remember: we decided on plan ${i}. ${'d'.repeat(Math.max(400, t.size))}` });
-          else add({ role: 'user', content: `request ${i} ${'q'.repeat(t.size)}` });
-          add({ role: 'assistant', content: `answer ${i} ${'a'.repeat(t.size)}` });
-          if (i % 3 === 1) add({ role: 'system', content: `note ${i}`, metadata: { source: 'task_note' } });
-        }
-        const e = { ...env(window), settings: { ...env(window).settings, keepRecent } };
-        const plan = planFor(context, e);
-        if (!plan.wouldCompress) return;
-        const runs = summaryRuns(plan, context);
-        if (runs.length > 1) swaps++;
-        const outcome = runsOutcome(context, runs, runs.map((_, i) => ({ summary: `summary ${i}`, keys: [] })));
-        expect(new Set(outcome.dropped)).toEqual(new Set(plan.toSummarize));
-        const next = applyOutcome(context, outcome);
-        // Each row's span of the history: a summary covers its run, any other row is its own position.
-        const span = (m: ChatMessage): [number, number] =>
-          m.isSummary ? (m.metadata.covers as [number, number]) : [m.sequenceNumber, m.sequenceNumber];
-        const rows = next.filter((m) => m.role !== 'system');
-        for (let i = 1; i < rows.length; i++) expect(span(rows[i - 1]!)[1]).toBeLessThan(span(rows[i]!)[0]);
-        // Nothing summarized stays, nothing kept is lost.
-        for (const m of plan.toKeep) expect(next).toContain(m);
-      }),
+      fc.property(
+        fc.array(turnKind, { minLength: 2, maxLength: 14 }),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1_000, max: 30_000 }),
+        (turns, keepRecent, window) => {
+          const context: ChatMessage[] = [];
+          let seq = 0;
+          const add = (m: Parameters<typeof makeMessage>[0]) =>
+            context.push(makeMessage({ ...m, sequenceNumber: seq++ }));
+          for (const [i, t] of turns.entries()) {
+            if (t.kind === 'filler') add({ role: 'user', content: 'ok' });
+            else if (t.kind === 'important')
+              add({ role: 'user', content: `remember: we decided on plan ${i}. ${'d'.repeat(Math.max(400, t.size))}` });
+            else add({ role: 'user', content: `request ${i} ${'q'.repeat(t.size)}` });
+            add({ role: 'assistant', content: `answer ${i} ${'a'.repeat(t.size)}` });
+            if (i % 3 === 1) add({ role: 'system', content: `note ${i}`, metadata: { source: 'task_note' } });
+          }
+          const e = { ...env(window), settings: { ...env(window).settings, keepRecent } };
+          const plan = planFor(context, e);
+          if (!plan.wouldCompress) return;
+          const runs = summaryRuns(plan, context);
+          if (runs.length > 1) swaps++;
+          const outcome = runsOutcome(
+            context,
+            runs,
+            runs.map((_, i) => ({ summary: `summary ${i}`, keys: [] })),
+          );
+          expect(new Set(outcome.dropped)).toEqual(new Set(plan.toSummarize));
+          const next = applyOutcome(context, outcome);
+          // Each row's span of the history: a summary covers its run, any other row is its own position.
+          const span = (m: ChatMessage): [number, number] =>
+            m.isSummary ? (m.metadata.covers as [number, number]) : [m.sequenceNumber, m.sequenceNumber];
+          const rows = next.filter((m) => m.role !== 'system');
+          for (let i = 1; i < rows.length; i++) expect(span(rows[i - 1]!)[1]).toBeLessThan(span(rows[i]!)[0]);
+          // Nothing summarized stays, nothing kept is lost.
+          for (const m of plan.toKeep) expect(next).toContain(m);
+        },
+      ),
       { numRuns: 400 },
     );
     expect(swaps).toBeGreaterThan(0);
@@ -157,7 +193,14 @@ describe('compression outcome properties', () => {
   });
 
   it('diffContext keeps copies at their original place', () => {
-    const context = build([{ steps: [{ kind: 'tools', results: [50, 60] }, { kind: 'text', size: 5 }] }]);
+    const context = build([
+      {
+        steps: [
+          { kind: 'tools', results: [50, 60] },
+          { kind: 'text', size: 5 },
+        ],
+      },
+    ]);
     const changed = context.map((m) => (m.role === 'tool' ? { ...m, content: 'short' } : m));
     const { dropped, added } = diffContext(context, changed);
     expect(dropped.map((m) => m.sequenceNumber)).toEqual([2, 3]);

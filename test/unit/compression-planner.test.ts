@@ -67,7 +67,14 @@ describe('planCompression — turns', () => {
   });
 
   it('an agent note is not a user turn', () => {
-    const [u1, a1, u2, a2, n, a3] = [user('u1'), assistant('a1'), user('u2'), assistant('a2'), note('n'), assistant('a3')];
+    const [u1, a1, u2, a2, n, a3] = [
+      user('u1'),
+      assistant('a1'),
+      user('u2'),
+      assistant('a2'),
+      note('n'),
+      assistant('a3'),
+    ];
     const p = plan([u1, a1, u2, a2, n, a3], { keepRecent: 1 });
     expect(p.toKeep).toEqual([u2, a2, n, a3]);
     expect(p.toSummarize).toEqual([u1, a1]);
@@ -210,7 +217,9 @@ describe('planCompression — adaptive importance', () => {
     const score = (messages: ChatMessage[]) => turnImportance({ messages });
     expect(score(filler('ok'))).toBeLessThan(0);
     expect(score(filler('thanks!'))).toBeLessThan(0);
-    expect(score([user('look'), call('1', 'custom'), result('1', 'data', { isCompressionCritical: true })])).toBeGreaterThanOrEqual(3);
+    expect(
+      score([user('look'), call('1', 'custom'), result('1', 'data', { isCompressionCritical: true })]),
+    ).toBeGreaterThanOrEqual(3);
     expect(score([user('run'), call('1'), result('1', 'Traceback: error in main')])).toBeGreaterThanOrEqual(2);
     expect(score([user('We decided to use Postgres'), assistant('ok')])).toBeGreaterThanOrEqual(2);
     expect(score([user(x(1500))])).toBeGreaterThan(score([user(x(100))]));

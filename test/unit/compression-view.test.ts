@@ -2,12 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPrompt } from '../../src/domain/prompt.js';
 import { CalibrationRegistry } from '../../src/domain/tokens.js';
 import type { ChatMessage } from '../../src/domain/types.js';
-import {
-  evaluateContextSize,
-  messageTokenBudget,
-  truncateMiddle,
-  truncateOversized,
-} from '../../src/domain/view.js';
+import { evaluateContextSize, messageTokenBudget, truncateMiddle, truncateOversized } from '../../src/domain/view.js';
 import { assistant, result, snapshot, user, x } from './compression-fixtures.js';
 
 describe('messageTokenBudget', () => {
@@ -72,7 +67,11 @@ describe('truncateOversized', () => {
 
 describe('evaluateContextSize', () => {
   it('limit is window − outputReserve', () => {
-    expect(evaluateContextSize({ estimate: 7952, window: 10_000, outputReserve: 2048 })).toEqual({ estimate: 7952, limit: 7952, overLimit: false });
+    expect(evaluateContextSize({ estimate: 7952, window: 10_000, outputReserve: 2048 })).toEqual({
+      estimate: 7952,
+      limit: 7952,
+      overLimit: false,
+    });
     expect(evaluateContextSize({ estimate: 7953, window: 10_000, outputReserve: 2048 }).overLimit).toBe(true);
   });
 
@@ -87,11 +86,20 @@ describe('evaluateContextSize', () => {
 });
 
 describe('buildPrompt prices the view', () => {
-  const rules = { model: 'm', vision: true, window: 6000, messageTokenBudget: 0, fallbackImageTokens: 1024, systemPrompt: '', images: new Map() };
+  const rules = {
+    model: 'm',
+    vision: true,
+    window: 6000,
+    messageTokenBudget: 0,
+    fallbackImageTokens: 1024,
+    systemPrompt: '',
+    images: new Map(),
+  };
 
   it('prices the truncated view, not the raw message', () => {
     const registry = new CalibrationRegistry();
-    const estimate = (context: ChatMessage[], messageTokenBudget = 0) => buildPrompt({ ...rules, registry, messageTokenBudget, context }).estimate;
+    const estimate = (context: ChatMessage[], messageTokenBudget = 0) =>
+      buildPrompt({ ...rules, registry, messageTokenBudget, context }).estimate;
     // budget = 6000 // 6 = 1000 tokens = 1800 chars at the fallback rate
     expect(estimate([result('c', x(1_000_000))])).toBeLessThanOrEqual(1000);
     expect(estimate([user(x(180))])).toBe(100);
@@ -100,7 +108,12 @@ describe('buildPrompt prices the view', () => {
 
   it('adds image costs', () => {
     const images = new Map([['a.png', { path: 'a.png', bytes: 100, tokens: 1026, b64: 'B64' }]]);
-    const prompt = buildPrompt({ ...rules, registry: new CalibrationRegistry(), images, context: [user(x(180), { images: ['a.png'] })] });
+    const prompt = buildPrompt({
+      ...rules,
+      registry: new CalibrationRegistry(),
+      images,
+      context: [user(x(180), { images: ['a.png'] })],
+    });
     expect(prompt.estimate).toBe(1126);
   });
 });

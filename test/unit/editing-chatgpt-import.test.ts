@@ -75,7 +75,9 @@ describe('parseChatGptExport', () => {
 
   it('rejects a current_node that is not in the mapping and broken parent chains', () => {
     const conv = JSON.parse(fixture)[0];
-    expect(() => parseChatGptExport([{ ...conv, current_node: 'missing' }])).toThrow(/current_node missing is not in mapping/);
+    expect(() => parseChatGptExport([{ ...conv, current_node: 'missing' }])).toThrow(
+      /current_node missing is not in mapping/,
+    );
     const cyclic = structuredClone(conv);
     cyclic.mapping['aaaaaaaa-0000-4000-8000-000000000001'].parent = 'aaaaaaaa-0000-4000-8000-000000000009';
     expect(() => parseChatGptExport([cyclic])).toThrow(/cycle/);

@@ -32,7 +32,10 @@ describe('editStatsFromTranscript', () => {
   });
 
   it('counts the previous content of an overwritten file as removed when the result reports it', () => {
-    const t = [assistant(call('1', 'write', { path: 'a.ts', content: 'a\nb' })), result('1', 'overwrote', { previousLineCount: 5 })];
+    const t = [
+      assistant(call('1', 'write', { path: 'a.ts', content: 'a\nb' })),
+      result('1', 'overwrote', { previousLineCount: 5 }),
+    ];
     expect(editStatsFromTranscript(t)).toEqual({ linesAdded: 2, linesRemoved: 5 });
   });
 
@@ -41,7 +44,12 @@ describe('editStatsFromTranscript', () => {
       assistant(
         call('1', 'edit_file', { old_string: 'x\ny', new_string: 'x\ny\nz' }),
         call('2', 'str_replace', { old_str: 'one', new_str: '' }),
-        call('3', 'edit', { edits: [{ old_string: 'a', new_string: 'b\nc' }, { old_string: 'd\ne', new_string: 'f' }] }),
+        call('3', 'edit', {
+          edits: [
+            { old_string: 'a', new_string: 'b\nc' },
+            { old_string: 'd\ne', new_string: 'f' },
+          ],
+        }),
       ),
       result('1'),
       result('2'),
@@ -51,16 +59,37 @@ describe('editStatsFromTranscript', () => {
   });
 
   it('counts +/- lines of apply_patch without file headers', () => {
-    const unified = ['--- a/x.ts', '+++ b/x.ts', '@@ -1,3 +1,3 @@', ' keep', '-old', '+new', '+newer', '--- sql comment removed'].join('\n');
+    const unified = [
+      '--- a/x.ts',
+      '+++ b/x.ts',
+      '@@ -1,3 +1,3 @@',
+      ' keep',
+      '-old',
+      '+new',
+      '+newer',
+      '--- sql comment removed',
+    ].join('\n');
     expect(patchLineCounts(unified)).toEqual({ linesAdded: 2, linesRemoved: 2 });
-    const codex = ['*** Begin Patch', '*** Add File: n.txt', '+hello', '*** Update File: x.ts', '@@', '-a', '+b', '*** End Patch'].join('\n');
+    const codex = [
+      '*** Begin Patch',
+      '*** Add File: n.txt',
+      '+hello',
+      '*** Update File: x.ts',
+      '@@',
+      '-a',
+      '+b',
+      '*** End Patch',
+    ].join('\n');
     const t = [assistant(call('1', 'apply_patch', { input: codex })), result('1', 'Done!')];
     expect(editStatsFromTranscript(t)).toEqual({ linesAdded: 2, linesRemoved: 1 });
   });
 
   it('skips results that report an error', () => {
     const t = [
-      assistant(call('1', 'write_file', { content: 'a\nb' }), call('2', 'edit_file', { old_string: 'a', new_string: 'b' })),
+      assistant(
+        call('1', 'write_file', { content: 'a\nb' }),
+        call('2', 'edit_file', { old_string: 'a', new_string: 'b' }),
+      ),
       result('1', 'Error: permission denied'),
       result('2', 'failed', { isError: true }),
     ];
@@ -74,7 +103,10 @@ describe('editStatsFromTranscript', () => {
 
   it('matches results by id, not position, and counts each call once', () => {
     const t = [
-      assistant(call('w', 'write_file', { content: 'a\nb\nc' }), call('e', 'edit_file', { old_string: 'a', new_string: 'b' })),
+      assistant(
+        call('w', 'write_file', { content: 'a\nb\nc' }),
+        call('e', 'edit_file', { old_string: 'a', new_string: 'b' }),
+      ),
       result('e', 'Error: no match'),
       result('w'),
       result('w'),
@@ -94,7 +126,10 @@ describe('editStatsFromTranscript', () => {
 
   it('accepts namespaced tool names and counts reported by the tool', () => {
     const t = [
-      assistant(call('1', 'mcp__fs__write_file', { content: 'a\nb' }), call('2', 'functions.apply_patch', { patch: '+x' })),
+      assistant(
+        call('1', 'mcp__fs__write_file', { content: 'a\nb' }),
+        call('2', 'functions.apply_patch', { patch: '+x' }),
+      ),
       result('1'),
       result('2', 'ok', { linesAdded: 7, linesRemoved: 4 }),
     ];
@@ -105,6 +140,9 @@ describe('editStatsFromTranscript', () => {
 describe('foldEditResults', () => {
   it('folds one step into running stats', () => {
     const calls = [call('1', 'write', { content: 'x\ny' })];
-    expect(foldEditResults({ linesAdded: 10, linesRemoved: 1 }, calls, [result('1')])).toEqual({ linesAdded: 12, linesRemoved: 1 });
+    expect(foldEditResults({ linesAdded: 10, linesRemoved: 1 }, calls, [result('1')])).toEqual({
+      linesAdded: 12,
+      linesRemoved: 1,
+    });
   });
 });

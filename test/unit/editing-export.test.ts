@@ -58,12 +58,16 @@ describe('exportMarkdown', () => {
 
   it('renders display messages under User / Assistant headings', () => {
     expect(md).toMatch(/## User\n\nFix the parser/);
-    expect(md).toMatch(/## Assistant\n\n<details>\n<summary>Thinking<\/summary>\n\nThe parser is in src\/parse.ts\n\n<\/details>\n\nReading it\./);
+    expect(md).toMatch(
+      /## Assistant\n\n<details>\n<summary>Thinking<\/summary>\n\nThe parser is in src\/parse.ts\n\n<\/details>\n\nReading it\./,
+    );
   });
 
   it('shows tool calls as fenced JSON and collapses tool results with a safe fence', () => {
     expect(md).toContain('**Tool call: `read_file`**\n\n```json\n{\n  "path": "src/parse.ts"\n}\n```');
-    expect(md).toContain('<details>\n<summary>Tool result: read_file</summary>\n\n````\nexport function parse() {\n```\n}\n````\n\n</details>');
+    expect(md).toContain(
+      '<details>\n<summary>Tool result: read_file</summary>\n\n````\nexport function parse() {\n```\n}\n````\n\n</details>',
+    );
   });
 
   it('skips compression markers and context-only rows', () => {
@@ -99,7 +103,14 @@ describe('exportJson / parseExport', () => {
     expect(exportJson(shuffled, T1)).toBe(exportJson(input, T1));
     const text = exportJson(input, T1);
     expect(text.indexOf('"alpha"')).toBeLessThan(text.indexOf('"zeta"'));
-    expect(Object.keys(JSON.parse(text))).toEqual(['format', 'version', 'exportedAt', 'session', 'messages', 'branches']);
+    expect(Object.keys(JSON.parse(text))).toEqual([
+      'format',
+      'version',
+      'exportedAt',
+      'session',
+      'messages',
+      'branches',
+    ]);
   });
 
   it('rejects non-JSON, foreign formats and other versions with clear messages', () => {
@@ -129,11 +140,19 @@ describe('exportJson / parseExport', () => {
     const doc = JSON.parse(exportJson(input, T1));
     doc.messages[2].sequenceNumber = doc.messages[3].sequenceNumber;
     doc.branches.push(doc.branches[0]);
-    expect(() => parseExport(JSON.stringify(doc))).toThrow(/messages\[3\]\.sequenceNumber: duplicate sequenceNumber 3.*duplicate branch name "branch 1"/);
+    expect(() => parseExport(JSON.stringify(doc))).toThrow(
+      /messages\[3\]\.sequenceNumber: duplicate sequenceNumber 3.*duplicate branch name "branch 1"/,
+    );
   });
 
   it('accepts memory chunks when present', () => {
-    const withChunks = exportJson({ ...input, memoryChunks: [{ content: 'c', breadcrumbs: ['a'], turnStart: 0, turnEnd: 2, firstAt: T0, lastAt: T1 }] }, T1);
+    const withChunks = exportJson(
+      {
+        ...input,
+        memoryChunks: [{ content: 'c', breadcrumbs: ['a'], turnStart: 0, turnEnd: 2, firstAt: T0, lastAt: T1 }],
+      },
+      T1,
+    );
     expect(decodeExport(parseExport(withChunks)).memoryChunks).toEqual([
       { content: 'c', breadcrumbs: ['a'], turnStart: 0, turnEnd: 2, firstAt: T0, lastAt: T1 },
     ]);

@@ -117,7 +117,8 @@ describe('redo stack', () => {
 
   it('stays small', () => {
     let stack = emptyRedoStack();
-    for (let i = 0; i < REDO_STACK_MAX + 5; i++) stack = pushUndo(stack, { cutAfterSequence: i, removed: [msg(i + 1, 'user', 'x')] });
+    for (let i = 0; i < REDO_STACK_MAX + 5; i++)
+      stack = pushUndo(stack, { cutAfterSequence: i, removed: [msg(i + 1, 'user', 'x')] });
     expect(stack.segments).toHaveLength(REDO_STACK_MAX);
     expect(stack.segments[REDO_STACK_MAX - 1].afterSequence).toBe(REDO_STACK_MAX + 4);
     expect(pushUndo(stack, { cutAfterSequence: 3, removed: [] })).toBe(stack);
@@ -126,7 +127,11 @@ describe('redo stack', () => {
 
 describe('checkpoint / rewind', () => {
   it('marks a checkpoint after the last message', () => {
-    expect(markCheckpoint(active, '  try the cache idea ', T0)).toEqual({ goal: 'try the cache idea', afterSequenceNumber: 6, createdAt: T0 });
+    expect(markCheckpoint(active, '  try the cache idea ', T0)).toEqual({
+      goal: 'try the cache idea',
+      afterSequenceNumber: 6,
+      createdAt: T0,
+    });
     expect(markCheckpoint([], 'start', T0).afterSequenceNumber).toBe(-1);
     expectCode(() => markCheckpoint(active, '   '), 'BAD_USER_INPUT');
   });
@@ -162,6 +167,9 @@ describe('checkpoint / rewind', () => {
   });
 
   it('needs a report', () => {
-    expectCode(() => planRewind(active, { goal: 'g', afterSequenceNumber: 1, createdAt: T0 }, null, '  '), 'BAD_USER_INPUT');
+    expectCode(
+      () => planRewind(active, { goal: 'g', afterSequenceNumber: 1, createdAt: T0 }, null, '  '),
+      'BAD_USER_INPUT',
+    );
   });
 });

@@ -37,7 +37,10 @@ describe('RepeatGuard', () => {
   });
 
   it('ignores blank, very short and punctuation-only lines', () => {
-    const text = ['}', '', 'ok', '```', '---', '| --- | --- |', '});'].map((l) => `${l}\n`).join('').repeat(10);
+    const text = ['}', '', 'ok', '```', '---', '| --- | --- |', '});']
+      .map((l) => `${l}\n`)
+      .join('')
+      .repeat(10);
     expect(feed(new RepeatGuard(opts), text)).toEqual([]);
   });
 
@@ -50,11 +53,19 @@ describe('RepeatGuard', () => {
     const para = 'The function returns early because the cache is cold\nso the second call pays the full cost';
     const g = new RepeatGuard({ maxLineRepeats: 100, maxParagraphRepeats: 2 });
     const v = feed(g, `${para}\n\n`.repeat(3));
-    expect(v).toEqual([{ fired: 'repeat_paragraph', count: 3, note: '[stream stopped: the reply repeated the same paragraph 3 times]' }]);
+    expect(v).toEqual([
+      { fired: 'repeat_paragraph', count: 3, note: '[stream stopped: the reply repeated the same paragraph 3 times]' },
+    ]);
   });
 
   it('normalizes whitespace when comparing lines', () => {
-    const text = ['The answer is forty two', '  The answer  is forty two ', 'The answer is\tforty two', 'The answer is forty two'].join('\n') + '\n';
+    const text =
+      [
+        'The answer is forty two',
+        '  The answer  is forty two ',
+        'The answer is\tforty two',
+        'The answer is forty two',
+      ].join('\n') + '\n';
     expect(feed(new RepeatGuard(opts), text)[0]?.fired).toBe('repeat_line');
   });
 
@@ -81,7 +92,9 @@ describe('RepeatGuard', () => {
   });
 
   it('a limit of 0 disables the rule', () => {
-    expect(feed(new RepeatGuard({ maxLineRepeats: 0, maxParagraphRepeats: 0 }), 'I will now check the file.\n'.repeat(10))).toEqual([]);
+    expect(
+      feed(new RepeatGuard({ maxLineRepeats: 0, maxParagraphRepeats: 0 }), 'I will now check the file.\n'.repeat(10)),
+    ).toEqual([]);
   });
 
   it('handles CRLF split across deltas', () => {

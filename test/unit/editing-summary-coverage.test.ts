@@ -1,13 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { planContextRepair, restoredCoverage, rowsToPromote, summaryCoverage } from '../../src/domain/summary-coverage.js';
+import {
+  planContextRepair,
+  restoredCoverage,
+  rowsToPromote,
+  summaryCoverage,
+} from '../../src/domain/summary-coverage.js';
 import { makeMessage, type NewMessage } from '../../src/domain/types.js';
 
-const row = (sequenceNumber: number, m: Partial<NewMessage> = {}) => makeMessage({ role: 'user', content: `m${sequenceNumber}`, sequenceNumber, ...m });
+const row = (sequenceNumber: number, m: Partial<NewMessage> = {}) =>
+  makeMessage({ role: 'user', content: `m${sequenceNumber}`, sequenceNumber, ...m });
 
 describe('summary coverage', () => {
   it('reads covers ranges and exact lists; unknown otherwise', () => {
     expect(summaryCoverage(row(9, { isSummary: true, metadata: { covers: [2, 5] } }))).toEqual([[2, 5]]);
-    expect(summaryCoverage(row(9, { isSummary: true, metadata: { coveredSequences: [1, 3] } }))).toEqual([[1, 1], [3, 3]]);
+    expect(summaryCoverage(row(9, { isSummary: true, metadata: { coveredSequences: [1, 3] } }))).toEqual([
+      [1, 1],
+      [3, 3],
+    ]);
     expect(summaryCoverage(row(9, { isSummary: true, metadata: { covers: ['a', 2] } }))).toBeNull();
     expect(summaryCoverage(row(9, { metadata: { covers: [2, 5] } }))).toBeNull();
   });
@@ -15,8 +24,17 @@ describe('summary coverage', () => {
   it('plans nothing without removed compression rows; ranges from summaries and live copies; fallback when a summary is silent', () => {
     expect(planContextRepair([row(1), row(2, { role: 'assistant' })])).toEqual({ kind: 'none' });
     expect(
-      planContextRepair([row(8, { isSummary: true, metadata: { covers: [0, 3] } }), row(9, { role: 'tool', metadata: { contextCopyOf: 5 } })]),
-    ).toEqual({ kind: 'ranges', ranges: [[0, 3], [5, 5]] });
+      planContextRepair([
+        row(8, { isSummary: true, metadata: { covers: [0, 3] } }),
+        row(9, { role: 'tool', metadata: { contextCopyOf: 5 } }),
+      ]),
+    ).toEqual({
+      kind: 'ranges',
+      ranges: [
+        [0, 3],
+        [5, 5],
+      ],
+    });
     expect(planContextRepair([row(8, { isSummary: true, metadata: {} })])).toEqual({ kind: 'afterLiveSummary' });
   });
 
@@ -35,6 +53,11 @@ describe('summary coverage', () => {
   });
 
   it('restored live summaries cover their ranges again; demoted ones do not', () => {
-    expect(restoredCoverage([row(8, { isSummary: true, metadata: { covers: [0, 3] } }), row(9, { isSummary: true, isContext: false, metadata: { covers: [4, 6] } })])).toEqual([[0, 3]]);
+    expect(
+      restoredCoverage([
+        row(8, { isSummary: true, metadata: { covers: [0, 3] } }),
+        row(9, { isSummary: true, isContext: false, metadata: { covers: [4, 6] } }),
+      ]),
+    ).toEqual([[0, 3]]);
   });
 });

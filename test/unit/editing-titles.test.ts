@@ -107,7 +107,10 @@ describe('canAutoTitle', () => {
   });
 
   it('applyHeuristicTitle / applyGeneratedTitle respect the source', () => {
-    expect(applyHeuristicTitle('DEFAULT', 'Plan the migration')).toEqual({ name: 'Plan the migration', titleSource: 'HEURISTIC' });
+    expect(applyHeuristicTitle('DEFAULT', 'Plan the migration')).toEqual({
+      name: 'Plan the migration',
+      titleSource: 'HEURISTIC',
+    });
     expect(applyHeuristicTitle('MANUAL', 'Plan the migration')).toBeNull();
     expect(applyHeuristicTitle('DEFAULT', '```\n```')).toBeNull();
     expect(applyGeneratedTitle('HEURISTIC', '"Database migration plan."')).toEqual({
@@ -120,7 +123,18 @@ describe('canAutoTitle', () => {
 
 describe('isPlaceholderTitle', () => {
   it('recognises null, empty, New session…, New chat', () => {
-    for (const t of [null, undefined, '', '   ', 'New session', 'New session - 2024-05-01 10:00', 'New session…', 'New chat', 'new chat 3', 'Untitled']) {
+    for (const t of [
+      null,
+      undefined,
+      '',
+      '   ',
+      'New session',
+      'New session - 2024-05-01 10:00',
+      'New session…',
+      'New chat',
+      'new chat 3',
+      'Untitled',
+    ]) {
       expect(isPlaceholderTitle(t)).toBe(true);
     }
   });
@@ -172,7 +186,9 @@ describe('generated titles', () => {
   });
 
   it('drops reasoning blocks of thinking models', () => {
-    expect(cleanGeneratedTitle('<think>The user asks about X…</think>\nPostgres index tuning')).toBe('Postgres index tuning');
+    expect(cleanGeneratedTitle('<think>The user asks about X…</think>\nPostgres index tuning')).toBe(
+      'Postgres index tuning',
+    );
   });
 
   it('caps the length and returns null for nothing usable', () => {

@@ -71,7 +71,12 @@ describe('defaultBranchName / markBranch', () => {
 describe('branchPath / branchMessageCount', () => {
   it('is the active prefix up to baseSequence followed by the suffix', () => {
     const active = conversation(['a', 'b', 'c']);
-    const branch: StoredBranch = { name: 'alt', baseSequence: 1, suffix: [msg(2, 'user', 'B'), msg(3, 'assistant', 'ans B')], createdAt: T0 };
+    const branch: StoredBranch = {
+      name: 'alt',
+      baseSequence: 1,
+      suffix: [msg(2, 'user', 'B'), msg(3, 'assistant', 'ans B')],
+      createdAt: T0,
+    };
     expect(branchPath(active, branch).map((m) => m.content)).toEqual(['a', 'answer to a', 'B', 'ans B']);
     expect(branchMessageCount(active, branch)).toBe(4);
     expect(branchSummary(active, branch)).toEqual({ name: 'alt', messageCount: 4, createdAt: T0 });
@@ -83,8 +88,18 @@ describe('treeRows', () => {
   it('lists the active user turns first, then each branch own turns at depth 1', () => {
     const active = conversation(['first question', 'second question']);
     const branches: StoredBranch[] = [
-      { name: 'late', baseSequence: 1, suffix: [msg(2, 'user', 'other second'), msg(3, 'assistant', 'x')], createdAt: T0 },
-      { name: 'early', baseSequence: -1, suffix: [msg(0, 'user', 'a different start'), msg(1, 'assistant', 'y')], createdAt: T0 },
+      {
+        name: 'late',
+        baseSequence: 1,
+        suffix: [msg(2, 'user', 'other second'), msg(3, 'assistant', 'x')],
+        createdAt: T0,
+      },
+      {
+        name: 'early',
+        baseSequence: -1,
+        suffix: [msg(0, 'user', 'a different start'), msg(1, 'assistant', 'y')],
+        createdAt: T0,
+      },
     ];
     expect(treeRows(active, branches)).toEqual([
       { label: 'first question', depth: 0, active: true, branch: null, sequenceNumber: 0 },
@@ -114,7 +129,12 @@ describe('treeRows', () => {
   it('shows a branch without own user turns (a mark, an alternative reply) at its fork point', () => {
     const active = conversation(['q1', 'q2']);
     const mark = markBranch(active.slice(0, 2), [], 'mark');
-    const regen: StoredBranch = { name: 'regen', baseSequence: 2, suffix: [msg(3, 'assistant', 'another answer')], createdAt: T0 };
+    const regen: StoredBranch = {
+      name: 'regen',
+      baseSequence: 2,
+      suffix: [msg(3, 'assistant', 'another answer')],
+      createdAt: T0,
+    };
     const rows = treeRows(active, [mark, regen]);
     expect(rows.slice(2)).toEqual([
       { label: 'q1', depth: 1, active: false, branch: 'mark', sequenceNumber: 0 },
@@ -125,8 +145,17 @@ describe('treeRows', () => {
   it('does not repeat rows a branch shares with the active path', () => {
     const active = conversation(['q1', 'q2']);
     // the branch copied q2 into its suffix (undo) and it came back (redo)
-    const b: StoredBranch = { name: 'b', baseSequence: 1, suffix: [active[2], active[3], msg(4, 'user', 'q3 alt')], createdAt: T0 };
-    expect(treeRows(active, [b]).filter((r) => r.branch === 'b').map((r) => r.label)).toEqual(['q3 alt']);
+    const b: StoredBranch = {
+      name: 'b',
+      baseSequence: 1,
+      suffix: [active[2], active[3], msg(4, 'user', 'q3 alt')],
+      createdAt: T0,
+    };
+    expect(
+      treeRows(active, [b])
+        .filter((r) => r.branch === 'b')
+        .map((r) => r.label),
+    ).toEqual(['q3 alt']);
     expect(compactBranch(active, b)).toEqual({ ...b, baseSequence: 3, suffix: [b.suffix[2]] });
   });
 });
@@ -144,7 +173,12 @@ describe('planSwitch', () => {
 
   it('replaces only the differing tail and keeps the old tail as a branch', () => {
     const active = conversation(['a', 'b', 'c']); // seq 0..5
-    const target: StoredBranch = { name: 'alt', baseSequence: 1, suffix: [msg(2, 'user', 'B'), msg(3, 'assistant', 'ans B')], createdAt: T0 };
+    const target: StoredBranch = {
+      name: 'alt',
+      baseSequence: 1,
+      suffix: [msg(2, 'user', 'B'), msg(3, 'assistant', 'ans B')],
+      createdAt: T0,
+    };
     const plan = planSwitch(active, [target], 'alt', { now: T0 });
     if (plan.noop) throw new Error('expected a plan');
     expect(plan.deleteAfterSequence).toBe(1);
@@ -159,7 +193,12 @@ describe('planSwitch', () => {
   it('keeps rows the target shares with the active path (writes only what changed)', () => {
     const active = conversation(['a', 'b']); // 0..3
     // branch that was rebased to -1 but whose suffix starts with the same rows
-    const target: StoredBranch = { name: 't', baseSequence: -1, suffix: [active[0], active[1], msg(2, 'user', 'X')], createdAt: T0 };
+    const target: StoredBranch = {
+      name: 't',
+      baseSequence: -1,
+      suffix: [active[0], active[1], msg(2, 'user', 'X')],
+      createdAt: T0,
+    };
     const plan = planSwitch(active, [target], 't');
     if (plan.noop) throw new Error('expected a plan');
     expect(plan.deleteAfterSequence).toBe(1);
@@ -214,7 +253,12 @@ describe('onActiveTruncated', () => {
 
 describe('JSON form', () => {
   it('round-trips a branch', () => {
-    const b: StoredBranch = { name: 'x', baseSequence: 0, suffix: [msg(1, 'assistant', 'hi', { toolCalls: [{ id: 'c', name: 'f', arguments: { a: 1 } }] })], createdAt: T0 };
+    const b: StoredBranch = {
+      name: 'x',
+      baseSequence: 0,
+      suffix: [msg(1, 'assistant', 'hi', { toolCalls: [{ id: 'c', name: 'f', arguments: { a: 1 } }] })],
+      createdAt: T0,
+    };
     expect(branchFromJson(JSON.parse(JSON.stringify(branchToJson(b))))).toEqual(b);
   });
 });

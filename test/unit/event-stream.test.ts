@@ -91,14 +91,27 @@ describe('in-memory event log', () => {
 });
 
 describe('resume across a restart or a trim', () => {
-  const turn = (id: string) => ({ id, sessionId: 's', status: 'RUNNING', startedAt: '', endedAt: null, error: null, pendingToolCalls: [] });
+  const turn = (id: string) => ({
+    id,
+    sessionId: 's',
+    status: 'RUNNING',
+    startedAt: '',
+    endedAt: null,
+    error: null,
+    pendingToolCalls: [],
+  });
   const userMessage = {} as never;
   const take = async (stream: AsyncIterator<any>, n: number) => {
     const out: any[] = [];
     while (out.length < n) out.push((await stream.next()).value);
     return out;
   };
-  const shape = (e: any) => (e.type === 'EventsReset' ? `EventsReset:${e.reason}` : e.type === 'TextDelta' ? `${e.type}:${e.turnId}:${e.text}` : `${e.type}:${e.turn?.id ?? e.turnId}`);
+  const shape = (e: any) =>
+    e.type === 'EventsReset'
+      ? `EventsReset:${e.reason}`
+      : e.type === 'TextDelta'
+        ? `${e.type}:${e.turnId}:${e.text}`
+        : `${e.type}:${e.turn?.id ?? e.turnId}`;
 
   it('ids of one process sort after any id of an earlier one, and within it in publication order', async () => {
     const older = new MemoryEventBus(100);
@@ -124,7 +137,12 @@ describe('resume across a restart or a trim', () => {
       await bus.publish('s', { type: 'TurnStarted', turn: turn('new'), userMessage });
       await bus.publish('s', { type: 'TextDelta', turnId: 'new', text: 'hi' });
       const rest = await take(stream, 2);
-      expect([...first, ...rest].map(shape)).toEqual(['EventsReset:RESTARTED', 'TurnFailed:old', 'TurnStarted:new', 'TextDelta:new:hi']);
+      expect([...first, ...rest].map(shape)).toEqual([
+        'EventsReset:RESTARTED',
+        'TurnFailed:old',
+        'TurnStarted:new',
+        'TextDelta:new:hi',
+      ]);
       expect(first[0].eventId).toBe(`${bus.epoch}-0`);
       await stream.return!();
     }
@@ -137,11 +155,21 @@ describe('resume across a restart or a trim', () => {
     const stream = sessionEventStream(bus, 's', started.eventId);
     const reset = await take(stream, 1);
     await bus.publish('s', { type: 'TextDelta', turnId: 't1', text: 'live' });
-    await bus.publish('s', { type: 'TurnEnded', turn: turn('t1'), assistantMessage: null, usage: { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 } });
+    await bus.publish('s', {
+      type: 'TurnEnded',
+      turn: turn('t1'),
+      assistantMessage: null,
+      usage: { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 },
+    });
     await bus.publish('s', { type: 'TurnStarted', turn: turn('t2'), userMessage });
     await bus.publish('s', { type: 'TextDelta', turnId: 't2', text: 'new' });
     const rest = await take(stream, 3);
-    expect([...reset, ...rest].map(shape)).toEqual(['EventsReset:TRIMMED', 'TurnEnded:t1', 'TurnStarted:t2', 'TextDelta:t2:new']);
+    expect([...reset, ...rest].map(shape)).toEqual([
+      'EventsReset:TRIMMED',
+      'TurnEnded:t1',
+      'TurnStarted:t2',
+      'TextDelta:t2:new',
+    ]);
     await stream.return!();
     // a cursor the log still holds resumes exactly, without a reset
     const last = (await bus.replay('s', `${bus.epoch}-0`)).at(-3)!;
@@ -161,7 +189,8 @@ describe.skipIf(!process.env.REDIS_URL)('Redis stream gaps', () => {
       const first = await bus.publish(sessionId, { type: 'TextDelta', turnId: 't', text: '0' });
       expect(await bus.gap(sessionId, first.eventId)).toBeNull();
       let last = first;
-      for (let i = 0; i < 400; i++) last = await bus.publish(sessionId, { type: 'TextDelta', turnId: 't', text: String(i) });
+      for (let i = 0; i < 400; i++)
+        last = await bus.publish(sessionId, { type: 'TextDelta', turnId: 't', text: String(i) });
       expect(await bus.gap(sessionId, first.eventId)).toMatchObject({ reason: 'TRIMMED' });
       expect(await bus.gap(sessionId, last.eventId)).toBeNull();
       expect(await bus.gap(`${sessionId}-never`, last.eventId)).toMatchObject({ reason: 'RESTARTED' });

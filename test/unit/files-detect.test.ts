@@ -44,10 +44,15 @@ describe('detectContentType', () => {
   });
 
   it('uses the extension map for signature-less formats', async () => {
-    expect(await detectContentType('part.stl', text('solid cube\nendsolid cube\n'))).toEqual({ contentType: 'model/stl', kind: 'model' });
+    expect(await detectContentType('part.stl', text('solid cube\nendsolid cube\n'))).toEqual({
+      contentType: 'model/stl',
+      kind: 'model',
+    });
     expect((await detectContentType('scene.gltf', text('{"asset":{"version":"2.0"}}'))).kind).toBe('model');
     expect((await detectContentType('page.html', text('<!doctype html><p>hi'))).kind).toBe('html');
-    expect(await detectContentType('logo.svg', text('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>'))).toEqual({
+    expect(
+      await detectContentType('logo.svg', text('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>')),
+    ).toEqual({
       contentType: 'image/svg+xml',
       kind: 'svg',
     });

@@ -71,19 +71,46 @@ describe('uniqueName', () => {
 });
 
 describe('isExecutableName', () => {
-  it.each(['run.sh', 'x.BASH', 'tool.py', 'setup.exe', 'a.bat', 'a.cmd', 'a.com', 'a.ps1', 'a.msi', 'a.dll', 'libx.so', 'libx.so.1.2', 'a.dylib', 'a.bin', 'a.app', 'a.jar', 'a.vbs', 'a.scr', 'a.elf', 'a.run', 'x.AppImage'])(
-    '%s is executable',
-    (n) => expect(isExecutableName(n)).toBe(true),
-  );
-  it.each(['report.pdf', 'notes.txt', 'main.ts', 'index.js', 'photo.png', 'script.sh.txt', 'Makefile', 'shell', 'soap.json'])(
-    '%s is not executable',
-    (n) => expect(isExecutableName(n)).toBe(false),
-  );
+  it.each([
+    'run.sh',
+    'x.BASH',
+    'tool.py',
+    'setup.exe',
+    'a.bat',
+    'a.cmd',
+    'a.com',
+    'a.ps1',
+    'a.msi',
+    'a.dll',
+    'libx.so',
+    'libx.so.1.2',
+    'a.dylib',
+    'a.bin',
+    'a.app',
+    'a.jar',
+    'a.vbs',
+    'a.scr',
+    'a.elf',
+    'a.run',
+    'x.AppImage',
+  ])('%s is executable', (n) => expect(isExecutableName(n)).toBe(true));
+  it.each([
+    'report.pdf',
+    'notes.txt',
+    'main.ts',
+    'index.js',
+    'photo.png',
+    'script.sh.txt',
+    'Makefile',
+    'shell',
+    'soap.json',
+  ])('%s is not executable', (n) => expect(isExecutableName(n)).toBe(false));
 });
 
 describe('isPlainName', () => {
   it('accepts plain names and refuses traversal', () => {
     expect(isPlainName('report (1).pdf')).toBe(true);
-    for (const bad of ['', '.', '..', '../x', 'a/b', 'a\\b', '.upload-x.part', 'a\u0000b']) expect(isPlainName(bad)).toBe(false);
+    for (const bad of ['', '.', '..', '../x', 'a/b', 'a\\b', '.upload-x.part', 'a\u0000b'])
+      expect(isPlainName(bad)).toBe(false);
   });
 });

@@ -26,7 +26,10 @@ describe('imageNotice', () => {
   });
   it('some not loaded (seed text)', () => {
     expect(
-      imageNotice([`session_files/${id}/image_1.png`], [`session_files/${id}/image_2.png`, `session_files/${id}/image_3.png`]),
+      imageNotice(
+        [`session_files/${id}/image_1.png`],
+        [`session_files/${id}/image_2.png`, `session_files/${id}/image_3.png`],
+      ),
     ).toBe(
       '[3 images attached inline — 1 are in your context, the rest were not loaded;\n' +
         'open them with image_view: session_files/sess-1/image_2.png, session_files/sess-1/image_3.png]',

@@ -4,7 +4,16 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileRejectedError, PayloadTooLargeError } from '../../src/files/errors.js';
 import { SessionFiles, type UploadLike } from '../../src/files/store.js';
-import { ELF_HEAD, GIF_1x1, JPEG_1x1, MACHO_HEADS, PE_HEAD, PNG_1x1, PNG_2x2, SHEBANG } from '../fixtures/files/images.js';
+import {
+  ELF_HEAD,
+  GIF_1x1,
+  JPEG_1x1,
+  MACHO_HEADS,
+  PE_HEAD,
+  PNG_1x1,
+  PNG_2x2,
+  SHEBANG,
+} from '../fixtures/files/images.js';
 
 const SID = 'sess-abc';
 let root: string;
@@ -14,7 +23,11 @@ let logs: Record<string, unknown>[];
 beforeEach(async () => {
   root = await fs.mkdtemp(path.join(os.tmpdir(), 'files-store-'));
   logs = [];
-  store = new SessionFiles({ root, maxBytes: 64 * 1024, logger: { warn: (o) => logs.push(o), info: (o) => logs.push(o) } });
+  store = new SessionFiles({
+    root,
+    maxBytes: 64 * 1024,
+    logger: { warn: (o) => logs.push(o), info: (o) => logs.push(o) },
+  });
 });
 afterEach(async () => {
   await fs.rm(root, { recursive: true, force: true });
@@ -80,7 +93,12 @@ async function expectRejected(p: Promise<unknown>, reason: string) {
 describe('SessionFiles.saveUpload', () => {
   it('stores under session_files/{id}/ and reports a relative path', async () => {
     const saved = await store.saveUpload(SID, upload('report.pdf', '%PDF-1.7\nhello'));
-    expect(saved).toMatchObject({ filename: 'report.pdf', size: 14, contentType: 'application/pdf', relPath: `session_files/${SID}/report.pdf` });
+    expect(saved).toMatchObject({
+      filename: 'report.pdf',
+      size: 14,
+      contentType: 'application/pdf',
+      relPath: `session_files/${SID}/report.pdf`,
+    });
     expect(saved.createdAt).toBeInstanceOf(Date);
     expect(await fs.readFile(path.join(sessionDir(), 'report.pdf'), 'utf8')).toBe('%PDF-1.7\nhello');
     expect(await dirEntries()).toEqual(['report.pdf']);
@@ -124,7 +142,9 @@ describe('SessionFiles.saveUpload', () => {
   });
 
   it('concurrent duplicates never overwrite each other', async () => {
-    const saved = await Promise.all(Array.from({ length: 8 }, (_, i) => store.saveUpload(SID, upload('same.txt', `v${i}`))));
+    const saved = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => store.saveUpload(SID, upload('same.txt', `v${i}`))),
+    );
     expect(new Set(saved.map((s) => s.filename)).size).toBe(8);
     const contents = await Promise.all(saved.map((s) => fs.readFile(path.join(sessionDir(), s.filename), 'utf8')));
     expect(contents.sort()).toEqual(Array.from({ length: 8 }, (_, i) => `v${i}`).sort());
@@ -135,12 +155,10 @@ describe('SessionFiles.saveUpload', () => {
     expect(await dirEntries()).toEqual([]);
   });
 
-  it.each([
-    ['ELF', ELF_HEAD],
-    ['PE', PE_HEAD],
-    ['shebang', SHEBANG],
-    ...Object.entries(MACHO_HEADS),
-  ] as [string, Buffer][])('rejects %s bytes in a .txt; nothing written', async (_label, head) => {
+  it.each([['ELF', ELF_HEAD], ['PE', PE_HEAD], ['shebang', SHEBANG], ...Object.entries(MACHO_HEADS)] as [
+    string,
+    Buffer,
+  ][])('rejects %s bytes in a .txt; nothing written', async (_label, head) => {
     await expectRejected(store.saveUpload(SID, upload('innocent.txt', head)), 'executable');
     expect(await dirEntries()).toEqual([]);
   });
@@ -195,7 +213,9 @@ describe('SessionFiles.saveUploads', () => {
   it('is all-or-nothing', async () => {
     await store.saveUpload(SID, upload('keep.txt', 'pre-existing'));
     const { file: bad } = generated('c.txt', 1_000_000);
-    await expect(store.saveUploads(SID, [upload('a.txt', 'a'), upload('b.txt', 'b'), bad])).rejects.toBeInstanceOf(PayloadTooLargeError);
+    await expect(store.saveUploads(SID, [upload('a.txt', 'a'), upload('b.txt', 'b'), bad])).rejects.toBeInstanceOf(
+      PayloadTooLargeError,
+    );
     expect(await dirEntries()).toEqual(['keep.txt']);
   });
 
@@ -230,7 +250,18 @@ describe('SessionFiles.list / open', () => {
     await fs.writeFile(secret, 'top secret');
     await fs.symlink(secret, path.join(sessionDir(), 'link.txt'));
     await fs.writeFile(path.join(sessionDir(), '.hidden'), 'h');
-    for (const name of ['../secret.txt', '../../secret.txt', '..', '.', '', 'a/../a.txt', '..\\secret.txt', 'link.txt', '.hidden', 'missing.txt']) {
+    for (const name of [
+      '../secret.txt',
+      '../../secret.txt',
+      '..',
+      '.',
+      '',
+      'a/../a.txt',
+      '..\\secret.txt',
+      'link.txt',
+      '.hidden',
+      'missing.txt',
+    ]) {
       expect(await store.open(SID, name)).toBeNull();
     }
     expect(await store.open('../session_files', 'a.txt')).toBeNull();
@@ -254,7 +285,10 @@ describe('SessionFiles.publish', () => {
       kind: 'image',
     });
     expect((await store.publish(SID, 'model.stl')).kind).toBe('model');
-    expect(await store.publish(SID, 'my page.html')).toMatchObject({ kind: 'html', url: `/sessions/${SID}/files/my%20page.html` });
+    expect(await store.publish(SID, 'my page.html')).toMatchObject({
+      kind: 'html',
+      url: `/sessions/${SID}/files/my%20page.html`,
+    });
     // no copy was made
     expect((await dirEntries()).sort()).toEqual(['model.stl', 'my page.html', 'render.txt']);
   });
@@ -349,14 +383,16 @@ describe('SessionFiles cleanup', () => {
       return new Set(['alive']);
     });
     // it went on after the failing second run
-    for (const deadline = Date.now() + 60_000; calls < 3 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
+    for (const deadline = Date.now() + 60_000; calls < 3 && Date.now() < deadline; )
+      await new Promise((r) => setTimeout(r, 10));
     await stop();
     const after = calls;
     // A negative check (no run after stop): a second loop on the same interval runs three times, and a run of the
     // stopped loop, had it gone on, would have come with them.
     let probes = 0;
     const stopProbe = store.startCleanupLoop(10, async () => (probes++, new Set(['alive'])));
-    for (const deadline = Date.now() + 60_000; probes < 3 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 10));
+    for (const deadline = Date.now() + 60_000; probes < 3 && Date.now() < deadline; )
+      await new Promise((r) => setTimeout(r, 10));
     await stopProbe();
     expect(calls).toBe(after);
     expect(calls).toBeGreaterThanOrEqual(2);

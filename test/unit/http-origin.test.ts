@@ -40,14 +40,19 @@ describe('isLoopbackHost', () => {
 describe('CORS_ORIGINS', () => {
   it('is empty by default and normalizes origins as browsers send them', () => {
     expect(loadConfig({}).corsOrigins).toEqual([]);
-    expect(loadConfig({ CORS_ORIGINS: ' http://App.Example:80/ , https://b.example:8443,http://app.example' }).corsOrigins).toEqual([
-      'http://app.example',
-      'https://b.example:8443',
-    ]);
+    expect(
+      loadConfig({ CORS_ORIGINS: ' http://App.Example:80/ , https://b.example:8443,http://app.example' }).corsOrigins,
+    ).toEqual(['http://app.example', 'https://b.example:8443']);
   });
 
   it('rejects what is not an origin, naming the variable', () => {
-    for (const bad of ['app.example', 'http://app.example/path', 'ftp://app.example', 'http://user:pw@app.example', 'null']) {
+    for (const bad of [
+      'app.example',
+      'http://app.example/path',
+      'ftp://app.example',
+      'http://user:pw@app.example',
+      'null',
+    ]) {
       expect(() => loadConfig({ CORS_ORIGINS: bad }), bad).toThrow(ConfigError);
       expect(() => loadConfig({ CORS_ORIGINS: bad }), bad).toThrow(/CORS_ORIGINS/);
     }

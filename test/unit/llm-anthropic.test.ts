@@ -26,14 +26,23 @@ const req = (over: Partial<ChatRequest> = {}): ChatRequest => ({
 
 describe('AnthropicProvider', () => {
   it('streams thinking and text deltas, then usage (cache reads included) and done', async () => {
-    fake.enqueue({ thinking: ['a', 'b'], text: ['Hi', ' there'], promptTokens: 300, cachedTokens: 100, completionTokens: 4 });
+    fake.enqueue({
+      thinking: ['a', 'b'],
+      text: ['Hi', ' there'],
+      promptTokens: 300,
+      cachedTokens: 100,
+      completionTokens: 4,
+    });
     const { chunks, error } = await drain(provider.streamChat(req({ think: true })));
     expect(error).toBeUndefined();
     expect(chunks).toEqual<ChatChunk[]>([
       { type: 'thinking', text: 'a' },
       { type: 'thinking', text: 'b' },
       // the whole block with its signature, to store and replay verbatim
-      { type: 'thinking_block', block: { type: 'thinking', thinking: 'ab', signature: expect.stringMatching(/^sig_\d+$/) } },
+      {
+        type: 'thinking_block',
+        block: { type: 'thinking', thinking: 'ab', signature: expect.stringMatching(/^sig_\d+$/) },
+      },
       { type: 'text', text: 'Hi' },
       { type: 'text', text: ' there' },
       { type: 'usage', usage: { promptTokens: 300, completionTokens: 4, cachedPromptTokens: 100 } },
@@ -60,15 +69,26 @@ describe('AnthropicProvider', () => {
   });
 
   it('assembles tool_use input_json_delta into tool calls; tools sent with input_schema', async () => {
-    fake.enqueue({ text: 'Checking.', toolCalls: [{ id: 'toolu_1', name: 'read_file', arguments: { path: '/etc/hosts' } }] });
-    const tools = [{ name: 'read_file', description: 'Read', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
+    fake.enqueue({
+      text: 'Checking.',
+      toolCalls: [{ id: 'toolu_1', name: 'read_file', arguments: { path: '/etc/hosts' } }],
+    });
+    const tools = [
+      {
+        name: 'read_file',
+        description: 'Read',
+        parameters: { type: 'object', properties: { path: { type: 'string' } } },
+      },
+    ];
     const { chunks } = await drain(provider.streamChat(req({ tools })));
     expect(chunks.filter((c) => c.type !== 'usage')).toEqual<ChatChunk[]>([
       { type: 'text', text: 'Checking.' },
       { type: 'tool_call', call: { id: 'toolu_1', name: 'read_file', arguments: { path: '/etc/hosts' } } },
       { type: 'done', reason: 'tool_use' },
     ]);
-    expect(fake.requests[0].tools).toEqual([{ name: 'read_file', description: 'Read', input_schema: tools[0].parameters }]);
+    expect(fake.requests[0].tools).toEqual([
+      { name: 'read_file', description: 'Read', input_schema: tools[0].parameters },
+    ]);
   });
 
   it('sends images as base64 blocks and merges consecutive tool results into one user turn', async () => {
@@ -129,7 +149,11 @@ describe('AnthropicProvider', () => {
       }),
     );
     // Verbatim, every field the API sent (the fake signs its blocks).
-    expect(block).toEqual({ type: 'compaction', content: 'User asked about X; we decided Y.', signature: expect.stringMatching(/^csig_\d+$/) });
+    expect(block).toEqual({
+      type: 'compaction',
+      content: 'User asked about X; we decided Y.',
+      signature: expect.stringMatching(/^csig_\d+$/),
+    });
     const call = fake.calls[0];
     expect(call.headers['anthropic-beta']).toBe('compact-2026-01-12');
     expect(call.body.context_management).toEqual({ edits: [{ type: 'compact_20260112' }] });
@@ -150,7 +174,14 @@ describe('AnthropicProvider', () => {
 
   it('replays the compaction block typed and first, and kept thinking with its signature; the fake refuses anything else', async () => {
     fake.enqueue({ compaction: 'Earlier: the user set up X.' });
-    const block = await provider.compact(req({ messages: [{ role: 'user', content: 'old' }, { role: 'assistant', content: 'old answer' }] }));
+    const block = await provider.compact(
+      req({
+        messages: [
+          { role: 'user', content: 'old' },
+          { role: 'assistant', content: 'old answer' },
+        ],
+      }),
+    );
     fake.enqueue({ thinking: 'kept thought', text: 'kept answer' });
     const kept = await drain(provider.streamChat(req({ messages: [{ role: 'user', content: 'kept question' }] })));
     const thinkingBlocks = kept.chunks.flatMap((c) => (c.type === 'thinking_block' ? [c.block] : []));
@@ -161,7 +192,9 @@ describe('AnthropicProvider', () => {
       { role: 'assistant', content: 'kept answer', thinkingBlocks: thinking },
       { role: 'user', content: 'next' },
     ];
-    const good = await drain(provider.streamChat(req({ messages: history({ role: 'assistant', content: block.content, compaction: block }) })));
+    const good = await drain(
+      provider.streamChat(req({ messages: history({ role: 'assistant', content: block.content, compaction: block }) })),
+    );
     expect(good.error).toBeUndefined();
     const call = fake.calls.at(-1)!;
     expect(call.headers['anthropic-beta']).toBe('compact-2026-01-12');
@@ -169,11 +202,27 @@ describe('AnthropicProvider', () => {
     expect(call.body.messages[2].content).toEqual([thinkingBlocks[0], { type: 'text', text: 'kept answer' }]);
 
     // As text (the old replay), or with the kept thinking dropped: the API's 400.
-    const asText = await drain(provider.streamChat(req({ messages: history({ role: 'assistant', content: block.content }) })));
+    const asText = await drain(
+      provider.streamChat(req({ messages: history({ role: 'assistant', content: block.content }) })),
+    );
     expect(String((asText.error as Error).message)).toMatch(/400.*compaction summary was sent as text/);
-    const noThinking = await drain(provider.streamChat(req({ messages: history({ role: 'assistant', content: block.content, compaction: block }, []) })));
+    const noThinking = await drain(
+      provider.streamChat(
+        req({ messages: history({ role: 'assistant', content: block.content, compaction: block }, []) }),
+      ),
+    );
     expect(String((noThinking.error as Error).message)).toMatch(/400.*lost its `thinking` block/);
-    const edited = await drain(provider.streamChat(req({ messages: history({ role: 'assistant', content: block.content, compaction: { ...block, signature: 'forged' } }) })));
+    const edited = await drain(
+      provider.streamChat(
+        req({
+          messages: history({
+            role: 'assistant',
+            content: block.content,
+            compaction: { ...block, signature: 'forged' },
+          }),
+        }),
+      ),
+    );
     expect(String((edited.error as Error).message)).toMatch(/400.*not sent back exactly/);
   });
 
@@ -197,7 +246,9 @@ describe('AnthropicProvider', () => {
     });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const text = await res.text();
-    expect(text).toMatch(/"content_block":\{"type":"compaction","content":"Summary of 1 earlier messages.","signature":"csig_\d+"\}/);
+    expect(text).toMatch(
+      /"content_block":\{"type":"compaction","content":"Summary of 1 earlier messages.","signature":"csig_\d+"\}/,
+    );
     expect(text.trim().endsWith('data: {"type":"message_stop"}')).toBe(true);
   });
 });

@@ -27,7 +27,12 @@ const req = (over: Partial<ChatRequest> = {}): ChatRequest => ({
 
 describe('OllamaProvider', () => {
   it('streams thinking and text deltas in order, then usage and done', async () => {
-    fake.enqueue({ thinking: ['Let me ', 'think.'], text: ['Hel', 'lo', ' world'], promptTokens: 42, completionTokens: 7 });
+    fake.enqueue({
+      thinking: ['Let me ', 'think.'],
+      text: ['Hel', 'lo', ' world'],
+      promptTokens: 42,
+      completionTokens: 7,
+    });
     const { chunks, error } = await drain(provider.streamChat(req({ think: true })));
     expect(error).toBeUndefined();
     expect(chunks).toEqual<ChatChunk[]>([
@@ -64,7 +69,9 @@ describe('OllamaProvider', () => {
 
   it('silently truncated prompt: reports about half of num_ctx, no error', async () => {
     const content = 'y'.repeat(40_000); // ~10k tokens, window 4096
-    const { chunks, error } = await drain(provider.streamChat(req({ numCtx: 4096, messages: [{ role: 'user', content }] })));
+    const { chunks, error } = await drain(
+      provider.streamChat(req({ numCtx: 4096, messages: [{ role: 'user', content }] })),
+    );
     expect(error).toBeUndefined();
     const usage = chunks.find((c) => c.type === 'usage');
     expect(usage).toMatchObject({ usage: { promptTokens: 2048 } });
@@ -79,7 +86,11 @@ describe('OllamaProvider', () => {
       ],
     });
     const tools = [
-      { name: 'get_weather', description: 'Weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+      {
+        name: 'get_weather',
+        description: 'Weather',
+        parameters: { type: 'object', properties: { city: { type: 'string' } } },
+      },
       { name: 'get_time', description: 'Time', parameters: { type: 'object', properties: { tz: { type: 'string' } } } },
     ];
     const { chunks } = await drain(provider.streamChat(req({ tools })));
@@ -93,17 +104,29 @@ describe('OllamaProvider', () => {
   });
 
   it('tool-call ids are unique: none given, or a given one repeated in the response or the history, gets a fresh id', async () => {
-    const ids = async (over: Partial<ChatRequest>, toolCalls: { name: string; arguments: Record<string, unknown>; id?: string }[]) => {
+    const ids = async (
+      over: Partial<ChatRequest>,
+      toolCalls: { name: string; arguments: Record<string, unknown>; id?: string }[],
+    ) => {
       fake.enqueue({ toolCalls });
       const { chunks } = await drain(provider.streamChat(req(over)));
       return chunks.flatMap((c) => (c.type === 'tool_call' ? [c.call.id] : []));
     };
     // Two calls without ids, in two responses: four distinct ids (the old `call_<index>` repeated across turns).
-    const first = await ids({}, [{ name: 'a', arguments: {} }, { name: 'b', arguments: {} }]);
-    const second = await ids({}, [{ name: 'a', arguments: {} }, { name: 'b', arguments: {} }]);
+    const first = await ids({}, [
+      { name: 'a', arguments: {} },
+      { name: 'b', arguments: {} },
+    ]);
+    const second = await ids({}, [
+      { name: 'a', arguments: {} },
+      { name: 'b', arguments: {} },
+    ]);
     expect(new Set([...first, ...second]).size).toBe(4);
     // A unique given id is kept; one repeated within the response is replaced.
-    const given = await ids({}, [{ name: 'a', arguments: {}, id: 'call_x' }, { name: 'b', arguments: {}, id: 'call_x' }]);
+    const given = await ids({}, [
+      { name: 'a', arguments: {}, id: 'call_x' },
+      { name: 'b', arguments: {}, id: 'call_x' },
+    ]);
     expect(given[0]).toBe('call_x');
     expect(given[1]).not.toBe('call_x');
     // A given id that an earlier call in the history already holds is replaced.

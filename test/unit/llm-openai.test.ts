@@ -63,7 +63,9 @@ describe('OpenAICompatibleProvider', () => {
         { id: 'call_b', name: 'broken', arguments: '{"q": "unterminated' },
       ],
     });
-    const tools = [{ name: 'search', description: 'Search', parameters: { type: 'object', properties: { q: { type: 'string' } } } }];
+    const tools = [
+      { name: 'search', description: 'Search', parameters: { type: 'object', properties: { q: { type: 'string' } } } },
+    ];
     const { chunks } = await drain(provider.streamChat(req({ tools })));
     expect(chunks.filter((c) => c.type !== 'usage')).toEqual<ChatChunk[]>([
       { type: 'tool_call', call: { id: 'call_a', name: 'search', arguments: { q: 'cats', limit: 3 } } },
@@ -104,7 +106,9 @@ describe('OpenAICompatibleProvider', () => {
   });
 
   it('usage reflects the prompt estimated from what was sent', async () => {
-    const { chunks } = await drain(provider.streamChat(req({ messages: [{ role: 'user', content: 'z'.repeat(800) }] })));
+    const { chunks } = await drain(
+      provider.streamChat(req({ messages: [{ role: 'user', content: 'z'.repeat(800) }] })),
+    );
     expect(chunks.find((c) => c.type === 'usage')).toMatchObject({ usage: { promptTokens: 200 } });
   });
 

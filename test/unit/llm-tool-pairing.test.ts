@@ -10,7 +10,11 @@ const asOpenAI = (messages: LlmMessage[]) => ({
   messages: messages.map((m) =>
     m.role === 'tool'
       ? { role: 'tool', tool_call_id: m.toolCallId, content: m.content }
-      : { role: m.role, content: m.content, ...(m.toolCalls?.length && { tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function' })) }) },
+      : {
+          role: m.role,
+          content: m.content,
+          ...(m.toolCalls?.length && { tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function' })) }),
+        },
   ),
 });
 
@@ -25,10 +29,24 @@ describe('tool-call pairing in every request', () => {
   ];
 
   it('the fake refuses the unpaired history as OpenAI and Anthropic do', () => {
-    expect(openaiPairingError(asOpenAI(broken))?.error).toMatchObject({ type: 'invalid_request_error', message: expect.stringContaining("role 'tool' must be a response") });
-    expect(openaiPairingError(asOpenAI(broken.slice(1)))?.error.message).toMatch(/did not have response messages: a, b/);
-    const raw = { messages: [{ role: 'user', content: [{ type: 'text', text: 'q' }] }, { role: 'assistant', content: [{ type: 'tool_use', id: 'a' }] }, { role: 'user', content: [{ type: 'text', text: 'x' }] }] };
-    expect(anthropicPairingError(raw)?.error).toMatchObject({ type: 'invalid_request_error', message: expect.stringContaining('without `tool_result` blocks immediately after: a') });
+    expect(openaiPairingError(asOpenAI(broken))?.error).toMatchObject({
+      type: 'invalid_request_error',
+      message: expect.stringContaining("role 'tool' must be a response"),
+    });
+    expect(openaiPairingError(asOpenAI(broken.slice(1)))?.error.message).toMatch(
+      /did not have response messages: a, b/,
+    );
+    const raw = {
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'q' }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'a' }] },
+        { role: 'user', content: [{ type: 'text', text: 'x' }] },
+      ],
+    };
+    expect(anthropicPairingError(raw)?.error).toMatchObject({
+      type: 'invalid_request_error',
+      message: expect.stringContaining('without `tool_result` blocks immediately after: a'),
+    });
     const orphan = { messages: [{ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'z', content: 'r' }] }] };
     expect(anthropicPairingError(orphan)?.error.message).toMatch(/unexpected `tool_use_id`/);
   });

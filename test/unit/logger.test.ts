@@ -42,7 +42,8 @@ describe('logger', () => {
     log.info({ headers: { 'x-share-token': 'share-secret-1', authorization: 'Bearer key-secret-2' } }, 'request');
     log.info({ req: { headers: { 'x-share-token': 'share-secret-3', 'x-api-key': 'key-secret-4' } } }, 'request');
     await new Promise((resolve) => setImmediate(resolve));
-    for (const secret of ['share-secret-1', 'key-secret-2', 'share-secret-3', 'key-secret-4']) expect(text()).not.toContain(secret);
+    for (const secret of ['share-secret-1', 'key-secret-2', 'share-secret-3', 'key-secret-4'])
+      expect(text()).not.toContain(secret);
     expect(text()).toContain('[redacted]');
   });
 });

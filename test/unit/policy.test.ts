@@ -93,7 +93,8 @@ describe('access policy', () => {
         const rel = relative(src, path);
         if (rel === 'auth' || rel === 'generated') continue;
         if (statSync(path).isDirectory()) walk(path);
-        else if (/\.(ts|tsx|js|mjs)$/.test(entry) && readFileSync(path, 'utf8').includes('read_all')) offenders.push(rel);
+        else if (/\.(ts|tsx|js|mjs)$/.test(entry) && readFileSync(path, 'utf8').includes('read_all'))
+          offenders.push(rel);
       }
     };
     walk(src);

@@ -22,14 +22,39 @@ function input(over: Partial<PromptInput> = {}): PromptInput {
 }
 
 describe('buildPrompt', () => {
-  const user = makeMessage({ sequenceNumber: 0, role: 'user', content: 'look', images: ['p/1.png', 'p/2.png'], metadata: { contextNotice: '[notice]', imagesInContext: ['p/1.png'] } });
-  const call = makeMessage({ sequenceNumber: 1, role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'dump', arguments: {} }] });
-  const result = makeMessage({ sequenceNumber: 2, role: 'tool', content: 'x'.repeat(60_000), toolCallId: 'c1', name: 'dump' });
-  const images = new Map([['p/1.png', img('p/1.png', 1026)], ['p/2.png', img('p/2.png', 1026)]]);
+  const user = makeMessage({
+    sequenceNumber: 0,
+    role: 'user',
+    content: 'look',
+    images: ['p/1.png', 'p/2.png'],
+    metadata: { contextNotice: '[notice]', imagesInContext: ['p/1.png'] },
+  });
+  const call = makeMessage({
+    sequenceNumber: 1,
+    role: 'assistant',
+    content: '',
+    toolCalls: [{ id: 'c1', name: 'dump', arguments: {} }],
+  });
+  const result = makeMessage({
+    sequenceNumber: 2,
+    role: 'tool',
+    content: 'x'.repeat(60_000),
+    toolCallId: 'c1',
+    name: 'dump',
+  });
+  const images = new Map([
+    ['p/1.png', img('p/1.png', 1026)],
+    ['p/2.png', img('p/2.png', 1026)],
+  ]);
 
   it('sends the system prompt, notices, cut tool results and only the admitted images', () => {
     const p = buildPrompt(input({ context: [user, call, result], images }));
-    expect(p.messages.map((m) => [m.role, m.sequenceNumber])).toEqual([['system', -1], ['user', 0], ['assistant', 1], ['tool', 2]]);
+    expect(p.messages.map((m) => [m.role, m.sequenceNumber])).toEqual([
+      ['system', -1],
+      ['user', 0],
+      ['assistant', 1],
+      ['tool', 2],
+    ]);
     expect(p.messages[1]!.content).toBe('look\n\n[notice]');
     expect(p.messages[1]!.images.map((i) => i.path)).toEqual(['p/1.png']);
     // window 8192 → 1365 tokens per message → 2457 chars (uncalibrated 1.8 chars/token)
@@ -40,20 +65,34 @@ describe('buildPrompt', () => {
   });
 
   it('a non-vision profile sends and counts no image, stored or from image_view', () => {
-    const viewed = makeMessage({ sequenceNumber: 3, role: 'tool', content: 'Loaded', toolCallId: 'c2', metadata: { is_image: true, base64: 'AAAA', path: 'p/3.png' } });
+    const viewed = makeMessage({
+      sequenceNumber: 3,
+      role: 'tool',
+      content: 'Loaded',
+      toolCallId: 'c2',
+      metadata: { is_image: true, base64: 'AAAA', path: 'p/3.png' },
+    });
     const blind = buildPrompt(input({ vision: false, context: [user, viewed], images }));
     expect(blind.messages.flatMap((m) => m.images)).toEqual([]);
     expect(blind.estimate).toBe(Math.ceil(blind.chars / 1.8));
     expect(imagePathsToSend([user], false)).toEqual([]);
     const seeing = buildPrompt(input({ context: [user, viewed], images }));
-    expect(seeing.messages.at(-1)).toMatchObject({ role: 'user', sequenceNumber: 3, content: '[Images opened with image_view: p/3.png]' });
+    expect(seeing.messages.at(-1)).toMatchObject({
+      role: 'user',
+      sequenceNumber: 3,
+      content: '[Images opened with image_view: p/3.png]',
+    });
   });
 
   it('with a baseline: the real count + the calibrated delta of the rows saved after it', () => {
     const answer = makeMessage({ sequenceNumber: 3, role: 'assistant', content: 'a'.repeat(900) });
-    const p = buildPrompt(input({ context: [user, call, answer], images, baseline: { promptTokens: 500, lastSequence: 1 } }));
+    const p = buildPrompt(
+      input({ context: [user, call, answer], images, baseline: { promptTokens: 500, lastSequence: 1 } }),
+    );
     expect(p.estimate).toBe(500 + Math.ceil(900 / 1.8));
-    expect(buildPrompt(input({ context: [user, call], images, baseline: { promptTokens: 500, lastSequence: 1 } })).estimate).toBe(500);
+    expect(
+      buildPrompt(input({ context: [user, call], images, baseline: { promptTokens: 500, lastSequence: 1 } })).estimate,
+    ).toBe(500);
   });
 });
 
@@ -66,8 +105,18 @@ describe('pasted images against the size guard', () => {
     const admitted = admitImages(shots, { window: 8192, limit: 6144, baseTokens: 3100, noticeTokens: () => 0 });
     expect(admitted.inContext).toHaveLength(2);
     // a notice that costs as much as the room left pushes the second one out
-    const costly = admitImages(shots, { window: 8192, limit: 6144, baseTokens: 3100, noticeTokens: (inContext) => (inContext.length === 2 ? 1000 : 10) });
+    const costly = admitImages(shots, {
+      window: 8192,
+      limit: 6144,
+      baseTokens: 3100,
+      noticeTokens: (inContext) => (inContext.length === 2 ? 1000 : 10),
+    });
     expect(costly.inContext.map((i) => i.relPath)).toEqual(['s/1.png']);
-    expect(imageNotice(costly.inContext.map((i) => i.relPath), costly.notLoaded.map((i) => i.relPath))).toContain('1 are in your context');
+    expect(
+      imageNotice(
+        costly.inContext.map((i) => i.relPath),
+        costly.notLoaded.map((i) => i.relPath),
+      ),
+    ).toContain('1 are in your context');
   });
 });

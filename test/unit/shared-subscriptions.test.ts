@@ -1,4 +1,12 @@
-import { GraphQLError, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, type ExecutionResult } from 'graphql';
+import {
+  GraphQLError,
+  GraphQLInt,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  type ExecutionResult,
+} from 'graphql';
 import { MessageType, stringifyMessage } from 'graphql-ws';
 import { createYoga } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
@@ -68,10 +76,20 @@ function setup() {
   const yoga = createYoga<Record<string, unknown>, Ctx>({ schema, plugins: [plugin] });
   const subscribe = async (query: string, variables: Record<string, unknown>, viewer: string | null) => {
     const { subscribe: run, parse: parseDoc } = yoga.getEnveloped({});
-    const result = await run({ schema, document: parseDoc(query), variableValues: variables, contextValue: { viewer } });
-    if (!(Symbol.asyncIterator in (result as object))) return { errors: (result as ExecutionResult).errors, next: async () => null };
+    const result = await run({
+      schema,
+      document: parseDoc(query),
+      variableValues: variables,
+      contextValue: { viewer },
+    });
+    if (!(Symbol.asyncIterator in (result as object)))
+      return { errors: (result as ExecutionResult).errors, next: async () => null };
     const iterator = (result as AsyncIterable<ExecutionResult>)[Symbol.asyncIterator]();
-    return { errors: undefined, next: async () => (await iterator.next()).value as ExecutionResult, close: () => iterator.return?.() };
+    return {
+      errors: undefined,
+      next: async () => (await iterator.next()).value as ExecutionResult,
+      close: () => iterator.return?.(),
+    };
   };
   const publish = (text: string) => {
     const event = { text }; // one object for every subscriber, as the bus does
@@ -137,7 +155,10 @@ describe('shared subscription execution', () => {
 
   it('builds the same next frame graphql-ws would, serializing a result once', () => {
     const ok: ExecutionResult = { data: { events: { text: 'a "quoted" \u2028 line' } } };
-    const failed: ExecutionResult = { data: null, errors: [new GraphQLError('boom', { extensions: { code: 'X' }, path: ['events'] })] };
+    const failed: ExecutionResult = {
+      data: null,
+      errors: [new GraphQLError('boom', { extensions: { code: 'X' }, path: ['events'] })],
+    };
     for (const result of [ok, failed]) {
       for (const id of ['1', 'sub "7"']) {
         const { errors, ...rest } = result;

@@ -34,9 +34,12 @@ describe('linear text helpers', () => {
       alphabet('aZ9_-.').map((s) => `/assets/index-${s}`),
       alphabet('ab-/').map((s) => `/${s}`),
     );
-    fc.assert(fc.property(paths, (p) => {
-      expect(isHashedAsset(p)).toBe(old.test(p));
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(paths, (p) => {
+        expect(isHashedAsset(p)).toBe(old.test(p));
+      }),
+      { numRuns: 2000 },
+    );
     expect(isHashedAsset('/assets/index-BqUe7x9a.js')).toBe(true);
     expect(isHashedAsset('/assets/index-Bq-e_x9a.css')).toBe(true);
     expect(isHashedAsset('/assets/-BqUe7x9a.js')).toBe(false);
@@ -44,12 +47,30 @@ describe('linear text helpers', () => {
 
   it('inlineScripts equals the old script-body regex', () => {
     const old = (html: string) =>
-      [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)].map((m) => m[1]!).filter((c) => c.trim().length > 0);
-    const parts = fc.array(fc.constantFrom('<script>', '<SCRIPT type="module">', '<script src="/a.js">', '</script>', '</SCRIPT>', 'x=1;', ' ', '<p>', '>'), {
-      maxLength: 12,
-    });
-    fc.assert(fc.property(parts, (p) => {
-      expect(inlineScripts(p.join(''))).toEqual(old(p.join('')));
-    }), { numRuns: 2000 });
+      [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)]
+        .map((m) => m[1]!)
+        .filter((c) => c.trim().length > 0);
+    const parts = fc.array(
+      fc.constantFrom(
+        '<script>',
+        '<SCRIPT type="module">',
+        '<script src="/a.js">',
+        '</script>',
+        '</SCRIPT>',
+        'x=1;',
+        ' ',
+        '<p>',
+        '>',
+      ),
+      {
+        maxLength: 12,
+      },
+    );
+    fc.assert(
+      fc.property(parts, (p) => {
+        expect(inlineScripts(p.join(''))).toEqual(old(p.join('')));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

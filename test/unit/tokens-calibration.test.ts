@@ -55,15 +55,45 @@ describe('calibration fit', () => {
   });
 
   it('rejects observations whose sizes differ by less than 1.25×', () => {
-    expect(fitLine([{ chars: 1000, tokens: 500 }, { chars: 1240, tokens: 620 }])).toBeNull();
-    expect(fitLine([{ chars: 1000, tokens: 500 }, { chars: 1250, tokens: 625 }])).not.toBeNull();
+    expect(
+      fitLine([
+        { chars: 1000, tokens: 500 },
+        { chars: 1240, tokens: 620 },
+      ]),
+    ).toBeNull();
+    expect(
+      fitLine([
+        { chars: 1000, tokens: 500 },
+        { chars: 1250, tokens: 625 },
+      ]),
+    ).not.toBeNull();
   });
 
   it('rejects slopes outside [1/4, 1] token per char', () => {
-    expect(fitLine([{ chars: 1000, tokens: 500 }, { chars: 2000, tokens: 3000 }])).toBeNull();
-    expect(fitLine([{ chars: 1000, tokens: 1000 }, { chars: 2000, tokens: 1100 }])).toBeNull();
-    expect(fitLine([{ chars: 1000, tokens: 1000 }, { chars: 2000, tokens: 2000 }])?.slope).toBeCloseTo(1);
-    expect(fitLine([{ chars: 1000, tokens: 250 }, { chars: 2000, tokens: 500 }])?.slope).toBeCloseTo(0.25);
+    expect(
+      fitLine([
+        { chars: 1000, tokens: 500 },
+        { chars: 2000, tokens: 3000 },
+      ]),
+    ).toBeNull();
+    expect(
+      fitLine([
+        { chars: 1000, tokens: 1000 },
+        { chars: 2000, tokens: 1100 },
+      ]),
+    ).toBeNull();
+    expect(
+      fitLine([
+        { chars: 1000, tokens: 1000 },
+        { chars: 2000, tokens: 2000 },
+      ])?.slope,
+    ).toBeCloseTo(1);
+    expect(
+      fitLine([
+        { chars: 1000, tokens: 250 },
+        { chars: 2000, tokens: 500 },
+      ])?.slope,
+    ).toBeCloseTo(0.25);
   });
 
   it('keeps only the last 8 observations', () => {
@@ -178,7 +208,17 @@ describe('messageChars / estimateTokens', () => {
 describe('buildPrompt: real baseline + calibrated delta', () => {
   const reg = () => new CalibrationRegistry();
   const estimate = (over: Partial<PromptInput> & Pick<PromptInput, 'context'>) =>
-    buildPrompt({ model: M, vision: true, window: 100_000, messageTokenBudget: 0, fallbackImageTokens: 1024, registry: reg(), systemPrompt: '', images: new Map(), ...over }).estimate;
+    buildPrompt({
+      model: M,
+      vision: true,
+      window: 100_000,
+      messageTokenBudget: 0,
+      fallbackImageTokens: 1024,
+      registry: reg(),
+      systemPrompt: '',
+      images: new Map(),
+      ...over,
+    }).estimate;
 
   it('falls back to a full estimate of the view without a baseline', () => {
     expect(estimate({ baseline: null, context: [user(x(180)), assistant(x(180))] })).toBe(200);
@@ -192,7 +232,9 @@ describe('buildPrompt: real baseline + calibrated delta', () => {
   it('locates the delta by lastSequence', () => {
     const a = user(x(5000));
     const b = assistant(x(360));
-    expect(estimate({ baseline: { promptTokens: 3000, lastSequence: a.sequenceNumber }, context: [a, b] })).toBe(3000 + 200);
+    expect(estimate({ baseline: { promptTokens: 3000, lastSequence: a.sequenceNumber }, context: [a, b] })).toBe(
+      3000 + 200,
+    );
   });
 
   it('prices the delta on the view (after truncation), not raw bytes', () => {
@@ -213,7 +255,9 @@ describe('buildPrompt: real baseline + calibrated delta', () => {
       [1000, 600],
       [2000, 1100],
     ]);
-    expect(estimate({ registry, baseline: { promptTokens: 600, messageCount: 1 }, context: [user(x(1000)), user(x(400))] })).toBe(800);
+    expect(
+      estimate({ registry, baseline: { promptTokens: 600, messageCount: 1 }, context: [user(x(1000)), user(x(400))] }),
+    ).toBe(800);
   });
 
   it('ignores a stale baseline from a longer (since compressed) context', () => {

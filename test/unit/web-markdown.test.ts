@@ -11,7 +11,9 @@ describe('markdown renderer', () => {
     );
     expect(renderMarkdown('## Title ##')).toBe('<h4>Title</h4>');
     expect(renderMarkdown('#   ')).toBe('<h3></h3>');
-    expect(renderMarkdown('- one\n- two\n  - deep\n1. x')).toBe('<ul><li>one</li><li>two<ul><li>deep</li></ul></li></ul><ol><li>x</li></ol>');
+    expect(renderMarkdown('- one\n- two\n  - deep\n1. x')).toBe(
+      '<ul><li>one</li><li>two<ul><li>deep</li></ul></li></ul><ol><li>x</li></ol>',
+    );
   });
 
   it('renders adversarial lines of 200,000 characters', () => {

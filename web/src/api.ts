@@ -65,7 +65,11 @@ function extractFiles(value: unknown, path: string, found: Upload[]): unknown {
 export function jsonRequest(query: string, variables: Record<string, unknown>): RequestInit {
   return {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...authHeaders() },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json, application/json',
+      ...authHeaders(),
+    },
     body: JSON.stringify({ query, variables }),
     credentials: 'omit',
     referrerPolicy: 'no-referrer',
@@ -86,7 +90,13 @@ export async function gql<T>(query: string, variables: Record<string, unknown> =
     form.append('map', JSON.stringify(map));
     uploads.forEach((u, i) => form.append(String(i), u.file, u.file instanceof File ? u.file.name : `file-${i}`));
     // Multipart is a "simple" content type: the CSRF guard wants a non-simple header.
-    init = { method: 'POST', headers: { 'x-graphql-yoga-csrf': '1', ...authHeaders() }, body: form, credentials: 'omit', referrerPolicy: 'no-referrer' };
+    init = {
+      method: 'POST',
+      headers: { 'x-graphql-yoga-csrf': '1', ...authHeaders() },
+      body: form,
+      credentials: 'omit',
+      referrerPolicy: 'no-referrer',
+    };
   }
   return readResult<T>(await fetch('/graphql', { ...init, signal }));
 }

@@ -72,7 +72,12 @@ function formatSize(bytes: number): string {
 
 async function fetchBlob(fetcher: FileFetcher, card: PublishedCard): Promise<Blob> {
   const response = await fetcher(card.url);
-  if (!response.ok) throw new Error(response.status === 404 ? 'The file is no longer available.' : `The file could not be loaded (${response.status}).`);
+  if (!response.ok)
+    throw new Error(
+      response.status === 404
+        ? 'The file is no longer available.'
+        : `The file could not be loaded (${response.status}).`,
+    );
   // Typed by the server's answer (its detection of the stored bytes), never by the card: a card is tool output.
   const type = (response.headers.get('content-type') ?? 'application/octet-stream').split(';')[0]!.trim().toLowerCase();
   return new Blob([await response.arrayBuffer()], { type });
@@ -91,19 +96,29 @@ export function renderPublishedCard(card: PublishedCard, fetcher: FileFetcher): 
     'figure',
     { class: `card publish-card publish-${card.kind}`, 'data-kind': card.kind },
     body,
-    h('figcaption', {}, h('span', { class: 'publish-name', text: `${card.filename} · ${formatSize(card.size)}` }), ' ', download),
+    h(
+      'figcaption',
+      {},
+      h('span', { class: 'publish-name', text: `${card.filename} · ${formatSize(card.size)}` }),
+      ' ',
+      download,
+    ),
   );
   let blob: Promise<Blob> | null = null;
   const load = () => (blob ??= fetchBlob(fetcher, card));
   download.addEventListener('click', () => {
-    void load().then((b) => {
-      const a = h('a', { href: objectUrl(b), download: card.filename });
-      document.body.append(a);
-      a.click();
-      a.remove();
-    }, (error: unknown) => fail(body, error));
+    void load().then(
+      (b) => {
+        const a = h('a', { href: objectUrl(b), download: card.filename });
+        document.body.append(a);
+        a.click();
+        a.remove();
+      },
+      (error: unknown) => fail(body, error),
+    );
   });
-  const inline = card.size <= INLINE_LIMIT && ['image', 'video', 'audio', 'pdf', 'html', 'svg', 'text', 'model'].includes(card.kind);
+  const inline =
+    card.size <= INLINE_LIMIT && ['image', 'video', 'audio', 'pdf', 'html', 'svg', 'text', 'model'].includes(card.kind);
   if (!inline) {
     body.removeAttribute('aria-busy');
     body.append(h('p', { class: 'publish-note', text: 'No inline preview for this file.' }));
@@ -123,7 +138,9 @@ async function isPdf(blob: Blob): Promise<boolean> {
 }
 
 function fail(body: HTMLElement, error: unknown): void {
-  body.replaceChildren(h('p', { class: 'publish-note', role: 'status', text: error instanceof Error ? error.message : String(error) }));
+  body.replaceChildren(
+    h('p', { class: 'publish-note', role: 'status', text: error instanceof Error ? error.message : String(error) }),
+  );
 }
 
 async function fill(body: HTMLElement, card: PublishedCard, blob: Blob): Promise<void> {
@@ -168,7 +185,9 @@ async function fill(body: HTMLElement, card: PublishedCard, blob: Blob): Promise
         await viewer.mountModel(canvas, await blob.arrayBuffer(), format);
         body.dataset.state = 'rendered';
       } catch (error) {
-        throw new Error(`The 3D preview could not be shown (${error instanceof Error ? error.message : String(error)}).`);
+        throw new Error(
+          `The 3D preview could not be shown (${error instanceof Error ? error.message : String(error)}).`,
+        );
       }
       return;
     }

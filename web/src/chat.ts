@@ -7,7 +7,21 @@ import { ApiError, gql, storedKey, storeKey } from './api.js';
 import { onSocketStatus } from './socket.js';
 import { announce, clear, formatDate, h, uid } from './dom.js';
 import { Conversation } from './conversation.js';
-import { CANCEL, CANCEL_RECALL, CREATE, FILES, RECALLS, SEND, SHARE, UPLOAD, VIEWER, type Message, type RecallView, type SessionFileView, type SessionSummary } from './queries.js';
+import {
+  CANCEL,
+  CANCEL_RECALL,
+  CREATE,
+  FILES,
+  RECALLS,
+  SEND,
+  SHARE,
+  UPLOAD,
+  VIEWER,
+  type Message,
+  type RecallView,
+  type SessionFileView,
+  type SessionSummary,
+} from './queries.js';
 import { modelViewPanel } from './model-view.js';
 import { Sidebar } from './sidebar.js';
 
@@ -16,16 +30,21 @@ interface Attachment {
   kind: 'image' | 'file';
 }
 
-export async function mountChat(root: HTMLElement, early: { session: string; data: Promise<unknown> | undefined } | null): Promise<void> {
+export async function mountChat(
+  root: HTMLElement,
+  early: { session: string; data: Promise<unknown> | undefined } | null,
+): Promise<void> {
   // A deep link opens its conversation at once: the viewer query (only the
   // account corner needs it) waits for the first page, so that the server
   // answers the page's request first.
   const fromHash = early?.session;
   const firstSettled = fromHash && early?.data ? settledWithin(early.data, FIRST_PAGE_WAIT_MS) : Promise.resolve();
-  const viewerQuery = firstSettled.then(() => gql<{ viewer: Viewer }>(VIEWER)).then(
-    (d) => d.viewer,
-    (error: unknown) => error,
-  );
+  const viewerQuery = firstSettled
+    .then(() => gql<{ viewer: Viewer }>(VIEWER))
+    .then(
+      (d) => d.viewer,
+      (error: unknown) => error,
+    );
   if (fromHash && (!needsKeyHint() || storedKey())) {
     const screen = chatScreen(root, viewerQuery, fromHash, early?.data);
     const viewer = await viewerQuery;
@@ -92,14 +111,23 @@ async function authProblem(root: HTMLElement, viewer: Viewer | unknown): Promise
 
 function keyForm(message: string | null): HTMLFormElement {
   const id = uid('key');
-  const input = h('input', { id, type: 'password', autocomplete: 'off', spellcheck: 'false', required: true, value: storedKey() ?? '' });
+  const input = h('input', {
+    id,
+    type: 'password',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    required: true,
+    value: storedKey() ?? '',
+  });
   const form = h(
     'form',
     { class: 'key-form' },
     h('label', { for: id, text: 'API key' }),
     input,
     h('button', { type: 'submit', text: 'Save key' }),
-    storedKey() ? h('button', { type: 'button', text: 'Forget key', onclick: () => (storeKey(null), location.reload()) }) : null,
+    storedKey()
+      ? h('button', { type: 'button', text: 'Forget key', onclick: () => (storeKey(null), location.reload()) })
+      : null,
     message ? h('p', { class: 'error', role: 'alert', text: message }) : null,
     h('p', { class: 'hint', text: 'Stored in this browser only (localStorage) and sent as a Bearer token.' }),
   );
@@ -118,7 +146,12 @@ function keyScreen(root: HTMLElement, message: string | null): void {
   root.querySelector('input')?.focus();
 }
 
-async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unknown>, openFirst: string | null, firstData?: Promise<unknown>): Promise<void> {
+async function chatScreen(
+  root: HTMLElement,
+  viewerQuery: Promise<Viewer | unknown>,
+  openFirst: string | null,
+  firstData?: Promise<unknown>,
+): Promise<void> {
   const status = h('p', { class: 'sr-only', role: 'status', 'aria-live': 'polite' });
   const alert = h('p', { class: 'alert', role: 'alert', hidden: true });
   const connection = h('span', { class: 'connection', role: 'status', text: '' });
@@ -130,20 +163,38 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
   const meterId = uid('meter');
   const meter = h('meter', { id: meterId, min: '0', max: '1', value: '0', low: '0.7', high: '0.9', optimum: '0' });
   const meterText = h('span', { class: 'meter-text' });
-  const shareOut = h('input', { type: 'text', readonly: true, class: 'share-link', hidden: true, 'aria-label': 'Share link' });
+  const shareOut = h('input', {
+    type: 'text',
+    readonly: true,
+    class: 'share-link',
+    hidden: true,
+    'aria-label': 'Share link',
+  });
   const shareButton = h('button', { type: 'button', text: 'Share', disabled: true });
   const filesList = h('ul', { class: 'session-files' });
   const filesSummary = h('summary', { text: 'Files' });
   const uploadId = uid('upload');
   const uploadInput = h('input', { id: uploadId, type: 'file', multiple: true });
-  const filesPanel = h('details', { class: 'files-panel' }, filesSummary, filesList, h('label', { for: uploadId, text: 'Upload files to this conversation' }), uploadInput);
+  const filesPanel = h(
+    'details',
+    { class: 'files-panel' },
+    filesSummary,
+    filesList,
+    h('label', { for: uploadId, text: 'Upload files to this conversation' }),
+    uploadInput,
+  );
 
   const edge = h('p', { class: 'history-edge' });
   const log = h('div', { class: 'messages', role: 'log', 'aria-live': 'off', 'aria-label': 'Messages' });
   const scroller = h('div', { class: 'scroll', tabindex: '0', 'aria-label': 'Conversation history' }, edge, log);
 
   const textId = uid('message');
-  const textarea = h('textarea', { id: textId, rows: '3', placeholder: 'Message (Enter to send, Shift+Enter for a new line)', disabled: false });
+  const textarea = h('textarea', {
+    id: textId,
+    rows: '3',
+    placeholder: 'Message (Enter to send, Shift+Enter for a new line)',
+    disabled: false,
+  });
   const attachId = uid('attach');
   const attachInput = h('input', { id: attachId, type: 'file', multiple: true, class: 'sr-only' });
   const attachmentsList = h('ul', { class: 'attachments pending', 'aria-label': 'Attachments to send' });
@@ -155,12 +206,24 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
     h('label', { for: textId, class: 'sr-only', text: 'Message' }),
     textarea,
     attachmentsList,
-    h('div', { class: 'composer-actions' }, h('label', { for: attachId, class: 'button', text: 'Attach files' }), attachInput, cancelButton, sendButton),
+    h(
+      'div',
+      { class: 'composer-actions' },
+      h('label', { for: attachId, class: 'button', text: 'Attach files' }),
+      attachInput,
+      cancelButton,
+      sendButton,
+    ),
   );
 
   // Pending scheduled recalls, each with a Cancel button; hidden when there are none (or the viewer only reads).
   const recallsList = h('ul', {});
-  const recallsPanel = h('section', { class: 'recalls', 'aria-label': 'Scheduled recalls', hidden: true }, h('h3', { text: '⏰ Scheduled recalls' }), recallsList);
+  const recallsPanel = h(
+    'section',
+    { class: 'recalls', 'aria-label': 'Scheduled recalls', hidden: true },
+    h('h3', { text: '⏰ Scheduled recalls' }),
+    recallsList,
+  );
   const loadRecalls = async () => {
     const sessionId = conversation.sessionId;
     if (!sessionId) return;
@@ -220,7 +283,16 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
     filesSummary.textContent = `Files (${files.length})`;
     filesList.replaceChildren(
       ...files.map((f) =>
-        h('li', {}, h('button', { type: 'button', class: 'link', text: `${f.filename} (${formatSize(f.size)})`, onclick: () => void download(f) })),
+        h(
+          'li',
+          {},
+          h('button', {
+            type: 'button',
+            class: 'link',
+            text: `${f.filename} (${formatSize(f.size)})`,
+            onclick: () => void download(f),
+          }),
+        ),
       ),
     );
   };
@@ -232,7 +304,10 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
     if (error instanceof ApiError && error.code === 'UNAUTHENTICATED') alert.append(' ', keyForm(null));
   };
 
-  const modelView = modelViewPanel(() => conversation.sessionId, (error) => showError(error));
+  const modelView = modelViewPanel(
+    () => conversation.sessionId,
+    (error) => showError(error),
+  );
   const conversation = new Conversation(
     { scroller, log, edge, status },
     {
@@ -264,8 +339,11 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
         if (!conversation.sessionId || conversation.activeTurn) return;
         const sessionId = conversation.sessionId;
         const input = { sessionId, content, idempotencyKey: crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}` };
-        const { sendMessage } = await gql<{ sendMessage: { turn: { id: string }; userMessage: Message } }>(SEND, { input });
-        if (conversation.sessionId === sessionId) conversation.userMessageSent(sendMessage.turn.id, sendMessage.userMessage);
+        const { sendMessage } = await gql<{ sendMessage: { turn: { id: string }; userMessage: Message } }>(SEND, {
+          input,
+        });
+        if (conversation.sessionId === sessionId)
+          conversation.userMessageSent(sendMessage.turn.id, sendMessage.userMessage);
       },
       busy: (turnId) => {
         cancelButton.hidden = !turnId;
@@ -283,7 +361,8 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
     history.replaceState(null, '', `#session=${encodeURIComponent(sessionId)}`);
     try {
       if (conversation.sessionId !== sessionId) await conversation.open(sessionId, prefetched);
-      if (jumpTo !== undefined && !(await conversation.jumpTo(jumpTo))) announce(status, 'That match could not be found any more.');
+      if (jumpTo !== undefined && !(await conversation.jumpTo(jumpTo)))
+        announce(status, 'That match could not be found any more.');
       else if (jumpTo === undefined) textarea.focus();
     } catch (error) {
       showError(error);
@@ -325,7 +404,13 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
           'li',
           {},
           `${a.kind === 'image' ? '🖼' : '📎'} ${a.file.name} `,
-          h('button', { type: 'button', class: 'icon', 'aria-label': `Remove ${a.file.name}`, text: '✕', onclick: () => (attachments.splice(i, 1), renderAttachments(), textarea.focus()) }),
+          h('button', {
+            type: 'button',
+            class: 'icon',
+            'aria-label': `Remove ${a.file.name}`,
+            text: '✕',
+            onclick: () => (attachments.splice(i, 1), renderAttachments(), textarea.focus()),
+          }),
         ),
       ),
     );
@@ -342,7 +427,15 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
     const files = [...(e.clipboardData?.files ?? [])];
     if (!files.length) return;
     e.preventDefault();
-    addFiles(files.map((f, i) => (f.name && f.name !== 'image.png' ? f : new File([f], `pasted-${Date.now()}-${i}.${(f.type.split('/')[1] || 'png').replace(/\W/g, '')}`, { type: f.type }))));
+    addFiles(
+      files.map((f, i) =>
+        f.name && f.name !== 'image.png'
+          ? f
+          : new File([f], `pasted-${Date.now()}-${i}.${(f.type.split('/')[1] || 'png').replace(/\W/g, '')}`, {
+              type: f.type,
+            }),
+      ),
+    );
   });
   textarea.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
@@ -368,11 +461,14 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
       };
       if (!input.images.length) delete (input as Partial<typeof input>).images;
       if (!input.files.length) delete (input as Partial<typeof input>).files;
-      const { sendMessage } = await gql<{ sendMessage: { turn: { id: string }; userMessage: Message } }>(SEND, { input });
+      const { sendMessage } = await gql<{ sendMessage: { turn: { id: string }; userMessage: Message } }>(SEND, {
+        input,
+      });
       textarea.value = '';
       attachments.length = 0;
       renderAttachments();
-      if (conversation.sessionId === sessionId) conversation.userMessageSent(sendMessage.turn.id, sendMessage.userMessage);
+      if (conversation.sessionId === sessionId)
+        conversation.userMessageSent(sendMessage.turn.id, sendMessage.userMessage);
     } catch (error) {
       sendButton.disabled = false;
       showError(error);
@@ -432,13 +528,7 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
   clear(root);
   root.className = 'app chat';
   root.append(
-    h(
-      'header',
-      { class: 'topbar' },
-      h('h1', { text: 'Chat sessions' }),
-      connection,
-      account,
-    ),
+    h('header', { class: 'topbar' }, h('h1', { text: 'Chat sessions' }), connection, account),
     sidebar.element,
     h(
       'main',
@@ -466,7 +556,9 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
     account.replaceChildren(
       ...[
         v.user ? h('span', { class: 'user', text: v.user.name }) : null,
-        v.authEnabled ? h('details', { class: 'key-panel' }, h('summary', { text: 'API key' }), keyForm(null)) : h('span', { class: 'mode', text: 'Local mode (no authentication)' }),
+        v.authEnabled
+          ? h('details', { class: 'key-panel' }, h('summary', { text: 'API key' }), keyForm(null))
+          : h('span', { class: 'mode', text: 'Local mode (no authentication)' }),
       ].filter((n): n is HTMLElement => n !== null),
     );
   });
@@ -478,7 +570,10 @@ async function chatScreen(root: HTMLElement, viewerQuery: Promise<Viewer | unkno
 
 async function download(file: SessionFileView): Promise<void> {
   const key = storedKey();
-  const response = await fetch(file.url, { headers: key ? { authorization: `Bearer ${key}` } : {}, referrerPolicy: 'no-referrer' });
+  const response = await fetch(file.url, {
+    headers: key ? { authorization: `Bearer ${key}` } : {},
+    referrerPolicy: 'no-referrer',
+  });
   if (!response.ok) return;
   const url = URL.createObjectURL(await response.blob());
   const a = h('a', { href: url, download: file.filename });

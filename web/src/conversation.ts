@@ -19,7 +19,15 @@ import {
   type SessionEvent,
 } from './queries.js';
 import { revokeCardUrls } from './cards.js';
-import { compressionCard, fillBody, markFirstRender, prependKeepingScroll, renderMessage, thinkingBlock, toolCallBlock } from './render.js';
+import {
+  compressionCard,
+  fillBody,
+  markFirstRender,
+  prependKeepingScroll,
+  renderMessage,
+  thinkingBlock,
+  toolCallBlock,
+} from './render.js';
 
 const PAGE = 30;
 const JUMP_PAGE = 200;
@@ -91,14 +99,17 @@ export class Conversation {
       (error) => this.on.error(error),
     );
     this.view.edge.textContent = 'Loading…';
-    const data = ((await prefetched) as { session: SessionDetail | null } | undefined) ?? (await gql<{ session: SessionDetail | null }>(OPEN_SESSION, { id: sessionId, last: PAGE }));
+    const data =
+      ((await prefetched) as { session: SessionDetail | null } | undefined) ??
+      (await gql<{ session: SessionDetail | null }>(OPEN_SESSION, { id: sessionId, last: PAGE }));
     if (generation !== this.generation) return;
     if (!data.session) throw new ApiError('Conversation not found', 'NOT_FOUND');
     const session = data.session;
     this.place(session.history, 'replace');
     this.on.loaded(session);
     void this.refreshMeter();
-    if (session.activeTurn && ['RUNNING', 'WAITING_FOR_TOOL'].includes(session.activeTurn.status)) this.setBusy(session.activeTurn.id);
+    if (session.activeTurn && ['RUNNING', 'WAITING_FOR_TOOL'].includes(session.activeTurn.status))
+      this.setBusy(session.activeTurn.id);
     this.view.scroller.scrollTop = this.view.scroller.scrollHeight;
     if (session.history.edges.length) markFirstRender();
   }
@@ -131,7 +142,11 @@ export class Conversation {
     const generation = this.generation;
     this.view.edge.textContent = 'Loading earlier messages…';
     this.view.log.setAttribute('aria-busy', 'true');
-    this.loadingOlder = gql<{ session: { history: HistoryPage } | null }>(OLDER, { id: this.sessionId, last: size, before: this.cursor })
+    this.loadingOlder = gql<{ session: { history: HistoryPage } | null }>(OLDER, {
+      id: this.sessionId,
+      last: size,
+      before: this.cursor,
+    })
       .then((data) => {
         if (generation !== this.generation || !data.session) return;
         this.place(data.session.history, 'prepend');
@@ -190,7 +205,8 @@ export class Conversation {
       this.cursor = history.pageInfo.startCursor;
       this.hasOlder = history.pageInfo.hasPreviousPage;
     }
-    if (!this.byMessage.size && !this.streams.size) this.view.edge.textContent = 'No messages yet. Say something below.';
+    if (!this.byMessage.size && !this.streams.size)
+      this.view.edge.textContent = 'No messages yet. Say something below.';
     else this.view.edge.textContent = this.hasOlder ? '' : 'Beginning of the conversation';
   }
 
@@ -340,7 +356,13 @@ export class Conversation {
     let stream = this.streams.get(turnId);
     if (stream) return stream;
     const body = h('div', { class: 'md' });
-    const article = renderMessage({ role: 'ASSISTANT', content: '', isPlan: false, toolCalls: [], createdAt: new Date().toISOString() });
+    const article = renderMessage({
+      role: 'ASSISTANT',
+      content: '',
+      isPlan: false,
+      toolCalls: [],
+      createdAt: new Date().toISOString(),
+    });
     article.classList.add('streaming');
     article.setAttribute('aria-busy', 'true');
     article.append(body);
@@ -384,7 +406,12 @@ export class Conversation {
     stream.article.classList.remove('streaming');
     stream.article.removeAttribute('aria-busy');
     if (note) stream.article.append(h('p', { class: 'turn-note', text: note }));
-    if (!stream.text && !stream.thinkingText && stream.article.querySelectorAll('details, .turn-error, .turn-note').length === 0) stream.article.remove();
+    if (
+      !stream.text &&
+      !stream.thinkingText &&
+      stream.article.querySelectorAll('details, .turn-error, .turn-note').length === 0
+    )
+      stream.article.remove();
     this.streams.delete(turnId);
   }
 
@@ -396,7 +423,9 @@ export class Conversation {
   private async refreshMeter(): Promise<void> {
     if (!this.sessionId) return;
     try {
-      const data = await gql<{ session: { contextTokens: number; contextWindow: number } | null }>(CONTEXT_METER, { id: this.sessionId });
+      const data = await gql<{ session: { contextTokens: number; contextWindow: number } | null }>(CONTEXT_METER, {
+        id: this.sessionId,
+      });
       if (data.session) this.on.meter(data.session.contextTokens, data.session.contextWindow);
     } catch {
       /* the meter is advisory */

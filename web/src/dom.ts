@@ -2,7 +2,11 @@
 type Child = Node | string | null | undefined | false;
 type Attrs = Record<string, string | boolean | number | null | undefined | EventListener>;
 
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
@@ -17,7 +21,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
 }
 
 export function append(parent: Node, ...children: Child[]): void {
-  for (const child of children) if (child) parent.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+  for (const child of children)
+    if (child) parent.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
 }
 
 export function clear(el: Element): void {

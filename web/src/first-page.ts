@@ -34,9 +34,10 @@ export const OPEN_SESSION = `query OpenSession($id: ID!, $last: Int!) {
 }
 ${MESSAGE_FIELDS}`;
 
-
 /** What the page at `hash` asks first: the share viewer's or a deep-linked conversation's newest page. */
-export function firstRequest(hash: string): { share: string | null; session: string | null; query: string; variables: Record<string, unknown> } | null {
+export function firstRequest(
+  hash: string,
+): { share: string | null; session: string | null; query: string; variables: Record<string, unknown> } | null {
   const share = /(?:^#|&)share=([^&]+)/.exec(hash)?.[1];
   const session = /(?:^#|&)session=([^&]+)/.exec(hash)?.[1];
   if (share) {
@@ -66,12 +67,17 @@ declare global {
  * while the HTML was still being parsed; its response is taken over here
  * (once). Otherwise, or when the hash changed meanwhile, it is sent now.
  */
-export function firstPage(hash: string): { share: string | null; session: string | null; data: Promise<unknown> | undefined } {
+export function firstPage(hash: string): {
+  share: string | null;
+  session: string | null;
+  data: Promise<unknown> | undefined;
+} {
   const request = firstRequest(hash);
   if (!request) return { share: null, session: null, data: undefined };
   const boot = window.__firstPage;
   window.__firstPage = undefined;
-  const data = boot && boot.hash === hash ? boot.response.then((r) => readResult(r)) : gql(request.query, request.variables);
+  const data =
+    boot && boot.hash === hash ? boot.response.then((r) => readResult(r)) : gql(request.query, request.variables);
   data.catch(() => undefined); // handled by whoever awaits it
   return { share: request.share, session: request.session, data };
 }

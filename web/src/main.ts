@@ -17,7 +17,11 @@ async function start(): Promise<void> {
   const first = firstPage(location.hash);
   try {
     if (first.share) await (await import('./share.js')).mountShare(root, first.share, first.data);
-    else await (await import('./chat.js')).mountChat(root, first.session ? { session: first.session, data: first.data } : null);
+    else
+      await (await import('./chat.js')).mountChat(
+        root,
+        first.session ? { session: first.session, data: first.data } : null,
+      );
   } catch (error) {
     root.replaceChildren();
     const p = document.createElement('p');

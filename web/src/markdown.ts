@@ -21,7 +21,10 @@ const RULE = /^\s{0,3}([-*_])(\s*\1){2,}\s*$/;
 const QUOTE = /^\s{0,3}>\s?(.*)$/;
 
 export function renderMarkdown(source: string): string {
-  const lines = source.replace(/\r\n?/g, '\n').replace(/\u0000/g, '').split('\n');
+  const lines = source
+    .replace(/\r\n?/g, '\n')
+    .replace(/\u0000/g, '')
+    .split('\n');
   const out: string[] = [];
   let paragraph: string[] = [];
   const flush = () => {
@@ -168,8 +171,10 @@ export function inline(text: string): string {
   s = s.replace(/\[([^[\]\n]+)\]\(\s*(https?:\/\/[^\s()]+)\s*\)/g, (_m, label: string, href: string) =>
     hold(`<a href="${href}" rel="noopener noreferrer" target="_blank">${emphasis(label)}</a>`),
   );
-  s = s.replace(/(^|[\s(])(https?:\/\/[^\s<]+[^\s<.,;:!?)'"&])/g, (_m, pre: string, href: string) =>
-    pre + hold(`<a href="${href}" rel="noopener noreferrer" target="_blank">${href}</a>`),
+  s = s.replace(
+    /(^|[\s(])(https?:\/\/[^\s<]+[^\s<.,;:!?)'"&])/g,
+    (_m, pre: string, href: string) =>
+      pre + hold(`<a href="${href}" rel="noopener noreferrer" target="_blank">${href}</a>`),
   );
   s = emphasis(s);
   // Held spans may hold others (a code span inside a link label): resolve until none is left.
@@ -178,11 +183,13 @@ export function inline(text: string): string {
 }
 
 function emphasis(s: string): string {
-  return s
-    // A span cannot hold its own delimiter pair, so a try stops at the next one.
-    .replace(/\*\*(?=\S)((?:[^*]|\*(?!\*))*?\S)\*\*/g, '<strong>$1</strong>')
-    .replace(/(^|[^\w])__(?=\S)((?:[^_]|_(?!_))*?\S)__(?!\w)/g, '$1<strong>$2</strong>')
-    .replace(/(^|[^\w*])\*(?![\s*])([^*\n]*?[^\s*])\*(?![\w*])/g, '$1<em>$2</em>')
-    .replace(/(^|[^\w])_(?![\s_])([^_\n]*?[^\s_])_(?!\w)/g, '$1<em>$2</em>')
-    .replace(/~~(?=\S)((?:[^~]|~(?!~))*?\S)~~/g, '<del>$1</del>');
+  return (
+    s
+      // A span cannot hold its own delimiter pair, so a try stops at the next one.
+      .replace(/\*\*(?=\S)((?:[^*]|\*(?!\*))*?\S)\*\*/g, '<strong>$1</strong>')
+      .replace(/(^|[^\w])__(?=\S)((?:[^_]|_(?!_))*?\S)__(?!\w)/g, '$1<strong>$2</strong>')
+      .replace(/(^|[^\w*])\*(?![\s*])([^*\n]*?[^\s*])\*(?![\w*])/g, '$1<em>$2</em>')
+      .replace(/(^|[^\w])_(?![\s_])([^_\n]*?[^\s_])_(?!\w)/g, '$1<em>$2</em>')
+      .replace(/~~(?=\S)((?:[^~]|~(?!~))*?\S)~~/g, '<del>$1</del>')
+  );
 }

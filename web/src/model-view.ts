@@ -36,10 +36,22 @@ export function modelViewPanel(sessionId: () => string | null, onError: (error: 
           h(
             'li',
             { class: `model-view-message role-${m.role.toLowerCase()}` },
-            h('strong', { text: m.role.toLowerCase() + (m.name ? ` (${m.name})` : '') + (m.sequenceNumber === null ? ' · injected' : ` · #${m.sequenceNumber}`) }),
+            h('strong', {
+              text:
+                m.role.toLowerCase() +
+                (m.name ? ` (${m.name})` : '') +
+                (m.sequenceNumber === null ? ' · injected' : ` · #${m.sequenceNumber}`),
+            }),
             h('pre', { text: m.content }),
-            ...m.toolCalls.map((c) => h('pre', { class: 'tool-call', text: `→ ${c.name}(${JSON.stringify(c.arguments)})` })),
-            ...m.images.map((i) => h('p', { class: 'image-ref', text: `🖼 ${i.name} · ${i.bytes.toLocaleString()} bytes · ~${i.tokens.toLocaleString()} tokens` })),
+            ...m.toolCalls.map((c) =>
+              h('pre', { class: 'tool-call', text: `→ ${c.name}(${JSON.stringify(c.arguments)})` }),
+            ),
+            ...m.images.map((i) =>
+              h('p', {
+                class: 'image-ref',
+                text: `🖼 ${i.name} · ${i.bytes.toLocaleString()} bytes · ~${i.tokens.toLocaleString()} tokens`,
+              }),
+            ),
           ),
         ),
       ),

@@ -48,7 +48,8 @@ async function parse(format: ModelFormat, bytes: ArrayBuffer): Promise<Object3D>
       return new Mesh(new STLLoader().parse(bytes), material());
     case 'ply': {
       const geometry: BufferGeometry = new PLYLoader().parse(bytes);
-      if (!geometry.index && !geometry.getAttribute('normal')) return new Points(geometry, new PointsMaterial({ size: 0.01 }));
+      if (!geometry.index && !geometry.getAttribute('normal'))
+        return new Points(geometry, new PointsMaterial({ size: 0.01 }));
       geometry.computeVertexNormals();
       return new Mesh(geometry, material());
     }
@@ -67,7 +68,11 @@ async function parse(format: ModelFormat, bytes: ArrayBuffer): Promise<Object3D>
  * Draws the model on `canvas`. Throws when WebGL is unavailable or the file
  * does not parse; the caller shows a download link instead.
  */
-export async function mountModel(canvas: HTMLCanvasElement, bytes: ArrayBuffer, format: ModelFormat): Promise<() => void> {
+export async function mountModel(
+  canvas: HTMLCanvasElement,
+  bytes: ArrayBuffer,
+  format: ModelFormat,
+): Promise<() => void> {
   const object = await parse(format, bytes);
   const renderer = new WebGLRenderer({ canvas, antialias: true, alpha: true });
   renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));

@@ -123,10 +123,22 @@ ${MESSAGE_FIELDS}`;
 export type SessionEvent = { eventId: string } & (
   | { __typename: 'TurnStarted'; turn: { id: string }; userMessage: Message }
   | { __typename: 'TextDelta' | 'ThinkingDelta'; turnId: string; text: string }
-  | { __typename: 'ToolCallRequested'; turnId: string; clientSide: boolean; toolCall: { name: string; arguments: unknown } }
+  | {
+      __typename: 'ToolCallRequested';
+      turnId: string;
+      clientSide: boolean;
+      toolCall: { name: string; arguments: unknown };
+    }
   | { __typename: 'MessageSaved'; savedTurnId: string | null; message: Message }
   | { __typename: 'CompressionStarted'; contextTokens: number; maxContextTokens: number }
-  | { __typename: 'ContextCompressed'; messagesBefore: number; messagesAfter: number; summary: string; contextTokens: number; maxContextTokens: number }
+  | {
+      __typename: 'ContextCompressed';
+      messagesBefore: number;
+      messagesAfter: number;
+      summary: string;
+      contextTokens: number;
+      maxContextTokens: number;
+    }
   | { __typename: 'SessionRenamed'; name: string }
   | { __typename: 'TurnEnded'; turn: { id: string; status: string }; assistantMessage: Message | null }
   | { __typename: 'TurnFailed'; turn: { id: string; status: string }; code: string; errorMessage: string }

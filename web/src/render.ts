@@ -39,18 +39,26 @@ export const ownerFiles: FileFetcher = (url) => {
   return fetch(url, { headers: key ? { authorization: `Bearer ${key}` } : {}, referrerPolicy: 'no-referrer' });
 };
 
-export function renderMessage(message: MessageView, options: { ownerLabels?: boolean; files?: FileFetcher } = {}): HTMLElement {
+export function renderMessage(
+  message: MessageView,
+  options: { ownerLabels?: boolean; files?: FileFetcher } = {},
+): HTMLElement {
   const role = message.role.toLowerCase();
   const label = message.isRecall
     ? '⏰ Scheduled recall'
     : message.role === 'USER' && options.ownerLabels === false
       ? 'User'
       : (ROLE_LABEL[message.role] ?? message.role);
-  const article = h('article', { class: `msg msg-${role}${message.isPlan ? ' msg-plan' : ''}${message.isRecall ? ' msg-recall' : ''}` });
+  const article = h('article', {
+    class: `msg msg-${role}${message.isPlan ? ' msg-plan' : ''}${message.isRecall ? ' msg-recall' : ''}`,
+  });
   const header = h(
     'header',
     { class: 'msg-meta' },
-    h('span', { class: 'msg-role', text: message.role === 'TOOL' && message.name ? `${label} · ${message.name}` : label }),
+    h('span', {
+      class: 'msg-role',
+      text: message.role === 'TOOL' && message.name ? `${label} · ${message.name}` : label,
+    }),
     h('time', { datetime: message.createdAt, text: formatDate(message.createdAt) }),
   );
   article.append(header);
@@ -65,23 +73,47 @@ export function fillBody(article: HTMLElement, message: MessageView, files: File
   if (message.thinking) article.append(thinkingBlock(message.thinking));
   if (message.isCompression || message.isSummary) {
     article.append(
-      h('details', { class: 'card summary-card' }, h('summary', { text: 'Context summary' }), markdownBlock(message.content)),
+      h(
+        'details',
+        { class: 'card summary-card' },
+        h('summary', { text: 'Context summary' }),
+        markdownBlock(message.content),
+      ),
     );
   } else if (card) {
     article.append(renderPublishedCard(card, files));
   } else if (message.role === 'TOOL') {
-    article.append(h('details', { class: 'tool' }, h('summary', { text: `Output${message.name ? ` of ${message.name}` : ''}` }), h('pre', {}, h('code', { text: message.content }))));
+    article.append(
+      h(
+        'details',
+        { class: 'tool' },
+        h('summary', { text: `Output${message.name ? ` of ${message.name}` : ''}` }),
+        h('pre', {}, h('code', { text: message.content })),
+      ),
+    );
   } else if (message.isPlan) {
-    article.append(h('section', { class: 'card plan-card', 'aria-label': 'Plan' }, h('h3', { class: 'card-title', text: 'Plan' }), markdownBlock(message.content)));
+    article.append(
+      h(
+        'section',
+        { class: 'card plan-card', 'aria-label': 'Plan' },
+        h('h3', { class: 'card-title', text: 'Plan' }),
+        markdownBlock(message.content),
+      ),
+    );
   } else if (message.content) {
     article.append(markdownBlock(message.content));
   }
   for (const call of message.toolCalls) article.append(toolCallBlock(call));
   // Stored paths hold the session directory: show the file name only.
   const base = (path: string) => path.split(/[\\/]/).pop() || path;
-  const attachments = [...(message.images ?? []).map((n) => `🖼 ${base(n)}`), ...(message.files ?? []).map((n) => `📎 ${base(n)}`)];
+  const attachments = [
+    ...(message.images ?? []).map((n) => `🖼 ${base(n)}`),
+    ...(message.files ?? []).map((n) => `📎 ${base(n)}`),
+  ];
   if (attachments.length) {
-    article.append(h('ul', { class: 'attachments', 'aria-label': 'Attachments' }, ...attachments.map((a) => h('li', { text: a }))));
+    article.append(
+      h('ul', { class: 'attachments', 'aria-label': 'Attachments' }, ...attachments.map((a) => h('li', { text: a }))),
+    );
   }
 }
 
@@ -92,7 +124,12 @@ export function markdownBlock(text: string): HTMLElement {
 }
 
 export function thinkingBlock(text: string, open = false): HTMLDetailsElement {
-  return h('details', { class: 'thinking', open }, h('summary', { text: 'Thinking' }), h('div', { class: 'thinking-text', text }));
+  return h(
+    'details',
+    { class: 'thinking', open },
+    h('summary', { text: 'Thinking' }),
+    h('div', { class: 'thinking-text', text }),
+  );
 }
 
 export function toolCallBlock(call: ToolCallView): HTMLDetailsElement {
@@ -102,7 +139,12 @@ export function toolCallBlock(call: ToolCallView): HTMLDetailsElement {
   } catch {
     args = String(call.arguments);
   }
-  return h('details', { class: 'tool' }, h('summary', { text: `Tool call: ${call.name}` }), h('pre', {}, h('code', { text: args })));
+  return h(
+    'details',
+    { class: 'tool' },
+    h('summary', { text: `Tool call: ${call.name}` }),
+    h('pre', {}, h('code', { text: args })),
+  );
 }
 
 export function compressionCard(before: number, after: number, summary?: string): HTMLElement {

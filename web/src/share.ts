@@ -26,7 +26,8 @@ export async function mountShare(root: HTMLElement, token: string, first?: Promi
   document.title = 'Shared conversation';
   let data: SharedPage;
   try {
-    data = ((await first) as SharedPage | undefined) ?? (await gql<SharedPage>(SHARED, { token, last: PAGE, before: null }));
+    data =
+      ((await first) as SharedPage | undefined) ?? (await gql<SharedPage>(SHARED, { token, last: PAGE, before: null }));
   } catch (error) {
     const notFound = error instanceof ApiError && (error.code === 'NOT_FOUND' || error.code === 'BAD_USER_INPUT');
     return showNotice(root, notFound ? 'link not found' : 'This conversation could not be loaded. Try again later.');
@@ -35,7 +36,8 @@ export async function mountShare(root: HTMLElement, token: string, first?: Promi
   if (!shared) return showNotice(root, 'link not found');
 
   // Published files arrive as share-scoped /shared/files/<name> URLs; the token goes in a header, never in a URL.
-  const files: FileFetcher = (url) => fetch(url, { headers: { 'x-share-token': token }, referrerPolicy: 'no-referrer' });
+  const files: FileFetcher = (url) =>
+    fetch(url, { headers: { 'x-share-token': token }, referrerPolicy: 'no-referrer' });
   const title = shared.name || 'Untitled conversation';
   document.title = `${title} — shared conversation`;
   const log = h('div', { class: 'messages', role: 'feed', 'aria-busy': 'false', 'aria-label': 'Messages' });
@@ -77,7 +79,11 @@ export async function mountShare(root: HTMLElement, token: string, first?: Promi
       if (!history) throw new Error('gone');
       cursor = history.pageInfo.startCursor;
       more = history.pageInfo.hasPreviousPage;
-      prependKeepingScroll(scroller, log, history.edges.map((e) => renderMessage(e.node, { ownerLabels: false, files })));
+      prependKeepingScroll(
+        scroller,
+        log,
+        history.edges.map((e) => renderMessage(e.node, { ownerLabels: false, files })),
+      );
       sentinel.textContent = more ? '' : 'Beginning of the conversation';
     } catch {
       sentinel.textContent = 'Earlier messages could not be loaded.';

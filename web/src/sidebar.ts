@@ -37,9 +37,18 @@ export class Sidebar {
   private searchTimer = 0;
   private searchSeq = 0;
 
-  constructor(private readonly on: SidebarEvents, newButton: HTMLButtonElement) {
+  constructor(
+    private readonly on: SidebarEvents,
+    newButton: HTMLButtonElement,
+  ) {
     const searchId = uid('search');
-    const input = h('input', { id: searchId, type: 'search', name: 'search', autocomplete: 'off', placeholder: 'Search conversations' });
+    const input = h('input', {
+      id: searchId,
+      type: 'search',
+      name: 'search',
+      autocomplete: 'off',
+      placeholder: 'Search conversations',
+    });
     const form = h(
       'form',
       { role: 'search', class: 'search' },
@@ -63,9 +72,24 @@ export class Sidebar {
     });
     this.list = h('ul', { class: 'session-list', 'aria-label': 'Conversations' });
     this.results = h('div', { class: 'search-results', hidden: true });
-    this.more = h('button', { type: 'button', class: 'more', hidden: true, text: 'Load more conversations', onclick: () => void this.load() });
+    this.more = h('button', {
+      type: 'button',
+      class: 'more',
+      hidden: true,
+      text: 'Load more conversations',
+      onclick: () => void this.load(),
+    });
     this.status = h('p', { class: 'sr-only', role: 'status' });
-    this.element = h('nav', { class: 'sidebar', 'aria-label': 'Conversations' }, newButton, form, this.results, this.list, this.more, this.status);
+    this.element = h(
+      'nav',
+      { class: 'sidebar', 'aria-label': 'Conversations' },
+      newButton,
+      form,
+      this.results,
+      this.list,
+      this.more,
+      this.status,
+    );
   }
 
   async start(): Promise<void> {
@@ -111,7 +135,9 @@ export class Sidebar {
     old?.remove();
     this.rows.set(session.id, row);
     // Pinned first, then most recently active (the list's default order).
-    const after = [...this.sessions.values()].filter((s) => s.id !== session.id && !rank(s, session)).map((s) => this.rows.get(s.id));
+    const after = [...this.sessions.values()]
+      .filter((s) => s.id !== session.id && !rank(s, session))
+      .map((s) => this.rows.get(s.id));
     const next = [...this.list.children].find((child) => after.includes(child as HTMLLIElement));
     this.list.insertBefore(row, next ?? null);
     if (hadFocus) (row.querySelector(`.${hadFocus.split(' ')[0]}`) as HTMLElement | null)?.focus();
@@ -129,9 +155,17 @@ export class Sidebar {
     const name = session.name || 'New conversation';
     const open = h(
       'button',
-      { type: 'button', class: 'open', 'aria-current': session.id === this.current ? 'page' : null, onclick: () => this.on.open(session.id) },
+      {
+        type: 'button',
+        class: 'open',
+        'aria-current': session.id === this.current ? 'page' : null,
+        onclick: () => this.on.open(session.id),
+      },
       h('span', { class: 'session-name', text: `${session.pinned ? '📌 ' : ''}${name}` }),
-      h('span', { class: 'session-preview', text: session.preview ?? `${session.displayMessageCount} messages · ${formatDate(session.lastActive)}` }),
+      h('span', {
+        class: 'session-preview',
+        text: session.preview ?? `${session.displayMessageCount} messages · ${formatDate(session.lastActive)}`,
+      }),
     );
     const pin = h('button', {
       type: 'button',
@@ -140,9 +174,20 @@ export class Sidebar {
       'aria-label': `${session.pinned ? 'Unpin' : 'Pin'} “${name}”`,
       title: session.pinned ? 'Unpin' : 'Pin',
       text: session.pinned ? '★' : '☆',
-      onclick: () => void this.act(() => gql(PIN, { id: session.id, pinned: !session.pinned }), (d: any) => this.upsert(d.setSessionPinned)),
+      onclick: () =>
+        void this.act(
+          () => gql(PIN, { id: session.id, pinned: !session.pinned }),
+          (d: any) => this.upsert(d.setSessionPinned),
+        ),
     });
-    const rename = h('button', { type: 'button', class: 'rename icon', 'aria-label': `Rename “${name}”`, title: 'Rename', text: '✎', onclick: () => this.startRename(session, row) });
+    const rename = h('button', {
+      type: 'button',
+      class: 'rename icon',
+      'aria-label': `Rename “${name}”`,
+      title: 'Rename',
+      text: '✎',
+      onclick: () => this.startRename(session, row),
+    });
     const del = h('button', {
       type: 'button',
       class: 'delete icon',
@@ -151,13 +196,21 @@ export class Sidebar {
       text: '🗑',
       onclick: () => {
         if (!confirm(`Delete “${name}”? This cannot be undone.`)) return;
-        void this.act(() => gql(DELETE, { id: session.id }), () => {
-          this.remove(session.id);
-          announce(this.status, `Deleted “${name}”`);
-        });
+        void this.act(
+          () => gql(DELETE, { id: session.id }),
+          () => {
+            this.remove(session.id);
+            announce(this.status, `Deleted “${name}”`);
+          },
+        );
       },
     });
-    const row = h('li', { class: `session${session.pinned ? ' pinned' : ''}` }, open, h('span', { class: 'row-actions' }, pin, rename, del));
+    const row = h(
+      'li',
+      { class: `session${session.pinned ? ' pinned' : ''}` },
+      open,
+      h('span', { class: 'row-actions' }, pin, rename, del),
+    );
     return row;
   }
 
@@ -170,16 +223,23 @@ export class Sidebar {
       h('label', { for: id, class: 'sr-only', text: 'New name' }),
       input,
       h('button', { type: 'submit', text: 'Save' }),
-      h('button', { type: 'button', text: 'Cancel', onclick: () => this.upsert(this.sessions.get(session.id) ?? session) }),
+      h('button', {
+        type: 'button',
+        text: 'Cancel',
+        onclick: () => this.upsert(this.sessions.get(session.id) ?? session),
+      }),
     );
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       const name = input.value.trim();
       if (!name) return;
-      void this.act(() => gql(RENAME, { id: session.id, name }), (d: any) => {
-        this.upsert(d.renameSession);
-        (this.rows.get(session.id)?.querySelector('.rename') as HTMLElement | null)?.focus();
-      });
+      void this.act(
+        () => gql(RENAME, { id: session.id, name }),
+        (d: any) => {
+          this.upsert(d.renameSession);
+          (this.rows.get(session.id)?.querySelector('.rename') as HTMLElement | null)?.focus();
+        },
+      );
     });
     input.addEventListener('keydown', (e) => {
       if (e.key === 'Escape') {
@@ -221,13 +281,24 @@ export class Sidebar {
         return h(
           'li',
           { class: 'result' },
-          h('button', { type: 'button', class: 'open', onclick: () => this.on.open(node.id, indices[0]) }, h('span', { class: 'session-name', text: name }), matches ? h('span', { class: 'snippet', text: matches.snippet }) : null),
+          h(
+            'button',
+            { type: 'button', class: 'open', onclick: () => this.on.open(node.id, indices[0]) },
+            h('span', { class: 'session-name', text: name }),
+            matches ? h('span', { class: 'snippet', text: matches.snippet }) : null,
+          ),
           indices.length
             ? h(
                 'span',
                 { class: 'jumps', role: 'group', 'aria-label': `Matches in “${name}”` },
                 ...indices.slice(0, MAX_JUMPS).map((index, n) =>
-                  h('button', { type: 'button', class: 'jump', 'aria-label': `Jump to match ${n + 1} in “${name}”`, text: `#${n + 1}`, onclick: () => this.on.open(node.id, index) }),
+                  h('button', {
+                    type: 'button',
+                    class: 'jump',
+                    'aria-label': `Jump to match ${n + 1} in “${name}”`,
+                    text: `#${n + 1}`,
+                    onclick: () => this.on.open(node.id, index),
+                  }),
                 ),
               )
             : null,
@@ -235,7 +306,9 @@ export class Sidebar {
       });
       this.results.replaceChildren(
         h('h2', { class: 'results-title', text: `Results for “${term}”` }),
-        items.length ? h('ul', { class: 'session-list' }, ...items) : h('p', { class: 'empty', text: 'No conversation matches.' }),
+        items.length
+          ? h('ul', { class: 'session-list' }, ...items)
+          : h('p', { class: 'empty', text: 'No conversation matches.' }),
       );
       announce(this.status, `${items.length} conversation${items.length === 1 ? '' : 's'} found`);
     } catch (error) {

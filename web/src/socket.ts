@@ -22,7 +22,8 @@ export function socketClient(): Client {
     keepAlive: 10_000,
     retryAttempts: Number.POSITIVE_INFINITY,
     shouldRetry: () => true,
-    retryWait: (retries) => new Promise((resolve) => setTimeout(resolve, Math.min(250 * 2 ** retries, 5_000) * (0.5 + Math.random()))),
+    retryWait: (retries) =>
+      new Promise((resolve) => setTimeout(resolve, Math.min(250 * 2 ** retries, 5_000) * (0.5 + Math.random()))),
     connectionParams: () => {
       const key = storedKey();
       return key ? { authorization: `Bearer ${key}` } : {};

@@ -120,7 +120,10 @@ function withToolNames(messages: readonly ChatMessage[]): ChatMessage[] {
  * out still show up as `[+ N image(s)]` notes, so the summarizer knows they
  * existed instead of writing as if it had seen everything.
  */
-export function collectImages(messages: readonly ChatMessage[], opts: FormatOptions): { images: SummaryImage[]; omitted: number } {
+export function collectImages(
+  messages: readonly ChatMessage[],
+  opts: FormatOptions,
+): { images: SummaryImage[]; omitted: number } {
   const all = messages.flatMap(imageRefsOf);
   if (!opts.vision || opts.window === undefined || !opts.priceImage) return { images: [], omitted: all.length };
   const budget = opts.window * SUMMARY_IMAGE_BUDGET_FRACTION;
@@ -204,7 +207,11 @@ export interface SummaryMessageOptions {
 }
 
 /** The user-role context-only message that replaces the summarized range. */
-export function buildSummaryMessage(summary: string, keys: readonly string[], opts: SummaryMessageOptions = {}): ChatMessage {
+export function buildSummaryMessage(
+  summary: string,
+  keys: readonly string[],
+  opts: SummaryMessageOptions = {},
+): ChatMessage {
   return makeMessage({
     role: 'user',
     content: summary.startsWith(SUMMARY_HEADER) ? summary : `${SUMMARY_HEADER}\n${summary}`,

@@ -80,8 +80,13 @@ export function coveredRange(messages: readonly ChatMessage[]): [number, number]
  * request and the work done on it so far: the model reads it as the state to
  * continue from.
  */
-export function fullReplaceCarrier(prefix: CompactionPrefix, text: { summary: string; keys: readonly string[] }): ChatMessage {
-  return buildSummaryMessage(text.summary, text.keys, { metadata: { continuation: true, covers: coveredRange(prefix.messages) } });
+export function fullReplaceCarrier(
+  prefix: CompactionPrefix,
+  text: { summary: string; keys: readonly string[] },
+): ChatMessage {
+  return buildSummaryMessage(text.summary, text.keys, {
+    metadata: { continuation: true, covers: coveredRange(prefix.messages) },
+  });
 }
 
 /**
@@ -105,12 +110,21 @@ export function nativeCompactionPrefix(context: readonly ChatMessage[]): Compact
  * follow unchanged, thinking included. `rest` is the context without system
  * messages that `prefix` was cut from.
  */
-export function nativeCompactionCarrier(rest: readonly ChatMessage[], prefix: CompactionPrefix, block: { content: string }): ChatMessage {
+export function nativeCompactionCarrier(
+  rest: readonly ChatMessage[],
+  prefix: CompactionPrefix,
+  block: { content: string },
+): ChatMessage {
   return makeMessage({
     role: 'assistant',
     content: block.content,
     isDisplay: false,
     // The block itself is what the provider is sent back (typed, verbatim); `content` is its readable summary.
-    metadata: { nativeCompaction: true, compactionBlock: block, contextOrder: contextOrderOf(rest[prefix.end]!) - 0.5, covers: coveredRange(prefix.messages) },
+    metadata: {
+      nativeCompaction: true,
+      compactionBlock: block,
+      contextOrder: contextOrderOf(rest[prefix.end]!) - 0.5,
+      covers: coveredRange(prefix.messages),
+    },
   });
 }

@@ -61,7 +61,14 @@ export function planCompression(context: readonly ChatMessage[], opts: PlanOptio
     if (mask.includes(false)) return buildPlan(rest, mask, systemMessages, opts, budget, 'intra-turn');
   }
   if (byTurns) return buildPlan(rest, byTurns.mask, systemMessages, opts, budget, 'turns');
-  return buildPlan(rest, rest.map(() => true), systemMessages, opts, budget, 'none');
+  return buildPlan(
+    rest,
+    rest.map(() => true),
+    systemMessages,
+    opts,
+    budget,
+    'none',
+  );
 }
 
 /** A contiguous run of summarized messages and the kept message right after it (its summary goes before that one). */
@@ -79,7 +86,10 @@ export interface SummaryRun {
  * intra-turn fallback keeps the seed's layout: one run, its summary before
  * the kept request.
  */
-export function summaryRuns(plan: Pick<CompressionPlan, 'toSummarize' | 'toKeep' | 'mode'>, context: readonly ChatMessage[]): SummaryRun[] {
+export function summaryRuns(
+  plan: Pick<CompressionPlan, 'toSummarize' | 'toKeep' | 'mode'>,
+  context: readonly ChatMessage[],
+): SummaryRun[] {
   if (plan.toSummarize.length === 0) return [];
   if (plan.mode !== 'turns') return [{ messages: [...plan.toSummarize], before: plan.toKeep[0] }];
   const summarized = new Set(plan.toSummarize);
@@ -153,7 +163,14 @@ function planByTurns(rest: ChatMessage[], opts: PlanOptions, budget: number): Tu
   if (turns[firstKept()].start === 0) return null;
   const kept = new Set<number>();
   for (let i = firstKept(); i < turns.length; i++) kept.add(i);
-  return { turns, kept, mask: maskFromSpans(rest.length, [...kept].map((i) => turns[i])) };
+  return {
+    turns,
+    kept,
+    mask: maskFromSpans(
+      rest.length,
+      [...kept].map((i) => turns[i]),
+    ),
+  };
 }
 
 /**
@@ -178,7 +195,10 @@ function swapImportantTurns(rest: ChatMessage[], plan: TurnPlan, opts: PlanOptio
       const candidate = new Set(kept);
       candidate.delete(filler);
       candidate.add(old);
-      const mask = maskFromSpans(rest.length, [...candidate].map((i) => turns[i]));
+      const mask = maskFromSpans(
+        rest.length,
+        [...candidate].map((i) => turns[i]),
+      );
       if (opts.estimate(select(rest, mask, true)) <= budget) {
         kept.delete(filler);
         kept.add(old);
@@ -186,7 +206,10 @@ function swapImportantTurns(rest: ChatMessage[], plan: TurnPlan, opts: PlanOptio
       }
     }
   }
-  return maskFromSpans(rest.length, [...kept].map((i) => turns[i]));
+  return maskFromSpans(
+    rest.length,
+    [...kept].map((i) => turns[i]),
+  );
 }
 
 /**

@@ -44,12 +44,18 @@ function countChanged(before: readonly ChatMessage[], after: readonly ChatMessag
 }
 
 /** The `add_tool_results` cap, for results about to be appended. */
-export function capNewToolResults(results: readonly ChatMessage[], maxChars: number = TOOL_RESULT_MAX_CHARS): ChatMessage[] {
+export function capNewToolResults(
+  results: readonly ChatMessage[],
+  maxChars: number = TOOL_RESULT_MAX_CHARS,
+): ChatMessage[] {
   return results.map((m) => (m.role === 'tool' ? capContent(m, maxChars) : m));
 }
 
 /** Cap oversized tool results already in the transcript. */
-export function capToolResults(messages: readonly ChatMessage[], maxChars: number = TOOL_RESULT_MAX_CHARS): ToolResultEdit {
+export function capToolResults(
+  messages: readonly ChatMessage[],
+  maxChars: number = TOOL_RESULT_MAX_CHARS,
+): ToolResultEdit {
   const out = capNewToolResults(messages, maxChars);
   return { messages: out, changed: countChanged(messages, out) };
 }
