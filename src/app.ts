@@ -80,7 +80,9 @@ export interface AppOptions {
   /** an already-open database (tests share one per file) */
   db?: Database;
   log?: Logger;
-  /** Runs inside every compression save transaction after its writes (a test throws here to simulate a store failure). */
+  /**
+   * Runs inside every compression save transaction after its writes (a test throws here to simulate a store failure).
+   */
   afterCompressionWrites?(sessionId: string): Promise<void> | void;
 }
 

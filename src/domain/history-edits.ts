@@ -187,7 +187,9 @@ export function planRewind(
     reportMessage: {
       role: 'user',
       isAgentNote: true,
-      content: `[rewound to checkpoint: ${checkpoint.goal}]\nThe exploration after this checkpoint was collapsed. What it found:\n${text}`,
+      content:
+        `[rewound to checkpoint: ${checkpoint.goal}]\n` +
+        `The exploration after this checkpoint was collapsed. What it found:\n${text}`,
       metadata: {
         kind: REWIND_REPORT_KIND,
         checkpointGoal: checkpoint.goal,

@@ -182,7 +182,8 @@ export function forkTitle(name: string | null): string | null {
 export const TITLE_PROMPT = [
   'You name chat sessions.',
   'Read the conversation start and reply with a short title of 3 to 7 words that says what the user wants.',
-  'Use the language of the user. Reply with the title only: no quotes, no "Title:" prefix, no trailing punctuation, no markdown.',
+  'Use the language of the user. ' +
+    'Reply with the title only: no quotes, no "Title:" prefix, no trailing punctuation, no markdown.',
 ].join(' ');
 
 /** User content sent with {@link TITLE_PROMPT}: the first prompt and, when known, the start of the reply. */

@@ -80,7 +80,8 @@ builder.prismaObjectFields(SessionRef, (t) => ({
   recalls: t.field({
     type: [RecallRef],
     description:
-      'Scheduled recalls: pending (and claimed) ones first, soonest first; with includeFinished, then fired and cancelled ones, newest first. Owner or admin only.',
+      'Scheduled recalls: pending (and claimed) ones first, soonest first; ' +
+      'with includeFinished, then fired and cancelled ones, newest first. Owner or admin only.',
     args: {
       includeFinished: t.arg.boolean({ defaultValue: false }),
       first: t.arg.int({ description: 'at most this many (default 50, at most MAX_PAGE_SIZE)' }),
@@ -100,7 +101,9 @@ builder.mutationFields((t) => ({
   scheduleRecall: t.withAuth({ authenticated: true }).field({
     type: RecallRef,
     description:
-      'Schedules `text` to arrive in the session at `at` as an isRecall message, answered by a turn. Fires exactly once, on whichever server process sees it first; a session busy with a turn gets it when that turn ends.',
+      'Schedules `text` to arrive in the session at `at` as an isRecall message, answered by a turn. ' +
+      'Fires exactly once, on whichever server process sees it first; ' +
+      'a session busy with a turn gets it when that turn ends.',
     args: {
       sessionId: t.arg.globalID({ for: SessionRef, required: true }),
       at: t.arg({ type: 'DateTime', required: true }),

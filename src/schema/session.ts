@@ -81,7 +81,8 @@ export const SessionRef = builder.prismaNode('Session', {
     }),
     contextTokens: t.int({
       description:
-        'The next prompt in real tokens: the last real prompt count + the calibrated delta of every message saved since.',
+        'The next prompt in real tokens: the last real prompt count + ' +
+        'the calibrated delta of every message saved since.',
       select: { id: true, contextTokenCount: true },
       // The same prompt Session.modelView shows; the stored meter if it cannot be built (a missing profile).
       resolve: async (s, _a, ctx) => (await nextPromptOf(ctx, s.id))?.prompt.estimate ?? s.contextTokenCount,
