@@ -1,6 +1,6 @@
 /** Scheduled recalls: the Recall node, Session.recalls, scheduleRecall and cancelRecall. */
 import { can } from '../auth/policy.js';
-import type { Recall } from '../generated/prisma/client.js';
+import type { Recall } from '../store/recalls.js';
 import { BadInput, Forbidden } from '../store/errors.js';
 import type { Context } from './builder.js';
 import { builder } from './builder.js';

@@ -134,11 +134,7 @@ builder.queryFields((t) => ({
     nullable: true,
     args: { id: t.arg.globalID({ for: SessionRef, required: true }) },
     // One query: the selection drives the SQL and the access rule is part of the filter.
-    resolve: (query, _root, args, ctx) =>
-      ctx.app.db.prisma.session.findFirst({
-        ...query,
-        where: { id: args.id.id, ...ctx.app.store.readWhere(ctx.viewer) },
-      }),
+    resolve: (query, _root, args, ctx) => ctx.app.store.findReadable(ctx.viewer, args.id.id, query),
   }),
   sessions: t.withAuth({ authenticated: true }).field({
     type: SessionConnectionRef,

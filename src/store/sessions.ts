@@ -103,6 +103,14 @@ export class SessionStore {
     return { userId: scope.userId };
   }
 
+  /** One session the viewer may read, or null; `query` is Pothos' selection (one statement, the access rule in it). */
+  findReadable(viewer: Viewer, id: string, query: SessionQuery = {}): Promise<SessionRow | null> {
+    return this.prisma.session.findFirst({
+      ...(query as object),
+      where: { id, ...this.readWhere(viewer) },
+    }) as Promise<SessionRow | null>;
+  }
+
   /**
    * One page of session summaries: pinned first, then the requested order,
    * keyset-paginated on (pinned, order value, id). History is never loaded;
