@@ -104,11 +104,6 @@ export function popRedo(
   };
 }
 
-/** A new user turn makes the undone future unreachable: redo is cleared. */
-export function onNewTurn(_stack: RedoStack): RedoStack {
-  return emptyRedoStack();
-}
-
 // ---- checkpoint / rewind ----
 
 export interface Checkpoint {
