@@ -16,7 +16,7 @@ afterAll(async () => {
 const SCHEDULE = `mutation($s: ID!, $at: DateTime!) { scheduleRecall(sessionId: $s, at: $at, text: "x") { id dueAt } }`;
 
 describe('DateTime and JSON scalars', () => {
-  it('take RFC 3339 date-times with a zone; a zone-less or invalid one is BAD_USER_INPUT, nothing written', async () => {
+  it('take RFC 3339 date-times with a zone; a zone-less or invalid one is refused, nothing written', async () => {
     const s = (await t.http(`mutation { createSession(input: {}) { id } }`)).data.createSession.id;
     const due = new Date(Date.now() + 30 * 86_400_000);
     const zoneless = due.toISOString().slice(0, 19);
