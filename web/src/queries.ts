@@ -4,8 +4,9 @@ import { HISTORY, MESSAGE_FIELDS } from './first-page.js';
 
 export { MESSAGE_FIELDS, OPEN_SESSION } from './first-page.js';
 
-export const SESSION_FIELDS =
-  `fragment Summary on Session { id name pinned lastActive` + ` displayMessageCount preview profile { name } }`;
+export const SESSION_FIELDS = `fragment Summary on Session {
+  id name pinned lastActive displayMessageCount preview profile { name }
+}`;
 
 export interface Message extends MessageView {
   id: string;
@@ -76,10 +77,9 @@ export const CANCEL = `mutation Cancel($turnId: ID!) { cancelTurn(turnId: $turnI
 
 export const SHARE = `mutation Share($id: ID!) { shareSession(id: $id) { url } }`;
 
-export const UPLOAD =
-  `mutation Upload($sessionId: ID!, $files: [File!]!)` +
-  ` { uploadSessionFiles(sessionId: $sessionId, files: $files)` +
-  ` { filename size contentType url } }`;
+export const UPLOAD = `mutation Upload($sessionId: ID!, $files: [File!]!) {
+  uploadSessionFiles(sessionId: $sessionId, files: $files) { filename size contentType url }
+}`;
 
 export const CREATE = `mutation Create { createSession(input: {}) { ...Summary } }
 ${SESSION_FIELDS}`;
@@ -87,9 +87,9 @@ ${SESSION_FIELDS}`;
 export const RENAME = `mutation Rename($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { ...Summary } }
 ${SESSION_FIELDS}`;
 
-export const PIN =
-  `mutation Pin($id: ID!, $pinned: Boolean!)` +
-  ` { setSessionPinned(id: $id, pinned: $pinned) { ...Summary } }
+export const PIN = `mutation Pin($id: ID!, $pinned: Boolean!) {
+  setSessionPinned(id: $id, pinned: $pinned) { ...Summary }
+}
 ${SESSION_FIELDS}`;
 
 export const DELETE = `mutation Delete($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`;
