@@ -66,7 +66,8 @@ describe('exportMarkdown', () => {
   it('shows tool calls as fenced JSON and collapses tool results with a safe fence', () => {
     expect(md).toContain('**Tool call: `read_file`**\n\n```json\n{\n  "path": "src/parse.ts"\n}\n```');
     expect(md).toContain(
-      '<details>\n<summary>Tool result: read_file</summary>\n\n````\nexport function parse() {\n```\n}\n````\n\n</details>',
+      '<details>\n<summary>Tool result: read_file</summary>\n\n````\nexport ' +
+        'function parse() {\n```\n}\n````\n\n</details>',
     );
   });
 
