@@ -47,8 +47,11 @@ try {
     delay.disable();
     sub.dispose();
     rows.push(
-      `${JSON.stringify(unit).padEnd(6)} sendMessage ${accepted.toFixed(0).padStart(6)} ms  TurnEnded ${ended.toFixed(0).padStart(6)} ms  ` +
-        `title ${titled.toFixed(0).padStart(6)} ms  max loop stall ${(delay.max / 1e6).toFixed(0).padStart(5)} ms  heuristicTitle ${heuristicMs.toFixed(1)} ms`,
+      `${JSON.stringify(unit).padEnd(6)} sendMessage ${accepted.toFixed(0).padStart(6)} ms ` +
+        ` TurnEnded ${ended.toFixed(0).padStart(6)} ms  ` +
+        `title ${titled.toFixed(0).padStart(6)} ms ` +
+        ` max loop stall ${(delay.max / 1e6).toFixed(0).padStart(5)} ms ` +
+        ` heuristicTitle ${heuristicMs.toFixed(1)} ms`,
     );
     console.log(rows.at(-1));
   }

@@ -19,10 +19,11 @@ import type { ChatMessage } from '../src/domain/types.js';
 import { makeMessage } from '../src/domain/types.js';
 import { measure } from './lib.js';
 
-const WORDS =
-  'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu deploy gateway config server client token cache index query shell build release'.split(
-    ' ',
-  );
+const WORDS = (
+  'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec ' +
+  'romeo sierra tango uniform victor whiskey xray yankee zulu deploy ' +
+  'gateway config server client token cache index query shell build release'
+).split(' ');
 
 function session(messages: number): ChatMessage[] {
   const out: ChatMessage[] = [];
@@ -95,9 +96,11 @@ async function search() {
   const batch = 10_000;
   for (let from = 0; from < CHUNKS; from += batch) {
     await prisma.$executeRawUnsafe(
-      `INSERT INTO memory_chunks (id, session_id, content, content_hash, breadcrumbs, turn_start, turn_end, first_at, last_at, created_at)
+      `INSERT INTO memory_chunks (id, session_id, content, content_hash, breadcrumbs, ` +
+        `turn_start, turn_end, first_at, last_at, created_at)
        SELECT gen_random_uuid(), ($1::uuid[])[1 + (i % ${SESSIONS})],
-              'USER: chunk ' || i || ' about ' || ($2::text[])[1 + (i % ${WORDS.length})] || ' and ' || ($2::text[])[1 + ((i / ${WORDS.length}) % ${WORDS.length})]
+              'USER: chunk ' || i || ' about ' || ($2::text[])[1 + (i % ${WORDS.length})] ` +
+        `|| ' and ' || ($2::text[])[1 + ((i / ${WORDS.length}) % ${WORDS.length})]
                 || ' marker' || (i % 5000) || E'\\n\\nASSISTANT: ' || repeat(md5(i::text) || ' ', 40),
               md5('chunk' || i), '{}', i, i + 1, now(), now(), now()
          FROM generate_series($3::int, $4::int) AS i`,
@@ -109,7 +112,8 @@ async function search() {
   }
   await prisma.$executeRawUnsafe('ANALYZE memory_chunks');
   console.log(
-    `inserted ${CHUNKS} chunks in ${((performance.now() - started) / 1000).toFixed(1)} s (${app.db.kind}, pg_trgm: ${app.trigram})`,
+    `inserted ${CHUNKS} chunks in ${((performance.now() - started) / 1000).toFixed(1)}` +
+      ` s (${app.db.kind}, pg_trgm: ${app.trigram})`,
   );
   const index = new MemoryIndex(prisma, app.trigram);
   let q = 0;
@@ -133,7 +137,8 @@ async function main() {
   const s = await search();
   const at20k = plans.find((r) => r.n === 20_000)!;
   console.log(
-    `\nplanning goal (≤ 50 ms p50 at 20k, plan + format): ${(at20k.bothP50 as number) <= 50 ? 'MET' : 'MISSED'} (${(at20k.bothP50 as number).toFixed(1)} ms)`,
+    `\nplanning goal (≤ 50 ms p50 at 20k, plan + format): ${(at20k.bothP50 as number) <= 50 ? 'MET' : 'MISSED'}` +
+      ` (${(at20k.bothP50 as number).toFixed(1)} ms)`,
   );
   const worst = Math.max(s.rare.p50, s.all.p50, s.common.p50);
   console.log(`memorySearch goal (p50 ≤ 20 ms): ${worst <= 20 ? 'MET' : 'MISSED'} (worst p50 ${worst.toFixed(1)} ms)`);

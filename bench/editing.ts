@@ -6,7 +6,8 @@
  * at both sizes, so an O(changed rows) edit shows a ~1× ratio, an O(history)
  * one ~10×.
  *   npx tsx bench/editing.ts                      (embedded PGlite, in memory)
- *   BENCH_EDIT_URL=postgresql://postgres@127.0.0.1:5432/postgres npx tsx bench/editing.ts   (a fresh database on that server)
+ *   BENCH_EDIT_URL=postgresql://postgres@127.0.0.1:5432/postgres npx tsx bench/editing.ts
+ *                                                  (a fresh database on that server)
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -159,7 +160,8 @@ async function main() {
   }
 
   console.log(
-    `\nHistory edits (${kind}), median of ${RUNS} runs; rows = tuples inserted+updated+deleted by the edit's transaction\n`,
+    `\nHistory edits (${kind}), median of ${RUNS} runs` +
+      `; rows = tuples inserted+updated+deleted by the edit's transaction\n`,
   );
   console.log('| edit | 1,000 msgs: ms | rows | 10,000 msgs: ms | rows | time ratio | rows ratio |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
@@ -168,7 +170,8 @@ async function main() {
     const b = by[SIZES[1]!]!;
     const ratio = (x: number, y: number) => (x === 0 ? '–' : `${(y / x).toFixed(2)}×`);
     console.log(
-      `| ${name} | ${a.ms.toFixed(1)} | ${a.rows} | ${b.ms.toFixed(1)} | ${b.rows} | ${ratio(a.ms, b.ms)} | ${ratio(a.rows, b.rows)} |`,
+      `| ${name} | ${a.ms.toFixed(1)} | ${a.rows}` +
+        ` | ${b.ms.toFixed(1)} | ${b.rows} | ${ratio(a.ms, b.ms)} | ${ratio(a.rows, b.rows)} |`,
     );
   }
   await app.close();

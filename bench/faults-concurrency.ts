@@ -85,7 +85,9 @@ export async function runFaultsConcurrency(
       killer = setInterval(() => {
         void admin
           .query(
-            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND pid <> $2 AND backend_type = 'client backend'`,
+            `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 ` +
+              `AND pid <> pg_backend_pid() AND pid <> $2` +
+              ` AND backend_type = 'client backend'`,
             [name, observerPid],
           )
           .then((r) => (terminations += r.rowCount ?? 0));
@@ -134,8 +136,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     const r = await runFaultsConcurrency({ turns, terminateEveryMs });
     const label = terminateEveryMs ? `with every connection terminated each ${terminateEveryMs} ms` : 'plain';
     console.log(
-      `${turns} concurrent turns, pool ${process.env.DATABASE_POOL_SIZE ?? 10}, ${label}: FAILED ${r.failed} (goal 0), ` +
-        `sendMessage errors ${r.sendErrors}, statuses ${JSON.stringify(r.statuses)}, backends terminated ${r.terminations}, ${r.seconds.toFixed(1)} s`,
+      `${turns} concurrent turns, pool ${process.env.DATABASE_POOL_SIZE ?? 10}` +
+        `, ${label}: FAILED ${r.failed} (goal 0), ` +
+        `sendMessage errors ${r.sendErrors}, statuses ${JSON.stringify(r.statuses)},` +
+        ` backends terminated ${r.terminations}, ${r.seconds.toFixed(1)} s`,
     );
   }
   process.exit(0);

@@ -81,7 +81,8 @@ async function killRuns(
       verdict.duplicates.forEach((d) => duplicates.add(d));
       if (run > 0)
         log(
-          `${database} after restart ${run}: ${ledger.acknowledged} acknowledged so far, lost ${lost.size}, duplicates ${duplicates.size}`,
+          `${database} after restart ${run}: ${ledger.acknowledged}` +
+            ` acknowledged so far, lost ${lost.size}, duplicates ${duplicates.size}`,
         );
       if (run === runs) {
         server.kill('SIGKILL');
@@ -111,7 +112,8 @@ async function killRuns(
       await Promise.all(writers);
       perRun.push(ledger.acknowledged - before);
       log(
-        `${database} run ${run + 1}/${runs}: killed ${delay.toFixed(0)} ms after the first answer, ${ledger.acknowledged - before} writes answered`,
+        `${database} run ${run + 1}/${runs}: killed ${delay.toFixed(0)}` +
+          ` ms after the first answer, ${ledger.acknowledged - before} writes answered`,
       );
     }
   } finally {
@@ -148,7 +150,10 @@ export async function faultsKill(options: { runs?: number; log?: (line: string) 
   }
   for (const r of results) {
     console.log(
-      `${r.database.padEnd(9)} ${r.runs} kill -9 runs, ${r.acknowledged} acknowledged writes (per run ${r.perRun.min}/${r.perRun.median}/${r.perRun.max} min/median/max): lost ${r.lost}, duplicates ${r.duplicates}${r.examples.length ? `  e.g. ${r.examples.join('; ')}` : ''}`,
+      `${r.database.padEnd(9)} ${r.runs} kill -9 runs, ${r.acknowledged}` +
+        ` acknowledged writes (per run ${r.perRun.min}/${r.perRun.median}/${r.perRun.max}` +
+        ` min/median/max): lost ${r.lost}` +
+        `, duplicates ${r.duplicates}${r.examples.length ? `  e.g. ${r.examples.join('; ')}` : ''}`,
     );
   }
   return results;

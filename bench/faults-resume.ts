@@ -217,10 +217,13 @@ export async function runFaultsResumeBench(): Promise<Tally & { recoveryMs: numb
     `resume across a kill -9 and restart: ${CYCLES} disconnect/resume cycles, ${turnNo} turns of ${CHUNKS} chunks`,
   );
   console.log(
-    `  events received ${tally.received}; duplicates ${tally.duplicates}; gaps ${tally.gaps}; fragments without TurnStarted ${tally.orphanFragments}; subscription errors ${tally.errors}`,
+    `  events received ${tally.received}; duplicates ${tally.duplicates};` +
+      ` gaps ${tally.gaps}; fragments without TurnStarted ${tally.orphanFragments};` +
+      ` subscription errors ${tally.errors}`,
   );
   console.log(
-    `  resets ${JSON.stringify(tally.resets)}; interrupted turn ends received ${tally.interrupted}; turns ended ${tally.turnsEnded}`,
+    `  resets ${JSON.stringify(tally.resets)};` +
+      ` interrupted turn ends received ${tally.interrupted}; turns ended ${tally.turnsEnded}`,
   );
   console.log(`  restart: spawn → listening ${listenedSeen - spawned} ms`);
   console.log(

@@ -21,25 +21,33 @@ async function main() {
   console.log(`database: ${app.db.kind}, big session: ${total} display rows, ${N} iterations each\n`);
 
   const floor = await measure('GraphQL floor: { __typename } over HTTP', N, () => gql('{ __typename }'));
-  const LIST = `{ sessions(first: 50) { totalCount edges { cursor node { id name pinned lastActive displayMessageCount preview } } } }`;
+  const LIST =
+    `{ sessions(first: 50) { totalCount` +
+    ` edges { cursor node { id name pinned lastActive displayMessageCount preview } } } }`;
   const listGql = await measure('sessions list (first 50) via GraphQL', N, () => gql(LIST));
   const listSql = await measure('sessions list (first 50) raw SQL', N, () =>
     prisma
       .$queryRawUnsafe(
         `SELECT s.id, s.name, s.pinned, s.last_active, s.display_count,
-         left(coalesce((SELECT m.content FROM session_messages m WHERE m.session_id = s.id AND m.display_index = s.display_count - 1),
-                       (SELECT a.content FROM session_messages_archive a WHERE a.session_id = s.id AND a.display_index = s.display_count - 1)), 200)
+         left(coalesce((SELECT m.content FROM session_messages m WHERE m.session_id = s.id ` +
+          `AND m.display_index = s.display_count - 1),
+                       (SELECT a.content FROM session_messages_archive a WHERE a.session_id = s.id ` +
+          `AND a.display_index = s.display_count - 1)), 200)
        FROM sessions s WHERE s.user_id = 'anonymous' ORDER BY s.pinned DESC, s.last_active DESC, s.id DESC LIMIT 50`,
       )
       .then(() => prisma.$queryRawUnsafe(`SELECT count(*) FROM sessions WHERE user_id = 'anonymous'`)),
   );
 
-  const HISTORY = `query($id: ID!, $last: Int, $before: String) { session(id: $id) { history(last: $last, before: $before) {
+  const HISTORY =
+    `query($id: ID!, $last: Int, $before: String)` +
+    ` { session(id: $id) { history(last: $last, before: $before) {
     totalCount edges { cursor displayIndex node { id role content createdAt } } } } }`;
   const page = (from: number, to: number) =>
     prisma.$queryRawUnsafe(
-      `SELECT * FROM (SELECT ${MESSAGE_COLUMNS} FROM session_messages_archive WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3
-        UNION ALL SELECT ${MESSAGE_COLUMNS} FROM session_messages WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3) m
+      `SELECT * FROM (SELECT ${MESSAGE_COLUMNS} FROM session_messages_archive ` +
+        `WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3
+        UNION ALL SELECT ${MESSAGE_COLUMNS} FROM session_messages ` +
+        `WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3) m
        ORDER BY "displayIndex"`,
       BIG_SESSION,
       from,

@@ -20,7 +20,9 @@ async function main() {
   const { app, server, gql } = await benchServer(BENCH_URL, { searchStatementTimeoutMs: 60_000 });
   const prisma = app.db.prisma;
   console.log(`database: ${app.db.kind}, pg_trgm indexes: ${app.trigram}, ${N} iterations each\n`);
-  const SEARCH = `query($q: String) { sessions(search: $q, first: 50) { totalCount edges { node { id name } matches { displayIndices snippet } } } }`;
+  const SEARCH =
+    `query($q: String) { sessions(search: $q, first: 50)` +
+    ` { totalCount edges { node { id name } matches { displayIndices snippet } } } }`;
   const bare = (q: string) =>
     prisma.$queryRawUnsafe(
       `SELECT DISTINCT session_id FROM (
@@ -37,7 +39,8 @@ async function main() {
       term,
     );
     console.log(
-      `-- ${label} term "${term}": ${sample.sessions.totalCount} sessions match; first page carries ${positions} positions; ${plan} plan`,
+      `-- ${label} term "${term}": ${sample.sessions.totalCount} sessions match;` +
+        ` first page carries ${positions} positions; ${plan} plan`,
     );
     const viaGql = await measure(`${label}: GraphQL first page + positions`, N, () => gql(SEARCH, { q: term }));
     const viaSql = await measure(`${label}: bare ILIKE scan (seed)`, N, () => bare(term));
@@ -61,17 +64,22 @@ async function main() {
     const shorten = (line: string) => line.replace(/'\{[0-9a-f,-]{200,}\}'/g, "'{…50 session ids}'");
     for (const row of rows) console.log(`  ${shorten(row['QUERY PLAN'])}`);
   };
-  const probe = (id: string) => `coalesce(
-    (SELECT true FROM session_messages_archive a WHERE a.session_id = ${id} AND a.display_index IS NOT NULL AND (a.content_folded LIKE $1) IS TRUE LIMIT 1),
-    (SELECT true FROM session_messages h WHERE h.session_id = ${id} AND h.display_index IS NOT NULL AND (h.content_folded LIKE $1) IS TRUE LIMIT 1), false)`;
+  const probe = (id: string) =>
+    `coalesce(
+    (SELECT true FROM session_messages_archive a WHERE a.session_id = ${id} ` +
+    `AND a.display_index IS NOT NULL AND (a.content_folded LIKE $1) IS TRUE LIMIT 1),
+    (SELECT true FROM session_messages h WHERE h.session_id = ${id} ` +
+    `AND h.display_index IS NOT NULL AND (h.content_folded LIKE $1) IS TRUE LIMIT 1), false)`;
   await explain(
     'probe plan, totalCount: one of the two hash halves of the sessions, common term',
-    `SELECT count(*)::int AS n FROM sessions s WHERE s.user_id = 'anonymous' AND (hashtext(s.id::text) & 2147483647) % 2 = 0 AND ${probe('s.id')}`,
+    `SELECT count(*)::int AS n FROM sessions s WHERE s.user_id = 'anonymous' ` +
+      `AND (hashtext(s.id::text) & 2147483647) % 2 = 0 AND ${probe('s.id')}`,
     '%latency%',
   );
   await explain(
     'probe plan, first page: the list order walked until 51 sessions match, common term',
-    `SELECT o.id FROM (SELECT s.id FROM sessions s WHERE s.user_id = 'anonymous' ORDER BY s.pinned DESC, s.last_active DESC, s.id DESC OFFSET 0) o
+    `SELECT o.id FROM (SELECT s.id FROM sessions s WHERE s.user_id = 'anonymous' ` +
+      `ORDER BY s.pinned DESC, s.last_active DESC, s.id DESC OFFSET 0) o
       WHERE ${probe('o.id')} LIMIT 51`,
     '%latency%',
   );
@@ -81,16 +89,23 @@ async function main() {
     )
   ).map((r) => r.id);
   await explain(
-    'probe plan, positions and snippets for the first page (50 sessions, 4,450 display rows: read, not bitmap-ANDed), common term',
+    'probe plan, positions and snippets for the first page (50 sessions, 4,450 display rows: read, not bitmap-ANDed)' +
+      ', common term',
     `WITH m AS (
        SELECT session_id, array_agg(display_index ORDER BY display_index) AS indices FROM (
-         SELECT session_id, display_index FROM session_messages WHERE session_id = ANY($1::uuid[]) AND display_index IS NOT NULL AND (content_folded LIKE $2) IS TRUE
+         SELECT session_id, display_index FROM session_messages ` +
+      `WHERE session_id = ANY($1::uuid[]) AND display_index IS NOT NULL ` +
+      `AND (content_folded LIKE $2) IS TRUE
          UNION ALL
-         SELECT session_id, display_index FROM session_messages_archive WHERE session_id = ANY($1::uuid[]) AND display_index IS NOT NULL AND (content_folded LIKE $2) IS TRUE
+         SELECT session_id, display_index FROM session_messages_archive ` +
+      `WHERE session_id = ANY($1::uuid[]) AND display_index IS NOT NULL ` +
+      `AND (content_folded LIKE $2) IS TRUE
        ) x GROUP BY session_id)
      SELECT m.session_id, m.indices, coalesce(
-         (SELECT a.content FROM session_messages_archive a WHERE a.session_id = m.session_id AND a.display_index = m.indices[1]),
-         (SELECT h.content FROM session_messages h WHERE h.session_id = m.session_id AND h.display_index = m.indices[1])) AS content
+         (SELECT a.content FROM session_messages_archive a WHERE a.session_id = m.session_id ` +
+      `AND a.display_index = m.indices[1]),
+         (SELECT h.content FROM session_messages h WHERE h.session_id = m.session_id ` +
+      `AND h.display_index = m.indices[1])) AS content
        FROM m`,
     ids,
     '%latency%',
@@ -99,7 +114,8 @@ async function main() {
     'index plan, which sessions match, rare term',
     `SELECT s.id FROM sessions s WHERE s.user_id = 'anonymous' AND s.id = ANY(ARRAY(
        SELECT session_id FROM session_messages WHERE display_index IS NOT NULL AND content_folded LIKE $1
-       UNION SELECT session_id FROM session_messages_archive WHERE display_index IS NOT NULL AND content_folded LIKE $1))`,
+       UNION SELECT session_id FROM session_messages_archive ` +
+      `WHERE display_index IS NOT NULL AND content_folded LIKE $1))`,
     '%quokka%',
   );
   await server.close();

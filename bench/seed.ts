@@ -44,8 +44,10 @@ async function main() {
 
   // Sessions: the big one plus the rest, owned by `anonymous` (local mode), some pinned.
   await db.raw.query(
-    `INSERT INTO sessions (id, profile_id, user_id, name, title_source, pinned, created_at, last_active, next_sequence, display_count)
-     SELECT CASE WHEN g = 1 THEN $1::uuid ELSE md5('session' || g)::uuid END, $2::uuid, 'anonymous', 'Session ' || g, 'MANUAL',
+    `INSERT INTO sessions (id, profile_id, user_id, name, title_source, pinned, ` +
+      `created_at, last_active, next_sequence, display_count)
+     SELECT CASE WHEN g = 1 THEN $1::uuid ELSE md5('session' || g)::uuid END, $2::uuid` +
+      `, 'anonymous', 'Session ' || g, 'MANUAL',
             g % 97 = 0, now() - (g || ' minutes')::interval, now() - (g || ' seconds')::interval,
             n, n - n / 50
        FROM generate_series(1, $3::int) g, LATERAL (SELECT CASE WHEN g = 1 THEN $4::int ELSE $5::int END AS n) c`,
@@ -54,10 +56,12 @@ async function main() {
   step('sessions');
   // Messages: words from a small vocabulary; every 20th row mentions "latency", a few "quokka".
   await db.raw.query(
-    `INSERT INTO session_messages (session_id, sequence_number, display_index, role, content, is_display, is_context, is_summary, created_at)
+    `INSERT INTO session_messages (session_id, sequence_number, display_index, ` +
+      `role, content, is_display, is_context, is_summary, created_at)
      SELECT s.id, q, CASE WHEN q % 50 = 49 THEN NULL ELSE q - q / 50 END,
             CASE WHEN q % 50 = 49 OR q % 2 = 0 THEN 'user' ELSE 'assistant' END,
-            (ARRAY['deploy the service','check the logs','the cache misses','rewrite the parser','plan the sprint','review the diff'])[1 + (q % 6)]
+            (ARRAY['deploy the service','check the logs','the cache misses',` +
+      `'rewrite the parser','plan the sprint','review the diff'])[1 + (q % 6)]
               || ' ' || md5(s.id::text || q) || CASE WHEN q % 20 = 7 THEN ' latency spike' ELSE '' END
               || CASE WHEN (hashtext(s.id::text) + q) % 50000 = 0 THEN ' quokka sighting' ELSE '' END,
             q % 50 <> 49, q >= s.next_sequence - 40, q % 50 = 49, s.created_at + (q || ' seconds')::interval
@@ -65,32 +69,41 @@ async function main() {
   );
   step('messages');
   // A third of every session's rows go to the archive table.
-  await db.raw.exec(`
+  await db.raw.exec(
+    `
     WITH moved AS (
       DELETE FROM session_messages m USING sessions s
        WHERE m.session_id = s.id AND m.sequence_number < s.next_sequence / 3 RETURNING m.*)
-    INSERT INTO session_messages_archive (session_id, sequence_number, display_index, role, content, thinking, is_context,
+    INSERT INTO session_messages_archive (session_id, sequence_number, display_index, ` +
+      `role, content, thinking, is_context,
       is_display, is_plan, is_compression, is_summary, is_compression_critical, is_recall, is_agent_note, metadata,
       elapsed_seconds, tool_call_count, token_count, tool_calls, tool_call_id, name, files, images, created_at)
     SELECT session_id, sequence_number, display_index, role, content, thinking, is_context, is_display, is_plan,
       is_compression, is_summary, is_compression_critical, is_recall, is_agent_note, metadata, elapsed_seconds,
-      tool_call_count, token_count, tool_calls, tool_call_id, name, files, images, created_at FROM moved`);
+      tool_call_count, token_count, tool_calls, tool_call_id, name, files, images, created_at FROM moved`,
+  );
   step('archived a third');
   await ensureSearchIndexes(db);
   // The seed's own indexes (GIN on content, as its store creates them), so the
   // bare `content ILIKE` comparison in bench/search.ts runs as the seed would.
-  await db.raw.exec(`
+  await db.raw.exec(
+    `
     CREATE INDEX IF NOT EXISTS idx_session_messages_content_trgm ON session_messages USING gin (content gin_trgm_ops);
-    CREATE INDEX IF NOT EXISTS idx_session_messages_archive_content_trgm ON session_messages_archive USING gin (content gin_trgm_ops);`);
+    CREATE INDEX IF NOT EXISTS idx_session_messages_archive_content_trgm ON session_messages_archive ` +
+      `USING gin (content gin_trgm_ops);`,
+  );
   step('trigram indexes');
   for (const table of ['sessions', 'session_messages', 'session_messages_archive'])
     await db.raw.exec(`VACUUM ANALYZE ${table}`);
   step('vacuum analyze');
   const counts = await db.raw.query<{ hot: number; archived: number }>(
-    `SELECT (SELECT count(*)::int FROM session_messages) AS hot, (SELECT count(*)::int FROM session_messages_archive) AS archived`,
+    `SELECT (SELECT count(*)::int FROM session_messages) AS hot` +
+      `, (SELECT count(*)::int FROM session_messages_archive) AS archived`,
   );
   console.log(
-    `seeded ${SESSIONS} sessions, ${counts[0]!.hot + counts[0]!.archived} messages (${counts[0]!.archived} archived) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `seeded ${SESSIONS} sessions, ${counts[0]!.hot + counts[0]!.archived}` +
+      ` messages (${counts[0]!.archived} archived)` +
+      ` in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   await db.close();
 }

@@ -107,16 +107,23 @@ async function main() {
   const steady = latencies.filter((_, i) => chunkIndex[i]! >= 2).sort((a, b) => a - b);
   latencies.sort((a, b) => a - b);
   console.log(
-    `FLOOR (bare ws server, no GraphQL/database): ${TURNS} turns × ${SUBSCRIBERS} subscribers, ${CHUNKS} chunks every ${CHUNK_MS} ms`,
+    `FLOOR (bare ws server, no GraphQL/database): ${TURNS} turns × ${SUBSCRIBERS} subscribers,` +
+      ` ${CHUNKS} chunks every ${CHUNK_MS} ms`,
   );
   console.log(
-    `deltas received: ${latencies.length} (expected ${TURNS * SUBSCRIBERS * CHUNKS}) in ${wall.toFixed(0)} ms (a turn alone takes ${CHUNKS * CHUNK_MS} ms)`,
+    `deltas received: ${latencies.length} (expected ${TURNS * SUBSCRIBERS * CHUNKS})` +
+      ` in ${wall.toFixed(0)} ms (a turn alone takes ${CHUNKS * CHUNK_MS} ms)`,
   );
   console.log(
-    `delta latency provider→subscriber: p50 ${percentile(latencies, 50).toFixed(2)} ms, p99 ${percentile(latencies, 99).toFixed(2)} ms; chunks 3…${CHUNKS}: p50 ${percentile(steady, 50).toFixed(2)} ms, p99 ${percentile(steady, 99).toFixed(2)} ms`,
+    `delta latency provider→subscriber: p50 ${percentile(latencies, 50).toFixed(2)} ms,` +
+      ` p99 ${percentile(latencies, 99).toFixed(2)} ms` +
+      `; chunks 3…${CHUNKS}: p50 ${percentile(steady, 50).toFixed(2)} ms,` +
+      ` p99 ${percentile(steady, 99).toFixed(2)} ms`,
   );
   console.log(
-    `server thread busy (event-loop utilization): ${(elu.utilization * 100).toFixed(0)}%; this process (server, provider and subscriber threads) used ${(cores * 100).toFixed(0)}% of one core, on a machine of 2`,
+    `server thread busy (event-loop utilization): ${(elu.utilization * 100).toFixed(0)}%` +
+      `; this process (server, provider and subscriber threads)` +
+      ` used ${(cores * 100).toFixed(0)}% of one core, on a machine of 2`,
   );
   await clients.terminate();
   await provider.terminate();

@@ -21,13 +21,17 @@ const server = createServer((req, res) => {
     for (let i = 0; i < chunks; i++) {
       await new Promise((r) => setTimeout(r, chunkMs));
       if (fails && i === 1) return void res.socket?.destroy();
-      res.write(
-        `${JSON.stringify({ model: 'm', message: { role: 'assistant', content: `@${now().toFixed(3)}|${i}|` }, done: false })}\n`,
-      );
+      const chunk = { model: 'm', message: { role: 'assistant', content: `@${now().toFixed(3)}|${i}|` }, done: false };
+      res.write(`${JSON.stringify(chunk)}\n`);
     }
-    res.end(
-      `${JSON.stringify({ model: 'm', message: { role: 'assistant', content: '' }, done: true, prompt_eval_count: 100, eval_count: chunks })}\n`,
-    );
+    const last = {
+      model: 'm',
+      message: { role: 'assistant', content: '' },
+      done: true,
+      prompt_eval_count: 100,
+      eval_count: chunks,
+    };
+    res.end(`${JSON.stringify(last)}\n`);
   });
 });
 server.listen(0, '127.0.0.1', () =>

@@ -59,7 +59,10 @@ for (const sessionId of sessions) {
     clients.push(client);
     client.subscribe(
       {
-        query: `subscription($id: ID!) { sessionEvents(sessionId: $id) { __typename ... on TextDelta { text } ... on TurnEnded { turn { status } } ... on TurnFailed { code } } }`,
+        query:
+          `subscription($id: ID!) { sessionEvents(sessionId: $id) { __typename` +
+          ` ... on TextDelta { text } ... on TurnEnded { turn { status } }` +
+          ` ... on TurnFailed { code } } }`,
         variables: { id: sessionId },
       },
       {

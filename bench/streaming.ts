@@ -159,21 +159,28 @@ async function main(): Promise<number> {
   const elu = performance.eventLoopUtilization(eluBefore);
   latencies.sort((a, b) => a - b);
   console.log(
-    `${TURNS} concurrent turns × ${SUBSCRIBERS} subscribers, ${CHUNKS} chunks every ${CHUNK_MS} ms (database: ${app.db.kind})`,
+    `${TURNS} concurrent turns × ${SUBSCRIBERS} subscribers,` +
+      ` ${CHUNKS} chunks every ${CHUNK_MS} ms (database: ${app.db.kind})`,
   );
   console.log(`deltas received: ${latencies.length} (expected ${TURNS * SUBSCRIBERS * CHUNKS})`);
   console.log(
-    `delta latency provider→subscriber: p50 ${percentile(latencies, 50).toFixed(2)} ms, p99 ${percentile(latencies, 99).toFixed(2)} ms (goal p99 ≤ 20 ms)`,
+    `delta latency provider→subscriber: p50 ${percentile(latencies, 50).toFixed(2)} ms,` +
+      ` p99 ${percentile(latencies, 99).toFixed(2)} ms (goal p99 ≤ 20 ms)`,
   );
   console.log(
-    `  first two chunks of each turn (the turns start together): p50 ${percentile(starting, 50).toFixed(2)} ms, p99 ${percentile(starting, 99).toFixed(2)} ms`,
+    `  first two chunks of each turn (the turns start together): p50 ${percentile(starting, 50).toFixed(2)} ms,` +
+      ` p99 ${percentile(starting, 99).toFixed(2)} ms`,
   );
   console.log(
-    `  chunks 3…${CHUNKS} (streaming): p50 ${percentile(steady, 50).toFixed(2)} ms, p99 ${percentile(steady, 99).toFixed(2)} ms`,
+    `  chunks 3…${CHUNKS} (streaming): p50 ${percentile(steady, 50).toFixed(2)} ms,` +
+      ` p99 ${percentile(steady, 99).toFixed(2)} ms`,
   );
   console.log(`server thread busy (event-loop utilization) during the run: ${(elu.utilization * 100).toFixed(0)}%`);
   console.log(
-    `process CPU during the run: ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms over ${wall.toFixed(0)} ms wall = ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(0)}% of one core (server + the fake provider's and the subscribers' worker threads)`,
+    `process CPU during the run: ${((cpu.user + cpu.system) / 1000).toFixed(0)}` +
+      ` ms over ${wall.toFixed(0)} ms` +
+      ` wall = ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(0)}` +
+      `% of one core (server + the fake provider's and the subscribers' worker threads)`,
   );
   console.log(
     `turn endings seen by subscribers: ${
@@ -207,7 +214,8 @@ async function main(): Promise<number> {
   const idleSession = sessions[0]!;
   const before = await settle();
   const idleWorker = new Worker(
-    `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(new URL('./streaming-idle.ts', import.meta.url).href)}); })`,
+    `import('tsx/esm/api').then(({ register }) => { register();` +
+      ` return import(${JSON.stringify(new URL('./streaming-idle.ts', import.meta.url).href)}); })`,
     { eval: true, workerData: { wsUrl, sessionId: idleSession, count: IDLE_SOCKETS } },
   );
   const idleReady = await bounded(
@@ -222,7 +230,10 @@ async function main(): Promise<number> {
   const perHeap = (after.heapUsed - before.heapUsed) / IDLE_SOCKETS;
   const perRss = (after.rss - before.rss) / IDLE_SOCKETS;
   console.log(
-    `${IDLE_SOCKETS} idle subscriptions: server heap +${(perHeap / 1024).toFixed(1)} KB per subscription (goal ≤ 20 KB); process RSS +${(perRss / 1024).toFixed(1)} KB incl. the clients' worker${gc ? '' : ' — run with --expose-gc for a settled figure'}`,
+    `${IDLE_SOCKETS} idle subscriptions: server heap +${(perHeap / 1024).toFixed(1)} KB per subscription` +
+      ` (goal ≤ 20 KB)` +
+      `; process RSS +${(perRss / 1024).toFixed(1)} KB` +
+      ` incl. the clients' worker${gc ? '' : ' — run with --expose-gc for a settled figure'}`,
   );
   await idleWorker.terminate();
   await server.close();

@@ -81,10 +81,13 @@ try {
 
   console.log(`server RSS, 1 subscription on the socket:    ${baseline.toFixed(1)} MiB`);
   console.log(
-    `server RSS, ${PER_SOCKET} subscriptions on one socket: ${withAll.toFixed(1)} MiB (+${(withAll - baseline).toFixed(1)} MiB, ${(((withAll - baseline) * 1024) / (PER_SOCKET - 1)).toFixed(0)} KiB each)`,
+    `server RSS, ${PER_SOCKET} subscriptions on one socket: ${withAll.toFixed(1)}` +
+      ` MiB (+${(withAll - baseline).toFixed(1)} MiB` +
+      `, ${(((withAll - baseline) * 1024) / (PER_SOCKET - 1)).toFixed(0)} KiB each)`,
   );
   console.log(
-    `after one rename reached all ${PER_SOCKET}:         ${afterEvent.toFixed(1)} MiB (fan-out ${fanOutMs.toFixed(0)} ms)`,
+    `after one rename reached all ${PER_SOCKET}:         ${afterEvent.toFixed(1)}` +
+      ` MiB (fan-out ${fanOutMs.toFixed(0)} ms)`,
   );
   console.log(`subscription ${PER_SOCKET + 1} on the same socket: ${extra}`);
   await client.dispose();

@@ -48,7 +48,8 @@ async function main() {
   // A window large enough that no compression starts during the run: the bench measures the checks, not a compression.
   const profile = (
     await gql(
-      `mutation { upsertProfile(input: { key: "bench-long", name: "Long", provider: "ollama", model: "m", contextWindow: 262144 }) { id } }`,
+      `mutation { upsertProfile(input: { key: "bench-long", name: "Long",` +
+        ` provider: "ollama", model: "m", contextWindow: 262144 }) { id } }`,
     )
   ).upsertProfile.id as string;
   const id = (await gql(`mutation($p: ID!) { createSession(input: { profileId: $p }) { id } }`, { p: profile }))
@@ -102,10 +103,12 @@ async function main() {
   const compressed = (await app.store.allMessages(sessionId)).filter((m) => m.isCompression).length;
   times.sort((a, b) => a - b);
   console.log(
-    `turn start on a 1,000-message session (database: ${app.db.kind}, compression on, ${compressed} compressions during the run)`,
+    `turn start on a 1,000-message session (database: ${app.db.kind}` +
+      `, compression on, ${compressed} compressions during the run)`,
   );
   console.log(
-    `sendMessage → request at the provider: p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms (${TURNS} turns)`,
+    `sendMessage → request at the provider: p50 ${percentile(times, 50).toFixed(1)} ms,` +
+      ` p95 ${percentile(times, 95).toFixed(1)} ms (${TURNS} turns)`,
   );
   console.log(`context loads per turn: ${[...new Set(loadsPerTurn)].join(', ')}`);
   await server.close();

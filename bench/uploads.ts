@@ -52,7 +52,8 @@ function uploadFile(
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n` +
       `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.f.0"]}\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="${path.basename(file)}.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="${path.basename(file)}.txt"` +
+      `\r\nContent-Type: text/plain\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return new Promise((resolve, reject) => {
@@ -94,7 +95,9 @@ async function timedUpload(url: string, sessionGid: string, file: string, sizeMb
   const mbps = sizeMb / seconds;
   const delta = (peak - base) / MB;
   console.log(
-    `upload ${String(sizeMb).padStart(3)} MB: ${seconds.toFixed(2)} s, ${mbps.toFixed(1)} MB/s, RSS before ${(base / MB).toFixed(0)} MB, peak ${(peak / MB).toFixed(0)} MB (+${delta.toFixed(1)} MB)`,
+    `upload ${String(sizeMb).padStart(3)} MB: ${seconds.toFixed(2)} s, ${mbps.toFixed(1)} MB/s,` +
+      ` RSS before ${(base / MB).toFixed(0)} MB,` +
+      ` peak ${(peak / MB).toFixed(0)} MB (+${delta.toFixed(1)} MB)`,
   );
   return { sizeMb, seconds, mbps, baseMb: base / MB, peakMb: peak / MB, deltaMb: delta };
 }
@@ -131,8 +134,10 @@ async function main() {
     const best = (mb: number) => runs.filter((r) => r.sizeMb === mb);
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     console.log(
-      `\nmedian of 3: 20 MB ${median(best(20).map((r) => r.mbps)).toFixed(1)} MB/s (+${median(best(20).map((r) => r.deltaMb)).toFixed(1)} MB RSS), ` +
-        `100 MB ${median(best(100).map((r) => r.mbps)).toFixed(1)} MB/s (+${median(best(100).map((r) => r.deltaMb)).toFixed(1)} MB RSS)\n`,
+      `\nmedian of 3: 20 MB ${median(best(20).map((r) => r.mbps)).toFixed(1)}` +
+        ` MB/s (+${median(best(20).map((r) => r.deltaMb)).toFixed(1)} MB RSS), ` +
+        `100 MB ${median(best(100).map((r) => r.mbps)).toFixed(1)}` +
+        ` MB/s (+${median(best(100).map((r) => r.deltaMb)).toFixed(1)} MB RSS)\n`,
     );
 
     // ---- share page latency
@@ -155,10 +160,17 @@ async function main() {
     const sgid = encodeGlobalID('Session', shared.id);
     const share = (await gql('mutation($id: ID!) { shareSession(id: $id) { token } }', { id: sgid })) as any;
     const token = share.data.shareSession.token as string;
-    const SHARED = `query($t: String!, $before: String) { sharedSession(token: $t) { name profileName createdAt lastActive
-      history(last: 50, before: $before) { edges { cursor displayIndex node { role content isPlan name createdAt toolCalls { id } } } pageInfo { hasPreviousPage startCursor } } } }`;
-    const OWNER = `query($id: ID!, $before: String) { session(id: $id) { name createdAt lastActive
-      history(last: 50, before: $before) { edges { cursor displayIndex node { role content isPlan name createdAt toolCalls { id } } } pageInfo { hasPreviousPage startCursor } } } }`;
+    const SHARED =
+      `query($t: String!, $before: String) ` +
+      `{ sharedSession(token: $t) { name profileName createdAt lastActive
+      history(last: 50, before: $before)` +
+      ` { edges { cursor displayIndex node { role content isPlan name createdAt toolCalls { id } } }` +
+      ` pageInfo { hasPreviousPage startCursor } } } }`;
+    const OWNER =
+      `query($id: ID!, $before: String) { session(id: $id) { name createdAt lastActive
+      history(last: 50, before: $before)` +
+      ` { edges { cursor displayIndex node { role content isPlan name createdAt toolCalls { id } } }` +
+      ` pageInfo { hasPreviousPage startCursor } } } }`;
     const deep = encodeIndexCursor(100);
     await measure('sharedSession newest page (50 of 1000)', N, () => gql(SHARED, { t: token }));
     await measure('sharedSession deep page (before #100)', N, () => gql(SHARED, { t: token, before: deep }));

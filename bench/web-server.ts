@@ -25,7 +25,8 @@ async function seed(server: E2EServer, name: string, count: number): Promise<str
     content:
       i % 2 === 0
         ? `Question ${i}: how do I do thing number ${i}?`
-        : `Answer ${i}.\n\n- step one with **bold**\n- step two with \`code\`\n\n\`\`\`ts\nconst value${i} = compute(${i});\n\`\`\`\n`,
+        : `Answer ${i}.\n\n- step one with **bold**\n- step two with \`code\`\n` +
+          `\n\`\`\`ts\nconst value${i} = compute(${i});\n\`\`\`\n`,
   }));
   for (let i = 0; i < messages.length; i += 250) await server.app.store.append(rawId(id), messages.slice(i, i + 250));
   return id;
@@ -38,12 +39,17 @@ async function seed(server: E2EServer, name: string, count: number): Promise<str
  * page out; no modules, no styles, no app. Same server, same headers (COOP
  * included, which makes Chromium swap processes), same CSP scheme.
  */
-const FLOOR_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>floor</title><script>
-fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: ${JSON.stringify(OPEN_SESSION)}, variables: { id: decodeURIComponent(location.hash.slice(9)), last: 30 } }) })
+const FLOOR_HTML =
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>floor</title><script>
+fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }` +
+  `, body: JSON.stringify({ query: ${JSON.stringify(OPEN_SESSION)}` +
+  `, variables: { id: decodeURIComponent(location.hash.slice(9)), last: 30 } }) })
   .then((r) => r.json())
   .then((d) => {
     const list = document.createDocumentFragment();
-    for (const edge of d.data.session.history.edges) { const p = document.createElement('p'); p.textContent = edge.node.content; list.append(p); }
+    for (const edge of d.data.session.history.edges) {` +
+  ` const p = document.createElement('p'); p.textContent = edge.node.content;` +
+  ` list.append(p); }
     document.body.append(list);
     void document.body.offsetHeight;
     performance.mark('first-message');

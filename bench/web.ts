@@ -46,7 +46,8 @@ function pageWeight(): void {
     const raw = of.reduce((n, r) => n + r.raw, 0);
     const gz = of.reduce((n, r) => n + r.gzip, 0);
     console.log(
-      `${ext.toUpperCase()} total: ${(raw / 1024).toFixed(2)} KB raw, ${(gz / 1024).toFixed(2)} KB gzip${ext === 'js' ? ` (budget 150 KB: ${((gz / (150 * 1024)) * 100).toFixed(1)}%)` : ''}`,
+      `${ext.toUpperCase()} total: ${(raw / 1024).toFixed(2)} KB raw, ${(gz / 1024).toFixed(2)}` +
+        ` KB gzip${ext === 'js' ? ` (budget 150 KB: ${((gz / (150 * 1024)) * 100).toFixed(1)}%)` : ''}`,
     );
   }
 }
@@ -105,7 +106,8 @@ async function timings(browser: Browser, label: string, url: string): Promise<nu
   for (let i = 0; i < RUNS; i++) runs.push(await firstMessage(browser, url));
   const m = median(runs);
   console.log(
-    `${label.padEnd(34)} median ${m.toFixed(0).padStart(4)} ms  (min ${Math.min(...runs).toFixed(0)}, max ${Math.max(...runs).toFixed(0)}, ${RUNS} runs)`,
+    `${label.padEnd(34)} median ${m.toFixed(0).padStart(4)} ms ` +
+      ` (min ${Math.min(...runs).toFixed(0)}, max ${Math.max(...runs).toFixed(0)}, ${RUNS} runs)`,
   );
   return m;
 }
@@ -157,7 +159,8 @@ async function main(): Promise<void> {
       `${ready.url}/#session=${encodeURIComponent(ready.small)}`,
     );
     console.log(
-      `ratio 1,000 / 30 messages: ${(chatBig / chatSmall).toFixed(2)}  (≈1: first paint independent of history length; target < 300 ms)`,
+      `ratio 1,000 / 30 messages: ${(chatBig / chatSmall).toFixed(2)}` +
+        `  (≈1: first paint independent of history length; target < 300 ms)`,
     );
     if (!ready.shareUrl) console.log(`share viewer: skipped (${ready.shareError})`);
     else await timings(browser, 'share viewer, 1,000 messages', `${ready.url}${ready.shareUrl}`);

@@ -44,7 +44,8 @@ async function runThroughServer(config: Config, request: AdminRequest, owner: nu
       if (!retry) {
         if (error instanceof AdminCommandError) throw error;
         throw new Error(
-          `DATA_DIR ${config.dataDir} is in use by process ${owner}, and its admin socket ${path} does not answer (${(error as Error).message}); stop that process first`,
+          `DATA_DIR ${config.dataDir} is in use by process ${owner}, and its admin socket ${path}` +
+            ` does not answer (${(error as Error).message}); stop that process first`,
         );
       }
       await new Promise((r) => setTimeout(r, 200));

@@ -80,5 +80,7 @@ if (failures.size) {
   process.exit(1);
 }
 console.log(
-  `install check: ${count} installed packages accept node ${nodeVersion}, npm ${npmVersion} and every node of engines.node "${ownNode}"; no unreviewed install scripts`,
+  `install check: ${count} installed packages accept node ${nodeVersion}, npm ${npmVersion}` +
+    ` and every node of engines.node "${ownNode}"` +
+    `; no unreviewed install scripts`,
 );

@@ -10,6 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const MAX = 120;
+const REGEX_LINE = /^\s*((export )?const \w+ = )?\/.*\/[dgimsuvy]*;$/;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const baselinePath = `${root}scripts/line-length-baseline.txt`;
 const writeBaseline = process.argv.includes('--write-baseline');
@@ -33,7 +34,10 @@ for (const file of files) {
   lines.forEach((line, i) => {
     // Columns as an editor counts them: code points, not UTF-16 units.
     const width = [...line].length;
-    if (width > MAX) {
+    // A regex literal alone on its line (`/…/flags;`, or `const NAME = /…/flags;`) may be longer: it cannot be
+    // split without building it from strings, which test/regex-safety.test.ts refuses (every regex must be a
+    // literal recheck can read).
+    if (width > MAX && !REGEX_LINE.test(line)) {
       if (!long.has(file)) long.set(file, []);
       long.get(file).push({ line: i + 1, width });
     }

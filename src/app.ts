@@ -48,6 +48,9 @@ export interface App {
   log: Logger;
   db: Database;
   store: SessionStore;
+  /** profile rows, for reads that take Pothos' selection */
+  profileStore: ProfileStore;
+  users: UserStore;
   auth: Auth;
   bus: EventBus;
   profiles: ProfileService;
@@ -80,7 +83,9 @@ export interface AppOptions {
   /** an already-open database (tests share one per file) */
   db?: Database;
   log?: Logger;
-  /** Runs inside every compression save transaction after its writes (a test throws here to simulate a store failure). */
+  /**
+   * Runs inside every compression save transaction after its writes (a test throws here to simulate a store failure).
+   */
   afterCompressionWrites?(sessionId: string): Promise<void> | void;
 }
 
@@ -123,7 +128,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   // Stores, the bus, the leaf services.
   const store = new SessionStore(db);
   const bus = createEventBus({ redisUrl: config.redisUrl, retention: config.eventRetention, log });
-  const profiles = new ProfileService(new ProfileStore(db), config);
+  const profileStore = new ProfileStore(db);
+  const profiles = new ProfileService(profileStore, config);
+  const users = new UserStore(db);
   const turnStore = new TurnStore(db);
   await profiles.ensureDefault();
   const files = new SessionFiles({
@@ -211,7 +218,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     log,
     db,
     store,
-    auth: new Auth(new UserStore(db), config),
+    profileStore,
+    users,
+    auth: new Auth(users, config),
     bus,
     profiles,
     sessions,

@@ -59,7 +59,8 @@ const settings = {
   corsOrigins: [
     originList,
     '',
-    'Comma-separated browser origins (`https://app.example`) allowed to call the API cross-origin; empty = same origin only; `*` only with auth',
+    'Comma-separated browser origins (`https://app.example`) allowed to call the API cross-origin; ' +
+      'empty = same origin only; `*` only with auth',
   ],
   jwtSecret: [optionalString, undefined, 'HS256 secret for JWT bearer tokens'],
   jwtJwksUrl: [z.string().url().optional(), undefined, 'JWKS URL for JWT bearer tokens'],
@@ -123,7 +124,8 @@ const settings = {
   recallPollMs: [
     int(50),
     '5000',
-    'How often each process looks for due scheduled recalls (the longest a recall scheduled by another process waits past its time)',
+    'How often each process looks for due scheduled recalls ' +
+      '(the longest a recall scheduled by another process waits past its time)',
   ],
   recallLeaseMs: [
     int(100),
@@ -135,7 +137,8 @@ const settings = {
   recallToolEnabled: [
     bool,
     'false',
-    'Offer the model the schedule_recall tool (off by default: a tool definition costs prompt tokens on every model call)',
+    'Offer the model the schedule_recall tool ' +
+      '(off by default: a tool definition costs prompt tokens on every model call)',
   ],
 
   maxToolIterations: [int(1), '25', 'LLM calls per turn at most'],

@@ -90,7 +90,10 @@ export interface SafeError {
   cause?: SafeError;
 }
 
-/** pino serializer for `err`: type, code, scrubbed message, frames; none of an error's other fields (they hold arguments). */
+/**
+ * pino serializer for `err`: type, code, scrubbed message, frames; none of an error's other fields (they hold
+ * arguments).
+ */
 export function safeError(error: unknown, depth = 0): SafeError {
   if (!(error instanceof Error)) return { type: typeof error, message: scrubMessage(String(error)) };
   const code = (error as { code?: unknown }).code ?? (error as { extensions?: { code?: unknown } }).extensions?.code;

@@ -105,7 +105,8 @@ async function serveFile(
     'x-content-type-options': 'nosniff',
     'cache-control': 'private, no-store',
     'referrer-policy': 'no-referrer',
-    // No cross-origin <img>/<script>/<video> embedding of a session's files (CORS fetches from CORS_ORIGINS are unaffected).
+    // No cross-origin <img>/<script>/<video> embedding of a session's files (CORS fetches from CORS_ORIGINS are
+    // unaffected).
     'cross-origin-resource-policy': 'same-origin',
     ...(active ? { 'content-security-policy': 'sandbox' } : {}),
   });

@@ -89,7 +89,8 @@ export function createGraphQLHandler(app: App) {
     batching: false,
     // CORS is answered by the origin policy in startServer (Yoga's default reflects any Origin).
     cors: false,
-    // Body limits are enforced by useStreamingUploads below (uploads up to SESSION_FILES_MAX_SIZE_MB, other bodies 65 MB).
+    // Body limits are enforced by useStreamingUploads below (uploads up to SESSION_FILES_MAX_SIZE_MB, other bodies 65
+    // MB).
     maxRequestBodySize: false,
     logging: yogaLogger(app.log),
     plugins: [
@@ -149,7 +150,8 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
   const { host, port, authEnabled, allowUnauthenticatedRemote } = app.config;
   if (!authEnabled && !allowUnauthenticatedRemote && !(await isLoopbackHost(host))) {
     throw new Error(
-      `Refusing to listen on ${host} with auth disabled: set AUTH_ENABLED=true, or ALLOW_UNAUTHENTICATED_REMOTE=true to accept the risk`,
+      `Refusing to listen on ${host} with auth disabled: ` +
+        `set AUTH_ENABLED=true, or ALLOW_UNAUTHENTICATED_REMOTE=true to accept the risk`,
     );
   }
   const origins = createOriginPolicy(app.config);

@@ -33,7 +33,9 @@ export interface DrainOptions {
 
 const WS_GOING_AWAY = 1001;
 
-/** Resolves with the server's own `close` (all connections gone), which the caller awaits after closing what is left. */
+/**
+ * Resolves with the server's own `close` (all connections gone), which the caller awaits after closing what is left.
+ */
 export async function drainServer(options: DrainOptions): Promise<{ closed: Promise<void> }> {
   const { server, wss, requests, wsContexts, bus } = options;
   const deadline = Date.now() + options.graceMs;

@@ -103,7 +103,9 @@ export class Auth {
     return { userId: user.id, userName: user.name, isAdmin, permissions, authEnabled: true };
   }
 
-  /** HS256 with JWT_SECRET; the asymmetric families with JWT_JWKS_URL. Nothing else (never `none`, never HS384/HS512). */
+  /**
+   * HS256 with JWT_SECRET; the asymmetric families with JWT_JWKS_URL. Nothing else (never `none`, never HS384/HS512).
+   */
   private get jwtAlgorithms(): string[] {
     return [...(this.secret ? HMAC_ALGORITHMS : []), ...(this.jwks ? JWKS_ALGORITHMS : [])];
   }
@@ -112,7 +114,10 @@ export class Auth {
   private readonly jwtKey = (header: JWTHeaderParameters, token: FlattenedJWSInput) =>
     HMAC_ALGORITHMS.includes(header.alg) ? this.secret! : this.jwks!(header, token);
 
-  /** The identity's row, created on first sight; a row from before identities (jwt_issuer null) is adopted by its subject. */
+  /**
+   * The identity's row, created on first sight; a row from before identities (jwt_issuer null) is adopted by its
+   * subject.
+   */
   private jwtUser(issuer: string, subject: string): Promise<{ id: string; name: string }> {
     return this.users.jwtUser(issuer, subject);
   }

@@ -215,7 +215,8 @@ async function saveOutcome(
   };
   return store.transaction(async (tx) => {
     if ((await deps.compressionStore.lockNextSequence(tx, sessionId)) !== readAtSequence) return false;
-    // Deliberately not filtered on is_display: context-only rows (old summaries, copies) must stay demoted after reload.
+    // Deliberately not filtered on is_display: context-only rows (old summaries, copies) must stay demoted after
+    // reload.
     await store.setContextFlag(
       sessionId,
       outcome.dropped.map((m) => m.sequenceNumber),

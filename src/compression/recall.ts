@@ -25,7 +25,9 @@ export function formatHits(hits: readonly MemoryHit[], maxChars: number = RECALL
   return hits
     .map(
       (h) =>
-        `--- messages ${h.turnStart}–${h.turnEnd}, ${h.firstAt.toISOString().slice(0, 16)} (score ${h.score.toFixed(2)}) ---\n${excerpt(h.content, maxChars)}`,
+        `--- messages ${h.turnStart}–${h.turnEnd}, ${h.firstAt.toISOString().slice(0, 16)} ` +
+        `(score ${h.score.toFixed(2)}) ---\n` +
+        `${excerpt(h.content, maxChars)}`,
     )
     .join('\n\n');
 }
@@ -62,14 +64,18 @@ async function recall(deps: CompressionDeps, ctx: RunContext): Promise<string | 
   });
   if (hits.length === 0) return null;
   ctx.session = await deps.compressionStore.setInjectedChunks(ctx.session.id, [...injected, ...hits.map((h) => h.id)]);
-  return `[Recalled from earlier in this conversation (verbatim excerpts the summary may have left out):]\n${formatHits(hits)}`;
+  return (
+    `[Recalled from earlier in this conversation (verbatim excerpts the summary may have left out):]` +
+    `\n${formatHits(hits)}`
+  );
 }
 
 export function memorySearchTool(deps: CompressionDeps): ServerTool {
   return {
     name: 'memory_search',
     description:
-      'Search the verbatim history of this conversation that was compressed out of your context. Use it when the summary mentions something you need exactly (a path, a command, a number, a decision).',
+      'Search the verbatim history of this conversation that was compressed out of your context. ' +
+      'Use it when the summary mentions something you need exactly (a path, a command, a number, a decision).',
     parameters: {
       type: 'object',
       properties: {
@@ -95,7 +101,8 @@ export function readSpilledTool(deps: CompressionDeps): ServerTool {
   return {
     name: 'read_spilled',
     description:
-      'Read the full body of a tool result that was shortened in your context ("saved to spill:N"). Pass the pointer; page with offset.',
+      'Read the full body of a tool result that was shortened in your context ("saved to spill:N"). ' +
+      'Pass the pointer; page with offset.',
     parameters: {
       type: 'object',
       properties: {

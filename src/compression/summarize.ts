@@ -32,7 +32,8 @@ export interface SummaryText {
 
 export const CONTINUATION_SYSTEM_PROMPT = [
   'You write a continuation summary: the state an AI assistant needs to continue this conversation after everything',
-  'before the latest request is removed. Bullet points: the goal, what was done and found (exact names, paths, commands,',
+  'before the latest request is removed. ' +
+    'Bullet points: the goal, what was done and found (exact names, paths, commands,',
   'numbers), decisions, what remains. Do not invent anything. End with one final line: KEYS: item, item, item',
 ].join('\n');
 
@@ -63,7 +64,10 @@ async function call(
   return out;
 }
 
-/** The bytes of the images the formatter picked: stored ones as loaded for the pass (one path rule), inline ones as they are. */
+/**
+ * The bytes of the images the formatter picked: stored ones as loaded for the pass (one path rule), inline ones as they
+ * are.
+ */
 function imagesFor(images: SummaryImage[], price: ImagePrices): string[] {
   const out: string[] = [];
   for (const img of images) {

@@ -41,7 +41,10 @@ export interface DatabaseOptions {
    * terminated it): the pool drops it and the next query opens a new one.
    */
   onConnectionError?: (error: Error) => void;
-  /** PostgreSQL lock_timeout of the service's statements: a row lock not granted by then fails (answered BUSY) instead of waiting on */
+  /**
+   * PostgreSQL lock_timeout of the service's statements: a row lock not granted by then fails (answered BUSY) instead
+   * of waiting on.
+   */
   lockTimeoutMs?: number;
 }
 

@@ -20,7 +20,9 @@ export class DataDirLockedError extends Error {
     readonly ownerPid: number,
   ) {
     super(
-      `DATA_DIR ${dataDir} is in use by another process (pid ${ownerPid}): one process at a time opens an embedded database; stop it first, or set DATABASE_URL to share a PostgreSQL server`,
+      `DATA_DIR ${dataDir} is in use by another process (pid ${ownerPid}): ` +
+        `one process at a time opens an embedded database; ` +
+        `stop it first, or set DATABASE_URL to share a PostgreSQL server`,
     );
   }
 }

@@ -108,14 +108,19 @@ export async function ensureSearchIndexes(db: Database, log?: (msg: string) => v
   );
   if (rows[0]?.n !== 1) {
     log?.(
-      'pg_trgm is not installed: session search runs without an index. Install it once with: CREATE EXTENSION IF NOT EXISTS pg_trgm;',
+      'pg_trgm is not installed: session search runs without an index. ' +
+        'Install it once with: CREATE EXTENSION IF NOT EXISTS pg_trgm;',
     );
     return false;
   }
-  await db.raw.exec(`
-    CREATE INDEX IF NOT EXISTS idx_session_messages_folded_trgm ON session_messages USING gin (content_folded gin_trgm_ops);
-    CREATE INDEX IF NOT EXISTS idx_session_messages_archive_folded_trgm ON session_messages_archive USING gin (content_folded gin_trgm_ops);
+  await db.raw.exec(
+    `
+    CREATE INDEX IF NOT EXISTS idx_session_messages_folded_trgm ON session_messages ` +
+      `USING gin (content_folded gin_trgm_ops);
+    CREATE INDEX IF NOT EXISTS idx_session_messages_archive_folded_trgm ON session_messages_archive ` +
+      `USING gin (content_folded gin_trgm_ops);
     CREATE INDEX IF NOT EXISTS idx_memory_chunks_content_trgm ON memory_chunks USING gin (content gin_trgm_ops);
-  `);
+  `,
+  );
   return true;
 }

@@ -121,31 +121,6 @@ export function addEditStats(a: EditStats, b: EditStats): EditStats {
 }
 
 /**
- * Fold the results of one step into running stats (the live path): each
- * result counts once, matched to its call by id; error results and results
- * without a call are skipped.
- */
-export function foldEditResults(
-  stats: EditStats,
-  calls: readonly ToolCall[],
-  results: readonly ChatMessage[],
-): EditStats {
-  const byId = new Map(calls.map((c) => [c.id, c]));
-  const seen = new Set<string>();
-  let out = stats;
-  for (const r of results) {
-    if (r.role !== 'tool' || r.toolCallId == null || seen.has(r.toolCallId)) continue;
-    const call = byId.get(r.toolCallId);
-    if (!call) continue;
-    seen.add(r.toolCallId);
-    if (isErrorResult(r)) continue;
-    const counts = editLineCounts(call, r);
-    if (counts) out = addEditStats(out, counts);
-  }
-  return out;
-}
-
-/**
  * Edit stats of a whole transcript (rebuilt on load). Walks in order and
  * matches each result to the latest call with its id before it, since some
  * providers reuse ids like `call_0` in every turn.

@@ -104,11 +104,6 @@ export function popRedo(
   };
 }
 
-/** A new user turn makes the undone future unreachable: redo is cleared. */
-export function onNewTurn(_stack: RedoStack): RedoStack {
-  return emptyRedoStack();
-}
-
 // ---- checkpoint / rewind ----
 
 export interface Checkpoint {
@@ -187,7 +182,9 @@ export function planRewind(
     reportMessage: {
       role: 'user',
       isAgentNote: true,
-      content: `[rewound to checkpoint: ${checkpoint.goal}]\nThe exploration after this checkpoint was collapsed. What it found:\n${text}`,
+      content:
+        `[rewound to checkpoint: ${checkpoint.goal}]\n` +
+        `The exploration after this checkpoint was collapsed. What it found:\n${text}`,
       metadata: {
         kind: REWIND_REPORT_KIND,
         checkpointGoal: checkpoint.goal,

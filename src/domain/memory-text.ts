@@ -78,9 +78,12 @@ export function chunkMessages(messages: readonly ChatMessage[], maxChars: number
 }
 
 const STOPWORDS = new Set(
-  'the and for are was were what which who whom this that these those with from into about have has had did does not you your our we they them then than there their when where why how can could would should will shall may might been being its let lets please also just any all some'.split(
-    ' ',
-  ),
+  (
+    'the and for are was were what which who whom this that these those ' +
+    'with from into about have has had did does not you your our we they them then than there their ' +
+    'when where why how can could ' +
+    'would should will shall may might been being its let lets please also just any all some'
+  ).split(' '),
 );
 
 /** Distinct lower-cased words of at least 3 characters, stopwords out, capped. */
@@ -93,7 +96,10 @@ export function queryWords(query: string): string[] {
 
 export const likePattern = (w: string) => `%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Longest alphanumeric run a term may have to be looked up as a word (PostgreSQL indexes words up to 2 KB; nobody types those). */
+/**
+ * Longest alphanumeric run a term may have to be looked up as a word (PostgreSQL indexes words up to 2 KB; nobody types
+ * those).
+ */
 const TERM_PART_MAX_CHARS = 100;
 /**
  * Most runs a term may have to be looked up as words: each run is one more

@@ -120,17 +120,6 @@ export function canAutoTitle(current: TitleSource, incoming: 'HEURISTIC' | 'GENE
   return current === 'DEFAULT' || current === 'HEURISTIC';
 }
 
-/** Names that mean "nobody named this yet" (including legacy `New session - …` rows). */
-export function isPlaceholderTitle(name: string | null | undefined): boolean {
-  if (name == null) return true;
-  const t = name.trim();
-  if (t === '') return true;
-  if (/^new session\b/i.test(t)) return true;
-  if (/^new chat(?:\s+\d+)?$/i.test(t)) return true;
-  if (/^untitled(?:\s+(?:session|chat))?$/i.test(t)) return true;
-  return false;
-}
-
 /** A real user turn: typed by the user, not a note the agent wrote nor a summary carrier. */
 export function isRealUserMessage(m: ChatMessage): boolean {
   return m.role === 'user' && !m.isAgentNote && !m.isSummary && !m.isCompression && !m.isRecall;
@@ -150,25 +139,6 @@ export function applyGeneratedTitle(source: TitleSource, rawReply: string): Titl
   return name ? { name, titleSource: 'GENERATED' } : null;
 }
 
-/**
- * Give a placeholder-named session (legacy `New session - …`, unfinished
- * imports) a name from its first real user message, on resume or listing.
- * A MANUAL title is left alone even when it looks like a placeholder: the user
- * chose it. Null when nothing changes.
- */
-export function upgradeTitleFromHistory(
-  name: string | null,
-  source: TitleSource,
-  messages: readonly ChatMessage[],
-): TitleUpdate | null {
-  if (source === 'MANUAL' || !isPlaceholderTitle(name)) return null;
-  const first = messages.find(isRealUserMessage);
-  if (!first) return null;
-  const title = heuristicTitle(first.content);
-  if (!title || title === name) return null;
-  return { name: title, titleSource: 'HEURISTIC' };
-}
-
 /** Title for a fork: `X (fork)`, then `X (fork 2)`, … so forks of forks stay readable. */
 export function forkTitle(name: string | null): string | null {
   if (name == null || name.trim() === '') return null;
@@ -182,7 +152,8 @@ export function forkTitle(name: string | null): string | null {
 export const TITLE_PROMPT = [
   'You name chat sessions.',
   'Read the conversation start and reply with a short title of 3 to 7 words that says what the user wants.',
-  'Use the language of the user. Reply with the title only: no quotes, no "Title:" prefix, no trailing punctuation, no markdown.',
+  'Use the language of the user. ' +
+    'Reply with the title only: no quotes, no "Title:" prefix, no trailing punctuation, no markdown.',
 ].join(' ');
 
 /** User content sent with {@link TITLE_PROMPT}: the first prompt and, when known, the start of the reply. */

@@ -9,8 +9,6 @@
  * where the old `chars / 3` undercounted ~1.8×.
  */
 import type { ChatMessage } from './types.js';
-import { DEFAULT_IMAGE_TOKENS, imageRefsOf } from './image-tokens.js';
-import type { ImageRef } from './image-tokens.js';
 
 export const MAX_OBSERVATIONS = 8;
 /** Two points closer than this give a slope dominated by noise. */
@@ -160,45 +158,6 @@ export function messageChars(msg: ChatMessage): number {
   let chars = msg.content.length + (msg.thinking?.length ?? 0);
   for (const call of msg.toolCalls) chars += call.name.length + JSON.stringify(call.arguments ?? {}).length;
   return chars;
-}
-
-export function contextChars(messages: readonly ChatMessage[]): number {
-  let chars = 0;
-  for (const m of messages) chars += messageChars(m);
-  return chars;
-}
-
-/** Flat price per image, or a per-image pricer (e.g. from image headers). */
-export type ImagePricer = number | ((image: ImageRef, msg: ChatMessage) => number);
-
-export interface EstimateOptions {
-  imageTokens?: ImagePricer;
-  registry?: CalibrationSource;
-}
-
-export function imageTokensOf(messages: readonly ChatMessage[], pricer: ImagePricer = DEFAULT_IMAGE_TOKENS): number {
-  let total = 0;
-  for (const m of messages) {
-    for (const img of imageRefsOf(m)) total += typeof pricer === 'number' ? pricer : pricer(img, m);
-  }
-  return total;
-}
-
-/** Whole-prompt estimate: calibrated text tokens + per-image cost. */
-export function estimateTokens(messages: readonly ChatMessage[], model: string, opts: EstimateOptions = {}): number {
-  const cal = (opts.registry ?? UNCALIBRATED).calibrationFor(model);
-  return cal.estimate(contextChars(messages)) + imageTokensOf(messages, opts.imageTokens);
-}
-
-/** Marginal estimate of messages added to an already-counted prompt. */
-export function estimateDeltaTokens(
-  messages: readonly ChatMessage[],
-  model: string,
-  opts: EstimateOptions = {},
-): number {
-  if (messages.length === 0) return 0;
-  const cal = (opts.registry ?? UNCALIBRATED).calibrationFor(model);
-  return cal.estimateDelta(contextChars(messages)) + imageTokensOf(messages, opts.imageTokens);
 }
 
 /**

@@ -115,14 +115,6 @@ export function branchPath(active: readonly ChatMessage[], branch: StoredBranch)
   return [...sharedPrefix(active, branch.baseSequence), ...branch.suffix];
 }
 
-export function branchMessageCount(active: readonly ChatMessage[], branch: StoredBranch): number {
-  return sharedPrefix(active, branch.baseSequence).length + branch.suffix.length;
-}
-
-export function branchSummary(active: readonly ChatMessage[], branch: StoredBranch): BranchSummary {
-  return { name: branch.name, messageCount: branchMessageCount(active, branch), createdAt: branch.createdAt };
-}
-
 /**
  * Where a branch really leaves the active path: rows at the start of its
  * suffix that equal the active rows after its base (e.g. restored by redo) are
@@ -281,20 +273,6 @@ export function planSwitch(
     keepOldAs = { name: keepName, baseSequence, suffix: removed, createdAt: opts.now ?? new Date() };
   }
   return { noop: false, deleteAfterSequence: baseSequence, insert, keepOldAs, removeBranch: target.name, rebased };
-}
-
-/** Apply a switch plan in memory (what the store does with rows). */
-export function applySwitch(
-  active: readonly ChatMessage[],
-  branches: readonly StoredBranch[],
-  plan: SwitchPlan,
-): { active: ChatMessage[]; branches: StoredBranch[] } {
-  if (plan.noop) return { active: [...active], branches: [...branches] };
-  const newActive = [...active.filter((m) => m.sequenceNumber <= plan.deleteAfterSequence), ...plan.insert];
-  const rebased = new Map(plan.rebased.map((b) => [b.name, b]));
-  const newBranches = branches.filter((b) => b.name !== plan.removeBranch).map((b) => rebased.get(b.name) ?? b);
-  if (plan.keepOldAs) newBranches.push(plan.keepOldAs);
-  return { active: newActive, branches: newBranches };
 }
 
 // ---- JSON form (redo stack, export, a JSON column) ----

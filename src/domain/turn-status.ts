@@ -10,7 +10,14 @@ export const TurnStatus = {
 
 export type TurnStatus = (typeof TurnStatus)[keyof typeof TurnStatus];
 
-export const TURN_STATUSES = Object.values(TurnStatus);
+export const TURN_STATUSES = [
+  TurnStatus.RUNNING,
+  TurnStatus.WAITING_FOR_TOOL,
+  TurnStatus.COMPLETED,
+  TurnStatus.CANCELLED,
+  TurnStatus.FAILED,
+  TurnStatus.INTERRUPTED,
+] as const;
 
 /** A turn in one of these still owns its session: no other turn may start. */
 export const ACTIVE_TURN_STATUSES: readonly TurnStatus[] = [TurnStatus.RUNNING, TurnStatus.WAITING_FOR_TOOL];

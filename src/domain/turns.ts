@@ -102,14 +102,3 @@ function belongsToGroup(msg: ChatMessage, pending: Set<string>): boolean {
   if (msg.role === 'tool') return true;
   return pending.size > 0 && msg.role === 'user' && !isUserTurnStart(msg);
 }
-
-/** Tool-call groups only (units that start with an assistant carrying calls). */
-export function toolCallGroups(messages: readonly ChatMessage[]): Span[] {
-  return atomicUnits(messages).filter((u) => hasToolCalls(messages[u.start]));
-}
-
-/** Whether cutting before index `cut` would split an atomic unit. */
-export function isUnitBoundary(messages: readonly ChatMessage[], cut: number): boolean {
-  if (cut <= 0 || cut >= messages.length) return true;
-  return atomicUnits(messages).some((u) => u.start === cut);
-}

@@ -198,7 +198,10 @@ local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', 'e', ARGV[2]
 redis.call('PUBLISH', KEYS[2], '{"eventId":"' .. id .. '",' .. string.sub(ARGV[2], 2))
 return id`;
 
-/** How long a caller waits for Redis to acknowledge a publish before it is answered and the write goes on in the background. */
+/**
+ * How long a caller waits for Redis to acknowledge a publish before it is answered and the write goes on in the
+ * background.
+ */
 const ACK_WAIT_MS = 1_000;
 
 export interface BusLogger {

@@ -34,8 +34,10 @@ export function fileTools(files: Pick<SessionFiles, 'publish' | 'open'>): Server
   const contentPublish: ServerTool = {
     name: 'content_publish',
     description:
-      `Show a file that already exists in ${SESSION_FILES_DIRNAME}/{session id}/ to the user as an inline viewer card ` +
-      '(3D models, HTML, SVG, PDF, images, video, audio, text and source files). Does not copy: write the file there first.',
+      `Show a file that already exists in ${SESSION_FILES_DIRNAME}/{session id}/ ` +
+      `to the user as an inline viewer card ` +
+      '(3D models, HTML, SVG, PDF, images, video, audio, text and source files). ' +
+      'Does not copy: write the file there first.',
     parameters: {
       type: 'object',
       properties: {
@@ -60,7 +62,9 @@ export function fileTools(files: Pick<SessionFiles, 'publish' | 'open'>): Server
 
   const imageView: ServerTool = {
     name: 'image_view',
-    description: `Load an image stored in ${SESSION_FILES_DIRNAME}/{session id}/ (for example one a notice said was not loaded) into your context.`,
+    description:
+      `Load an image stored in ${SESSION_FILES_DIRNAME}/{session id}/ ` +
+      `(for example one a notice said was not loaded) into your context.`,
     parameters: {
       type: 'object',
       properties: {

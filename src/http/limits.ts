@@ -318,7 +318,10 @@ function introspectionDepthLimit(): Plugin {
   }) as Plugin;
 }
 
-/** The counter of a process's limits; the composition root builds one, shared by the SSE plugin and the graphql-ws server. */
+/**
+ * The counter of a process's limits; the composition root builds one, shared by the SSE plugin and the graphql-ws
+ * server.
+ */
 export function subscriptionCounter(
   config: Pick<Config, 'maxSubscriptionsPerSocket' | 'maxSubscriptionsPerUser' | 'maxSseStreamsPerUser'>,
 ): SubscriptionCounter {
@@ -341,7 +344,10 @@ export function limitPlugins(app: { config: Config; subscriptions: SubscriptionC
   ];
 }
 
-/** Node's own header timeout, checked often enough for a short setting to mean what it says (Node checks every 30 s by default). */
+/**
+ * Node's own header timeout, checked often enough for a short setting to mean what it says (Node checks every 30 s by
+ * default).
+ */
 export function applyRequestTimeouts(server: Server, config: Pick<Config, 'requestHeadersTimeoutMs'>): void {
   server.headersTimeout = config.requestHeadersTimeoutMs;
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(

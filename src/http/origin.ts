@@ -86,7 +86,10 @@ export function createOriginPolicy(config: OriginPolicyConfig) {
       return {
         refusal: {
           status: 403,
-          message: `Host "${clip(req.headers.host)}" is not accepted with auth disabled (DNS rebinding guard): use localhost or an IP address, or list the origin in CORS_ORIGINS`,
+          message:
+            `Host "${clip(req.headers.host)}"` +
+            ` is not accepted with auth disabled (DNS rebinding guard): ` +
+            `use localhost or an IP address, or list the origin in CORS_ORIGINS`,
         },
       };
     }
@@ -197,7 +200,8 @@ export function useCsrfHeader(): Plugin {
       if (essence && !SIMPLE_CONTENT_TYPES.has(essence)) return;
       if (request.headers.has(CSRF_HEADER) || request.headers.has('authorization')) return;
       throw new GraphQLError(
-        `Missing CSRF header: send Content-Type: application/json, or the ${CSRF_HEADER} header (any value) with GET and multipart requests`,
+        `Missing CSRF header: send Content-Type: application/json, or the ${CSRF_HEADER} ` +
+          `header (any value) with GET and multipart requests`,
         { extensions: { code: ErrorCode.CSRF_HEADER_REQUIRED, http: { status: 403 } } },
       );
     },

@@ -343,7 +343,8 @@ export function guardedFetch(signal: AbortSignal, opts: GuardOptions): typeof fe
     if (!opts.contentTypes.some((t) => ct.toLowerCase().includes(t))) {
       const head = (await res.text().catch(() => '')).slice(0, 80);
       throw new ProtocolError(
-        `unexpected content-type "${ct || 'none'}" (expected ${opts.contentTypes.join(' or ')}): ${JSON.stringify(head)}`,
+        `unexpected content-type "${ct || 'none'}" (expected ${opts.contentTypes.join(' or ')})` +
+          `: ${JSON.stringify(head)}`,
       );
     }
     if (opts.ndjson && res.body) {

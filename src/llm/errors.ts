@@ -130,7 +130,9 @@ export function classifyProviderError(
       const detail = sanitizeProviderMessage(status.detail);
       return {
         code: ErrorCode.PROVIDER_REJECTED,
-        message: `The model provider (${ctx.kind}) rejected the request (HTTP ${status.status})${detail ? `: ${detail}` : '.'}`,
+        message:
+          `The model provider (${ctx.kind}) rejected the request (HTTP ${status.status})` +
+          `${detail ? `: ${detail}` : '.'}`,
       };
     }
   }

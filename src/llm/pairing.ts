@@ -16,10 +16,14 @@
 import type { LlmMessage } from './types.js';
 
 export const MISSING_TOOL_RESULT =
-  'Tool call cancelled: no result was recorded for this call (the turn was cancelled or interrupted before it arrived).';
+  'Tool call cancelled: no result was recorded for this call ' +
+  '(the turn was cancelled or interrupted before it arrived).';
 
 export function orphanToolResultNote(m: LlmMessage): string {
-  return `[Result of an earlier tool call${m.name ? ` (${m.name})` : ''} whose request is no longer in the conversation]\n${m.content}`;
+  return (
+    `[Result of an earlier tool call${m.name ? ` (${m.name})` : ''}` +
+    ` whose request is no longer in the conversation]\n${m.content}`
+  );
 }
 
 export function pairToolCalls(messages: readonly LlmMessage[]): LlmMessage[] {

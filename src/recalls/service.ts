@@ -186,7 +186,8 @@ export class RecallService {
     if (this.stopped) return;
     const poll = Date.now() + this.config.recallPollMs;
     const due = next === null ? poll : Math.min(poll, Date.now() + Math.max(next, 0));
-    // An overdue row we could not claim (another process's transaction holds it) is looked at again shortly, not in a spin.
+    // An overdue row we could not claim (another process's transaction holds it) is looked at again shortly, not in a
+    // spin.
     const at = next !== null && next <= 0 ? Math.min(poll, Date.now() + 250) : due;
     this.wakeAt(Math.min(at, this.wantedAt));
     this.wantedAt = Infinity;

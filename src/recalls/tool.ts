@@ -13,7 +13,8 @@ export function scheduleRecallTool(recalls: Pick<RecallService, 'scheduleFromToo
     name: 'schedule_recall',
     description:
       'Schedule a message to yourself in this conversation: at the given time the text arrives as a new message ' +
-      '(marked as a scheduled recall) and you answer it in a new turn. Give in_seconds (from now) or at (ISO 8601 time).',
+      '(marked as a scheduled recall) and you answer it in a new turn. ' +
+      'Give in_seconds (from now) or at (ISO 8601 time).',
     parameters: {
       type: 'object',
       properties: {

@@ -19,7 +19,9 @@ import type { SessionService } from '../sessions/service.js';
 import type { ShareService } from '../sessions/share.js';
 import type { TransferService } from '../sessions/transfer.js';
 import type { MemoryIndex } from '../store/memory.js';
+import type { ProfileStore } from '../store/profiles.js';
 import type { SessionStore } from '../store/sessions.js';
+import type { UserStore } from '../store/users.js';
 import type { TurnService } from '../turns/service.js';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
@@ -35,6 +37,8 @@ export interface SchemaServices {
   config: Config;
   db: Database;
   store: SessionStore;
+  profileStore: ProfileStore;
+  users: UserStore;
   bus: EventBus;
   profiles: ProfileService;
   sessions: SessionService;

@@ -1,4 +1,7 @@
-/** Compression and memory: compactSession, compressionPlan, memorySearch. Thin resolvers over src/compression and src/sessions/compact.ts. */
+/**
+ * Compression and memory: compactSession, compressionPlan, memorySearch. Thin resolvers over src/compression and
+ * src/sessions/compact.ts.
+ */
 import { sessionScope } from '../auth/policy.js';
 import type { CompressionPlanResult } from '../compression/plan.js';
 import type { MemoryHit, MemoryScope } from '../compression/memory.js';
@@ -60,9 +63,13 @@ builder.queryFields((t) => ({
     type: [MemoryChunkRef],
     description:
       "Verbatim excerpts of history that compression removed from the model's window (scope raw). " +
-      'Each term is looked up as words, its last part as a prefix (`deploy` finds `deployment`, `memory.ts` finds `src/compression/memory.ts`); ' +
+      'Each term is looked up as words, its last part as a prefix (`deploy` finds `deployment`, ' +
+      '`memory.ts` finds `src/compression/memory.ts`); ' +
       'when fewer than `first` chunks match, chunks containing a term as a substring fill the rest (`ploy`). ' +
-      'Ranked by a score in [0, 1]: the mean of the share of terms present and the trigram word similarity (the share alone without pg_trgm); ties go to the most recent.',
+      'Ranked by a score in [0, 1]: ' +
+      'the mean of the share of terms present and the trigram word similarity ' +
+      '(the share alone without pg_trgm); ' +
+      'ties go to the most recent.',
     args: {
       // A plain id: an empty one means every readable session, which the relay plugin would refuse.
       sessionId: t.arg.id(),

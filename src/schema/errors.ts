@@ -129,7 +129,8 @@ export function maskError(error: unknown, message: string): Error {
         extensions: { ...error.extensions, code: fallback, http: error.extensions?.http ?? requestStatus(fallback) },
       });
     }
-    // A variable that does not coerce (unknown field, wrong type) wraps only GraphQL errors: the client's input, not a fault.
+    // A variable that does not coerce (unknown field, wrong type) wraps only GraphQL errors: the client's input, not a
+    // fault.
     if (error.originalError && wrapsOnlyGraphQLErrors(error)) {
       return new GraphQLError(error.message, {
         nodes: error.nodes,

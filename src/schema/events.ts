@@ -27,8 +27,11 @@ export const CompressionStrategyEnum = builder.enumType('CompressionStrategy', {
 
 const SessionEventRef = builder.interfaceRef<SessionEvent>('SessionEvent').implement({
   description:
-    "Every event of a session's stream. eventId is a resumable cursor: pass the last one seen as `after` to get what was missed, exactly once, in order. " +
-    'When the log no longer holds everything after `after` (a restart, or trimmed past the retention) the stream starts with EventsReset: refetch the history; fragments of a turn whose TurnStarted is lost are then not sent, its end is.',
+    "Every event of a session's stream. eventId is a resumable cursor: pass the last one seen as `after` " +
+    'to get what was missed, exactly once, in order. ' +
+    'When the log no longer holds everything after `after` (a restart, or trimmed past the retention) ' +
+    'the stream starts with EventsReset: refetch the history; ' +
+    'fragments of a turn whose TurnStarted is lost are then not sent, its end is.',
   resolveType: (event) => event.type,
   fields: (t) => ({
     eventId: t.exposeString('eventId'),

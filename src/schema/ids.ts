@@ -31,7 +31,9 @@ export function decodeArgGlobalId(globalID: string): { typename: string; id: str
   }
 }
 
-/** The type a relay `for` check wanted, from the error it throws for an id of another type; null for any other error. */
+/**
+ * The type a relay `for` check wanted, from the error it throws for an id of another type; null for any other error.
+ */
 export function wantedTypeOf(error: Error): string | null {
   const marker = ' is not of type: ';
   if (error.name !== 'PothosValidationError' || !error.message.startsWith('ID: ')) return null;

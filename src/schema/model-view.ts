@@ -7,7 +7,7 @@
  */
 import { can } from '../auth/policy.js';
 import type { PromptImage, PromptMessage } from '../domain/prompt.js';
-import { Forbidden } from '../store/errors.js';
+import { Forbidden, NotFound } from '../store/errors.js';
 import { builder } from './builder.js';
 import { MessageRoleEnum, ToolCallRef } from './message.js';
 import { nextPromptOf } from './next-prompt.js';
@@ -58,8 +58,11 @@ const ModelViewRef = builder.objectRef<ModelViewShape>('ModelView').implement({
     model: t.exposeString('model'),
     profile: t.prismaField({
       type: 'Profile',
-      resolve: async (query, v, _a, ctx) =>
-        ctx.app.db.prisma.profile.findUniqueOrThrow({ ...query, where: { id: v.profileId } }),
+      resolve: async (query, v, _a, ctx) => {
+        const profile = await ctx.app.profileStore.get(v.profileId, query);
+        if (!profile) throw new NotFound('Profile');
+        return profile;
+      },
     }),
   }),
 });

@@ -73,7 +73,8 @@ builder.queryField('node', (t) =>
     type: builder.nodeInterfaceRef(),
     nullable: true,
     description:
-      'Any Node by its global id. An id the caller may not see, a missing or deleted one and a malformed one all answer null, with no error.',
+      'Any Node by its global id. An id the caller may not see, ' +
+      'a missing or deleted one and a malformed one all answer null, with no error.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx, info) => {
       const target = parse(String(args.id));

@@ -20,7 +20,7 @@ export const ProfileRef = builder.prismaNode('Profile', {
 builder.queryField('profiles', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
     type: ['Profile'],
-    resolve: (query, _root, _args, ctx) => ctx.app.db.prisma.profile.findMany({ ...query, orderBy: { key: 'asc' } }),
+    resolve: (query, _root, _args, ctx) => ctx.app.profileStore.list(query),
   }),
 );
 

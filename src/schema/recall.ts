@@ -1,6 +1,6 @@
 /** Scheduled recalls: the Recall node, Session.recalls, scheduleRecall and cancelRecall. */
 import { can } from '../auth/policy.js';
-import type { Recall } from '../generated/prisma/client.js';
+import type { Recall } from '../store/recalls.js';
 import { BadInput, Forbidden } from '../store/errors.js';
 import type { Context } from './builder.js';
 import { builder } from './builder.js';
@@ -80,7 +80,8 @@ builder.prismaObjectFields(SessionRef, (t) => ({
   recalls: t.field({
     type: [RecallRef],
     description:
-      'Scheduled recalls: pending (and claimed) ones first, soonest first; with includeFinished, then fired and cancelled ones, newest first. Owner or admin only.',
+      'Scheduled recalls: pending (and claimed) ones first, soonest first; ' +
+      'with includeFinished, then fired and cancelled ones, newest first. Owner or admin only.',
     args: {
       includeFinished: t.arg.boolean({ defaultValue: false }),
       first: t.arg.int({ description: 'at most this many (default 50, at most MAX_PAGE_SIZE)' }),
@@ -100,7 +101,9 @@ builder.mutationFields((t) => ({
   scheduleRecall: t.withAuth({ authenticated: true }).field({
     type: RecallRef,
     description:
-      'Schedules `text` to arrive in the session at `at` as an isRecall message, answered by a turn. Fires exactly once, on whichever server process sees it first; a session busy with a turn gets it when that turn ends.',
+      'Schedules `text` to arrive in the session at `at` as an isRecall message, answered by a turn. ' +
+      'Fires exactly once, on whichever server process sees it first; ' +
+      'a session busy with a turn gets it when that turn ends.',
     args: {
       sessionId: t.arg.globalID({ for: SessionRef, required: true }),
       at: t.arg({ type: 'DateTime', required: true }),

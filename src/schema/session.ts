@@ -81,7 +81,8 @@ export const SessionRef = builder.prismaNode('Session', {
     }),
     contextTokens: t.int({
       description:
-        'The next prompt in real tokens: the last real prompt count + the calibrated delta of every message saved since.',
+        'The next prompt in real tokens: the last real prompt count + ' +
+        'the calibrated delta of every message saved since.',
       select: { id: true, contextTokenCount: true },
       // The same prompt Session.modelView shows; the stored meter if it cannot be built (a missing profile).
       resolve: async (s, _a, ctx) => (await nextPromptOf(ctx, s.id))?.prompt.estimate ?? s.contextTokenCount,
@@ -133,11 +134,7 @@ builder.queryFields((t) => ({
     nullable: true,
     args: { id: t.arg.globalID({ for: SessionRef, required: true }) },
     // One query: the selection drives the SQL and the access rule is part of the filter.
-    resolve: (query, _root, args, ctx) =>
-      ctx.app.db.prisma.session.findFirst({
-        ...query,
-        where: { id: args.id.id, ...ctx.app.store.readWhere(ctx.viewer) },
-      }),
+    resolve: (query, _root, args, ctx) => ctx.app.store.findReadable(ctx.viewer, args.id.id, query),
   }),
   sessions: t.withAuth({ authenticated: true }).field({
     type: SessionConnectionRef,

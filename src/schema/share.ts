@@ -98,7 +98,8 @@ builder.mutationField('shareSession', (t) =>
   t.withAuth({ authenticated: true }).field({
     type: ShareSessionPayloadRef,
     description:
-      'One capability link per session; the same token on repeat calls. CONFLICT while the session has no saved message.',
+      'One capability link per session; the same token on repeat calls. ' +
+      'CONFLICT while the session has no saved message.',
     args: { id: t.arg.globalID({ for: SessionRef, required: true }) },
     resolve: (_root, args, ctx) => ctx.app.shares.issue(ctx.viewer, args.id.id),
   }),

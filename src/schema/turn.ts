@@ -1,4 +1,5 @@
 /** Turn: the node, `turn(id:)`, Session.activeTurn, and the turn mutations. */
+import { TURN_STATUSES } from '../domain/turn-status.js';
 import type { ToolCall } from '../domain/types.js';
 import type { TurnJson } from '../events/types.js';
 import type { Context } from './builder.js';
@@ -7,9 +8,7 @@ import { builder } from './builder.js';
 import { MessageRef, ToolCallRef } from './message.js';
 import { SessionRef } from './session.js';
 
-export const TurnStatusEnum = builder.enumType('TurnStatus', {
-  values: ['RUNNING', 'WAITING_FOR_TOOL', 'COMPLETED', 'CANCELLED', 'FAILED', 'INTERRUPTED'] as const,
-});
+export const TurnStatusEnum = builder.enumType('TurnStatus', { values: TURN_STATUSES });
 
 export type TurnShape =
   | TurnJson

@@ -12,9 +12,7 @@ const ViewerRef = builder.objectRef<{ ok: true }>('Viewer').implement({
       type: 'User',
       nullable: true,
       resolve: (query, _root, _args, ctx) =>
-        ctx.viewer?.authEnabled && ctx.viewer.userId
-          ? ctx.app.db.prisma.user.findUnique({ ...query, where: { id: ctx.viewer.userId } })
-          : null,
+        ctx.viewer?.authEnabled && ctx.viewer.userId ? ctx.app.users.get(ctx.viewer.userId, query) : null,
     }),
     isAdmin: t.boolean({ resolve: (_r, _a, ctx) => ctx.viewer?.isAdmin ?? false }),
     authEnabled: t.boolean({ resolve: (_r, _a, ctx) => ctx.app.config.authEnabled }),

@@ -1,4 +1,6 @@
-/** One page of a session's display history, hot and archived rows seamlessly (Session.history, SharedSession.history). */
+/**
+ * One page of a session's display history, hot and archived rows seamlessly (Session.history, SharedSession.history).
+ */
 import { encodeIndexCursor } from './cursors.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { SessionStore } from '../store/sessions.js';

@@ -3,13 +3,13 @@
  * rule, the keyset cursor and, for a search, the match positions per session.
  */
 import type { Viewer } from '../auth/policy.js';
-import type { Prisma } from '../generated/prisma/client.js';
 import type { SearchService } from '../search/service.js';
 import type { SearchMatches } from '../store/search.js';
 import { decodeJsonCursor, encodeJsonCursor } from './cursors.js';
 import { BadInput } from '../store/errors.js';
 import {
   type SessionCursor,
+  type SessionQuery,
   type SessionOrderField,
   type SessionRow,
   SessionStore,
@@ -59,7 +59,7 @@ export async function listSessions(
   { store, search, maxPageSize }: SessionListDeps,
   viewer: Viewer,
   args: SessionListArgs,
-  query: { include?: Prisma.SessionInclude; select?: Prisma.SessionSelect },
+  query: SessionQuery,
 ): Promise<SessionListPage> {
   const first = args.firstGiven ? args.first : Math.min(args.first, maxPageSize);
   if (first < 0 || first > maxPageSize) throw new BadInput(`first must be between 0 and ${maxPageSize}`);

@@ -28,7 +28,10 @@ export class CompressionStore {
     return (await this.store.lockCounter(sessionId, tx)) ?? undefined;
   }
 
-  /** The meter reset after a pass: new token count, baseline and truncated flag cleared, the pass recorded (merged, other keys kept). */
+  /**
+   * The meter reset after a pass: new token count, baseline and truncated flag cleared, the pass recorded (merged,
+   * other keys kept).
+   */
   async recordCompression(
     tx: Tx,
     sessionId: string,

@@ -51,7 +51,8 @@ export class EditStore {
            files = ARRAY(SELECT replace(f, $2, $3) FROM unnest(files) AS f),
            images = ARRAY(SELECT replace(i, $2, $3) FROM unnest(images) AS i),
            metadata = replace(metadata::text, $2, $3)::jsonb
-         WHERE session_id = $1::uuid AND (cardinality(files) > 0 OR cardinality(images) > 0 OR strpos(metadata::text, $2) > 0)`,
+         WHERE session_id = $1::uuid AND (cardinality(files) > 0 ` +
+          `OR cardinality(images) > 0 OR strpos(metadata::text, $2) > 0)`,
         sessionId,
         fromPrefix,
         toPrefix,
@@ -92,7 +93,8 @@ export class EditStore {
   ): Promise<StoredMessage[]> {
     const rows = await tx.$queryRawUnsafe<(MessageRow & { archived: boolean })[]>(
       `SELECT * FROM (
-         SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive WHERE session_id = $1::uuid AND ${where}
+         SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive ` +
+        `WHERE session_id = $1::uuid AND ${where}
          UNION ALL
          SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages WHERE session_id = $1::uuid AND ${where}
        ) m ORDER BY "sequenceNumber" ${suffix}`,
@@ -121,7 +123,8 @@ export class EditStore {
     const rows = await tx.$queryRawUnsafe<{ s: number | null }[]>(
       `SELECT greatest(
          (SELECT max(sequence_number) FROM session_messages WHERE session_id = $1::uuid AND sequence_number < $2),
-         (SELECT max(sequence_number) FROM session_messages_archive WHERE session_id = $1::uuid AND sequence_number < $2)) AS s`,
+         (SELECT max(sequence_number) FROM session_messages_archive WHERE session_id = $1::uuid ` +
+        `AND sequence_number < $2)) AS s`,
       sessionId,
       seq,
     );
@@ -179,7 +182,8 @@ export class EditStore {
     const displayAdded = rows.filter((m) => m.isDisplay).length;
     const maxSeq = Math.max(...rows.map((m) => m.sequenceNumber));
     const counters = await tx.$queryRawUnsafe<{ display_count: number }[]>(
-      `UPDATE sessions SET display_count = display_count + $2, next_sequence = greatest(next_sequence, $3 + 1), last_active = now()
+      `UPDATE sessions SET display_count = display_count + $2, next_sequence = greatest(next_sequence, $3 + 1), ` +
+        `last_active = now()
        WHERE id = $1::uuid RETURNING display_count`,
       sessionId,
       displayAdded,
@@ -227,7 +231,8 @@ export class EditStore {
       if (Math.min(b, upTo) < a) continue;
       for (const table of ['session_messages', 'session_messages_archive']) {
         await tx.$executeRawUnsafe(
-          `UPDATE ${table} SET is_context = false WHERE session_id = $1::uuid AND sequence_number >= $2 AND sequence_number <= $3 AND is_context`,
+          `UPDATE ${table} SET is_context = false WHERE session_id = $1::uuid ` +
+            `AND sequence_number >= $2 AND sequence_number <= $3 AND is_context`,
           sessionId,
           a,
           Math.min(b, upTo),
@@ -287,7 +292,8 @@ export class EditStore {
   async countUpTo(sessionId: string, seq: number): Promise<number> {
     const rows = await this.prisma.$queryRawUnsafe<{ n: number }[]>(
       `SELECT (SELECT count(*) FROM session_messages WHERE session_id = $1::uuid AND sequence_number <= $2)
-            + (SELECT count(*) FROM session_messages_archive WHERE session_id = $1::uuid AND sequence_number <= $2) AS n`,
+            + (SELECT count(*) FROM session_messages_archive WHERE session_id = $1::uuid ` +
+        `AND sequence_number <= $2) AS n`,
       sessionId,
       seq,
     );
@@ -329,7 +335,8 @@ export class EditStore {
     fields: { userId: string | null; name: string | null; titleSource: string; metadata: Record<string, unknown> },
   ): Promise<{ id: string; rows: number }> {
     const created = await tx.$queryRawUnsafe<{ id: string }[]>(
-      `INSERT INTO sessions (id, profile_id, user_id, name, title_source, pinned, context_token_count, created_at, last_active,
+      `INSERT INTO sessions (id, profile_id, user_id, name, title_source, pinned, context_token_count, ` +
+        `created_at, last_active,
           planning_logs, usage, metadata, checkpoint, last_rewind_report, next_sequence, display_count)
        SELECT gen_random_uuid(), profile_id, $2, $3, $4, false, context_token_count, now(), now(),
           planning_logs, '{}'::jsonb, $5::jsonb, checkpoint, last_rewind_report, next_sequence, display_count
@@ -362,8 +369,10 @@ export class EditStore {
       id,
     );
     rows += await tx.$executeRawUnsafe(
-      `INSERT INTO memory_chunks (id, session_id, content, content_hash, breadcrumbs, turn_start, turn_end, first_at, last_at, created_at)
-       SELECT gen_random_uuid(), $2::uuid, content, content_hash, breadcrumbs, turn_start, turn_end, first_at, last_at, created_at
+      `INSERT INTO memory_chunks (id, session_id, content, content_hash, breadcrumbs, ` +
+        `turn_start, turn_end, first_at, last_at, created_at)
+       SELECT gen_random_uuid(), $2::uuid, content, content_hash, breadcrumbs, ` +
+        `turn_start, turn_end, first_at, last_at, created_at
          FROM memory_chunks WHERE session_id = $1::uuid`,
       sourceId,
       id,

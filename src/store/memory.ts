@@ -1,6 +1,6 @@
 /**
- * Raw-history index (its SQL; the chunking and terms are src/domain/memory-text.ts): the exact messages a compression demotes, written
- * verbatim to memory_chunks, and searched without any external model.
+ * Raw-history index (its SQL; the chunking and terms are src/domain/memory-text.ts): the exact messages a compression
+ * demotes, written verbatim to memory_chunks, and searched without any external model.
  * Idempotent by UNIQUE(session_id, content_hash).
  *
  * Matching (see `MemoryIndex.search`): query terms are matched as words first —
@@ -26,7 +26,10 @@ export interface MemoryHit extends MemoryChunkInput {
   score: number;
 }
 
-/** How many candidates per requested hit are ranked with word_similarity (it reads each chunk whole: ~0.3 ms per 1.5 KB chunk). */
+/**
+ * How many candidates per requested hit are ranked with word_similarity (it reads each chunk whole: ~0.3 ms per 1.5 KB
+ * chunk).
+ */
 const CANDIDATES_PER_HIT = 2;
 const MIN_CANDIDATES = 10;
 
@@ -118,7 +121,8 @@ export class MemoryIndex {
     this.lastPasses.push('substrings');
     const more = await this.pass(input, terms, 'substrings');
     const byId = new Map(hits.map((h) => [h.id, h]));
-    // The substring pass scores a chunk at least as high as the word pass (more terms count as present): keep the higher.
+    // The substring pass scores a chunk at least as high as the word pass (more terms count as present): keep the
+    // higher.
     for (const h of more) if ((byId.get(h.id)?.score ?? -1) < h.score) byId.set(h.id, h);
     return [...byId.values()]
       .sort((a, b) => b.score - a.score || b.lastAt.getTime() - a.lastAt.getTime())
@@ -149,7 +153,8 @@ export class MemoryIndex {
       if (pass === 'words') return asWords ?? 'FALSE';
       return asWords ? `(${asWords} OR ${likes[i]})` : likes[i];
     });
-    const share = `((${present.map((x) => `(CASE WHEN ${x} THEN 1 ELSE 0 END)`).join(' + ')})::float8 / ${terms.length})`;
+    const share =
+      `((${present.map((x) => `(CASE WHEN ${x} THEN 1 ELSE 0 END)`).join(' + ')})` + `::float8 / ${terms.length})`;
     const anyWords = terms.flatMap((t) => (t.tsquery ? [t.tsquery] : [])).join(' | ');
     const tsq = anyWords ? `to_tsquery('simple', ${p(anyWords)})` : null;
     const match =
@@ -169,9 +174,11 @@ export class MemoryIndex {
     const limit = p(input.first);
     const rows = await this.prisma.$queryRawUnsafe<MemoryHit[]>(
       `SELECT * FROM (
-         SELECT c.id, c.session_id AS "sessionId", c.content, c.breadcrumbs, c.turn_start AS "turnStart", c.turn_end AS "turnEnd",
+         SELECT c.id, c.session_id AS "sessionId", c.content, c.breadcrumbs, ` +
+        `c.turn_start AS "turnStart", c.turn_end AS "turnEnd",
                 c.first_at AS "firstAt", c.last_at AS "lastAt", ${score} AS score
-           FROM (SELECT id, session_id, content, breadcrumbs, turn_start, turn_end, first_at, last_at, ${share} AS share FROM memory_chunks
+           FROM (SELECT id, session_id, content, breadcrumbs, turn_start, turn_end, ` +
+        `first_at, last_at, ${share} AS share FROM memory_chunks
                   WHERE ${scope} AND (${match}) ${exclude}
                   ORDER BY share DESC, ${rank}last_at DESC LIMIT ${candidates}) c
          OFFSET 0 -- a fence: without it the planner inlines r and computes word_similarity twice (filter and sort key)

@@ -101,7 +101,10 @@ export class RecallStore {
     return [...active, ...finished];
   }
 
-  /** PENDING or CLAIMED → CANCELLED; null when the row is in neither (fired, cancelled, gone). A firing transaction holds the row: this waits for it. */
+  /**
+   * PENDING or CLAIMED → CANCELLED; null when the row is in neither (fired, cancelled, gone). A firing transaction
+   * holds the row: this waits for it.
+   */
   async cancel(id: string): Promise<Recall | null> {
     const rows = await this.prisma.$queryRawUnsafe<RecallRow[]>(
       `UPDATE recalls SET status = 'CANCELLED', cancelled_at = now(), claimed_by = NULL, claimed_at = NULL
@@ -147,7 +150,8 @@ export class RecallStore {
   async nextDueInMs(leaseMs: number): Promise<number | null> {
     const rows = await this.prisma.$queryRawUnsafe<{ ms: number | null }[]>(
       `SELECT (extract(epoch FROM (min(CASE WHEN r.status = 'PENDING' THEN r.due_at
-                                        ELSE greatest(r.due_at, r.claimed_at + $1::int * interval '1 millisecond') END) - now())) * 1000)::float8 AS ms
+                                        ELSE greatest(r.due_at, r.claimed_at + $1::int * interval '1 millisecond') ` +
+        `END) - now())) * 1000)::float8 AS ms
        FROM recalls r WHERE r.status IN ('PENDING', 'CLAIMED') AND ${NO_ACTIVE_TURN}`,
       leaseMs,
     );

@@ -100,7 +100,9 @@ export function toRowData(
 }
 
 /** Column list shared by the raw queries over both message tables. */
-export const MESSAGE_COLUMNS = `session_id AS "sessionId", sequence_number AS "sequenceNumber", display_index AS "displayIndex",
+export const MESSAGE_COLUMNS =
+  `session_id AS "sessionId", sequence_number AS "sequenceNumber", ` +
+  `display_index AS "displayIndex",
   role, content, thinking, is_context AS "isContext", is_display AS "isDisplay", is_plan AS "isPlan",
   is_compression AS "isCompression", is_summary AS "isSummary", is_compression_critical AS "isCompressionCritical",
   is_recall AS "isRecall", is_agent_note AS "isAgentNote", metadata, elapsed_seconds AS "elapsedSeconds",

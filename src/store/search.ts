@@ -156,7 +156,8 @@ export class SearchStore {
     if (this.stats && Date.now() - this.stats.at < STATS_TTL_MS) return this.stats.values;
     const rows = await tx.$queryRawUnsafe<{ v: string }[]>(
       `SELECT v FROM pg_stats st,
-              unnest(coalesce(st.most_common_vals::text::text[], '{}') || coalesce(st.histogram_bounds::text::text[], '{}')) v
+              unnest(coalesce(st.most_common_vals::text::text[], '{}') ` +
+        `|| coalesce(st.histogram_bounds::text::text[], '{}')) v
         WHERE st.schemaname = current_schema() AND st.attname = 'content_folded'
           AND st.tablename IN ('session_messages', 'session_messages_archive')`,
     );
@@ -191,7 +192,8 @@ export class SearchStore {
     const p = add(folded);
     const depth = add(this.tuning.sampleDepth);
     const firstRows = (table: string) =>
-      `EXISTS (SELECT 1 FROM (SELECT t.content_folded FROM ${table} t WHERE t.session_id = o.id AND t.display_index IS NOT NULL
+      `EXISTS (SELECT 1 FROM (SELECT t.content_folded FROM ${table} t WHERE t.session_id = o.id ` +
+      `AND t.display_index IS NOT NULL
                  ORDER BY t.display_index LIMIT ${depth}) f WHERE f.content_folded LIKE ${p})`;
     const [row] = await tx.$queryRawUnsafe<{ sampled: number; hits: number }[]>(
       `SELECT count(*)::int AS sampled, count(*) FILTER (WHERE hit)::int AS hits
@@ -205,7 +207,10 @@ export class SearchStore {
       : 'sparse';
   }
 
-  /** One page of sessions(search:) for a valid term: the plain list's order and pinned-first rule, exact totalCount, matches per edge. */
+  /**
+   * One page of sessions(search:) for a valid term: the plain list's order and pinned-first rule, exact totalCount,
+   * matches per edge.
+   */
   async search(options: Omit<ListOptions, 'ids' | 'probe'>, query: SessionQuery, term: string): Promise<SearchPage> {
     const concurrent = this.db.kind === 'postgres';
     // The probe plan's count, split into parts (by a hash of the id) on
@@ -256,9 +261,12 @@ export class SearchStore {
       const where = this.store.listWhere(options.viewer);
       const params: unknown[] = [...where.params, folded];
       const p = `$${params.length}`;
-      const matching = `SELECT session_id FROM session_messages WHERE display_index IS NOT NULL AND content_folded LIKE ${p}
+      const matching =
+        `SELECT session_id FROM session_messages WHERE display_index IS NOT NULL ` +
+        `AND content_folded LIKE ${p}
             UNION
-            SELECT session_id FROM session_messages_archive WHERE display_index IS NOT NULL AND content_folded LIKE ${p}`;
+            SELECT session_id FROM session_messages_archive WHERE display_index IS NOT NULL ` +
+        `AND content_folded LIKE ${p}`;
       // A rare term's few sessions are looked up by id (the planner, not
       // knowing how few, would hash-join every session); otherwise a join.
       const found = await tx.$queryRawUnsafe<{ id: string }[]>(
@@ -310,8 +318,10 @@ export class SearchStore {
             WHERE session_id = ANY($1::uuid[]) AND display_index IS NOT NULL AND ${like}
          ) x GROUP BY session_id)
        SELECT m.session_id AS "sessionId", m.indices, coalesce(
-           (SELECT a.content FROM session_messages_archive a WHERE a.session_id = m.session_id AND a.display_index = m.indices[1]),
-           (SELECT h.content FROM session_messages h WHERE h.session_id = m.session_id AND h.display_index = m.indices[1])) AS content
+           (SELECT a.content FROM session_messages_archive a WHERE a.session_id = m.session_id ` +
+        `AND a.display_index = m.indices[1]),
+           (SELECT h.content FROM session_messages h WHERE h.session_id = m.session_id ` +
+        `AND h.display_index = m.indices[1])) AS content
          FROM m`,
       sessionIds,
       folded,

@@ -103,6 +103,14 @@ export class SessionStore {
     return { userId: scope.userId };
   }
 
+  /** One session the viewer may read, or null; `query` is Pothos' selection (one statement, the access rule in it). */
+  findReadable(viewer: Viewer, id: string, query: SessionQuery = {}): Promise<SessionRow | null> {
+    return this.prisma.session.findFirst({
+      ...(query as object),
+      where: { id, ...this.readWhere(viewer) },
+    }) as Promise<SessionRow | null>;
+  }
+
   /**
    * One page of session summaries: pinned first, then the requested order,
    * keyset-paginated on (pinned, order value, id). History is never loaded;
@@ -133,7 +141,8 @@ export class SessionStore {
       const idParam = `${add(id)}::uuid`;
       const pParam = add(pinned);
       conditions.push(
-        `(s.pinned < ${pParam} OR (s.pinned = ${pParam} AND (${value} ${cmp} ${vParam} OR (${value} = ${vParam} AND s.id ${cmp} ${idParam}))))`,
+        `(s.pinned < ${pParam} OR (s.pinned = ${pParam} AND (${value} ${cmp} ${vParam} ` +
+          `OR (${value} = ${vParam} AND s.id ${cmp} ${idParam}))))`,
       );
     }
     const order = `ORDER BY s.pinned DESC, ${value} ${dir}, s.id ${dir}`;
@@ -191,8 +200,10 @@ export class SessionStore {
     if (sessionIds.length === 0) return new Map();
     const rows = await this.prisma.$queryRawUnsafe<{ id: string; preview: string | null }[]>(
       `SELECT s.id, left(coalesce(
-          (SELECT m.content FROM session_messages m WHERE m.session_id = s.id AND m.display_index = s.display_count - 1),
-          (SELECT a.content FROM session_messages_archive a WHERE a.session_id = s.id AND a.display_index = s.display_count - 1)
+          (SELECT m.content FROM session_messages m WHERE m.session_id = s.id ` +
+        `AND m.display_index = s.display_count - 1),
+          (SELECT a.content FROM session_messages_archive a WHERE a.session_id = s.id ` +
+        `AND a.display_index = s.display_count - 1)
         ), 200) AS preview
        FROM sessions s WHERE s.id = ANY($1::uuid[])`,
       sessionIds,
@@ -248,7 +259,8 @@ export class SessionStore {
       id,
       [
         this.metadataSql(2),
-        `usage = jsonb_build_object('promptTokens', ${total('promptTokens', 4)}, 'completionTokens', ${total('completionTokens', 5)},
+        `usage = jsonb_build_object('promptTokens', ${total('promptTokens', 4)}, ` +
+          `'completionTokens', ${total('completionTokens', 5)},
            'cachedPromptTokens', ${total('cachedPromptTokens', 6)})`,
         'context_token_count = $7',
       ],
@@ -290,7 +302,8 @@ export class SessionStore {
   async appendPlanningLog(id: string, entry: Record<string, unknown>): Promise<void> {
     await this.prisma.$executeRawUnsafe(
       `UPDATE sessions SET planning_logs =
-         (CASE WHEN jsonb_typeof(planning_logs) = 'array' THEN planning_logs ELSE '[]'::jsonb END) || jsonb_build_array($2::jsonb)
+         (CASE WHEN jsonb_typeof(planning_logs) = 'array' THEN planning_logs ELSE '[]'::jsonb END) ` +
+        `|| jsonb_build_array($2::jsonb)
        WHERE id = $1::uuid`,
       id,
       JSON.stringify(entry),
@@ -299,7 +312,10 @@ export class SessionStore {
 
   /** `metadata = (metadata - $remove) || $set`, the set object at $first and the removed keys at $first+1. */
   private metadataSql(first: number): string {
-    return `metadata = (CASE WHEN jsonb_typeof(metadata) = 'object' THEN metadata ELSE '{}'::jsonb END - $${first + 1}::text[]) || $${first}::jsonb`;
+    return (
+      `metadata = (CASE WHEN jsonb_typeof(metadata) = 'object' THEN metadata ELSE '{}'::jsonb END ` +
+      `- $${first + 1}::text[]) || $${first}::jsonb`
+    );
   }
 
   private async updateReturning(
@@ -371,7 +387,8 @@ export class SessionStore {
 
   private async committed(sessionId: string, messages: StoredMessage[]): Promise<boolean> {
     const rows = await this.prisma.$queryRawUnsafe<{ sequence_number: number; role: string; content: string }[]>(
-      'SELECT sequence_number, role, content FROM session_messages WHERE session_id = $1::uuid AND sequence_number = ANY($2::int[])',
+      'SELECT sequence_number, role, content FROM session_messages ' +
+        'WHERE session_id = $1::uuid AND sequence_number = ANY($2::int[])',
       sessionId,
       messages.map((m) => m.sequenceNumber),
     );
@@ -416,9 +433,11 @@ export class SessionStore {
   async message(sessionId: string, sequenceNumber: number, tx?: Tx): Promise<StoredMessage | null> {
     const client = tx ?? this.prisma;
     const rows = await client.$queryRawUnsafe<(MessageRow & { archived: boolean })[]>(
-      `(SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages WHERE session_id = $1::uuid AND sequence_number = $2)
+      `(SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages WHERE session_id = $1::uuid ` +
+        `AND sequence_number = $2)
        UNION ALL
-       (SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive WHERE session_id = $1::uuid AND sequence_number = $2)
+       (SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive WHERE session_id = $1::uuid ` +
+        `AND sequence_number = $2)
        LIMIT 1`,
       sessionId,
       sequenceNumber,
@@ -444,9 +463,11 @@ export class SessionStore {
   async messagesAfter(sessionId: string, sequenceNumber: number, tx?: Tx): Promise<StoredMessage[]> {
     const client = tx ?? this.prisma;
     const rows = await client.$queryRawUnsafe<(MessageRow & { archived: boolean })[]>(
-      `SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive WHERE session_id = $1::uuid AND sequence_number > $2
+      `SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive WHERE session_id = $1::uuid ` +
+        `AND sequence_number > $2
        UNION ALL
-       SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages WHERE session_id = $1::uuid AND sequence_number > $2
+       SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages WHERE session_id = $1::uuid ` +
+        `AND sequence_number > $2
        ORDER BY "sequenceNumber"`,
       sessionId,
       sequenceNumber,
@@ -468,7 +489,9 @@ export class SessionStore {
    * in context order (compression rows placed by metadata.contextOrder, see domain/context-order).
    */
   async context(sessionId: string, tx?: Tx): Promise<StoredMessage[]> {
-    const sql = `SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive WHERE session_id = $1::uuid AND is_context
+    const sql =
+      `SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive ` +
+      `WHERE session_id = $1::uuid AND is_context
        UNION ALL
        SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages WHERE session_id = $1::uuid AND is_context
        ORDER BY "sequenceNumber"`;
@@ -545,7 +568,8 @@ export class SessionStore {
     // Keep the newest `window` rows hot, but never archive a row still in the context.
     const thresholdRows = await client.$queryRawUnsafe<{ t: number | null }[]>(
       `SELECT least(
-         (SELECT sequence_number FROM session_messages WHERE session_id = $1::uuid ORDER BY sequence_number DESC OFFSET $2 LIMIT 1) + 1,
+         (SELECT sequence_number FROM session_messages WHERE session_id = $1::uuid ` +
+        `ORDER BY sequence_number DESC OFFSET $2 LIMIT 1) + 1,
          (SELECT min(sequence_number) FROM session_messages WHERE session_id = $1::uuid AND is_context)
        ) AS t`,
       sessionId,
@@ -590,7 +614,9 @@ export class SessionStore {
 }
 
 /** The sessions row as Prisma's Session, for the statements that return it from raw SQL. */
-const SESSION_COLUMNS = `id, profile_id AS "profileId", user_id AS "userId", name, title_source AS "titleSource", pinned,
+const SESSION_COLUMNS =
+  `id, profile_id AS "profileId", user_id AS "userId", name, ` +
+  `title_source AS "titleSource", pinned,
   context_token_count AS "contextTokenCount", created_at AS "createdAt", last_active AS "lastActive",
   planning_logs AS "planningLogs", usage, metadata, checkpoint, last_rewind_report AS "lastRewindReport",
   next_sequence AS "nextSequence", display_count AS "displayCount"`;

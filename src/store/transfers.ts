@@ -57,7 +57,10 @@ export class TransferStore {
     return this.db.prisma;
   }
 
-  /** What a full export adds to the history: the profile's key, the branches and the raw-history chunks, in export order. */
+  /**
+   * What a full export adds to the history: the profile's key, the branches and the raw-history chunks, in export
+   * order.
+   */
   async exportExtras(
     session: Pick<SessionRow, 'id' | 'profileId'>,
   ): Promise<{ profileKey: string | null; branches: BranchRow[]; chunks: MemoryChunkRow[] }> {

@@ -55,7 +55,9 @@ export class TurnRunStore {
     this.contextRead = null;
   }
 
-  /** One message of the context by sequence number (one row, not the whole context); null when it is not in the context. */
+  /**
+   * One message of the context by sequence number (one row, not the whole context); null when it is not in the context.
+   */
   async contextMessage(sessionId: string, sequenceNumber: number): Promise<StoredMessage | null> {
     const message = await this.sessions.message(sessionId, sequenceNumber);
     return message?.isContext ? message : null;

@@ -133,7 +133,10 @@ export class TurnService {
     this.instanceId = instanceIdOf(deps.config);
   }
 
-  /** Calls `listener` whenever a local turn's runner has finished (the recall scheduler wakes for that session); returns its removal. */
+  /**
+   * Calls `listener` whenever a local turn's runner has finished (the recall scheduler wakes for that session); returns
+   * its removal.
+   */
   onTurnDone(listener: (sessionId: string) => void): () => void {
     this.turnDoneListeners.add(listener);
     return () => void this.turnDoneListeners.delete(listener);
@@ -490,7 +493,9 @@ export class TurnService {
     return recovered;
   }
 
-  /** At start: the turns this instance's previous incarnation left running end at once, without waiting for staleness. */
+  /**
+   * At start: the turns this instance's previous incarnation left running end at once, without waiting for staleness.
+   */
   async recoverOwn(): Promise<number> {
     if (!this.exclusiveStore && this.instanceId === null) return 0;
     const left = await this.turns.activeNotOwnedBy(this.processId, this.exclusiveStore ? null : this.instanceId);
@@ -579,7 +584,9 @@ export class TurnService {
           isAgentNote: true,
           isDisplay: false,
           content:
-            '[The previous answer was interrupted by a server restart; the partial text above is all that was produced. Continue from it if the user asks.]',
+            '[The previous answer was interrupted by a server restart; ' +
+            'the partial text above is all that was produced. ' +
+            'Continue from it if the user asks.]',
           metadata: { kind: 'recovery_hint', turnId: turn.id },
         },
       ])),

@@ -85,13 +85,15 @@ export function renderLocalGraphiQL(options: GraphiQLOptions): string {
   // JSON inside a <script>: `<` escaped so no string can close the element.
   const opts = JSON.stringify(options).replace(/</g, '\\u003c');
   const p = GRAPHIQL_ASSET_PREFIX;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
 <link rel="icon" href="data:,"><link rel="stylesheet" href="${p}graphiql.css"></head>
 <body id="body" class="no-focus-outline"><noscript>You need to enable JavaScript to run this app.</noscript>
 <div id="root">Loading ${title}…</div>
 <script>
 const workers = {};
-const workerUrls = { editorWorkerService: '${p}editor.worker.js', json: '${p}json.worker.js', graphql: '${p}graphql.worker.js' };
+const workerUrls = { editorWorkerService: '${p}editor.worker.js', ` +
+    `json: '${p}json.worker.js', graphql: '${p}graphql.worker.js' };
 function prepareWorkers() {
   return Promise.all(Object.entries(workerUrls).map(async ([label, url]) => {
     const text = await (await fetch(url)).text();
@@ -102,7 +104,8 @@ self.MonacoEnvironment = { globalAPI: false, getWorkerUrl: (_id, label) => worke
 </script>
 <script src="${p}yoga-graphiql.umd.js"></script>
 <script>prepareWorkers().finally(() => { YogaGraphiQL.renderYogaGraphiQL(root, ${opts}); });</script>
-</body></html>`;
+</body></html>`
+  );
 }
 
 const cache = new Map<string, Promise<{ body: Buffer; gzipped: Buffer }>>();

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  atomicUnits,
-  isUnitBoundary,
-  isUserTurnStart,
-  lastRealUserIndex,
-  splitTurns,
-  toolCallGroups,
-} from '../../src/domain/turns.js';
+import { atomicUnits, isUserTurnStart, lastRealUserIndex, splitTurns } from '../../src/domain/turns.js';
 import { assistant, call, calls, note, result, summary, user } from './compression-fixtures.js';
 
 describe('turns', () => {
@@ -51,9 +44,6 @@ describe('atomic units / tool-call groups', () => {
       { start: 1, end: 4 },
       { start: 4, end: 5 },
     ]);
-    expect(toolCallGroups(msgs)).toEqual([{ start: 1, end: 4 }]);
-    expect(isUnitBoundary(msgs, 2)).toBe(false);
-    expect(isUnitBoundary(msgs, 4)).toBe(true);
   });
 
   it('absorbs an agent note (image injection) while calls are unanswered', () => {

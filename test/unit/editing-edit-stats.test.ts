@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  countLines,
-  editStatsFromTranscript,
-  foldEditResults,
-  patchLineCounts,
-  ZERO_EDIT_STATS,
-} from '../../src/domain/edit-stats.js';
+import { countLines, editStatsFromTranscript, patchLineCounts, ZERO_EDIT_STATS } from '../../src/domain/edit-stats.js';
 import { makeMessage, type ChatMessage, type ToolCall } from '../../src/domain/types.js';
 
 let seq = 0;
@@ -137,10 +131,15 @@ describe('editStatsFromTranscript', () => {
   });
 });
 
-describe('foldEditResults', () => {
-  it('folds one step into running stats', () => {
-    const calls = [call('1', 'write', { content: 'x\ny' })];
-    expect(foldEditResults({ linesAdded: 10, linesRemoved: 1 }, calls, [result('1')])).toEqual({
+describe('editStatsFromTranscript: running stats', () => {
+  it('adds a later step onto the stats of the earlier ones', () => {
+    const earlier = [
+      assistant(call('0', 'edit_file', { old_string: 'a', new_string: '1\n2\n3\n4\n5\n6\n7\n8\n9\n10' })),
+      result('0'),
+    ];
+    expect(editStatsFromTranscript(earlier)).toEqual({ linesAdded: 10, linesRemoved: 1 });
+    const step = [assistant(call('1', 'write', { content: 'x\ny' })), result('1')];
+    expect(editStatsFromTranscript([...earlier, ...step])).toEqual({
       linesAdded: 12,
       linesRemoved: 1,
     });

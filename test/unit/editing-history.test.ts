@@ -3,7 +3,6 @@ import {
   emptyRedoStack,
   HistoryEditError,
   markCheckpoint,
-  onNewTurn,
   planRewind,
   popRedo,
   pushUndo,
@@ -103,11 +102,6 @@ describe('redo stack', () => {
     const stack = pushUndo(emptyRedoStack(), undoLastTurnRange(active)!);
     const copy = JSON.parse(JSON.stringify(stack)) as RedoStack;
     expect(popRedo(copy, active.slice(0, 2)).restore).toEqual(active.slice(2));
-  });
-
-  it('a new turn clears redo', () => {
-    const stack = pushUndo(emptyRedoStack(), undoLastTurnRange(active)!);
-    expectCode(() => popRedo(onNewTurn(stack), active.slice(0, 2)), 'CONFLICT');
   });
 
   it('refuses a stale segment when the history changed since the undo', () => {

@@ -7,14 +7,11 @@ import {
   cleanGeneratedTitle,
   forkTitle,
   heuristicTitle,
-  isPlaceholderTitle,
   shortenAtWord,
   TITLE_MAX_CHARS,
   TITLE_PROMPT,
   titlePromptInput,
-  upgradeTitleFromHistory,
 } from '../../src/domain/titles.js';
-import { makeMessage } from '../../src/domain/types.js';
 
 describe('heuristicTitle', () => {
   it('takes the first line only', () => {
@@ -118,55 +115,6 @@ describe('canAutoTitle', () => {
       titleSource: 'GENERATED',
     });
     expect(applyGeneratedTitle('MANUAL', 'Anything')).toBeNull();
-  });
-});
-
-describe('isPlaceholderTitle', () => {
-  it('recognises null, empty, New session…, New chat', () => {
-    for (const t of [
-      null,
-      undefined,
-      '',
-      '   ',
-      'New session',
-      'New session - 2024-05-01 10:00',
-      'New session…',
-      'New chat',
-      'new chat 3',
-      'Untitled',
-    ]) {
-      expect(isPlaceholderTitle(t)).toBe(true);
-    }
-  });
-  it('does not treat real titles as placeholders', () => {
-    for (const t of ['New chat ideas for the team', 'Sessions in Redis', 'Fix login']) {
-      expect(isPlaceholderTitle(t)).toBe(false);
-    }
-  });
-});
-
-describe('upgradeTitleFromHistory', () => {
-  const msgs = [
-    makeMessage({ role: 'user', content: 'reminder: tests are slow', isAgentNote: true, sequenceNumber: 0 }),
-    makeMessage({ role: 'user', content: 'Summary of earlier turns', isSummary: true, sequenceNumber: 1 }),
-    makeMessage({ role: 'user', content: 'Set up CI for the monorepo', sequenceNumber: 2 }),
-  ];
-
-  it('names a placeholder session from the first real user message', () => {
-    expect(upgradeTitleFromHistory('New session - 2024-01-01', 'DEFAULT', msgs)).toEqual({
-      name: 'Set up CI for the monorepo',
-      titleSource: 'HEURISTIC',
-    });
-    expect(upgradeTitleFromHistory(null, 'IMPORTED', msgs)?.name).toBe('Set up CI for the monorepo');
-  });
-
-  it('leaves manual titles and real titles alone', () => {
-    expect(upgradeTitleFromHistory('New chat', 'MANUAL', msgs)).toBeNull();
-    expect(upgradeTitleFromHistory('CI work', 'HEURISTIC', msgs)).toBeNull();
-  });
-
-  it('returns null when there is no user message', () => {
-    expect(upgradeTitleFromHistory(null, 'DEFAULT', [msgs[0]])).toBeNull();
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * The store is the only place that speaks SQL: outside src/store (and the
- * database layer, the generated client and, until it moves to store
- * methods, src/schema) no module imports the Prisma client, reaches
- * `.prisma`, runs raw SQL or uses the raw driver.
+ * database layer, the generated client and the schema builder, which hands
+ * Pothos' prisma plugin its client) no module imports the Prisma client,
+ * reaches `.prisma`, runs raw SQL or uses the raw driver: Pothos reads that
+ * take a `query` go through store methods that accept it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -11,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SRC = join(ROOT, 'src');
-const ALLOWED = ['src/store/', 'src/db/', 'src/generated/', 'src/schema/'];
+// builder.ts hands Pothos' prisma plugin its client (`client: (ctx) => …`): the plugin's own reads, nothing else.
+const ALLOWED = ['src/store/', 'src/db/', 'src/generated/', 'src/schema/builder.ts'];
 
 const FORBIDDEN: [string, RegExp][] = [
   ['imports the Prisma client', /from\s+['"][^'"]*generated\/prisma[^'"]*['"]|from\s+['"]@prisma\/client['"]/],

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   CalibrationRegistry,
-  estimateDeltaTokens,
-  estimateTokens,
   fitLine,
   isTruncatedReport,
   messageChars,
   MAX_OBSERVATIONS,
 } from '../../src/domain/tokens.js';
-import type { ImageRef } from '../../src/domain/image-tokens.js';
+import { imageTokensFromBase64 } from '../../src/domain/image-tokens.js';
 import { buildPrompt, type PromptInput } from '../../src/domain/prompt.js';
 import { assistant, call, result, user, x } from './compression-fixtures.js';
 
@@ -155,59 +153,18 @@ describe('isTruncatedReport', () => {
   });
 });
 
-describe('messageChars / estimateTokens', () => {
+describe('messageChars', () => {
   it('counts content, thinking, tool call names and JSON args', () => {
     const m = call('c1', 'grep', { q: 'abc' }, { content: 'hello', thinking: 'hmm' });
     expect(messageChars(m)).toBe(5 + 3 + 4 + JSON.stringify({ q: 'abc' }).length);
     expect(messageChars(user('abc'))).toBe(3);
-  });
-
-  it('adds image costs: default 1024, a flat price, or a per-image pricer', () => {
-    const reg = new CalibrationRegistry();
-    const msgs = [user(x(180), { images: ['a.png', 'b.png'] })];
-    expect(estimateTokens(msgs, M, { registry: reg })).toBe(100 + 2048);
-    expect(estimateTokens(msgs, M, { registry: reg, imageTokens: 500 })).toBe(1100);
-    const pricer = (img: ImageRef) => (img.value === 'a.png' ? 1026 : 256);
-    expect(estimateTokens(msgs, M, { registry: reg, imageTokens: pricer })).toBe(100 + 1026 + 256);
-  });
-
-  it('prices inline base64 tool-result images too', () => {
-    const reg = new CalibrationRegistry();
-    const msgs = [result('c', x(180), { metadata: { base64: 'AAAA' } })];
-    const kinds: string[] = [];
-    const est = estimateTokens(msgs, M, {
-      registry: reg,
-      imageTokens: (img) => {
-        kinds.push(img.kind);
-        return 300;
-      },
-    });
-    expect(est).toBe(400);
-    expect(kinds).toEqual(['base64']);
-  });
-
-  it('uses the calibrated line when one is usable', () => {
-    const reg = calibrated([
-      [1000, 600],
-      [2000, 1100],
-    ]);
-    expect(estimateTokens([user(x(1000))], M, { registry: reg })).toBe(600);
-  });
-
-  it('delta estimates carry no overhead', () => {
-    const reg = calibrated([
-      [1000, 600],
-      [2000, 1100],
-    ]);
-    expect(estimateDeltaTokens([user(x(200))], M, { registry: reg })).toBe(100);
-    expect(estimateDeltaTokens([], M, { registry: reg })).toBe(0);
   });
 });
 
 /** The production estimate of the next prompt (buildPrompt): the last real count + the calibrated delta since. */
 describe('buildPrompt: real baseline + calibrated delta', () => {
   const reg = () => new CalibrationRegistry();
-  const estimate = (over: Partial<PromptInput> & Pick<PromptInput, 'context'>) =>
+  const prompt = (over: Partial<PromptInput> & Pick<PromptInput, 'context'>) =>
     buildPrompt({
       model: M,
       vision: true,
@@ -218,7 +175,9 @@ describe('buildPrompt: real baseline + calibrated delta', () => {
       systemPrompt: '',
       images: new Map(),
       ...over,
-    }).estimate;
+    });
+  const estimate = (over: Partial<PromptInput> & Pick<PromptInput, 'context'>) => prompt(over).estimate;
+  const image = (path: string, tokens: number) => [path, { path, bytes: 100, tokens, b64: 'B64' }] as const;
 
   it('falls back to a full estimate of the view without a baseline', () => {
     expect(estimate({ baseline: null, context: [user(x(180)), assistant(x(180))] })).toBe(200);
@@ -260,12 +219,47 @@ describe('buildPrompt: real baseline + calibrated delta', () => {
     ).toBe(800);
   });
 
+  it('adds the price of each sent image to a full estimate', () => {
+    const images = new Map([image('a.png', 1026), image('b.png', 256)]);
+    const context = [user(x(180), { images: ['a.png', 'b.png'] })];
+    expect(estimate({ images, baseline: null, context })).toBe(100 + 1026 + 256);
+  });
+
+  it('prices inline base64 tool-result images too', () => {
+    const p = prompt({
+      baseline: null,
+      context: [result('c', x(180), { metadata: { is_image: true, base64: 'AAAA' } })],
+    });
+    expect(p.messages.flatMap((m) => m.images.map((i) => i.tokens))).toEqual([imageTokensFromBase64('AAAA', 1024)]);
+    expect(p.estimate).toBe(Math.ceil(p.chars / 1.8) + imageTokensFromBase64('AAAA', 1024));
+  });
+
+  it('uses the calibrated line for a full estimate when one is usable', () => {
+    const registry = calibrated([
+      [1000, 600],
+      [2000, 1100],
+    ]);
+    expect(estimate({ registry, baseline: null, context: [user(x(1000))] })).toBe(600);
+  });
+
+  it('the calibrated delta carries no overhead, and nothing appended adds nothing', () => {
+    const registry = calibrated([
+      [1000, 600],
+      [2000, 1100],
+    ]);
+    const counted = user(x(1000));
+    expect(
+      estimate({ registry, baseline: { promptTokens: 600, messageCount: 1 }, context: [counted, user(x(200))] }),
+    ).toBe(700);
+    expect(estimate({ registry, baseline: { promptTokens: 600, messageCount: 1 }, context: [counted] })).toBe(600);
+  });
+
   it('ignores a stale baseline from a longer (since compressed) context', () => {
     expect(estimate({ baseline: { promptTokens: 90_000, messageCount: 40 }, context: [user(x(180))] })).toBe(100);
   });
 
   it('includes images of appended messages', () => {
-    const images = new Map([['i.png', { path: 'i.png', bytes: 100, tokens: 1026, b64: 'B64' }]]);
+    const images = new Map([image('i.png', 1026)]);
     const context = [user('a'), user(x(180), { images: ['i.png'] })];
     expect(estimate({ images, baseline: { promptTokens: 10, messageCount: 1 }, context })).toBe(10 + 100 + 1026);
   });

@@ -22,7 +22,8 @@ export const SHARED = `query Shared($token: String!, $last: Int!, $before: Strin
   }
 }`;
 
-export const HISTORY = `pageInfo { hasPreviousPage hasNextPage startCursor endCursor } edges { cursor displayIndex node { ...Msg } }`;
+export const HISTORY =
+  `pageInfo { hasPreviousPage hasNextPage startCursor endCursor }` + ` edges { cursor displayIndex node { ...Msg } }`;
 
 export const OPEN_SESSION = `query OpenSession($id: ID!, $last: Int!) {
   session(id: $id) {

@@ -27,7 +27,10 @@ export function modelViewPanel(sessionId: () => string | null, onError: (error: 
     body.replaceChildren(
       h('p', {
         class: 'model-view-total',
-        text: `${view.messages.length} messages · ~${view.estimatedTokens.toLocaleString()} / ${view.contextWindow.toLocaleString()} tokens · ${view.profile.name} (${view.model})`,
+        text:
+          `${view.messages.length} messages · ~${view.estimatedTokens.toLocaleString()}` +
+          ` / ${view.contextWindow.toLocaleString()} tokens` +
+          ` · ${view.profile.name} (${view.model})`,
       }),
       h(
         'ol',

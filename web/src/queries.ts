@@ -4,7 +4,8 @@ import { HISTORY, MESSAGE_FIELDS } from './first-page.js';
 
 export { MESSAGE_FIELDS, OPEN_SESSION } from './first-page.js';
 
-export const SESSION_FIELDS = `fragment Summary on Session { id name pinned lastActive displayMessageCount preview profile { name } }`;
+export const SESSION_FIELDS =
+  `fragment Summary on Session { id name pinned lastActive` + ` displayMessageCount preview profile { name } }`;
 
 export interface Message extends MessageView {
   id: string;
@@ -75,7 +76,10 @@ export const CANCEL = `mutation Cancel($turnId: ID!) { cancelTurn(turnId: $turnI
 
 export const SHARE = `mutation Share($id: ID!) { shareSession(id: $id) { url } }`;
 
-export const UPLOAD = `mutation Upload($sessionId: ID!, $files: [File!]!) { uploadSessionFiles(sessionId: $sessionId, files: $files) { filename size contentType url } }`;
+export const UPLOAD =
+  `mutation Upload($sessionId: ID!, $files: [File!]!)` +
+  ` { uploadSessionFiles(sessionId: $sessionId, files: $files)` +
+  ` { filename size contentType url } }`;
 
 export const CREATE = `mutation Create { createSession(input: {}) { ...Summary } }
 ${SESSION_FIELDS}`;
@@ -83,7 +87,9 @@ ${SESSION_FIELDS}`;
 export const RENAME = `mutation Rename($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { ...Summary } }
 ${SESSION_FIELDS}`;
 
-export const PIN = `mutation Pin($id: ID!, $pinned: Boolean!) { setSessionPinned(id: $id, pinned: $pinned) { ...Summary } }
+export const PIN =
+  `mutation Pin($id: ID!, $pinned: Boolean!)` +
+  ` { setSessionPinned(id: $id, pinned: $pinned) { ...Summary } }
 ${SESSION_FIELDS}`;
 
 export const DELETE = `mutation Delete($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`;
@@ -101,7 +107,10 @@ ${SESSION_FIELDS}`;
 
 export const VIEWER = `query Viewer { viewer { authEnabled isAdmin user { name } } }`;
 
-/** Same-named fields of different types (turnId: ID! / ID, message: Message! / String!) are aliased: GraphQL forbids the conflict. */
+/**
+ * Same-named fields of different types (turnId: ID! / ID, message: Message! / String!) are aliased: GraphQL forbids the
+ * conflict.
+ */
 export const SESSION_EVENTS = `subscription Events($sessionId: ID!, $after: String) {
   sessionEvents(sessionId: $sessionId, after: $after) {
     __typename eventId

@@ -53,7 +53,8 @@ export async function mountShare(root: HTMLElement, token: string, first?: Promi
       h(
         'p',
         { class: 'share-meta' },
-        `${shared.profileName} · started ${formatDate(shared.createdAt)} · last active ${formatDate(shared.lastActive)}`,
+        `${shared.profileName} · started ${formatDate(shared.createdAt)}` +
+          ` · last active ${formatDate(shared.lastActive)}`,
       ),
       h('p', { class: 'share-note', text: 'Read-only shared conversation' }),
     ),

@@ -15,26 +15,35 @@ export const CRITICAL_RESULT_MAX_CHARS = 4000;
 export const CRITICAL_RESULT_HALF_CHARS = 2000;
 export const TOOL_RESULT_PREVIEW_CHARS = 800;
 export const MAX_SUMMARY_INPUT_CHARS = 32_000;
-/** The head holds the oldest messages, the tail the ones closest to the kept window; a head-only cut lost the newest work. */
+/**
+ * The head holds the oldest messages, the tail the ones closest to the kept window; a head-only cut lost the newest
+ * work.
+ */
 export const SUMMARY_INPUT_HEAD_FRACTION = 0.75;
 export const META_SUMMARY_THRESHOLD_CHARS = 10_600;
 /** Images sent to the summarizer must leave room for the text, or the call cannot fit its own window. */
 export const SUMMARY_IMAGE_BUDGET_FRACTION = 0.25;
 
 export const SUMMARY_SYSTEM_PROMPT = [
-  'You compress the earlier part of a conversation between a user and an AI assistant so the assistant can continue without it.',
-  'Write a concise summary as bullet points ("- ..."). Keep: the user\'s goals and requests, decisions and their reasons,',
-  'facts learned, results of tool calls (files read or changed, commands run and their outcome, errors), open questions and',
-  'unfinished work. Keep exact names, paths, commands, identifiers, numbers and links. Drop pleasantries and repetition.',
+  'You compress the earlier part of a conversation between a user and an AI assistant ' +
+    'so the assistant can continue without it.',
+  'Write a concise summary as bullet points ("- ..."). Keep: the user\'s goals and requests, ' +
+    'decisions and their reasons,',
+  'facts learned, results of tool calls (files read or changed, commands run and their outcome, errors), ' +
+    'open questions and',
+  'unfinished work. Keep exact names, paths, commands, identifiers, numbers and links. ' +
+    'Drop pleasantries and repetition.',
   'Do not invent anything that is not in the conversation. Do not address the user.',
   'End with exactly one final line of the form:',
   'KEYS: item, item, item',
-  'listing the breadcrumbs of this history: names, commands, file paths, config keys, amounts, ticket ids, decisions, links.',
+  'listing the breadcrumbs of this history: names, commands, file paths, config keys, amounts, ' +
+    'ticket ids, decisions, links.',
 ].join('\n');
 
 export const META_SUMMARY_SYSTEM_PROMPT = [
   'You merge several summaries of consecutive parts of one conversation into a single summary, oldest first.',
-  'Write bullet points. Keep every decision, fact, exact name, path, command, identifier, number and link; drop duplicates',
+  'Write bullet points. Keep every decision, fact, exact name, path, command, identifier, ' +
+    'number and link; drop duplicates',
   'and anything a later summary supersedes. End with exactly one final line of the form:',
   'KEYS: item, item, item',
 ].join('\n');
