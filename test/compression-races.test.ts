@@ -26,59 +26,67 @@ describe(`compression racing other writers (${dbKind})`, () => {
     return { release, arrived };
   }
 
-  it('a task_note recorded during the summary call: the paid-for summary is saved over the new tail (no NOTHING_TO_COMPACT)', async () => {
-    const s = await profileSession(t, { window: 4096 });
-    await t.app.store.append(s.raw, exchanges(10, 300));
-    const before = await t.app.store.context(s.raw);
-    const summariesBefore = t.fake.requests.filter((b) => isSummaryCall({ body: b } as any)).length;
-    const held = holdSummary('- summary of the early turns\nKEYS: alpha');
-    const pass = t.http(COMPACT, { id: s.id });
-    await held.arrived;
-    const note = await t.http(`mutation($i: RecordSessionEventInput!) { recordSessionEvent(input: $i) { id } }`, {
-      i: { sessionId: s.id, source: 'task_note', text: 'note recorded while the summary was written' },
-    });
-    expect(note.errors).toBeUndefined();
-    held.release();
-    const r = await pass;
-    t.fake.responder = undefined;
-    expect(r.errors).toBeUndefined();
-    expect(r.data.compactSession.summary).toContain('summary of the early turns');
-    // The summary was paid for once, and kept.
-    expect(t.fake.requests.filter((b) => isSummaryCall({ body: b } as any)).length - summariesBefore).toBe(1);
-    const after = await t.app.store.context(s.raw);
-    expect(after.filter((m) => m.isSummary)).toHaveLength(1);
-    expect(after[0]!.isSummary).toBe(true);
-    // The new tail is in the context, after what was kept.
-    expect(after.at(-1)).toMatchObject({ role: 'system', content: 'note recorded while the summary was written' });
-    expect(after.length).toBeLessThan(before.length);
-    const marker = (await t.app.store.allMessages(s.raw)).find((m) => m.isCompression)!;
-    expect(marker.metadata.messagesBefore).toBe(before.length + 1);
-  });
+  it(
+    'a task_note recorded during the summary call: the paid-for ' +
+      'summary is saved over the new tail (no NOTHING_TO_COMPACT)',
+    async () => {
+      const s = await profileSession(t, { window: 4096 });
+      await t.app.store.append(s.raw, exchanges(10, 300));
+      const before = await t.app.store.context(s.raw);
+      const summariesBefore = t.fake.requests.filter((b) => isSummaryCall({ body: b } as any)).length;
+      const held = holdSummary('- summary of the early turns\nKEYS: alpha');
+      const pass = t.http(COMPACT, { id: s.id });
+      await held.arrived;
+      const note = await t.http(`mutation($i: RecordSessionEventInput!) { recordSessionEvent(input: $i) { id } }`, {
+        i: { sessionId: s.id, source: 'task_note', text: 'note recorded while the summary was written' },
+      });
+      expect(note.errors).toBeUndefined();
+      held.release();
+      const r = await pass;
+      t.fake.responder = undefined;
+      expect(r.errors).toBeUndefined();
+      expect(r.data.compactSession.summary).toContain('summary of the early turns');
+      // The summary was paid for once, and kept.
+      expect(t.fake.requests.filter((b) => isSummaryCall({ body: b } as any)).length - summariesBefore).toBe(1);
+      const after = await t.app.store.context(s.raw);
+      expect(after.filter((m) => m.isSummary)).toHaveLength(1);
+      expect(after[0]!.isSummary).toBe(true);
+      // The new tail is in the context, after what was kept.
+      expect(after.at(-1)).toMatchObject({ role: 'system', content: 'note recorded while the summary was written' });
+      expect(after.length).toBeLessThan(before.length);
+      const marker = (await t.app.store.allMessages(s.raw)).find((m) => m.isCompression)!;
+      expect(marker.metadata.messagesBefore).toBe(before.length + 1);
+    },
+  );
 
-  it('a pass whose planned rows changed under it plans again and saves; NOTHING_TO_COMPACT only when nothing can shrink', async () => {
-    const s = await profileSession(t, { window: 4096 });
-    await t.app.store.append(s.raw, exchanges(10, 300));
-    const before = await t.app.store.context(s.raw);
-    const held = holdSummary('- summary\nKEYS: beta');
-    const pass = t.app.compression.compress(s.raw, { reason: 'FORCED', strategy: 'SUMMARY' });
-    await held.arrived;
-    // Another writer (say another process) demotes the oldest exchange and appends a message.
-    await t.app.store.setContextFlag(s.raw, [before[0]!.sequenceNumber, before[1]!.sequenceNumber], false);
-    await t.app.store.append(s.raw, [{ role: 'user', content: 'arrived during the summary' }]);
-    held.release();
-    const result = await pass;
-    t.fake.responder = undefined;
-    expect(result).not.toBeNull();
-    const after = await t.app.store.context(s.raw);
-    expect(after.filter((m) => m.isSummary)).toHaveLength(1);
-    expect(after.map((m) => m.sequenceNumber)).not.toContain(before[0]!.sequenceNumber);
-    expect(after.at(-1)!.content).toBe('arrived during the summary');
+  it(
+    'a pass whose planned rows changed under it plans again ' +
+      'and saves; NOTHING_TO_COMPACT only when nothing can shrink',
+    async () => {
+      const s = await profileSession(t, { window: 4096 });
+      await t.app.store.append(s.raw, exchanges(10, 300));
+      const before = await t.app.store.context(s.raw);
+      const held = holdSummary('- summary\nKEYS: beta');
+      const pass = t.app.compression.compress(s.raw, { reason: 'FORCED', strategy: 'SUMMARY' });
+      await held.arrived;
+      // Another writer (say another process) demotes the oldest exchange and appends a message.
+      await t.app.store.setContextFlag(s.raw, [before[0]!.sequenceNumber, before[1]!.sequenceNumber], false);
+      await t.app.store.append(s.raw, [{ role: 'user', content: 'arrived during the summary' }]);
+      held.release();
+      const result = await pass;
+      t.fake.responder = undefined;
+      expect(result).not.toBeNull();
+      const after = await t.app.store.context(s.raw);
+      expect(after.filter((m) => m.isSummary)).toHaveLength(1);
+      expect(after.map((m) => m.sequenceNumber)).not.toContain(before[0]!.sequenceNumber);
+      expect(after.at(-1)!.content).toBe('arrived during the summary');
 
-    // Nothing left to shrink: null (compactSession answers NOTHING_TO_COMPACT).
-    const small = await profileSession(t, { window: 4096 });
-    await t.app.store.append(small.raw, exchanges(1, 10));
-    expect(await t.app.compression.compress(small.raw, { reason: 'FORCED', strategy: 'SUMMARY' })).toBeNull();
-  });
+      // Nothing left to shrink: null (compactSession answers NOTHING_TO_COMPACT).
+      const small = await profileSession(t, { window: 4096 });
+      await t.app.store.append(small.raw, exchanges(1, 10));
+      expect(await t.app.compression.compress(small.raw, { reason: 'FORCED', strategy: 'SUMMARY' })).toBeNull();
+    },
+  );
 
   it('an undo waits for a running compression pass on the same session', async () => {
     const s = await profileSession(t, { window: 4096 });
@@ -91,7 +99,8 @@ describe(`compression racing other writers (${dbKind})`, () => {
       order.push('compressed');
       return r;
     });
-    // the pass is running (its summary request arrived) before the undo is sent; the slow summary leaves the undo time to jump ahead if it did not wait
+    // the pass is running (its summary request arrived) before the undo is sent;
+    // the slow summary leaves the undo time to jump ahead if it did not wait
     await t.fake.waitForRequests(requests + 1);
     const undo = t.http(`mutation($id: ID!) { undoLastTurn(id: $id) { id } }`, { id: s.id }).then((r) => {
       order.push('undone');

@@ -22,24 +22,27 @@ const promptChars = (b: any) =>
 const tooLarge = CONTEXT_TOO_LARGE_REPLY(0, 0).slice(0, 40);
 
 describe(`compression triggers (${dbKind})`, () => {
-  it('pre-turn: a context near the window is compressed before the first call, the incoming message counted', async () => {
-    const s = await profileSession(t, { window: 2048, keepRecent: 2 });
-    await t.app.store.append(s.raw, exchanges(8, 220));
-    respond(t, SUMMARY);
-    const from = t.fake.requests.length;
-    const { events } = await sendAndWait(t, s.id, 'next question');
-    const types = events.map((e) => e.__typename);
-    const done = compressed(events);
-    expect(done).toHaveLength(1);
-    expect(done[0]).toMatchObject({ reason: 'PRETURN', strategy: 'SUMMARY', maxContextTokens: 2048 });
-    expect(types.indexOf('CompressionStarted')).toBeLessThan(types.indexOf('ContextCompressed'));
-    expect(types.indexOf('ContextCompressed')).toBeLessThan(types.indexOf('TurnEnded'));
-    const call = turnCalls(from)[0];
-    expect(call.messages[0].content).toContain('[Summary of the earlier conversation]');
-    expect(call.messages.at(-1).content.startsWith('next question')).toBe(true);
-    const ended = events.find((e) => e.__typename === 'TurnEnded');
-    expect(ended.assistantMessage.content).toBe('fine');
-  });
+  it(
+    'pre-turn: a context near the window is compressed ' + 'before the first call, the incoming message counted',
+    async () => {
+      const s = await profileSession(t, { window: 2048, keepRecent: 2 });
+      await t.app.store.append(s.raw, exchanges(8, 220));
+      respond(t, SUMMARY);
+      const from = t.fake.requests.length;
+      const { events } = await sendAndWait(t, s.id, 'next question');
+      const types = events.map((e) => e.__typename);
+      const done = compressed(events);
+      expect(done).toHaveLength(1);
+      expect(done[0]).toMatchObject({ reason: 'PRETURN', strategy: 'SUMMARY', maxContextTokens: 2048 });
+      expect(types.indexOf('CompressionStarted')).toBeLessThan(types.indexOf('ContextCompressed'));
+      expect(types.indexOf('ContextCompressed')).toBeLessThan(types.indexOf('TurnEnded'));
+      const call = turnCalls(from)[0];
+      expect(call.messages[0].content).toContain('[Summary of the earlier conversation]');
+      expect(call.messages.at(-1).content.startsWith('next question')).toBe(true);
+      const ended = events.find((e) => e.__typename === 'TurnEnded');
+      expect(ended.assistantMessage.content).toBe('fine');
+    },
+  );
 
   it('reads the context once per model call: the pre-turn check, the memory recall and the call share it', async () => {
     // A summary in the context makes the recall run; a large window keeps the check from compressing.
@@ -143,40 +146,43 @@ describe(`compression triggers (${dbKind})`, () => {
     expect(context.at(-1)!.content).toBe('x'.repeat(900));
   });
 
-  it('a truncated prompt report: no baseline recorded, flag raised, post-turn compresses, the meter stays honest', async () => {
-    const s = await profileSession(t, { window: 4096, keepRecent: 1 });
-    respond(t, SUMMARY);
-    await sendAndWait(t, s.id, 'hello there');
-    const first = (await t.app.store.get(s.raw))!.metadata as any;
-    expect(first.baseline?.promptTokens).toBeGreaterThan(0);
+  it(
+    'a truncated prompt report: no baseline recorded, flag ' + 'raised, post-turn compresses, the meter stays honest',
+    async () => {
+      const s = await profileSession(t, { window: 4096, keepRecent: 1 });
+      respond(t, SUMMARY);
+      await sendAndWait(t, s.id, 'hello there');
+      const first = (await t.app.store.get(s.raw))!.metadata as any;
+      expect(first.baseline?.promptTokens).toBeGreaterThan(0);
 
-    const seen: any[] = [];
-    const worker = t.app.hooks.afterTurn!;
-    t.app.hooks.afterTurn = async (ctx) => {
-      seen.push(await t.app.store.get(s.raw));
-      return worker(ctx);
-    };
-    try {
-      // The server evaluated only part of the prompt (Ollama's silent truncation) and says so in its count.
-      t.fake.enqueue({ text: 'partial view', promptTokens: 200 });
-      await t.app.store.append(s.raw, exchanges(2, 880, 'pasted'));
-      const { events } = await sendAndWait(t, s.id, 'what do you make of it?', (es) => compressed(es).length > 0);
-      const row = seen[0];
-      expect(row.metadata.contextTruncated).toBe(true);
-      expect(row.metadata.baseline).toEqual(first.baseline);
-      expect(row.contextTokenCount).toBeGreaterThan(1000);
-      const done = compressed(events)[0];
-      expect(done.reason).toBe('POSTTURN');
-      // Below the threshold: only the flag made it fire.
-      expect(row.contextTokenCount).toBeLessThan(0.75 * 4096);
-      const after = (await t.app.store.get(s.raw))!;
-      expect(after.metadata).not.toHaveProperty('contextTruncated');
-      expect(after.contextTokenCount).toBe(done.contextTokens);
-      expect(after.contextTokenCount).not.toBe(200);
-    } finally {
-      t.app.hooks.afterTurn = worker;
-    }
-  });
+      const seen: any[] = [];
+      const worker = t.app.hooks.afterTurn!;
+      t.app.hooks.afterTurn = async (ctx) => {
+        seen.push(await t.app.store.get(s.raw));
+        return worker(ctx);
+      };
+      try {
+        // The server evaluated only part of the prompt (Ollama's silent truncation) and says so in its count.
+        t.fake.enqueue({ text: 'partial view', promptTokens: 200 });
+        await t.app.store.append(s.raw, exchanges(2, 880, 'pasted'));
+        const { events } = await sendAndWait(t, s.id, 'what do you make of it?', (es) => compressed(es).length > 0);
+        const row = seen[0];
+        expect(row.metadata.contextTruncated).toBe(true);
+        expect(row.metadata.baseline).toEqual(first.baseline);
+        expect(row.contextTokenCount).toBeGreaterThan(1000);
+        const done = compressed(events)[0];
+        expect(done.reason).toBe('POSTTURN');
+        // Below the threshold: only the flag made it fire.
+        expect(row.contextTokenCount).toBeLessThan(0.75 * 4096);
+        const after = (await t.app.store.get(s.raw))!;
+        expect(after.metadata).not.toHaveProperty('contextTruncated');
+        expect(after.contextTokenCount).toBe(done.contextTokens);
+        expect(after.contextTokenCount).not.toBe(200);
+      } finally {
+        t.app.hooks.afterTurn = worker;
+      }
+    },
+  );
 
   it('a first huge tool result does not end the session with "too large" (the view is what counts)', async () => {
     const s = await profileSession(t, { window: 8192 });

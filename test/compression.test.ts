@@ -39,85 +39,89 @@ const SUMMARY =
 const compactEvents = (es: any[]) => es.some((e) => e.__typename === 'ContextCompressed');
 
 describe(`compression: forced compaction and the dual buffer (${dbKind})`, () => {
-  it('compacts: history unchanged plus a visible marker, context = summary first + kept turns, events, meter reset', async () => {
-    const s = await profileSession(t, { keepRecent: 2, maxTokens: 777 });
-    await t.app.store.append(s.raw, exchanges(6));
-    const before = await t.app.store.allMessages(s.raw);
-    await t.app.db.prisma.session.update({
-      where: { id: s.raw },
-      data: { metadata: { baseline: { promptTokens: 999, lastSequence: 11 }, keep: 1 }, contextTokenCount: 999 },
-    });
-    respond(t, SUMMARY);
+  it(
+    'compacts: history unchanged plus a visible marker, ' + 'context = summary first + kept turns, events, meter reset',
+    async () => {
+      const s = await profileSession(t, { keepRecent: 2, maxTokens: 777 });
+      await t.app.store.append(s.raw, exchanges(6));
+      const before = await t.app.store.allMessages(s.raw);
+      await t.app.db.prisma.session.update({
+        where: { id: s.raw },
+        data: { metadata: { baseline: { promptTokens: 999, lastSequence: 11 }, keep: 1 }, contextTokenCount: 999 },
+      });
+      respond(t, SUMMARY);
 
-    const { result, events } = await withEvents(t, s.id, () => t.http(COMPACT, { id: s.id }), compactEvents);
-    expect(result.errors).toBeUndefined();
-    const payload = result.data.compactSession;
-    expect(payload).toMatchObject({ messagesBefore: 12, messagesAfter: 5 });
-    expect(payload.summary).toContain('Decided to deploy on port 8443.');
-    expect(payload.summary).not.toContain('KEYS:');
+      const { result, events } = await withEvents(t, s.id, () => t.http(COMPACT, { id: s.id }), compactEvents);
+      expect(result.errors).toBeUndefined();
+      const payload = result.data.compactSession;
+      expect(payload).toMatchObject({ messagesBefore: 12, messagesAfter: 5 });
+      expect(payload.summary).toContain('Decided to deploy on port 8443.');
+      expect(payload.summary).not.toContain('KEYS:');
 
-    const types = events.map((e) => e.__typename);
-    expect(types.indexOf('CompressionStarted')).toBeGreaterThanOrEqual(0);
-    expect(types.indexOf('CompressionStarted')).toBeLessThan(types.indexOf('ContextCompressed'));
-    const done = compressed(events)[0];
-    expect(done).toMatchObject({
-      reason: 'FORCED',
-      strategy: 'SUMMARY',
-      messagesBefore: 12,
-      messagesAfter: 5,
-      maxContextTokens: 2048,
-    });
+      const types = events.map((e) => e.__typename);
+      expect(types.indexOf('CompressionStarted')).toBeGreaterThanOrEqual(0);
+      expect(types.indexOf('CompressionStarted')).toBeLessThan(types.indexOf('ContextCompressed'));
+      const done = compressed(events)[0];
+      expect(done).toMatchObject({
+        reason: 'FORCED',
+        strategy: 'SUMMARY',
+        messagesBefore: 12,
+        messagesAfter: 5,
+        maxContextTokens: 2048,
+      });
 
-    // Dual buffer: every display row unchanged, one marker appended to the history.
-    const after = await t.app.store.allMessages(s.raw);
-    const display = after.filter((m) => m.isDisplay);
-    expect(display.slice(0, 12).map((m) => [m.sequenceNumber, m.content])).toEqual(
-      before.map((m) => [m.sequenceNumber, m.content]),
-    );
-    expect(display).toHaveLength(13);
-    const marker = display[12]!;
-    expect(marker).toMatchObject({
-      role: 'system',
-      isCompression: true,
-      isContext: false,
-      content: 'Context compressed: 12 → 5 messages',
-    });
-    expect(marker.metadata.summary).toBe(payload.summary);
-    const history = await t.http(
-      `query($id: ID!) { session(id: $id) { displayMessageCount history(last: 1) { edges { node { role content isDisplay } } } } }`,
-      { id: s.id },
-    );
-    expect(history.data.session.displayMessageCount).toBe(13);
-    expect(history.data.session.history.edges[0].node.content).toBe('Context compressed: 12 → 5 messages');
+      // Dual buffer: every display row unchanged, one marker appended to the history.
+      const after = await t.app.store.allMessages(s.raw);
+      const display = after.filter((m) => m.isDisplay);
+      expect(display.slice(0, 12).map((m) => [m.sequenceNumber, m.content])).toEqual(
+        before.map((m) => [m.sequenceNumber, m.content]),
+      );
+      expect(display).toHaveLength(13);
+      const marker = display[12]!;
+      expect(marker).toMatchObject({
+        role: 'system',
+        isCompression: true,
+        isContext: false,
+        content: 'Context compressed: 12 → 5 messages',
+      });
+      expect(marker.metadata.summary).toBe(payload.summary);
+      const history = await t.http(
+        'query($id: ID!) { session(id: $id) { displayMessageCount ' +
+          'history(last: 1) { edges { node { role content isDisplay } } } } }',
+        { id: s.id },
+      );
+      expect(history.data.session.displayMessageCount).toBe(13);
+      expect(history.data.session.history.edges[0].node.content).toBe('Context compressed: 12 → 5 messages');
 
-    // Context: the summary sits before the kept turns although it was appended last.
-    const context = await t.app.store.context(s.raw);
-    expect(context.map((m) => m.content.slice(0, 16))).toEqual([
-      '[Summary of the ',
-      'turn 4 question:',
-      'turn 4 answer: a',
-      'turn 5 question:',
-      'turn 5 answer: a',
-    ]);
-    expect(context[0]).toMatchObject({ role: 'user', isSummary: true, isDisplay: false, isContext: true });
-    expect(context[0]!.metadata.breadcrumbs).toEqual(['port 8443', 'gateway rollout']);
-    expect(after.filter((m) => m.sequenceNumber < 8).every((m) => !m.isContext)).toBe(true);
+      // Context: the summary sits before the kept turns although it was appended last.
+      const context = await t.app.store.context(s.raw);
+      expect(context.map((m) => m.content.slice(0, 16))).toEqual([
+        '[Summary of the ',
+        'turn 4 question:',
+        'turn 4 answer: a',
+        'turn 5 question:',
+        'turn 5 answer: a',
+      ]);
+      expect(context[0]).toMatchObject({ role: 'user', isSummary: true, isDisplay: false, isContext: true });
+      expect(context[0]!.metadata.breadcrumbs).toEqual(['port 8443', 'gateway rollout']);
+      expect(after.filter((m) => m.sequenceNumber < 8).every((m) => !m.isContext)).toBe(true);
 
-    // The summary call: think off, temperature 0.3, the profile's max tokens, the window as num_ctx.
-    const call = t.fake.requests.find((b) => isSummaryCall({ body: b } as any))!;
-    expect(call.think).toBe(false);
-    expect(call.options).toMatchObject({ temperature: 0.3, num_predict: 777, num_ctx: 2048 });
-    expect(lastUserText(call)).toContain('turn 0 question');
-    expect(lastUserText(call)).not.toContain('turn 5 question');
+      // The summary call: think off, temperature 0.3, the profile's max tokens, the window as num_ctx.
+      const call = t.fake.requests.find((b) => isSummaryCall({ body: b } as any))!;
+      expect(call.think).toBe(false);
+      expect(call.options).toMatchObject({ temperature: 0.3, num_predict: 777, num_ctx: 2048 });
+      expect(lastUserText(call)).toContain('turn 0 question');
+      expect(lastUserText(call)).not.toContain('turn 5 question');
 
-    // Meter reset to the calibrated estimate of the new context; baseline and flag cleared, other metadata kept.
-    const row = (await t.app.store.get(s.raw))!;
-    expect(row.contextTokenCount).toBe(done.contextTokens);
-    expect(payload.session.contextTokens).toBe(done.contextTokens);
-    expect(row.contextTokenCount).toBeLessThan(999);
-    expect(row.metadata).not.toHaveProperty('baseline');
-    expect(row.metadata).toMatchObject({ keep: 1 });
-  });
+      // Meter reset to the calibrated estimate of the new context; baseline and flag cleared, other metadata kept.
+      const row = (await t.app.store.get(s.raw))!;
+      expect(row.contextTokenCount).toBe(done.contextTokens);
+      expect(payload.session.contextTokens).toBe(done.contextTokens);
+      expect(row.contextTokenCount).toBeLessThan(999);
+      expect(row.metadata).not.toHaveProperty('baseline');
+      expect(row.metadata).toMatchObject({ keep: 1 });
+    },
+  );
 
   it('answers NOTHING_TO_COMPACT when nothing can shrink, for every strategy', async () => {
     const empty = await profileSession(t);
@@ -142,38 +146,42 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     expect(codeOf(await t.http(COMPACT, { id: one.id, s: 'NATIVE' }))).toBe('BAD_USER_INPUT');
   });
 
-  it('an important old turn kept in place of a recent filler: one summary per run, the context stays chronological', async () => {
-    const s = await profileSession(t, { keepRecent: 2, window: 4096 });
-    const turn = (q: string, a: string): NewMessage[] => [
-      { role: 'user', content: q },
-      { role: 'assistant', content: a },
-    ];
-    await t.app.store.append(s.raw, [
-      ...turn(`early question ${'q'.repeat(300)}`, `early answer ${'a'.repeat(300)}`),
-      ...turn(`remember: we decided the gateway listens on 8443 ${'d'.repeat(400)}`, 'Agreed: 8443 it is.'),
-      ...turn(`middle question ${'q'.repeat(300)}`, `middle answer ${'a'.repeat(300)}`),
-      ...turn(`later question ${'q'.repeat(300)}`, `later answer ${'a'.repeat(300)}`),
-      ...turn('ok', 'Glad to help.'),
-      ...turn('latest request', 'latest answer'),
-    ]);
-    const before = t.fake.requests.length;
-    let n = 0;
-    t.fake.responder = (call) => (isSummaryCall(call) ? { text: `- run summary ${++n}\nKEYS: k${n}` } : { text: 'ok' });
-    const r = await t.http(COMPACT, { id: s.id });
-    t.fake.responder = undefined;
-    expect(r.errors).toBeUndefined();
-    expect(t.fake.requests.slice(before).filter((b) => isSummaryCall({ body: b } as any))).toHaveLength(2);
-    const context = await t.app.store.context(s.raw);
-    expect(context.map((m) => (m.isSummary ? `S:${m.content.split('\n').at(-1)}` : m.content.slice(0, 14)))).toEqual([
-      'S:- run summary 1',
-      'remember: we d',
-      'Agreed: 8443 i',
-      'S:- run summary 2',
-      'latest request',
-      'latest answer',
-    ]);
-    expect(context[3]!.metadata.covers).toEqual([context[2]!.sequenceNumber + 1, context[4]!.sequenceNumber - 1]);
-  });
+  it(
+    'an important old turn kept in place of a recent filler: ' + 'one summary per run, the context stays chronological',
+    async () => {
+      const s = await profileSession(t, { keepRecent: 2, window: 4096 });
+      const turn = (q: string, a: string): NewMessage[] => [
+        { role: 'user', content: q },
+        { role: 'assistant', content: a },
+      ];
+      await t.app.store.append(s.raw, [
+        ...turn(`early question ${'q'.repeat(300)}`, `early answer ${'a'.repeat(300)}`),
+        ...turn(`remember: we decided the gateway listens on 8443 ${'d'.repeat(400)}`, 'Agreed: 8443 it is.'),
+        ...turn(`middle question ${'q'.repeat(300)}`, `middle answer ${'a'.repeat(300)}`),
+        ...turn(`later question ${'q'.repeat(300)}`, `later answer ${'a'.repeat(300)}`),
+        ...turn('ok', 'Glad to help.'),
+        ...turn('latest request', 'latest answer'),
+      ]);
+      const before = t.fake.requests.length;
+      let n = 0;
+      t.fake.responder = (call) =>
+        isSummaryCall(call) ? { text: `- run summary ${++n}\nKEYS: k${n}` } : { text: 'ok' };
+      const r = await t.http(COMPACT, { id: s.id });
+      t.fake.responder = undefined;
+      expect(r.errors).toBeUndefined();
+      expect(t.fake.requests.slice(before).filter((b) => isSummaryCall({ body: b } as any))).toHaveLength(2);
+      const context = await t.app.store.context(s.raw);
+      expect(context.map((m) => (m.isSummary ? `S:${m.content.split('\n').at(-1)}` : m.content.slice(0, 14)))).toEqual([
+        'S:- run summary 1',
+        'remember: we d',
+        'Agreed: 8443 i',
+        'S:- run summary 2',
+        'latest request',
+        'latest answer',
+      ]);
+      expect(context[3]!.metadata.covers).toEqual([context[2]!.sequenceNumber + 1, context[4]!.sequenceNumber - 1]);
+    },
+  );
 
   it('the dry run shares the planner with the real run', async () => {
     const s = await profileSession(t, { keepRecent: 3 });
@@ -315,7 +323,8 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
     expect(await t.app.db.prisma.memoryChunk.count({ where: { sessionId: s.raw } })).toBe(chunks.length);
 
     const found = await t.http(
-      `query($id: ID, $q: String!) { memorySearch(sessionId: $id, query: $q, first: 3) { id content breadcrumbs turnStart turnEnd firstAt lastAt score } }`,
+      'query($id: ID, $q: String!) { memorySearch(sessionId: $id, query: $q, ' +
+        'first: 3) { id content breadcrumbs turnStart turnEnd firstAt lastAt score } }',
       { id: s.id, q: 'zebrafish gateway' },
     );
     expect(found.errors).toBeUndefined();
@@ -341,97 +350,101 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
     expect(await t.app.db.prisma.memoryChunk.count({ where: { sessionId: s.raw } })).toBe(0);
   });
 
-  it('memorySearch matches words through the search vector first, substrings (partial words) as the fallback, scope unchanged', async () => {
-    const profile = await t.app.profiles.default();
-    const mine = await t.app.store.create({ profileId: profile.id, userId: 'searcher' });
-    const other = await t.app.store.create({ profileId: profile.id, userId: 'someone-else' });
-    const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes));
-    const chunk = (sessionId: string, content: string, minutes: number) => ({
-      sessionId,
-      content,
-      contentHash: `${sessionId}:${content}`,
-      breadcrumbs: [],
-      turnStart: minutes,
-      turnEnd: minutes,
-      firstAt: at(minutes),
-      lastAt: at(minutes),
-    });
-    await t.app.db.prisma.memoryChunk.createMany({
-      data: [
-        chunk(mine.id, 'USER: please deploy the kiwi gateway', 1),
-        chunk(mine.id, 'ASSISTANT: the kiwi deployment finished', 2),
-        chunk(mine.id, 'TOOL RESULT (shell): kiwi redeploying in 5 s', 3),
-        chunk(mine.id, 'USER: I edited src/compression/memory.ts and set KIWI_PORT=8443', 4),
-        chunk(mine.id, 'ASSISTANT: nothing to see here', 5),
-        chunk(other.id, 'USER: deploy the kiwi gateway elsewhere', 6),
-      ],
-    });
-    // The generated column holds the words, punctuation split: the path and the variable word by word.
-    const [vector] = await t.app.db.prisma.$queryRawUnsafe<{ v: string }[]>(
-      `SELECT search_vector::text AS v FROM memory_chunks WHERE session_id = $1::uuid AND turn_start = 4`,
-      mine.id,
-    );
-    expect(vector!.v.split(' ').map((w) => w.split(':')[0])).toEqual(
-      expect.arrayContaining(["'src'", "'compression'", "'memory'", "'ts'", "'kiwi'", "'port'", "'8443'"]),
-    );
-    expect(termQuery('deploy')).toBe("'deploy':*");
-    expect(termQuery('memory.ts')).toBe("'memory' <-> 'ts':*");
-    expect(termQuery("x'|!y")).toBe("'x' <-> 'y':*");
-    expect(termQuery('___')).toBeNull();
-
-    for (const trigram of [t.app.trigram, false]) {
-      const index = new MemoryIndex(t.app.db.prisma, trigram);
-      const search = async (
-        query: string,
-        first: number,
-        scope: Parameters<MemoryIndex['search']>[0]['scope'] = { sessionIds: [mine.id] },
-      ) => {
-        const hits = await index.search({ scope, query, first });
-        return { contents: hits.map((h) => h.content), passes: index.lastPasses, hits };
-      };
-      // Words (and word prefixes) come from the GIN-indexed vector; enough hits: no substring pass.
-      const words = await search('deploy', 2);
-      expect(words.passes).toEqual(['words']);
-      expect(words.contents.sort()).toEqual([
-        'ASSISTANT: the kiwi deployment finished',
-        'USER: please deploy the kiwi gateway',
-      ]);
-      // A dotted/underscored term matches its parts as consecutive words, whatever the separator in the text:
-      // neither `%compression.memory%` nor `%kiwi-port%` is a substring of the chunk.
-      for (const q of ['compression.memory', 'kiwi-port', 'memory.ts']) {
-        const dotted = await search(q, 1);
-        expect(dotted.passes, q).toEqual(['words']);
-        expect(dotted.contents, q).toEqual(['USER: I edited src/compression/memory.ts and set KIWI_PORT=8443']);
-      }
-      // A partial word is no word: the substring pass finds it.
-      const partial = await search('ploy', 5);
-      expect(partial.passes).toEqual(['words', 'substrings']);
-      expect(partial.contents).toHaveLength(3);
-      expect(partial.contents.every((c) => /ploy/i.test(c))).toBe(true);
-      // Too few word hits: the substring pass fills the page, a superset of the word hits.
-      const filled = await search('deploy', 5);
-      expect(filled.passes).toEqual(['words', 'substrings']);
-      expect(filled.contents).toEqual(
-        expect.arrayContaining([...words.contents, 'TOOL RESULT (shell): kiwi redeploying in 5 s']),
+  it(
+    'memorySearch matches words through the search vector first, ' +
+      'substrings (partial words) as the fallback, scope unchanged',
+    async () => {
+      const profile = await t.app.profiles.default();
+      const mine = await t.app.store.create({ profileId: profile.id, userId: 'searcher' });
+      const other = await t.app.store.create({ profileId: profile.id, userId: 'someone-else' });
+      const at = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 0, minutes));
+      const chunk = (sessionId: string, content: string, minutes: number) => ({
+        sessionId,
+        content,
+        contentHash: `${sessionId}:${content}`,
+        breadcrumbs: [],
+        turnStart: minutes,
+        turnEnd: minutes,
+        firstAt: at(minutes),
+        lastAt: at(minutes),
+      });
+      await t.app.db.prisma.memoryChunk.createMany({
+        data: [
+          chunk(mine.id, 'USER: please deploy the kiwi gateway', 1),
+          chunk(mine.id, 'ASSISTANT: the kiwi deployment finished', 2),
+          chunk(mine.id, 'TOOL RESULT (shell): kiwi redeploying in 5 s', 3),
+          chunk(mine.id, 'USER: I edited src/compression/memory.ts and set KIWI_PORT=8443', 4),
+          chunk(mine.id, 'ASSISTANT: nothing to see here', 5),
+          chunk(other.id, 'USER: deploy the kiwi gateway elsewhere', 6),
+        ],
+      });
+      // The generated column holds the words, punctuation split: the path and the variable word by word.
+      const [vector] = await t.app.db.prisma.$queryRawUnsafe<{ v: string }[]>(
+        `SELECT search_vector::text AS v FROM memory_chunks WHERE session_id = $1::uuid AND turn_start = 4`,
+        mine.id,
       );
-      expect(filled.contents).toHaveLength(3);
-      expect(filled.hits.every((h, i) => i === 0 || filled.hits[i - 1]!.score >= h.score)).toBe(true);
-      // Ranking: the chunk holding every term comes first.
-      const both = await search('kiwi gateway deploy', 1);
-      expect(both.contents).toEqual(['USER: please deploy the kiwi gateway']);
-      expect(both.hits[0]!.score).toBeGreaterThan(trigram ? 0.5 : 0.99);
-      // Scope and ownership are unchanged by either pass.
-      expect((await search('deploy', 10)).hits.every((h) => h.sessionId === mine.id)).toBe(true);
-      expect((await search('ploy', 10)).hits.every((h) => h.sessionId === mine.id)).toBe(true);
-      expect((await search('deploy', 10, { userId: 'someone-else' })).contents).toEqual([
-        'USER: deploy the kiwi gateway elsewhere',
-      ]);
-      expect((await search('elsewhere', 10, { userId: 'searcher' })).contents).toEqual([]);
-      expect((await search('platypus', 10)).contents).toEqual([]);
-      // Terms the parser drops or splits differently never break the query.
-      expect((await search("²²² x²y ü-ß 日本語テキスト ___ it's", 5)).contents).toEqual([]);
-    }
-  });
+      expect(vector!.v.split(' ').map((w) => w.split(':')[0])).toEqual(
+        expect.arrayContaining(["'src'", "'compression'", "'memory'", "'ts'", "'kiwi'", "'port'", "'8443'"]),
+      );
+      expect(termQuery('deploy')).toBe("'deploy':*");
+      expect(termQuery('memory.ts')).toBe("'memory' <-> 'ts':*");
+      expect(termQuery("x'|!y")).toBe("'x' <-> 'y':*");
+      expect(termQuery('___')).toBeNull();
+
+      for (const trigram of [t.app.trigram, false]) {
+        const index = new MemoryIndex(t.app.db.prisma, trigram);
+        const search = async (
+          query: string,
+          first: number,
+          scope: Parameters<MemoryIndex['search']>[0]['scope'] = { sessionIds: [mine.id] },
+        ) => {
+          const hits = await index.search({ scope, query, first });
+          return { contents: hits.map((h) => h.content), passes: index.lastPasses, hits };
+        };
+        // Words (and word prefixes) come from the GIN-indexed vector; enough hits: no substring pass.
+        const words = await search('deploy', 2);
+        expect(words.passes).toEqual(['words']);
+        expect(words.contents.sort()).toEqual([
+          'ASSISTANT: the kiwi deployment finished',
+          'USER: please deploy the kiwi gateway',
+        ]);
+        // A dotted/underscored term matches its parts as consecutive words, whatever the separator in the text:
+        // neither `%compression.memory%` nor `%kiwi-port%` is a substring of the chunk.
+        for (const q of ['compression.memory', 'kiwi-port', 'memory.ts']) {
+          const dotted = await search(q, 1);
+          expect(dotted.passes, q).toEqual(['words']);
+          expect(dotted.contents, q).toEqual(['USER: I edited src/compression/memory.ts and set KIWI_PORT=8443']);
+        }
+        // A partial word is no word: the substring pass finds it.
+        const partial = await search('ploy', 5);
+        expect(partial.passes).toEqual(['words', 'substrings']);
+        expect(partial.contents).toHaveLength(3);
+        expect(partial.contents.every((c) => /ploy/i.test(c))).toBe(true);
+        // Too few word hits: the substring pass fills the page, a superset of the word hits.
+        const filled = await search('deploy', 5);
+        expect(filled.passes).toEqual(['words', 'substrings']);
+        expect(filled.contents).toEqual(
+          expect.arrayContaining([...words.contents, 'TOOL RESULT (shell): kiwi redeploying in 5 s']),
+        );
+        expect(filled.contents).toHaveLength(3);
+        expect(filled.hits.every((h, i) => i === 0 || filled.hits[i - 1]!.score >= h.score)).toBe(true);
+        // Ranking: the chunk holding every term comes first.
+        const both = await search('kiwi gateway deploy', 1);
+        expect(both.contents).toEqual(['USER: please deploy the kiwi gateway']);
+        expect(both.hits[0]!.score).toBeGreaterThan(trigram ? 0.5 : 0.99);
+        // Scope and ownership are unchanged by either pass.
+        expect((await search('deploy', 10)).hits.every((h) => h.sessionId === mine.id)).toBe(true);
+        expect((await search('ploy', 10)).hits.every((h) => h.sessionId === mine.id)).toBe(true);
+        expect((await search('deploy', 10, { userId: 'someone-else' })).contents).toEqual([
+          'USER: deploy the kiwi gateway elsewhere',
+        ]);
+        expect((await search('elsewhere', 10, { userId: 'searcher' })).contents).toEqual([]);
+        expect((await search('platypus', 10)).contents).toEqual([]);
+        // Terms the parser drops or splits differently never break the query.
+        expect((await search("²²² x²y ü-ß 日本語テキスト ___ it's", 5)).contents).toEqual([]);
+      }
+    },
+  );
 
   it('memorySearch answers a query none of whose terms is a word (only substrings) instead of failing', async () => {
     const profile = await t.app.profiles.default();
@@ -468,38 +481,42 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
     expect(viaGql.errors).toBeUndefined();
   });
 
-  it('memorySearch answers a term of thousands of dotted parts as a substring (no phrase query deeper than the server stack)', async () => {
-    // A phrase tsquery of 20,000 parts is "stack depth limit exceeded" on a server and seconds of
-    // to_tsquery on PGlite: such a term is matched as a substring only.
-    const long = `${'v.'.repeat(20_000)}v`;
-    const dotted = `${'w.'.repeat(40)}w`;
-    const profile = await t.app.profiles.default();
-    const s = await t.app.store.create({ profileId: profile.id, userId: 'dotted' });
-    const at = new Date(Date.UTC(2026, 0, 1));
-    await t.app.db.prisma.memoryChunk.createMany({
-      data: [
-        {
-          sessionId: s.id,
-          content: `TOOL RESULT: v.v.v and ${dotted} end`,
-          contentHash: 'dotted',
-          breadcrumbs: [],
-          turnStart: 1,
-          turnEnd: 1,
-          firstAt: at,
-          lastAt: at,
-        },
-      ],
-    });
-    for (const trigram of [t.app.trigram, false]) {
-      const index = new MemoryIndex(t.app.db.prisma, trigram);
-      expect(await index.search({ scope: { sessionIds: [s.id] }, query: long, first: 5 })).toEqual([]);
-      const hits = await index.search({ scope: { sessionIds: [s.id] }, query: dotted, first: 5 });
-      expect(hits.map((h) => h.sessionId)).toEqual([s.id]);
-    }
-    expect(termQuery(long) === null).toBe(true);
-    expect(termQuery(dotted) === null).toBe(true);
-    expect(termQuery('src/compression/memory.ts')).toBe("'src' <-> 'compression' <-> 'memory' <-> 'ts':*");
-  });
+  it(
+    'memorySearch answers a term of thousands of dotted parts as ' +
+      'a substring (no phrase query deeper than the server stack)',
+    async () => {
+      // A phrase tsquery of 20,000 parts is "stack depth limit exceeded" on a server and seconds of
+      // to_tsquery on PGlite: such a term is matched as a substring only.
+      const long = `${'v.'.repeat(20_000)}v`;
+      const dotted = `${'w.'.repeat(40)}w`;
+      const profile = await t.app.profiles.default();
+      const s = await t.app.store.create({ profileId: profile.id, userId: 'dotted' });
+      const at = new Date(Date.UTC(2026, 0, 1));
+      await t.app.db.prisma.memoryChunk.createMany({
+        data: [
+          {
+            sessionId: s.id,
+            content: `TOOL RESULT: v.v.v and ${dotted} end`,
+            contentHash: 'dotted',
+            breadcrumbs: [],
+            turnStart: 1,
+            turnEnd: 1,
+            firstAt: at,
+            lastAt: at,
+          },
+        ],
+      });
+      for (const trigram of [t.app.trigram, false]) {
+        const index = new MemoryIndex(t.app.db.prisma, trigram);
+        expect(await index.search({ scope: { sessionIds: [s.id] }, query: long, first: 5 })).toEqual([]);
+        const hits = await index.search({ scope: { sessionIds: [s.id] }, query: dotted, first: 5 });
+        expect(hits.map((h) => h.sessionId)).toEqual([s.id]);
+      }
+      expect(termQuery(long) === null).toBe(true);
+      expect(termQuery(dotted) === null).toBe(true);
+      expect(termQuery('src/compression/memory.ts')).toBe("'src' <-> 'compression' <-> 'memory' <-> 'ts':*");
+    },
+  );
 
   it('an indexing failure never fails the compression', async () => {
     const s = await profileSession(t, { keepRecent: 2 });

@@ -27,7 +27,8 @@ describe.skipIf(!serverUrl)('server connections', () => {
       await admin.connect();
       try {
         const killed = await admin.query(
-          `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND application_name = ''`,
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE ' +
+            `datname = $1 AND pid <> pg_backend_pid() AND application_name = ''`,
           [name],
         );
         expect(killed.rowCount).toBeGreaterThanOrEqual(2);

@@ -1,4 +1,7 @@
-/** Edge cases an adversarial review found: GraphiQL framed by another site, absolute-form request targets, undecodable paths. */
+/**
+ * Edge cases an adversarial review found: GraphiQL framed by
+ * another site, absolute-form request targets, undecodable paths.
+ */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2EServer, type E2EServer } from './support/e2e.js';

@@ -123,28 +123,31 @@ describe(`editing compressed history (${dbKind})`, () => {
     expect(await ctxSeqs(raw)).toEqual([0, 3]);
   });
 
-  it('a branch switch away from a compressed path restores the raw rows; switching back demotes them again', async () => {
-    const { id, raw } = await newSession(t);
-    await appendTurns(t, raw, 1);
-    await t.gql(M.mark, { id, n: 'short' });
-    await appendTurns(t, raw, 2, 'x');
-    await t.app.store.setContextFlag(raw, [0, 1, 2, 3], false);
-    await t.app.store.append(raw, [
-      {
-        role: 'user',
-        content: '[summary]',
-        isSummary: true,
-        isDisplay: false,
-        metadata: { coveredSequences: [0, 1, 2, 3] },
-      },
-    ]);
-    expect(await ctxSeqs(raw)).toEqual([4, 5, 6]);
-    await t.gql(M.switch, { id, b: 'short' });
-    expect(await ctxSeqs(raw)).toEqual([0, 1]);
-    await t.gql(M.switch, { id, b: 'branch 1' });
-    expect(await ctxSeqs(raw)).toEqual([4, 5, 6]);
-    await expectInvariants(t, raw);
-  });
+  it(
+    'a branch switch away from a compressed path restores ' + 'the raw rows; switching back demotes them again',
+    async () => {
+      const { id, raw } = await newSession(t);
+      await appendTurns(t, raw, 1);
+      await t.gql(M.mark, { id, n: 'short' });
+      await appendTurns(t, raw, 2, 'x');
+      await t.app.store.setContextFlag(raw, [0, 1, 2, 3], false);
+      await t.app.store.append(raw, [
+        {
+          role: 'user',
+          content: '[summary]',
+          isSummary: true,
+          isDisplay: false,
+          metadata: { coveredSequences: [0, 1, 2, 3] },
+        },
+      ]);
+      expect(await ctxSeqs(raw)).toEqual([4, 5, 6]);
+      await t.gql(M.switch, { id, b: 'short' });
+      expect(await ctxSeqs(raw)).toEqual([0, 1]);
+      await t.gql(M.switch, { id, b: 'branch 1' });
+      expect(await ctxSeqs(raw)).toEqual([4, 5, 6]);
+      await expectInvariants(t, raw);
+    },
+  );
 });
 
 describe(`editing archived history (${dbKind})`, () => {
@@ -162,7 +165,8 @@ describe(`editing archived history (${dbKind})`, () => {
     expect(contents(s).at(-1)).toBe('answer to q9');
     await expectInvariants(t, raw);
     const page = await t.gql(
-      `query($id: ID!) { session(id: $id) { history(first: 3, after: "${Buffer.from('m:6').toString('base64url')}") { edges { displayIndex node { content } } } } }`,
+      'query($id: ID!) { session(id: $id) { history(first: 3, after: ' +
+        `"${Buffer.from('m:6').toString('base64url')}") { edges { displayIndex node { content } } } } }`,
       { id },
     );
     expect(page.data.session.history.edges.map((e: any) => e.node.content)).toEqual([

@@ -1,4 +1,7 @@
-/** History editing over GraphQL on a real database: undo / redo / revert, branches and tree, checkpoint / rewind, fork, edit stats. */
+/**
+ * History editing over GraphQL on a real database: undo / redo /
+ * revert, branches and tree, checkpoint / rewind, fork, edit stats.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeOf, createTestApp, dbKind, type TestContext } from './support/harness.js';
 import { appendTurns, contents, expectInvariants, M, newSession, state } from './support/editing.js';
@@ -262,36 +265,39 @@ describe(`fork (${dbKind})`, () => {
 });
 
 describe(`edit stats (${dbKind})`, () => {
-  it('counts write / edit / apply_patch results matched to their calls by id, rebuilt from the transcript', async () => {
-    const { id, raw } = await newSession(t);
-    await t.app.store.append(raw, [
-      { role: 'user', content: 'edit files' },
-      {
-        role: 'assistant',
-        content: '',
-        toolCalls: [
-          { id: 'c1', name: 'write_file', arguments: { path: 'a.txt', content: 'one\ntwo\nthree\n' } },
-          { id: 'c2', name: 'edit', arguments: { old_string: 'x\ny', new_string: 'z' } },
-          { id: 'c3', name: 'apply_patch', arguments: { patch: '--- a/f\n+++ b/f\n+new\n-old\n-old2\n' } },
-          { id: 'c4', name: 'read_file', arguments: { path: 'a.txt' } },
-        ],
-      },
-      { role: 'tool', content: 'ok', toolCallId: 'c2' },
-      { role: 'tool', content: 'ok', toolCallId: 'c1' },
-      { role: 'tool', content: 'Error: no such file', toolCallId: 'c3', metadata: { isError: true } },
-      { role: 'tool', content: 'one\ntwo', toolCallId: 'c4' },
-    ]);
-    expect((await state(t, id)).editStats).toEqual({ linesAdded: 4, linesRemoved: 2 });
-    await t.app.store.append(raw, [
-      {
-        role: 'assistant',
-        content: '',
-        toolCalls: [{ id: 'c1', name: 'apply_patch', arguments: { patch: '+a\n+b\n-c\n' } }],
-      },
-      { role: 'tool', content: 'ok', toolCallId: 'c1' },
-    ]);
-    expect((await state(t, id)).editStats).toEqual({ linesAdded: 6, linesRemoved: 3 });
-    await t.gql(M.revert, { id, s: 5 });
-    expect((await state(t, id)).editStats).toEqual({ linesAdded: 4, linesRemoved: 2 });
-  });
+  it(
+    'counts write / edit / apply_patch results matched ' + 'to their calls by id, rebuilt from the transcript',
+    async () => {
+      const { id, raw } = await newSession(t);
+      await t.app.store.append(raw, [
+        { role: 'user', content: 'edit files' },
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [
+            { id: 'c1', name: 'write_file', arguments: { path: 'a.txt', content: 'one\ntwo\nthree\n' } },
+            { id: 'c2', name: 'edit', arguments: { old_string: 'x\ny', new_string: 'z' } },
+            { id: 'c3', name: 'apply_patch', arguments: { patch: '--- a/f\n+++ b/f\n+new\n-old\n-old2\n' } },
+            { id: 'c4', name: 'read_file', arguments: { path: 'a.txt' } },
+          ],
+        },
+        { role: 'tool', content: 'ok', toolCallId: 'c2' },
+        { role: 'tool', content: 'ok', toolCallId: 'c1' },
+        { role: 'tool', content: 'Error: no such file', toolCallId: 'c3', metadata: { isError: true } },
+        { role: 'tool', content: 'one\ntwo', toolCallId: 'c4' },
+      ]);
+      expect((await state(t, id)).editStats).toEqual({ linesAdded: 4, linesRemoved: 2 });
+      await t.app.store.append(raw, [
+        {
+          role: 'assistant',
+          content: '',
+          toolCalls: [{ id: 'c1', name: 'apply_patch', arguments: { patch: '+a\n+b\n-c\n' } }],
+        },
+        { role: 'tool', content: 'ok', toolCallId: 'c1' },
+      ]);
+      expect((await state(t, id)).editStats).toEqual({ linesAdded: 6, linesRemoved: 3 });
+      await t.gql(M.revert, { id, s: 5 });
+      expect((await state(t, id)).editStats).toEqual({ linesAdded: 4, linesRemoved: 2 });
+    },
+  );
 });

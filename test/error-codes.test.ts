@@ -104,7 +104,8 @@ describe('malformed text', () => {
 
   it('a NUL deep in a JSON scalar or an object key is refused', async () => {
     const q =
-      'mutation($s: ID!, $p: JSON!){ sendMessage(input: { sessionId: $s, content: "x", clientTools: [{ name: "t", description: "d", parameters: $p }] }) { __typename } }';
+      'mutation($s: ID!, $p: JSON!){ sendMessage(input: { sessionId: $s, content: "x", ' +
+      'clientTools: [{ name: "t", description: "d", parameters: $p }] }) { __typename } }';
     for (const p of [{ a: [{ b: 'x\u0000' }] }, { ['k\u0000']: 1 }]) {
       expect(await post({ query: q, variables: { s: 'x', p } })).toMatchObject({ status: 400, code: 'BAD_USER_INPUT' });
     }
@@ -153,7 +154,8 @@ describe('request-level refusals', () => {
 });
 
 describe('a request that ends before any data', () => {
-  it('a bad key answers 401 UNAUTHENTICATED under application/graphql-response+json, 200 under application/json', async () => {
+  it('a bad key answers 401 UNAUTHENTICATED under ' +
+    'application/graphql-response+json, 200 under application/json', async () => {
     const auth = await createTestApp({ authEnabled: true });
     try {
       const handler = createGraphQLHandler(auth.app);

@@ -19,7 +19,8 @@ import {
 } from './support/harness.js';
 
 const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`;
-const RECORD = `mutation($input: RecordSessionEventInput!) { recordSessionEvent(input: $input) { sequenceNumber content } }`;
+const RECORD =
+  'mutation($input: RecordSessionEventInput!) { ' + 'recordSessionEvent(input: $input) { sequenceNumber content } }';
 const RENAME = `mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id name } }`;
 const READ = `query($id: ID!) { session(id: $id) { id name history(last: 10) { edges { node { role content } } } } }`;
 const rawId = (id: string) => Buffer.from(id, 'base64').toString().split(':')[1]!;
@@ -148,7 +149,8 @@ describe.skipIf(dbKind !== 'postgres')('database faults (postgres)', () => {
       await busyApp?.db.close().catch(() => undefined);
     });
 
-    it('recordSessionEvent and renameSession answer BUSY with nothing written, and succeed once it is released', async () => {
+    it('recordSessionEvent and renameSession answer BUSY ' +
+      'with nothing written, and succeed once it is released', async () => {
       const sessionId = await newSession();
       const id = rawId(sessionId);
       const before = (await admin.query('SELECT next_sequence, name FROM sessions WHERE id = $1', [id])).rows[0];

@@ -135,7 +135,8 @@ describe.skipIf(!onPglite)('one process per embedded DATA_DIR', () => {
     const exit = await second.exited;
     expect(exit.code).toBe(1);
     expect(second.lines.filter((l) => l.trim() !== '')).toEqual([
-      `DATA_DIR ${env.DATA_DIR} is in use by another process (pid ${first.pid}): one process at a time opens an embedded database; stop it first, or set DATABASE_URL to share a PostgreSQL server`,
+      `DATA_DIR ${env.DATA_DIR} is in use by another process (pid ${first.pid}): one process at a ` +
+        'time opens an embedded database; stop it first, or set DATABASE_URL to share a PostgreSQL server',
     ]);
 
     // The first one still answers and writes, and still owns the lock.

@@ -7,7 +7,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } userMessage { sequenceNumber content } } }`;
+const SEND =
+  'mutation($input: SendMessageInput!) { sendMessage(input: ' +
+  '$input) { turn { id } userMessage { sequenceNumber content } } }';
 const rawId = (id: string) => Buffer.from(id, 'base64').toString().split(':')[1]!;
 
 async function newSession() {

@@ -105,7 +105,8 @@ function subscribe(wsUrl: string, sessionId: string): Subscriber {
           waiters.delete(check);
           reject(
             new Error(
-              `timed out waiting for ${what}; got ${events.map((e) => e.__typename).join(',')} errors ${JSON.stringify(errors)}`,
+              `timed out waiting for ${what}; got ` +
+                `${events.map((e) => e.__typename).join(',')} errors ${JSON.stringify(errors)}`,
             ),
           );
         }, timeoutMs);
@@ -124,7 +125,8 @@ function subscribe(wsUrl: string, sessionId: string): Subscriber {
 }
 
 const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`;
-const RECORD = `mutation($input: RecordSessionEventInput!) { recordSessionEvent(input: $input) { sequenceNumber content } }`;
+const RECORD =
+  'mutation($input: RecordSessionEventInput!) { ' + 'recordSessionEvent(input: $input) { sequenceNumber content } }';
 const RENAME = `mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id name } }`;
 const CHUNKS = Array.from({ length: 30 }, (_, i) => `w${i} `);
 
@@ -206,7 +208,8 @@ describe.skipIf(!hasRedis)('Redis faults', () => {
     return { sessionId, onA, onB };
   }
 
-  it('a kill and restart mid-turn: the turn completes, both processes get every event once and in order, mutations answer', async () => {
+  it('a kill and restart mid-turn: the turn completes, both ' +
+    'processes get every event once and in order, mutations answer', async () => {
     const { sessionId, onA, onB } = await liveSession('kill');
     const other = (await a.http(`mutation { createSession(input: {}) { id } }`)).data.createSession.id as string;
     a.fake.enqueue({ text: CHUNKS, chunkDelayMs: 40 });
@@ -256,7 +259,8 @@ describe.skipIf(!hasRedis)('Redis faults', () => {
     await Promise.all([onA.dispose(), onB.dispose()]);
   }, 120_000);
 
-  it('a stopped (unresponsive) Redis mid-turn: mutations still answer, and everything arrives once it answers again', async () => {
+  it('a stopped (unresponsive) Redis mid-turn: mutations still ' +
+    'answer, and everything arrives once it answers again', async () => {
     const { sessionId, onA, onB } = await liveSession('stop');
     a.fake.enqueue({ text: CHUNKS, chunkDelayMs: 40 });
     const sent = await a.http(SEND, { input: { sessionId, content: 'stream through the stall' } });

@@ -109,7 +109,8 @@ export function wsSubscribe(url: string, variables: Record<string, unknown>, onE
         waiters.delete(check);
         reject(
           new Error(
-            `timed out; events: ${JSON.stringify(sub.events.map(shape))} errors: ${JSON.stringify(sub.errors).slice(0, 300)} closes: ${sub.closes}`,
+            `timed out; events: ${JSON.stringify(sub.events.map(shape))} errors: ` +
+              `${JSON.stringify(sub.errors).slice(0, 300)} closes: ${sub.closes}`,
           ),
         );
       }, timeoutMs);
@@ -173,7 +174,8 @@ describe(`faults: resume across restarts (${dbKind})`, () => {
     await fake.stop();
   }, 300_000);
 
-  it('kill -9 mid-turn, restart: the old cursor gets EventsReset, the INTERRUPTED end, then live events; sendMessage is taken at once', async () => {
+  it('kill -9 mid-turn, restart: the old cursor gets EventsReset, the ' +
+    'INTERRUPTED end, then live events; sendMessage is taken at once', async () => {
     const store = await freshStore();
     drops.push(store.drop);
     const env = childEnv(fake, store);
@@ -216,7 +218,8 @@ describe(`faults: resume across restarts (${dbKind})`, () => {
     await resumed.dispose();
   }, 600_000);
 
-  it('kill -9 right after the final MessageSaved: the answer is never duplicated and no false recovery note reaches the model', async () => {
+  it('kill -9 right after the final MessageSaved: the answer is ' +
+    'never duplicated and no false recovery note reaches the model', async () => {
     const store = await freshStore();
     drops.push(store.drop);
     const env = childEnv(fake, store);
@@ -251,7 +254,8 @@ describe(`faults: resume across restarts (${dbKind})`, () => {
     expect((await server.gql(SEND, { input: { sessionId, content: 'more' } })).errors).toBeUndefined();
   }, 600_000);
 
-  it('SIGTERM: subscribers (graphql-ws and SSE) get TurnFailed SHUTDOWN then complete; a request in flight is answered; new connections are refused', async () => {
+  it('SIGTERM: subscribers (graphql-ws and SSE) get TurnFailed SHUTDOWN then ' +
+    'complete; a request in flight is answered; new connections are refused', async () => {
     const store = await freshStore();
     drops.push(store.drop);
     const env = childEnv(fake, store);
@@ -363,7 +367,8 @@ describe(`resume and recovery in process (${dbKind})`, () => {
   const newSession = async () =>
     (await t.http(`mutation { createSession(input: {}) { id } }`)).data.createSession.id as string;
 
-  it('a cursor past EVENT_RETENTION gets EventsReset TRIMMED, then only the end of the turn whose start was trimmed, then live events', async () => {
+  it('a cursor past EVENT_RETENTION gets EventsReset TRIMMED, then ' +
+    'only the end of the turn whose start was trimmed, then live events', async () => {
     const sessionId = await newSession();
     const first = wsSubscribe(t.url, { sessionId });
     await untilSubscribed(t.http, sessionId, [first]);
@@ -390,7 +395,8 @@ describe(`resume and recovery in process (${dbKind})`, () => {
     await resumed.dispose();
   }, 600_000);
 
-  it("sendMessage ends a turn its own instance's previous process left running (fresh heartbeat) instead of answering CONFLICT", async () => {
+  it("sendMessage ends a turn its own instance's previous process " +
+    'left running (fresh heartbeat) instead of answering CONFLICT', async () => {
     const sessionId = await newSession();
     const raw = rawId(sessionId);
     const [user] = await t.app.store.append(raw, [{ role: 'user', content: 'before the restart' }]);

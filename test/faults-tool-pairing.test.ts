@@ -30,7 +30,8 @@ const rawId = (id: string) => Buffer.from(id, 'base64').toString().split(':')[1]
 async function profileSession(provider: string) {
   const key = `pair-${provider}`;
   await t.http(
-    `mutation { upsertProfile(input: { key: "${key}", name: "${key}", model: "${key}-model", provider: "${provider}" }) { id } }`,
+    `mutation { upsertProfile(input: { key: "${key}", name: "${key}", ` +
+      `model: "${key}-model", provider: "${provider}" }) { id } }`,
   );
   const p = (await t.http(`{ profiles { id key } }`)).data.profiles.find((x: any) => x.key === key).id;
   return (await t.http(`mutation($p: ID!) { createSession(input: { profileId: $p }) { id } }`, { p })).data
@@ -76,111 +77,126 @@ function toolResultsSent(body: any): { id: string; content: string }[] {
 
 describe(`tool calls never poison a session (${dbKind})`, () => {
   for (const provider of PROVIDERS) {
-    it(`${provider}: a cancel during a client tool wait stores a result for the call, and the next turn succeeds`, async () => {
-      const sessionId = await profileSession(provider);
-      t.fake.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' }, id: `call_${provider}_1` }] });
-      const cancelled = await turn(
-        sessionId,
-        { content: 'Weather in Oslo?', clientTools: [WEATHER] },
-        {
-          until: (es) => es.some((e) => e.__typename === 'ToolCallRequested'),
-          during: async (turnId) => {
-            await eventually(
-              () => t.app.db.prisma.turn.findUnique({ where: { id: rawId(turnId) } }),
-              (r) => r?.status === 'WAITING_FOR_TOOL',
-              30_000,
-            );
-            return cancel(turnId);
+    it(
+      `${provider}: a cancel during a client tool wait stores ` + 'a result for the call, and the next turn succeeds',
+      async () => {
+        const sessionId = await profileSession(provider);
+        t.fake.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' }, id: `call_${provider}_1` }] });
+        const cancelled = await turn(
+          sessionId,
+          { content: 'Weather in Oslo?', clientTools: [WEATHER] },
+          {
+            until: (es) => es.some((e) => e.__typename === 'ToolCallRequested'),
+            during: async (turnId) => {
+              await eventually(
+                () => t.app.db.prisma.turn.findUnique({ where: { id: rawId(turnId) } }),
+                (r) => r?.status === 'WAITING_FOR_TOOL',
+                30_000,
+              );
+              return cancel(turnId);
+            },
           },
-        },
-      );
-      expect(cancelled.end.turn.status).toBe('CANCELLED');
-      const saved = cancelled.events.find((e) => e.__typename === 'MessageSaved' && e.message.role === 'TOOL');
-      expect(saved.message).toMatchObject({
-        toolCallId: `call_${provider}_1`,
-        content: TOOL_RESULT_CANCELLED,
-        isDisplay: true,
-        isContext: true,
-      });
+        );
+        expect(cancelled.end.turn.status).toBe('CANCELLED');
+        const saved = cancelled.events.find((e) => e.__typename === 'MessageSaved' && e.message.role === 'TOOL');
+        expect(saved.message).toMatchObject({
+          toolCallId: `call_${provider}_1`,
+          content: TOOL_RESULT_CANCELLED,
+          isDisplay: true,
+          isContext: true,
+        });
 
-      const rejectionsBefore = t.fake.rejections.length;
-      t.fake.enqueue({ text: 'Back again.' });
-      const next = await turn(sessionId, { content: 'Never mind. Hello?' });
-      expect(next.end.__typename, JSON.stringify(t.fake.rejections.slice(rejectionsBefore).map((r) => r.message))).toBe(
-        'TurnEnded',
-      );
-      expect(next.end.turn.status).toBe('COMPLETED');
-      expect(t.fake.rejections.length).toBe(rejectionsBefore);
-      expect(toolResultsSent(t.fake.requests.at(-1))).toEqual([
-        { id: `call_${provider}_1`, content: TOOL_RESULT_CANCELLED },
-      ]);
-    });
+        const rejectionsBefore = t.fake.rejections.length;
+        t.fake.enqueue({ text: 'Back again.' });
+        const next = await turn(sessionId, { content: 'Never mind. Hello?' });
+        expect(
+          next.end.__typename,
+          JSON.stringify(t.fake.rejections.slice(rejectionsBefore).map((r) => r.message)),
+        ).toBe('TurnEnded');
+        expect(next.end.turn.status).toBe('COMPLETED');
+        expect(t.fake.rejections.length).toBe(rejectionsBefore);
+        expect(toolResultsSent(t.fake.requests.at(-1))).toEqual([
+          { id: `call_${provider}_1`, content: TOOL_RESULT_CANCELLED },
+        ]);
+      },
+    );
 
-    it(`${provider}: a cancel while a server tool runs leaves the call answered, and the next turn succeeds`, async () => {
-      const sessionId = await profileSession(provider);
-      t.fake.enqueue({ toolCalls: [{ name: 'slow_lookup', arguments: {}, id: `call_${provider}_srv` }] });
-      const cancelled = await turn(
-        sessionId,
-        { content: 'look it up' },
-        {
-          until: (es) => es.some((e) => e.__typename === 'ToolCallRequested'),
-          during: cancel,
-        },
-      );
-      expect(cancelled.end.turn.status).toBe('CANCELLED');
-      const context = (await t.app.store.context(rawId(sessionId))).filter((m) => m.role === 'tool');
-      expect(context.map((m) => m.toolCallId)).toEqual([`call_${provider}_srv`]);
-      t.fake.enqueue({ text: 'ok then' });
-      const next = await turn(sessionId, { content: 'and now?' });
-      expect(next.end.turn.status).toBe('COMPLETED');
-    });
+    it(
+      `${provider}: a cancel while a server tool runs ` + 'leaves the call answered, and the next turn succeeds',
+      async () => {
+        const sessionId = await profileSession(provider);
+        t.fake.enqueue({ toolCalls: [{ name: 'slow_lookup', arguments: {}, id: `call_${provider}_srv` }] });
+        const cancelled = await turn(
+          sessionId,
+          { content: 'look it up' },
+          {
+            until: (es) => es.some((e) => e.__typename === 'ToolCallRequested'),
+            during: cancel,
+          },
+        );
+        expect(cancelled.end.turn.status).toBe('CANCELLED');
+        const context = (await t.app.store.context(rawId(sessionId))).filter((m) => m.role === 'tool');
+        expect(context.map((m) => m.toolCallId)).toEqual([`call_${provider}_srv`]);
+        t.fake.enqueue({ text: 'ok then' });
+        const next = await turn(sessionId, { content: 'and now?' });
+        expect(next.end.turn.status).toBe('COMPLETED');
+      },
+    );
 
-    it(`${provider}: a call the store left unanswered (a crash) gets a synthetic result in the request, and the turn succeeds`, async () => {
-      const sessionId = await profileSession(provider);
-      const raw = rawId(sessionId);
-      // What a kill -9 during a tool wait leaves when recovery never ran: the call, no result.
-      await t.app.store.append(raw, [
-        { role: 'user', content: 'Weather in Oslo?' },
-        {
-          role: 'assistant',
-          content: '',
-          toolCalls: [{ id: 'call_lost', name: 'get_weather', arguments: { city: 'Oslo' } }],
-        },
-      ]);
-      t.fake.enqueue({ text: 'Sorry, where were we?' });
-      const next = await turn(sessionId, { content: 'Hello?' });
-      expect(next.end.turn.status).toBe('COMPLETED');
-      expect(toolResultsSent(t.fake.requests.at(-1))).toEqual([{ id: 'call_lost', content: MISSING_TOOL_RESULT }]);
-      // The store is left as it was: the repair is in the request only.
-      expect((await t.app.store.context(raw)).filter((m) => m.role === 'tool')).toHaveLength(0);
-    });
+    it(
+      `${provider}: a call the store left unanswered (a crash) ` +
+        'gets a synthetic result in the request, and the turn succeeds',
+      async () => {
+        const sessionId = await profileSession(provider);
+        const raw = rawId(sessionId);
+        // What a kill -9 during a tool wait leaves when recovery never ran: the call, no result.
+        await t.app.store.append(raw, [
+          { role: 'user', content: 'Weather in Oslo?' },
+          {
+            role: 'assistant',
+            content: '',
+            toolCalls: [{ id: 'call_lost', name: 'get_weather', arguments: { city: 'Oslo' } }],
+          },
+        ]);
+        t.fake.enqueue({ text: 'Sorry, where were we?' });
+        const next = await turn(sessionId, { content: 'Hello?' });
+        expect(next.end.turn.status).toBe('COMPLETED');
+        expect(toolResultsSent(t.fake.requests.at(-1))).toEqual([{ id: 'call_lost', content: MISSING_TOOL_RESULT }]);
+        // The store is left as it was: the repair is in the request only.
+        expect((await t.app.store.context(raw)).filter((m) => m.role === 'tool')).toHaveLength(0);
+      },
+    );
 
-    it(`${provider}: a result whose call was cut, and a note between a call and its result, do not break the request`, async () => {
-      const sessionId = await profileSession(provider);
-      const raw = rawId(sessionId);
-      await t.app.store.append(raw, [
-        // A history edit or a compression removed this result's call.
-        { role: 'tool', content: 'ORPHAN-RESULT', toolCallId: 'call_gone', name: 'get_weather' },
-        { role: 'user', content: 'And in Bergen?' },
-        {
-          role: 'assistant',
-          content: '',
-          toolCalls: [{ id: 'call_b', name: 'get_weather', arguments: { city: 'Bergen' } }],
-        },
-        // Recorded while the tool ran: it must not sit between the call and its result.
-        { role: 'system', content: 'NOTE-DURING-TOOL', metadata: { source: 'task_note' } },
-        { role: 'tool', content: 'rain', toolCallId: 'call_b', name: 'get_weather' },
-        { role: 'assistant', content: 'Rain in Bergen.' },
-      ]);
-      t.fake.enqueue({ text: 'Anything else?' });
-      const next = await turn(sessionId, { content: 'Thanks' });
-      expect(next.end.turn.status).toBe('COMPLETED');
-      const body = t.fake.requests.at(-1);
-      expect(toolResultsSent(body)).toEqual([{ id: 'call_b', content: 'rain' }]);
-      const text = JSON.stringify(body);
-      expect(text).toContain('ORPHAN-RESULT');
-      expect(text).toContain('NOTE-DURING-TOOL');
-    });
+    it(
+      `${provider}: a result whose call was cut, and a note ` +
+        'between a call and its result, do not break the request',
+      async () => {
+        const sessionId = await profileSession(provider);
+        const raw = rawId(sessionId);
+        await t.app.store.append(raw, [
+          // A history edit or a compression removed this result's call.
+          { role: 'tool', content: 'ORPHAN-RESULT', toolCallId: 'call_gone', name: 'get_weather' },
+          { role: 'user', content: 'And in Bergen?' },
+          {
+            role: 'assistant',
+            content: '',
+            toolCalls: [{ id: 'call_b', name: 'get_weather', arguments: { city: 'Bergen' } }],
+          },
+          // Recorded while the tool ran: it must not sit between the call and its result.
+          { role: 'system', content: 'NOTE-DURING-TOOL', metadata: { source: 'task_note' } },
+          { role: 'tool', content: 'rain', toolCallId: 'call_b', name: 'get_weather' },
+          { role: 'assistant', content: 'Rain in Bergen.' },
+        ]);
+        t.fake.enqueue({ text: 'Anything else?' });
+        const next = await turn(sessionId, { content: 'Thanks' });
+        expect(next.end.turn.status).toBe('COMPLETED');
+        const body = t.fake.requests.at(-1);
+        expect(toolResultsSent(body)).toEqual([{ id: 'call_b', content: 'rain' }]);
+        const text = JSON.stringify(body);
+        expect(text).toContain('ORPHAN-RESULT');
+        expect(text).toContain('NOTE-DURING-TOOL');
+      },
+    );
   }
 
   it('recovery of a crashed turn stores a result for the call it left open', async () => {

@@ -13,7 +13,9 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(() => t.close());
 
-const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } userMessage { sequenceNumber content } } }`;
+const SEND =
+  'mutation($input: SendMessageInput!) { sendMessage(input: ' +
+  '$input) { turn { id } userMessage { sequenceNumber content } } }';
 const rawId = (id: string) => Buffer.from(id, 'base64').toString().split(':')[1]!;
 const lostConnection = () => Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
 

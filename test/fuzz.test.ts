@@ -27,7 +27,8 @@ beforeAll(async () => {
   t = await createTestApp();
   yoga = createGraphQLHandler(t.app);
   const rows = await t.app.db.raw.query<{ table_name: string }>(
-    `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name NOT LIKE '\\_prisma%'`,
+    'SELECT table_name FROM information_schema.tables WHERE table_schema = ' +
+      `current_schema() AND table_type = 'BASE TABLE' AND table_name NOT LIKE '\\_prisma%'`,
   );
   tables = rows.map((r) => r.table_name).sort();
 }, 180_000);
@@ -232,7 +233,8 @@ it('no input reaches an internal error, every error has a code, a refused call w
       const code = error.extensions?.code;
       if (!code || code === 'INTERNAL_SERVER_ERROR')
         failures.push(
-          `${c.label} ${JSON.stringify(c.variables).slice(0, 120)} → ${code ?? 'no code'}: ${error.message.slice(0, 160)}`,
+          `${c.label} ${JSON.stringify(c.variables).slice(0, 120)} ` +
+            `→ ${code ?? 'no code'}: ${error.message.slice(0, 160)}`,
         );
     }
     if (c.root === 'mutation') {

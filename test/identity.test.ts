@@ -105,28 +105,34 @@ describe(`JWT identity (${dbKind})`, { timeout: 120_000 }, () => {
     expect(codeOf(rename)).toBe('NOT_FOUND');
   });
 
-  it('refuses a token without exp, HS384/HS512 when HS256 is configured, alg none and an asymmetric alg without a JWKS', async () => {
-    const refused = async (token: string) => codeOf(await t.gql(VIEWER, {}, token));
-    expect(await refused(await hs({}, { sub: 'erin' }))).toBeUndefined(); // the control: the same token with exp passes
-    expect(await refused(await hs({}, { sub: 'erin', exp: false }))).toBe('UNAUTHENTICATED');
-    expect(await refused(await hs({ admin: true }, { sub: 'root', exp: false }))).toBe('UNAUTHENTICATED');
-    expect(await refused(await hs({}, { sub: 'erin', alg: 'HS384' }))).toBe('UNAUTHENTICATED');
-    expect(await refused(await hs({}, { sub: 'erin', alg: 'HS512' }))).toBe('UNAUTHENTICATED');
-    const exp = Math.floor(Date.now() / 1000) + 300;
-    for (const alg of ['none', 'None', 'NONE']) {
-      expect(await refused(`${b64({ alg, typ: 'JWT' })}.${b64({ sub: 'root', admin: true, exp })}.`)).toBe(
-        'UNAUTHENTICATED',
-      );
-    }
-    const { privateKey } = await generateKeyPair('ES256');
-    const es = await new SignJWT({})
-      .setProtectedHeader({ alg: 'ES256' })
-      .setSubject('erin')
-      .setExpirationTime('5m')
-      .sign(privateKey);
-    expect(await refused(es)).toBe('UNAUTHENTICATED');
-    expect(await t.app.db.prisma.user.count({ where: { jwtSubject: 'root' } })).toBe(1); // only the first test's token
-  });
+  it(
+    'refuses a token without exp, HS384/HS512 when HS256 is ' +
+      'configured, alg none and an asymmetric alg without a JWKS',
+    async () => {
+      const refused = async (token: string) => codeOf(await t.gql(VIEWER, {}, token));
+      // the control: the same token with exp passes
+      expect(await refused(await hs({}, { sub: 'erin' }))).toBeUndefined();
+      expect(await refused(await hs({}, { sub: 'erin', exp: false }))).toBe('UNAUTHENTICATED');
+      expect(await refused(await hs({ admin: true }, { sub: 'root', exp: false }))).toBe('UNAUTHENTICATED');
+      expect(await refused(await hs({}, { sub: 'erin', alg: 'HS384' }))).toBe('UNAUTHENTICATED');
+      expect(await refused(await hs({}, { sub: 'erin', alg: 'HS512' }))).toBe('UNAUTHENTICATED');
+      const exp = Math.floor(Date.now() / 1000) + 300;
+      for (const alg of ['none', 'None', 'NONE']) {
+        expect(await refused(`${b64({ alg, typ: 'JWT' })}.${b64({ sub: 'root', admin: true, exp })}.`)).toBe(
+          'UNAUTHENTICATED',
+        );
+      }
+      const { privateKey } = await generateKeyPair('ES256');
+      const es = await new SignJWT({})
+        .setProtectedHeader({ alg: 'ES256' })
+        .setSubject('erin')
+        .setExpirationTime('5m')
+        .sign(privateKey);
+      expect(await refused(es)).toBe('UNAUTHENTICATED');
+      // only the first test's token
+      expect(await t.app.db.prisma.user.count({ where: { jwtSubject: 'root' } })).toBe(1);
+    },
+  );
 
   it('the issuer is part of the identity', async () => {
     const a = await viewer(await hs({ iss: 'https://a.example' }, { sub: 'frank' }));
@@ -226,14 +232,16 @@ describe(`JWT identity with a JWKS (${dbKind})`, { timeout: 120_000 }, () => {
 });
 
 describe(`identity migration (${dbKind})`, () => {
-  it('turns rows without an API key (made by tokens before) into adoptable JWT rows and clears their claimed rights', async () => {
+  it('turns rows without an API key (made by tokens before) ' +
+    'into adoptable JWT rows and clears their claimed rights', async () => {
     const { db, drop } = await createTestDatabase();
     const tmp = await mkdtemp(join(tmpdir(), 'identity-migrations-'));
     try {
       await cp(MIGRATIONS_DIR, tmp, { recursive: true, filter: (src) => !src.includes('20261201000100_jwt_identity') });
       await migrate(db, tmp);
       const [legacy] = await db.raw.query<{ id: string }>(
-        `INSERT INTO users (id, name, is_admin, permissions) VALUES (gen_random_uuid(), 'kate', true, ARRAY['sessions.read_all']) RETURNING id`,
+        'INSERT INTO users (id, name, is_admin, permissions) VALUES ' +
+          `(gen_random_uuid(), 'kate', true, ARRAY['sessions.read_all']) RETURNING id`,
       );
       const [keyed] = await db.raw.query<{ id: string }>(
         `INSERT INTO users (id, name, is_admin) VALUES (gen_random_uuid(), 'leo', true) RETURNING id`,

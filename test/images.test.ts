@@ -21,7 +21,8 @@ beforeAll(async () => {
   });
   const up = async (key: string, contextWindow: number) => {
     const r = await t.http(
-      `mutation($k: String!, $w: Int!) { upsertProfile(input: { key: $k, name: $k, model: "qwen3:8b", contextWindow: $w, vision: true, systemPrompt: "S" }) { id } }`,
+      'mutation($k: String!, $w: Int!) { upsertProfile(input: { key: $k, name: $k, ' +
+        'model: "qwen3:8b", contextWindow: $w, vision: true, systemPrompt: "S" }) { id } }',
       { k: key, w: contextWindow },
     );
     expect(r.errors).toBeUndefined();
@@ -82,7 +83,8 @@ describe(`pasted images (${dbKind})`, () => {
     // one image: singular wording
     await sendWithAttachments(t, { sessionId: id, content: 'one more' }, { images: [img('c', PNG_2x2)] });
     expect(lastUser().content).toBe(
-      `one more\n\n[1 image attached inline — already in your context, no extra loading needed.\nOn disk: session_files/${sid}/image_4.png]`,
+      'one more\n\n[1 image attached inline — already in your context, no ' +
+        `extra loading needed.\nOn disk: session_files/${sid}/image_4.png]`,
     );
     // the display copy stays the user's words
     const h = await t.http(
@@ -164,7 +166,8 @@ describe(`pasted images (${dbKind})`, () => {
     const sid = rawId(id);
     await sendWithAttachments(t, { sessionId: id, content: 'look' }, { images: [img('1', PNG_1x1)] });
     expect(lastUser().content).toBe(
-      `look\n\n[1 image attached inline — it was not loaded;\nopen it with image_view: session_files/${sid}/image_1.png]`,
+      'look\n\n[1 image attached inline — it was not loaded;\nopen ' +
+        `it with image_view: session_files/${sid}/image_1.png]`,
     );
     expect(lastUser().images).toBeUndefined();
   });
@@ -201,7 +204,8 @@ describe(`pasted images (${dbKind})`, () => {
     expect(r.events.at(-1).__typename).toBe('TurnEnded');
     expect(await entries(dirOf(id))).toEqual(['image_1.png']);
     expect(lastUser().content).toBe(
-      `two pics\n\n[1 image attached inline — already in your context, no extra loading needed.\nOn disk: session_files/${sid}/image_1.png]`,
+      'two pics\n\n[1 image attached inline — already in your context, no ' +
+        `extra loading needed.\nOn disk: session_files/${sid}/image_1.png]`,
     );
   });
 

@@ -140,81 +140,90 @@ describe('bounded resources over real sockets', () => {
     expect(messages).toHaveLength(1);
   });
 
-  it('refuses a subscription beyond MAX_SUBSCRIPTIONS_PER_SOCKET with an error for that id; the socket and the others live on', async () => {
-    const client = t.ws();
-    const sub = () => open(client, { id: sessionId });
-    const subs = [sub(), sub(), sub()];
-    await Promise.all(subs.map((s) => s.live()));
-    const extra = sub();
-    await extra.refused();
-    expect(extra.error[0].extensions.code).toBe('TOO_MANY_SUBSCRIPTIONS');
-    expect(extra.error[0].message).toMatch(/per connection/);
-    const before = subs[0]!.events.length;
-    await rename('two');
-    await subs[0]!.nextEvent(before);
-    expect(subs[0]!.events.at(-1).data.sessionEvents.__typename).toBe('SessionRenamed');
-    // A slot given back (complete) is free again on the same socket: the complete is handled before the next subscribe.
-    subs[2]!.dispose();
-    const again = sub();
-    await again.live();
-    expect(again.error).toBeNull();
-    again.dispose();
-    subs.forEach((s) => s.dispose());
-    await client.dispose();
-    await eventually(
-      async () => held(),
-      (n) => n === 0,
-    );
-  });
+  it(
+    'refuses a subscription beyond MAX_SUBSCRIPTIONS_PER_SOCKET ' +
+      'with an error for that id; the socket and the others live on',
+    async () => {
+      const client = t.ws();
+      const sub = () => open(client, { id: sessionId });
+      const subs = [sub(), sub(), sub()];
+      await Promise.all(subs.map((s) => s.live()));
+      const extra = sub();
+      await extra.refused();
+      expect(extra.error[0].extensions.code).toBe('TOO_MANY_SUBSCRIPTIONS');
+      expect(extra.error[0].message).toMatch(/per connection/);
+      const before = subs[0]!.events.length;
+      await rename('two');
+      await subs[0]!.nextEvent(before);
+      expect(subs[0]!.events.at(-1).data.sessionEvents.__typename).toBe('SessionRenamed');
+      // A slot given back (complete) is free again on the same
+      // socket: the complete is handled before the next subscribe.
+      subs[2]!.dispose();
+      const again = sub();
+      await again.live();
+      expect(again.error).toBeNull();
+      again.dispose();
+      subs.forEach((s) => s.dispose());
+      await client.dispose();
+      await eventually(
+        async () => held(),
+        (n) => n === 0,
+      );
+    },
+  );
 
-  it('counts MAX_SUBSCRIPTIONS_PER_USER across sockets and SSE, and MAX_SSE_STREAMS_PER_USER answers 429 without a stream', async () => {
-    const a = t.ws();
-    const b = t.ws();
-    const onA = [open(a, { id: sessionId }), open(a, { id: sessionId })];
-    await Promise.all(onA.map((s) => s.live()));
-    const streams = [new AbortController(), new AbortController()];
-    const sse = (signal?: AbortSignal) =>
-      fetch(`${t.url}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-        body: JSON.stringify({ query: LIST }),
-        signal,
-      });
-    const opened = await Promise.all(streams.map((c) => sse(c.signal)));
-    expect(opened.map((r) => r.status)).toEqual([200, 200]);
-    expect(held()).toBe(4);
+  it(
+    'counts MAX_SUBSCRIPTIONS_PER_USER across sockets and SSE, ' +
+      'and MAX_SSE_STREAMS_PER_USER answers 429 without a stream',
+    async () => {
+      const a = t.ws();
+      const b = t.ws();
+      const onA = [open(a, { id: sessionId }), open(a, { id: sessionId })];
+      await Promise.all(onA.map((s) => s.live()));
+      const streams = [new AbortController(), new AbortController()];
+      const sse = (signal?: AbortSignal) =>
+        fetch(`${t.url}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+          body: JSON.stringify({ query: LIST }),
+          signal,
+        });
+      const opened = await Promise.all(streams.map((c) => sse(c.signal)));
+      expect(opened.map((r) => r.status)).toEqual([200, 200]);
+      expect(held()).toBe(4);
 
-    const third = await sse();
-    expect(third.status).toBe(429);
-    expect(await third.text()).toContain('TOO_MANY_SUBSCRIPTIONS');
-    expect(held()).toBe(4);
+      const third = await sse();
+      expect(third.status).toBe(429);
+      expect(await third.text()).toContain('TOO_MANY_SUBSCRIPTIONS');
+      expect(held()).toBe(4);
 
-    const onB = open(b, { id: sessionId });
-    await onB.live();
-    const overUser = open(b, { id: sessionId });
-    await overUser.refused();
-    expect(overUser.error[0].extensions.code).toBe('TOO_MANY_SUBSCRIPTIONS');
-    expect(overUser.error[0].message).toMatch(/per user/);
+      const onB = open(b, { id: sessionId });
+      await onB.live();
+      const overUser = open(b, { id: sessionId });
+      await overUser.refused();
+      expect(overUser.error[0].extensions.code).toBe('TOO_MANY_SUBSCRIPTIONS');
+      expect(overUser.error[0].message).toMatch(/per user/);
 
-    // A closed SSE stream gives its slot back.
-    streams[0]!.abort();
-    await eventually(
-      async () => held(),
-      (n) => n === 4,
-    );
-    const later = open(b, { id: sessionId });
-    await later.live();
-    expect(later.error).toBeNull();
+      // A closed SSE stream gives its slot back.
+      streams[0]!.abort();
+      await eventually(
+        async () => held(),
+        (n) => n === 4,
+      );
+      const later = open(b, { id: sessionId });
+      await later.live();
+      expect(later.error).toBeNull();
 
-    streams[1]!.abort();
-    [...onA, onB, later].forEach((s) => s.dispose());
-    await a.dispose();
-    await b.dispose();
-    await eventually(
-      async () => held(),
-      (n) => n === 0,
-    );
-  });
+      streams[1]!.abort();
+      [...onA, onB, later].forEach((s) => s.dispose());
+      await a.dispose();
+      await b.dispose();
+      await eventually(
+        async () => held(),
+        (n) => n === 0,
+      );
+    },
+  );
 
   it('answers 408 and closes the connection when the headers stall (REQUEST_HEADERS_TIMEOUT_MS)', async () => {
     const answer = await stalledRequest(port(), 'POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: appl', '');
@@ -225,7 +234,8 @@ describe('bounded resources over real sockets', () => {
     const body = JSON.stringify({ query: '{ __typename }' });
     const answer = await stalledRequest(
       port(),
-      `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+      'POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ' +
+        `application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
       body.slice(0, 10),
     );
     expect(answer).toMatch(/^HTTP\/1.1 408/);
@@ -245,7 +255,8 @@ describe('bounded resources over real sockets', () => {
     const body =
       part('operations', operations) +
       part('map', JSON.stringify({ 0: ['variables.files.0'] })) +
-      `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="big.txt"\r\nContent-Type: text/plain\r\n\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="0"; ` +
+      'filename="big.txt"\r\nContent-Type: text/plain\r\n\r\n' +
       'x'.repeat(4096);
     const spooled = async () =>
       (await fs.readdir(spoolDir).catch(() => [] as string[])).filter((n) => n.endsWith('.part'));
@@ -261,7 +272,8 @@ describe('bounded resources over real sockets', () => {
     );
     const answered = stalledRequest(
       port(),
-      `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nx-graphql-yoga-csrf: 1\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length + 100_000}\r\n\r\n`,
+      'POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nx-graphql-yoga-csrf: 1\r\nContent-Type: ' +
+        `multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length + 100_000}\r\n\r\n`,
       body,
     );
     // The spool file exists while the body stalls...
@@ -275,20 +287,24 @@ describe('bounded resources over real sockets', () => {
     expect(await spooled()).toEqual([]);
   });
 
-  it('serves the standard introspection query in local mode, but holds introspection to a depth limit too', async () => {
-    const standard = await t.http(getIntrospectionQuery());
-    expect(standard.errors).toBeUndefined();
-    expect(standard.data.__schema.types.length).toBeGreaterThan(10);
-    // 30 levels of the ofType chain: exempt from armor's depth limit before, refused now.
-    const deep = `{ __schema { queryType { fields { type { ${'ofType { '.repeat(30)}name${' }'.repeat(30)} } } } } }`;
-    const refused = await t.http(deep);
-    expect(refused.data).toBeUndefined();
-    expect(refused.errors?.[0]?.message).toMatch(/depth limit of 24/);
-    expect(codeOf(refused)).toBe('GRAPHQL_VALIDATION_FAILED');
-    // Fan-out through nested lists is graphql-js's own MaxIntrospectionDepthRule.
-    const fanOut = `{ __schema { types { interfaces { possibleTypes { interfaces { possibleTypes { name } } } } } } }`;
-    expect(codeOf(await t.http(fanOut))).toBe('GRAPHQL_VALIDATION_FAILED');
-  });
+  it(
+    'serves the standard introspection query in local ' + 'mode, but holds introspection to a depth limit too',
+    async () => {
+      const standard = await t.http(getIntrospectionQuery());
+      expect(standard.errors).toBeUndefined();
+      expect(standard.data.__schema.types.length).toBeGreaterThan(10);
+      // 30 levels of the ofType chain: exempt from armor's depth limit before, refused now.
+      const deep = `{ __schema { queryType { fields { type { ${'ofType { '.repeat(30)}name${' }'.repeat(30)} } } } } }`;
+      const refused = await t.http(deep);
+      expect(refused.data).toBeUndefined();
+      expect(refused.errors?.[0]?.message).toMatch(/depth limit of 24/);
+      expect(codeOf(refused)).toBe('GRAPHQL_VALIDATION_FAILED');
+      // Fan-out through nested lists is graphql-js's own MaxIntrospectionDepthRule.
+      const fanOut =
+        '{ __schema { types { interfaces { possibleTypes ' + '{ interfaces { possibleTypes { name } } } } } } }';
+      expect(codeOf(await t.http(fanOut))).toBe('GRAPHQL_VALIDATION_FAILED');
+    },
+  );
 });
 
 describe('introspection with auth on', () => {

@@ -421,15 +421,18 @@ interface ConstraintRow {
 async function catalog(db: Database) {
   const tables = (
     await db.raw.query<{ table_name: string }>(
-      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
+      'SELECT table_name FROM information_schema.tables WHERE table_schema ' +
+        `= 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
     )
   ).map((r) => r.table_name);
   const columns = await db.raw.query<ColumnRow>(
-    `SELECT table_name, column_name, data_type, udt_name, is_nullable, is_generated, datetime_precision, character_maximum_length
+    `SELECT table_name, column_name, data_type, udt_name, is_nullable, is_generated, datetime_precision,
+            character_maximum_length
        FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position`,
   );
   const indexes = await db.raw.query<IndexRow>(`
-    SELECT i.relname::text AS name, t.relname::text AS "table", ix.indisunique AS "unique", ix.indisprimary AS "primary",
+    SELECT i.relname::text AS name, t.relname::text AS "table", ix.indisunique AS "unique",
+           ix.indisprimary AS "primary",
            (ix.indpred IS NOT NULL) AS partial, am.amname::text AS method, pg_get_indexdef(ix.indexrelid) AS def,
            (SELECT array_agg(a.attname::text ORDER BY k.ord)
               FROM unnest(ix.indkey::int2[]) WITH ORDINALITY AS k(attnum, ord)
@@ -525,11 +528,13 @@ async function schemaDrift(db: Database, models: PslModel[], allowedExtraIndexes
       const nullable = field.optional || field.list;
       if ((col.is_nullable === 'YES') !== nullable)
         drift.columns.push(
-          `${model.table}.${field.column}: ${col.is_nullable === 'YES' ? 'NULL' : 'NOT NULL'}, schema.prisma says ${nullable ? 'NULL' : 'NOT NULL'}`,
+          `${model.table}.${field.column}: ${col.is_nullable === 'YES' ? 'NULL' : 'NOT NULL'}, ` +
+            `schema.prisma says ${nullable ? 'NULL' : 'NOT NULL'}`,
         );
       if ((col.is_generated === 'ALWAYS') !== field.generated)
         drift.columns.push(
-          `${model.table}.${field.column}: ${col.is_generated === 'ALWAYS' ? 'generated' : 'not generated'}, schema.prisma says ${field.generated ? 'generated (@default(dbgenerated()))' : 'not generated'}`,
+          `${model.table}.${field.column}: ${col.is_generated === 'ALWAYS' ? 'generated' : 'not generated'}, ` +
+            `schema.prisma says ${field.generated ? 'generated (@default(dbgenerated()))' : 'not generated'}`,
         );
     }
     for (const col of actual)
@@ -571,7 +576,8 @@ async function schemaDrift(db: Database, models: PslModel[], allowedExtraIndexes
       }
     }
 
-    // @@index: same columns in the same order, the access method (type:, default btree); the map: name, or Prisma's default name.
+    // @@index: same columns in the same order, the access method
+    // (type:, default btree); the map: name, or Prisma's default name.
     for (const ix of model.indexes) {
       checked.indexes++;
       const cols = columnsOf(model, ix.fields);
@@ -613,7 +619,8 @@ async function schemaDrift(db: Database, models: PslModel[], allowedExtraIndexes
       const onUpdate = ON_ACTION[rel.onUpdate ?? 'Cascade'];
       if (!sameList(fk.columns, cols) || fk.ref_table !== target.table || !sameList(fk.ref_columns, refs))
         drift.foreignKeys.push(
-          `${name}: (${fk.columns}) → ${fk.ref_table} (${fk.ref_columns}), schema.prisma says (${cols}) → ${target.table} (${refs})`,
+          `${name}: (${fk.columns}) → ${fk.ref_table} (${fk.ref_columns}), ` +
+            `schema.prisma says (${cols}) → ${target.table} (${refs})`,
         );
       if (fk.on_delete !== onDelete)
         drift.foreignKeys.push(`${name}: ON DELETE ${fk.on_delete}, schema.prisma says ${onDelete}`);
@@ -778,13 +785,13 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, { timeout: 30
           'memory_chunks.search_vector: not generated, schema.prisma says generated (@default(dbgenerated()))',
         ]),
       );
+      const btreeSearchIndex =
+        /^memory_chunks_search_vector_idx: .*USING btree.*, schema.prisma says gin memory_chunks \(search_vector\)$/;
       expect(drift.indexes).toEqual(
         expect.arrayContaining([
           expect.stringMatching(/^idx_session_messages_counts: /),
           'turns: index turns_status_idx (status) missing',
-          expect.stringMatching(
-            /^memory_chunks_search_vector_idx: .*USING btree.*, schema.prisma says gin memory_chunks \(search_vector\)$/,
-          ),
+          expect.stringMatching(btreeSearchIndex),
         ]),
       );
       expect(drift.uniques).toEqual(['api_keys: unique index api_keys_key_hash_key (key_hash) missing']);
@@ -799,27 +806,31 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, { timeout: 30
     }
   });
 
-  it('ensureSearchIndexes creates the trigram GIN indexes (always on PGlite; on a server when pg_trgm is installed)', async () => {
-    const logs: string[] = [];
-    const created = await ensureSearchIndexes(db, (m) => logs.push(m));
-    const [{ n }] = await db.raw.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'pg_trgm'`,
-    );
-    if (db.kind === 'pglite') expect(created).toBe(true);
-    expect(created).toBe(n === 1);
-    expect(await ensureSearchIndexes(db)).toBe(created); // idempotent
-    const { indexes } = await catalog(db);
-    for (const [name, table, column] of TRIGRAM_INDEXES) {
-      const index = indexes.find((i) => i.name === name);
-      if (!created) {
-        expect(index, name).toBeUndefined();
-        continue;
+  it(
+    'ensureSearchIndexes creates the trigram GIN indexes ' +
+      '(always on PGlite; on a server when pg_trgm is installed)',
+    async () => {
+      const logs: string[] = [];
+      const created = await ensureSearchIndexes(db, (m) => logs.push(m));
+      const [{ n }] = await db.raw.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'pg_trgm'`,
+      );
+      if (db.kind === 'pglite') expect(created).toBe(true);
+      expect(created).toBe(n === 1);
+      expect(await ensureSearchIndexes(db)).toBe(created); // idempotent
+      const { indexes } = await catalog(db);
+      for (const [name, table, column] of TRIGRAM_INDEXES) {
+        const index = indexes.find((i) => i.name === name);
+        if (!created) {
+          expect(index, name).toBeUndefined();
+          continue;
+        }
+        expect(index, name).toMatchObject({ table, method: 'gin', columns: [column], unique: false });
+        expect(index!.def).toContain('gin_trgm_ops');
       }
-      expect(index, name).toMatchObject({ table, method: 'gin', columns: [column], unique: false });
-      expect(index!.def).toContain('gin_trgm_ops');
-    }
-    if (!created) expect(logs.join('\n')).toMatch(/pg_trgm is not installed/);
-  });
+      if (!created) expect(logs.join('\n')).toMatch(/pg_trgm is not installed/);
+    },
+  );
 
   it.runIf(dbKind === 'postgres')(
     'ensureSearchIndexes on a server without pg_trgm: no trigram indexes, a hint, no error',

@@ -102,7 +102,8 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
     );
 
     const upsert = await t.gql(
-      `mutation { upsertProfile(input: { key: "doomed", name: "D", model: "m", systemPrompt: "secret prompt" }) { id } }`,
+      'mutation { upsertProfile(input: { key: "doomed", name: ' +
+        '"D", model: "m", systemPrompt: "secret prompt" }) { id } }',
       {},
       root,
     );

@@ -53,7 +53,9 @@ async function profile(opts: { window?: number; vision?: boolean; systemPrompt?:
 
 const MODEL_VIEW = `query($id: ID!) { session(id: $id) { contextTokens modelView {
   estimatedTokens contextWindow model profile { id }
-  messages { role content sequenceNumber toolCallId name toolCalls { id name arguments } images { path name bytes tokens } }
+  messages {
+    role content sequenceNumber toolCallId name toolCalls { id name arguments } images { path name bytes tokens }
+  }
 } } }`;
 
 /** One message in a provider-neutral shape: what the model reads. */
@@ -153,7 +155,8 @@ describe(`what the model sees (${dbKind})`, () => {
     // the upload and image notices are in the text the model reads
     expect(user.content).toContain(`[Uploaded files on disk:\n- build.cfg → session_files/${sid}/build.cfg]`);
     expect(user.content).toContain(
-      `[1 image attached inline — already in your context, no extra loading needed.\nOn disk: session_files/${sid}/image_1.png]`,
+      '[1 image attached inline — already in your context, no extra ' +
+        `loading needed.\nOn disk: session_files/${sid}/image_1.png]`,
     );
     expect(user.images).toEqual([
       { path: `session_files/${sid}/image_1.png`, name: 'image_1.png', bytes: screenshot.length, tokens: 1026 },
@@ -191,77 +194,87 @@ describe(`the context meter (${dbKind})`, () => {
   const close = (estimate: number, real: number) =>
     expect(Math.abs(estimate - real)).toBeLessThanOrEqual(Math.ceil(real * 0.03) + 2);
 
-  it("after a long answer, contextTokens is close to the next prompt's real count; a recorded note moves it too", async () => {
-    const p = await profile({ vision: false });
-    const id = await newSession(t, undefined, p.id);
-    // two calls of different sizes give the model a calibration line
-    await turn(id, 'hello');
-    await turn(id, `please read this: ${'lorem ipsum dolor sit amet '.repeat(120)}`);
-    const words = Array.from({ length: 1_500 }, (_, i) => `word${i % 97}`).join(' ');
-    t.fake.enqueue({ text: words });
-    const long = await turn(id, 'write me a long essay');
-    const meter = async () =>
-      (await t.http(`query($id: ID!) { session(id: $id) { contextTokens } }`, { id })).data.session
-        .contextTokens as number;
-    const afterAnswer = await meter();
-    // the answer is in it: well above the prompt that produced it
-    expect(afterAnswer).toBeGreaterThan(long.promptTokens + words.length / 8);
+  it(
+    'after a long answer, contextTokens is close to the ' + "next prompt's real count; a recorded note moves it too",
+    async () => {
+      const p = await profile({ vision: false });
+      const id = await newSession(t, undefined, p.id);
+      // two calls of different sizes give the model a calibration line
+      await turn(id, 'hello');
+      await turn(id, `please read this: ${'lorem ipsum dolor sit amet '.repeat(120)}`);
+      const words = Array.from({ length: 1_500 }, (_, i) => `word${i % 97}`).join(' ');
+      t.fake.enqueue({ text: words });
+      const long = await turn(id, 'write me a long essay');
+      const meter = async () =>
+        (await t.http(`query($id: ID!) { session(id: $id) { contextTokens } }`, { id })).data.session
+          .contextTokens as number;
+      const afterAnswer = await meter();
+      // the answer is in it: well above the prompt that produced it
+      expect(afterAnswer).toBeGreaterThan(long.promptTokens + words.length / 8);
 
-    const next = await turn(id, 'ok');
-    close(afterAnswer, next.promptTokens);
+      const next = await turn(id, 'ok');
+      close(afterAnswer, next.promptTokens);
 
-    // a message saved without a turn (a task note) moves the meter by its calibrated size
-    const before = await meter();
-    const note = `build watcher: ${'step passed; '.repeat(300)}`;
-    const r = await t.http(`mutation($i: RecordSessionEventInput!) { recordSessionEvent(input: $i) { isContext } }`, {
-      i: { sessionId: id, source: 'task_note', text: note },
-    });
-    expect(r.errors).toBeUndefined();
-    const afterNote = await meter();
-    expect(afterNote - before).toBeGreaterThan(note.length / 8);
-    const third = await turn(id, 'ok');
-    close(afterNote, third.promptTokens);
-  });
+      // a message saved without a turn (a task note) moves the meter by its calibrated size
+      const before = await meter();
+      const note = `build watcher: ${'step passed; '.repeat(300)}`;
+      const r = await t.http(`mutation($i: RecordSessionEventInput!) { recordSessionEvent(input: $i) { isContext } }`, {
+        i: { sessionId: id, source: 'task_note', text: note },
+      });
+      expect(r.errors).toBeUndefined();
+      const afterNote = await meter();
+      expect(afterNote - before).toBeGreaterThan(note.length / 8);
+      const third = await turn(id, 'ok');
+      close(afterNote, third.promptTokens);
+    },
+  );
 });
 
 describe(`images against the size guard (${dbKind})`, () => {
-  it('on the default 8,192 window, screenshots the guard would refuse are not admitted: the turn is answered', async () => {
-    // ~3,120 tokens of system prompt: three 1024² screenshots (3 × 1,026) fit 0.8 × 8,192 but not the guard's 6,144
-    const p = await profile({ window: 8_192, systemPrompt: `You read screenshots. ${'Be precise. '.repeat(465)}` });
-    const id = await newSession(t, undefined, p.id);
-    const sid = rawId(id);
-    const shots = [1, 2, 3].map((n) => ({ name: `s${n}.png`, bytes: makePng(1024, 1024, n), type: 'image/png' }));
-    const before = chatCalls().length;
-    const { answer } = await turn(id, 'compare these three', { images: shots });
-    expect(answer.metadata?.contextTooLarge).toBeUndefined();
-    expect(answer.content).toBe('ok');
-    const sentCall = chatCalls()[before];
-    expect(sentCall).toBeDefined();
-    const user = sentCall!.body.messages.filter((m: any) => m.role === 'user').at(-1);
-    expect(user.images).toEqual([shots[0]!.bytes.toString('base64'), shots[1]!.bytes.toString('base64')]);
-    expect(user.content).toBe(
-      `compare these three\n\n[3 images attached inline — 2 are in your context, the rest were not loaded;\n` +
-        `open them with image_view: session_files/${sid}/image_3.png]`,
-    );
-    const v = await t.http(MODEL_VIEW, { id });
-    expect(v.data.session.modelView.messages[1].images.map((i: any) => i.tokens)).toEqual([1026, 1026]);
-  });
+  it(
+    'on the default 8,192 window, screenshots the guard ' + 'would refuse are not admitted: the turn is answered',
+    async () => {
+      // ~3,120 tokens of system prompt: three 1024² screenshots (3 × 1,026) fit 0.8 × 8,192 but not the guard's 6,144
+      const p = await profile({ window: 8_192, systemPrompt: `You read screenshots. ${'Be precise. '.repeat(465)}` });
+      const id = await newSession(t, undefined, p.id);
+      const sid = rawId(id);
+      const shots = [1, 2, 3].map((n) => ({ name: `s${n}.png`, bytes: makePng(1024, 1024, n), type: 'image/png' }));
+      const before = chatCalls().length;
+      const { answer } = await turn(id, 'compare these three', { images: shots });
+      expect(answer.metadata?.contextTooLarge).toBeUndefined();
+      expect(answer.content).toBe('ok');
+      const sentCall = chatCalls()[before];
+      expect(sentCall).toBeDefined();
+      const user = sentCall!.body.messages.filter((m: any) => m.role === 'user').at(-1);
+      expect(user.images).toEqual([shots[0]!.bytes.toString('base64'), shots[1]!.bytes.toString('base64')]);
+      expect(user.content).toBe(
+        `compare these three\n\n[3 images attached inline — 2 are in your context, the rest were not loaded;\n` +
+          `open them with image_view: session_files/${sid}/image_3.png]`,
+      );
+      const v = await t.http(MODEL_VIEW, { id });
+      expect(v.data.session.modelView.messages[1].images.map((i: any) => i.tokens)).toEqual([1026, 1026]);
+    },
+  );
 
-  it('a non-vision profile is not charged for an image it never gets: estimate and dry run agree with what is sent', async () => {
-    const p = await profile({ vision: false });
-    const id = await newSession(t, undefined, p.id);
-    const before = chatCalls().length;
-    // no real count comes back (reported 0): every estimate is the whole prompt's, images included if they were counted
-    t.fake.enqueue({ text: 'I cannot see images.', promptTokens: 0 });
-    await turn(id, 'look', { images: [{ name: 'a.png', bytes: makePng(1024, 1024, 9), type: 'image/png' }] });
-    expect(chatCalls()[before]!.body.messages.some((m: any) => m.images)).toBe(false);
-    const v = await t.http(MODEL_VIEW, { id });
-    const view = v.data.session.modelView;
-    expect(view.messages.flatMap((m: any) => m.images)).toEqual([]);
-    const plan = await t.http(PLAN, { id, s: 'SUMMARY' });
-    expect(plan.errors).toBeUndefined();
-    // the dry run prices the prompt that is sent: a few words, not a 1,026-token screenshot
-    expect(plan.data.compressionPlan.contextTokens).toBe(view.estimatedTokens);
-    expect(view.estimatedTokens).toBeLessThan(200);
-  });
+  it(
+    'a non-vision profile is not charged for an image it ' + 'never gets: estimate and dry run agree with what is sent',
+    async () => {
+      const p = await profile({ vision: false });
+      const id = await newSession(t, undefined, p.id);
+      const before = chatCalls().length;
+      // no real count comes back (reported 0): every estimate is
+      // the whole prompt's, images included if they were counted
+      t.fake.enqueue({ text: 'I cannot see images.', promptTokens: 0 });
+      await turn(id, 'look', { images: [{ name: 'a.png', bytes: makePng(1024, 1024, 9), type: 'image/png' }] });
+      expect(chatCalls()[before]!.body.messages.some((m: any) => m.images)).toBe(false);
+      const v = await t.http(MODEL_VIEW, { id });
+      const view = v.data.session.modelView;
+      expect(view.messages.flatMap((m: any) => m.images)).toEqual([]);
+      const plan = await t.http(PLAN, { id, s: 'SUMMARY' });
+      expect(plan.errors).toBeUndefined();
+      // the dry run prices the prompt that is sent: a few words, not a 1,026-token screenshot
+      expect(plan.data.compressionPlan.contextTokens).toBe(view.estimatedTokens);
+      expect(view.estimatedTokens).toBeLessThan(200);
+    },
+  );
 });

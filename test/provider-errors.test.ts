@@ -88,7 +88,8 @@ describe(`provider errors name their cause (${dbKind})`, () => {
     const { code, message } = await failedTurn(t, sessionId);
     expect(code).toBe('MODEL_NOT_FOUND');
     expect(message).toBe(
-      `The model "qwen3:8b" is not available from ollama at ${t.fake.url}: run "ollama pull qwen3:8b" on that host or choose another model.`,
+      `The model "qwen3:8b" is not available from ollama at ${t.fake.url}: ` +
+        'run "ollama pull qwen3:8b" on that host or choose another model.',
     );
   });
 
@@ -118,14 +119,16 @@ describe(`provider errors name their cause (${dbKind})`, () => {
   it('PROVIDER_REJECTED: a 400 carries the provider message, trimmed and without keys or URL credentials', async () => {
     const sessionId = await newSession(t, 'oa');
     const upstream =
-      'Invalid value for max_tokens; key sk-proj-AbCdEf0123456789xyz was used from https://admin:hunter2@proxy.example/v1?token=s3cr3t ' +
+      'Invalid value for max_tokens; key sk-proj-AbCdEf0123456789xyz ' +
+      'was used from https://admin:hunter2@proxy.example/v1?token=s3cr3t ' +
       'x'.repeat(600);
     t.fake.enqueue({ status: 400, errorBody: { error: { message: upstream, type: 'invalid_request_error' } } });
     const { code, message } = await failedTurn(t, sessionId);
     expect(code).toBe('PROVIDER_REJECTED');
     expect(
       message.startsWith(
-        'The model provider (openai) rejected the request (HTTP 400): invalid_request_error: Invalid value for max_tokens;',
+        'The model provider (openai) rejected the request (HTTP ' +
+          '400): invalid_request_error: Invalid value for max_tokens;',
       ),
     ).toBe(true);
     expect(message).toContain('https://proxy.example/v1');
@@ -134,17 +137,20 @@ describe(`provider errors name their cause (${dbKind})`, () => {
     expect(message).not.toMatch(INTERNALS);
   });
 
-  it('never shows provider internals to clients: a 503 is PROVIDER_UNAVAILABLE with only the configured host', async () => {
-    const sessionId = await newSession(t);
-    t.fake.enqueue({ status: 503 }, { status: 503 });
-    const { code, message } = await failedTurn(t, sessionId);
-    expect(code).toBe('PROVIDER_UNAVAILABLE');
-    expect(message).toBe(
-      `The model provider (ollama at ${t.fake.url}) is unreachable or stopped answering; try again.`,
-    );
-    expect(message).not.toMatch(INTERNALS);
-    expect(message).not.toMatch(/503/);
-  });
+  it(
+    'never shows provider internals to clients: a 503 is ' + 'PROVIDER_UNAVAILABLE with only the configured host',
+    async () => {
+      const sessionId = await newSession(t);
+      t.fake.enqueue({ status: 503 }, { status: 503 });
+      const { code, message } = await failedTurn(t, sessionId);
+      expect(code).toBe('PROVIDER_UNAVAILABLE');
+      expect(message).toBe(
+        `The model provider (ollama at ${t.fake.url}) is unreachable or stopped answering; try again.`,
+      );
+      expect(message).not.toMatch(INTERNALS);
+      expect(message).not.toMatch(/503/);
+    },
+  );
 });
 
 describe(`a provider that refuses connections (${dbKind})`, () => {
@@ -194,45 +200,48 @@ function captureLog() {
 }
 
 describe('start-up provider check', () => {
-  it('one warning line per problem: a model not pulled, an unreachable provider; nothing when all is well', async () => {
-    const fake = await startFakeProvider();
-    try {
-      fake.models = ['llama3:latest', 'qwen3:8b'];
-      const closed = await closedPortUrl();
-      const config = testConfig({ ollamaHost: fake.url, openaiBaseUrl: `${closed}/v1` });
-      const { log, lines } = captureLog();
-      const warned = await checkProviders(
-        [
-          { provider: 'ollama', model: 'qwen3:8b' },
-          { provider: 'ollama', model: 'llama3' },
-          { provider: 'ollama', model: 'mistral:7b' },
-          { provider: 'ollama', model: 'mistral:7b' },
-          { provider: 'openai', model: 'gpt-x' },
-          { provider: 'anthropic', model: 'claude' }, // no key: not asked
-        ],
-        config,
-        log,
-      );
-      expect(warned.sort()).toEqual([
-        `provider.check: model mistral:7b is not pulled in ollama at ${fake.url}: run ollama pull mistral:7b`,
-        `provider.check: openai at ${closed}/v1 is unreachable`,
-      ]);
-      expect(
-        lines
-          .filter((l) => l.level === 40)
-          .map((l) => l.msg)
-          .sort(),
-      ).toEqual(warned);
-      // Ollama was asked once, whatever the number of profiles.
-      expect(fake.calls.filter((c) => c.path === '/api/tags')).toHaveLength(1);
+  it(
+    'one warning line per problem: a model not pulled, ' + 'an unreachable provider; nothing when all is well',
+    async () => {
+      const fake = await startFakeProvider();
+      try {
+        fake.models = ['llama3:latest', 'qwen3:8b'];
+        const closed = await closedPortUrl();
+        const config = testConfig({ ollamaHost: fake.url, openaiBaseUrl: `${closed}/v1` });
+        const { log, lines } = captureLog();
+        const warned = await checkProviders(
+          [
+            { provider: 'ollama', model: 'qwen3:8b' },
+            { provider: 'ollama', model: 'llama3' },
+            { provider: 'ollama', model: 'mistral:7b' },
+            { provider: 'ollama', model: 'mistral:7b' },
+            { provider: 'openai', model: 'gpt-x' },
+            { provider: 'anthropic', model: 'claude' }, // no key: not asked
+          ],
+          config,
+          log,
+        );
+        expect(warned.sort()).toEqual([
+          `provider.check: model mistral:7b is not pulled in ollama at ${fake.url}: run ollama pull mistral:7b`,
+          `provider.check: openai at ${closed}/v1 is unreachable`,
+        ]);
+        expect(
+          lines
+            .filter((l) => l.level === 40)
+            .map((l) => l.msg)
+            .sort(),
+        ).toEqual(warned);
+        // Ollama was asked once, whatever the number of profiles.
+        expect(fake.calls.filter((c) => c.path === '/api/tags')).toHaveLength(1);
 
-      const quiet = captureLog();
-      expect(await checkProviders([{ provider: 'ollama', model: 'qwen3:8b' }], config, quiet.log)).toEqual([]);
-      expect(quiet.lines).toEqual([]);
-    } finally {
-      await fake.stop();
-    }
-  });
+        const quiet = captureLog();
+        expect(await checkProviders([{ provider: 'ollama', model: 'qwen3:8b' }], config, quiet.log)).toEqual([]);
+        expect(quiet.lines).toEqual([]);
+      } finally {
+        await fake.stop();
+      }
+    },
+  );
 
   it('an OpenAI-compatible server missing the model is one line', async () => {
     const fake = await startFakeProvider();

@@ -21,7 +21,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-const SCHEDULE = `mutation($s: ID!, $at: DateTime!, $text: String!) { scheduleRecall(sessionId: $s, at: $at, text: $text) { id } }`;
+const SCHEDULE =
+  'mutation($s: ID!, $at: DateTime!, $text: String!) { ' +
+  'scheduleRecall(sessionId: $s, at: $at, text: $text) { id } }';
 const RECALL = `query($id: ID!) { node(id: $id) { ... on Recall { status turn { status } } } }`;
 const HISTORY = `query($id: ID!) { session(id: $id) { history(last: 50) { edges { node { content isRecall } } } } }`;
 
@@ -89,57 +91,63 @@ describe('recall scheduler under database faults', () => {
     await schedulerStillRuns();
   });
 
-  it('a connection lost inside the fire transaction: nothing is written, the claim expires and it fires once', async () => {
-    const store = t.app.recalls.store;
-    const locks = inject(store, 'lockClaimed', (original, call) =>
-      call === 1 ? ((async () => Promise.reject(connectionLost())) as never) : original,
-    );
-    const r = await schedule('fire blip', 300);
-    await fired(r.id);
-    expect(locks.calls()).toBeGreaterThan(1);
-    expect(await recallMessages(r.sessionId, 'fire blip')).toBe(1);
-    await schedulerStillRuns();
-  });
+  it(
+    'a connection lost inside the fire transaction: ' + 'nothing is written, the claim expires and it fires once',
+    async () => {
+      const store = t.app.recalls.store;
+      const locks = inject(store, 'lockClaimed', (original, call) =>
+        call === 1 ? ((async () => Promise.reject(connectionLost())) as never) : original,
+      );
+      const r = await schedule('fire blip', 300);
+      await fired(r.id);
+      expect(locks.calls()).toBeGreaterThan(1);
+      expect(await recallMessages(r.sessionId, 'fire blip')).toBe(1);
+      await schedulerStillRuns();
+    },
+  );
 
-  it('the commit went through but its answer was lost: the turn runs once and the recall never fires again', async () => {
-    const turns = t.app.turns as unknown as { store: { transaction: (fn: unknown) => Promise<unknown> } };
-    let lostOnce = false;
-    const store = t.app.recalls.store;
-    // Only the fire transaction's answer is lost: the one that marks the recall fired.
-    inject(
-      store,
-      'markFired',
-      (original) =>
-        (async (...args: unknown[]) => {
-          const row = await (original as (...a: unknown[]) => Promise<unknown>).apply(store, args);
-          lostOnce = true;
-          return row;
-        }) as never,
-    );
-    inject(
-      turns.store,
-      'transaction',
-      (original) =>
-        (async (fn: unknown) => {
-          const before = lostOnce;
-          const result = await (original as (f: unknown) => Promise<unknown>).call(turns.store, fn);
-          if (!before && lostOnce) {
-            lostOnce = false;
-            (turns.store as { lost?: boolean }).lost = true;
-            throw connectionLost();
-          }
-          return result;
-        }) as never,
-    );
-    const r = await schedule('commit lost', 300);
-    await fired(r.id);
-    expect((turns.store as { lost?: boolean }).lost).toBe(true);
-    await schedulerStillRuns();
-    expect(await recallMessages(r.sessionId, 'commit lost')).toBe(1);
-    const turnsOfSession = await t.http(
-      `query($id: ID!) { session(id: $id) { history(last: 50) { edges { node { role } } } } }`,
-      { id: r.sessionId },
-    );
-    expect(turnsOfSession.data.session.history.edges.map((e: any) => e.node.role)).toEqual(['USER', 'ASSISTANT']);
-  });
+  it(
+    'the commit went through but its answer was lost: ' + 'the turn runs once and the recall never fires again',
+    async () => {
+      const turns = t.app.turns as unknown as { store: { transaction: (fn: unknown) => Promise<unknown> } };
+      let lostOnce = false;
+      const store = t.app.recalls.store;
+      // Only the fire transaction's answer is lost: the one that marks the recall fired.
+      inject(
+        store,
+        'markFired',
+        (original) =>
+          (async (...args: unknown[]) => {
+            const row = await (original as (...a: unknown[]) => Promise<unknown>).apply(store, args);
+            lostOnce = true;
+            return row;
+          }) as never,
+      );
+      inject(
+        turns.store,
+        'transaction',
+        (original) =>
+          (async (fn: unknown) => {
+            const before = lostOnce;
+            const result = await (original as (f: unknown) => Promise<unknown>).call(turns.store, fn);
+            if (!before && lostOnce) {
+              lostOnce = false;
+              (turns.store as { lost?: boolean }).lost = true;
+              throw connectionLost();
+            }
+            return result;
+          }) as never,
+      );
+      const r = await schedule('commit lost', 300);
+      await fired(r.id);
+      expect((turns.store as { lost?: boolean }).lost).toBe(true);
+      await schedulerStillRuns();
+      expect(await recallMessages(r.sessionId, 'commit lost')).toBe(1);
+      const turnsOfSession = await t.http(
+        `query($id: ID!) { session(id: $id) { history(last: 50) { edges { node { role } } } } }`,
+        { id: r.sessionId },
+      );
+      expect(turnsOfSession.data.session.history.edges.map((e: any) => e.node.role)).toEqual(['USER', 'ASSISTANT']);
+    },
+  );
 });

@@ -76,7 +76,8 @@ async function killHard(): Promise<void> {
 }
 
 describe('scheduled recalls across kill -9 and restarts (child process)', () => {
-  it('a recall due while the server is down fires once after the restart; a dead claim is taken over and fires once', async () => {
+  it('a recall due while the server is down fires once after ' +
+    'the restart; a dead claim is taken over and fires once', async () => {
     server = await startChildServer(env(), { timeoutMs: 180_000 });
     const sessionId = (await server.gql(`mutation { createSession(input: {}) { id } }`)).data.createSession.id;
     const rawSessionId = Buffer.from(sessionId, 'base64')
@@ -84,7 +85,8 @@ describe('scheduled recalls across kill -9 and restarts (child process)', () => 
       .replace(/^Session:/, '');
     const dueAt = Date.now() + 3_000;
     const scheduled = await server.gql(
-      `mutation($s: ID!, $at: DateTime!) { scheduleRecall(sessionId: $s, at: $at, text: "while you were down") { id status } }`,
+      'mutation($s: ID!, $at: DateTime!) { scheduleRecall(sessionId: ' +
+        '$s, at: $at, text: "while you were down") { id status } }',
       {
         s: sessionId,
         at: new Date(dueAt).toISOString(),

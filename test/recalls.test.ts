@@ -34,8 +34,12 @@ const SCHEDULE = `mutation($s: ID!, $at: DateTime!, $text: String!) {
   scheduleRecall(sessionId: $s, at: $at, text: $text) { id status dueAt text source session { id } }
 }`;
 const CANCEL = `mutation($id: ID!) { cancelRecall(id: $id) { id status cancelledAt } }`;
-const RECALL = `query($id: ID!) { node(id: $id) { ... on Recall { id status text source firedAt message { content isRecall role } turn { id status } } } }`;
-const HISTORY = `query($id: ID!) { session(id: $id) { history(last: 100) { edges { node { sequenceNumber role content isRecall } } } } }`;
+const RECALL =
+  'query($id: ID!) { node(id: $id) { ... on Recall { id status text source ' +
+  'firedAt message { content isRecall role } turn { id status } } } }';
+const HISTORY =
+  'query($id: ID!) { session(id: $id) { history(last: 100) { ' +
+  'edges { node { sequenceNumber role content isRecall } } } } }';
 
 async function newSession(token = alice): Promise<string> {
   const r = await t.http(`mutation { createSession(input: {}) { id } }`, {}, token);
@@ -66,10 +70,13 @@ const fired = (id: string) =>
   );
 
 describe('scheduled recalls', () => {
-  it('a due recall fires exactly once: an isRecall message, answered by a turn, announced on the session events', async () => {
+  it('a due recall fires exactly once: an isRecall message, ' +
+    'answered by a turn, announced on the session events', async () => {
     const sessionId = await newSession();
     const sub = t.subscribe(
-      `subscription($s: ID!) { sessionEvents(sessionId: $s) { __typename ... on TurnStarted { turn { id } userMessage { content isRecall } } ... on TurnEnded { turn { id status } assistantMessage { content } } } }`,
+      'subscription($s: ID!) { sessionEvents(sessionId: $s) { __typename ... ' +
+        'on TurnStarted { turn { id } userMessage { content isRecall } } ... ' +
+        'on TurnEnded { turn { id status } assistantMessage { content } } } }',
       { s: sessionId },
       alice,
     );
@@ -227,7 +234,8 @@ describe('scheduled recalls', () => {
     expect(rows.filter((m) => m.isRecall)).toHaveLength(1);
   }, 120_000);
 
-  it('a claim whose lease expired (its process died before firing) is taken over and fires once; a live claim is left alone', async () => {
+  it('a claim whose lease expired (its process died before firing) ' +
+    'is taken over and fires once; a live claim is left alone', async () => {
     const gid = await newSession();
     const sessionId = rawId(gid);
     const prisma = t.app.db.prisma;
@@ -267,7 +275,8 @@ describe('scheduled recalls', () => {
     expect((await history(gid)).filter((m) => m.isRecall).map((m) => m.content)).toEqual(['left by a dead process']);
   }, 120_000);
 
-  it("refuses bad input with BAD_USER_INPUT and writes nothing; another user's session or recall is NOT_FOUND", async () => {
+  it('refuses bad input with BAD_USER_INPUT and writes ' +
+    "nothing; another user's session or recall is NOT_FOUND", async () => {
     const sessionId = await newSession();
     const cases: [string, Record<string, unknown>][] = [
       ['past', { s: sessionId, at: inMs(-1_000), text: 'x' }],

@@ -136,7 +136,8 @@ describe(`session search (${dbKind})`, () => {
     // pg_sleep inside the bounded transaction proves the timeout is applied
     const viewer = { userId: null, userName: null, isAdmin: true, permissions: [], authEnabled: true };
     await t.app.db.raw.exec(
-      `CREATE OR REPLACE FUNCTION slow_ilike(a text, b text) RETURNS boolean AS $$ SELECT pg_sleep(0.05) IS NOT NULL AND a ILIKE b $$ LANGUAGE sql`,
+      'CREATE OR REPLACE FUNCTION slow_ilike(a text, b text) RETURNS boolean ' +
+        'AS $$ SELECT pg_sleep(0.05) IS NOT NULL AND a ILIKE b $$ LANGUAGE sql',
     );
     await expect(
       (slow as any).bounded((tx: any) =>

@@ -91,50 +91,53 @@ describe(`sessions (${dbKind})`, () => {
     }
   });
 
-  it('reads the context the same through the driver as through Prisma in a transaction, archived rows included', async () => {
-    const created = await t.gql(CREATE, { name: 'context read' });
-    const id = Buffer.from(created.data!.createSession.id, 'base64').toString('utf8').split(':').slice(1).join(':');
-    const store = t.app.store;
-    await store.append(id, [
-      {
-        role: 'user',
-        content: 'first ünïcødé question',
-        images: ['session_files/x/a.png'],
-        files: ['notes.txt'],
-        metadata: { contextNotice: 'n', nested: { a: [1, 2.5, null] } },
-      },
-      {
-        role: 'assistant',
-        content: 'answer',
-        thinking: 'hmm',
+  it(
+    'reads the context the same through the driver as ' + 'through Prisma in a transaction, archived rows included',
+    async () => {
+      const created = await t.gql(CREATE, { name: 'context read' });
+      const id = Buffer.from(created.data!.createSession.id, 'base64').toString('utf8').split(':').slice(1).join(':');
+      const store = t.app.store;
+      await store.append(id, [
+        {
+          role: 'user',
+          content: 'first ünïcødé question',
+          images: ['session_files/x/a.png'],
+          files: ['notes.txt'],
+          metadata: { contextNotice: 'n', nested: { a: [1, 2.5, null] } },
+        },
+        {
+          role: 'assistant',
+          content: 'answer',
+          thinking: 'hmm',
+          elapsedSeconds: 1.25,
+          tokenCount: 42,
+          toolCallCount: 1,
+          toolCalls: [{ id: 'c1', name: 'tool', arguments: { q: 'x' } }],
+        },
+        { role: 'tool', content: 'result', toolCallId: 'c1', name: 'tool', isCompressionCritical: true },
+        {
+          role: 'assistant',
+          content: 'Summary so far',
+          isSummary: true,
+          isDisplay: false,
+          metadata: { contextOrder: 0.5 },
+        },
+        { role: 'system', content: 'a note', isAgentNote: true, isDisplay: false },
+        { role: 'user', content: 'hidden from the model', isContext: false },
+        { role: 'user', content: 'last question' },
+      ]);
+      await store.archiveOldMessages(id, 4);
+      const direct = await store.context(id);
+      const inTransaction = await store.transaction((tx) => store.context(id, tx));
+      expect(direct.some((m) => m.archived)).toBe(true);
+      expect(direct).toHaveLength(6);
+      expect(direct).toEqual(inTransaction);
+      expect(direct[1]!.createdAt).toBeInstanceOf(Date);
+      expect(direct.find((m) => m.role === 'assistant' && !m.isSummary)).toMatchObject({
         elapsedSeconds: 1.25,
         tokenCount: 42,
-        toolCallCount: 1,
         toolCalls: [{ id: 'c1', name: 'tool', arguments: { q: 'x' } }],
-      },
-      { role: 'tool', content: 'result', toolCallId: 'c1', name: 'tool', isCompressionCritical: true },
-      {
-        role: 'assistant',
-        content: 'Summary so far',
-        isSummary: true,
-        isDisplay: false,
-        metadata: { contextOrder: 0.5 },
-      },
-      { role: 'system', content: 'a note', isAgentNote: true, isDisplay: false },
-      { role: 'user', content: 'hidden from the model', isContext: false },
-      { role: 'user', content: 'last question' },
-    ]);
-    await store.archiveOldMessages(id, 4);
-    const direct = await store.context(id);
-    const inTransaction = await store.transaction((tx) => store.context(id, tx));
-    expect(direct.some((m) => m.archived)).toBe(true);
-    expect(direct).toHaveLength(6);
-    expect(direct).toEqual(inTransaction);
-    expect(direct[1]!.createdAt).toBeInstanceOf(Date);
-    expect(direct.find((m) => m.role === 'assistant' && !m.isSummary)).toMatchObject({
-      elapsedSeconds: 1.25,
-      tokenCount: 42,
-      toolCalls: [{ id: 'c1', name: 'tool', arguments: { q: 'x' } }],
-    });
-  });
+      });
+    },
+  );
 });

@@ -39,7 +39,8 @@ const SHARED = `query($token: String!) {
   }
 }`;
 const STL =
-  'solid cube\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid cube\n';
+  'solid cube\nfacet normal 0 0 1\nouter loop\nvertex 0 0 ' +
+  '0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid cube\n';
 
 const fetchShared = (name: string, token?: string, method = 'GET') =>
   fetch(`${t.url}/shared/files/${encodeURIComponent(name)}`, {
@@ -48,7 +49,8 @@ const fetchShared = (name: string, token?: string, method = 'GET') =>
   });
 
 describe(`share holders learn no ids or paths (${dbKind})`, () => {
-  it('redacts session id, owner id and data-dir paths from everything, and serves published files share-scoped until the session goes', async () => {
+  it('redacts session id, owner id and data-dir paths from everything, ' +
+    'and serves published files share-scoped until the session goes', async () => {
     const id = await newSession(t, alice);
     const sid = rawId(id);
     const ownerGlobal = encodeGlobalID('User', aliceId);
@@ -81,7 +83,9 @@ describe(`share holders learn no ids or paths (${dbKind})`, () => {
         ],
       },
       {
-        text: `Open /sessions/${sid}/files/model.stl or /sessions/${encodeURIComponent(id)}/files/model.stl (owner ${ownerGlobal}, dir ${filesDir}).`,
+        text:
+          `Open /sessions/${sid}/files/model.stl or ` +
+          `/sessions/${encodeURIComponent(id)}/files/model.stl (owner ${ownerGlobal}, dir ${filesDir}).`,
       },
     );
     const sent = await sendWithAttachments(

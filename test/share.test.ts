@@ -295,7 +295,9 @@ function operationsFor(
     const defs = field.args.map((a) => `$${a.name}: ${a.type.toString()}`);
     const args = field.args.map((a) => `${a.name}: $${a.name}`);
     const variables = Object.fromEntries(field.args.map((a) => [a.name, valueFor(a.type)]));
-    const query = `${kind}${defs.length ? `(${defs.join(', ')})` : ''} { ${field.name}${args.length ? `(${args.join(', ')})` : ''} ${selection(field.type)} }`;
+    const head = `${kind}${defs.length ? `(${defs.join(', ')})` : ''}`;
+    const call = `${field.name}${args.length ? `(${args.join(', ')})` : ''}`;
+    const query = `${head} { ${call} ${selection(field.type)} }`;
     return { field: field.name, query, variables };
   });
 }

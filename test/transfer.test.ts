@@ -121,52 +121,55 @@ function normalize(text: string, sessionId: string) {
 }
 
 describe(`export and import (${dbKind})`, () => {
-  it('JSON export → import → export is identical apart from ids; importing again returns the same session', async () => {
-    const id = await richSession();
-    const json = await exportOf(id, 'JSON');
-    const doc = JSON.parse(json);
-    expect(doc.format).toBe('chat-session-export');
-    expect(doc.messages.some((m: any) => m.archived)).toBe(true);
-    expect(doc.messages.some((m: any) => m.isSummary)).toBe(true);
-    expect(doc.branches).toHaveLength(1);
-    expect(doc.session.checkpoint).toEqual({
-      goal: 'try a loop',
-      afterSequenceNumber: 3,
-      createdAt: '2026-01-03T00:00:00.000Z',
-    });
-    expect(doc.session.usage).toEqual({ promptTokens: 130, completionTokens: 12, cachedPromptTokens: 0 });
-    expect(doc.memoryChunks).toHaveLength(1);
+  it(
+    'JSON export → import → export is identical apart ' + 'from ids; importing again returns the same session',
+    async () => {
+      const id = await richSession();
+      const json = await exportOf(id, 'JSON');
+      const doc = JSON.parse(json);
+      expect(doc.format).toBe('chat-session-export');
+      expect(doc.messages.some((m: any) => m.archived)).toBe(true);
+      expect(doc.messages.some((m: any) => m.isSummary)).toBe(true);
+      expect(doc.branches).toHaveLength(1);
+      expect(doc.session.checkpoint).toEqual({
+        goal: 'try a loop',
+        afterSequenceNumber: 3,
+        createdAt: '2026-01-03T00:00:00.000Z',
+      });
+      expect(doc.session.usage).toEqual({ promptTokens: 130, completionTokens: 12, cachedPromptTokens: 0 });
+      expect(doc.memoryChunks).toHaveLength(1);
 
-    const sessionsBefore = await t.app.db.prisma.session.count();
-    const imported = await t.http(IMPORT, { data: json }, bob);
-    expect(imported.errors).toBeUndefined();
-    const copy = imported.data!.importSession;
-    expect(copy.id).not.toBe(id);
-    expect(copy.owner!.name).toBe('bob');
-    const again = await t.http(IMPORT, { data: json }, bob);
-    expect(again.data!.importSession.id).toBe(copy.id);
-    // the same text with another exportedAt is the same import
-    const reexported = await exportOf(id, 'JSON');
-    expect((await t.http(IMPORT, { data: reexported }, bob)).data!.importSession.id).toBe(copy.id);
-    expect(await t.app.db.prisma.session.count()).toBe(sessionsBefore + 1);
+      const sessionsBefore = await t.app.db.prisma.session.count();
+      const imported = await t.http(IMPORT, { data: json }, bob);
+      expect(imported.errors).toBeUndefined();
+      const copy = imported.data!.importSession;
+      expect(copy.id).not.toBe(id);
+      expect(copy.owner!.name).toBe('bob');
+      const again = await t.http(IMPORT, { data: json }, bob);
+      expect(again.data!.importSession.id).toBe(copy.id);
+      // the same text with another exportedAt is the same import
+      const reexported = await exportOf(id, 'JSON');
+      expect((await t.http(IMPORT, { data: reexported }, bob)).data!.importSession.id).toBe(copy.id);
+      expect(await t.app.db.prisma.session.count()).toBe(sessionsBefore + 1);
 
-    const roundTrip = await exportOf(copy.id, 'JSON', bob);
-    expect(normalize(roundTrip, rawId(copy.id))).toEqual(normalize(json, rawId(id)));
-    // attachments now point into the new session's own directory
-    expect(roundTrip).toContain(`session_files/${rawId(copy.id)}/image_1.png`);
-    expect(roundTrip).not.toContain(rawId(id));
+      const roundTrip = await exportOf(copy.id, 'JSON', bob);
+      expect(normalize(roundTrip, rawId(copy.id))).toEqual(normalize(json, rawId(id)));
+      // attachments now point into the new session's own directory
+      expect(roundTrip).toContain(`session_files/${rawId(copy.id)}/image_1.png`);
+      expect(roundTrip).not.toContain(rawId(id));
 
-    // history pages the same for the importer as for the original owner
-    const H = ImportedHistoryDocument;
-    const a = (await t.http(H, { id }, alice)).data!.session;
-    const b = (await t.http(H, { id: copy.id }, bob)).data!.session;
-    expect(b).toEqual(a);
+      // history pages the same for the importer as for the original owner
+      const H = ImportedHistoryDocument;
+      const a = (await t.http(H, { id }, alice)).data!.session;
+      const b = (await t.http(H, { id: copy.id }, bob)).data!.session;
+      expect(b).toEqual(a);
 
-    // another user importing the same data gets their own copy
-    const mine = await t.http(IMPORT, { data: json }, alice);
-    expect(mine.data!.importSession.id).not.toBe(copy.id);
-    expect(mine.data!.importSession.owner!.name).toBe('alice');
-  });
+      // another user importing the same data gets their own copy
+      const mine = await t.http(IMPORT, { data: json }, alice);
+      expect(mine.data!.importSession.id).not.toBe(copy.id);
+      expect(mine.data!.importSession.owner!.name).toBe('alice');
+    },
+  );
 
   it('deleting an imported session lets the same data be imported anew', async () => {
     const id = await newSession(t, alice);

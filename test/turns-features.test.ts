@@ -122,7 +122,8 @@ describe(`turn features (${dbKind})`, () => {
     expect(t.fake.calls.at(-1)!.path).toBe('/v1/chat/completions');
     expect(events.find((e) => e.__typename === 'TurnEnded').assistantMessage.content).toBe('openai');
     const s = await t.http(
-      `query($id: ID!) { session(id: $id) { usage { promptTokens cachedPromptTokens completionTokens } cost { priced usd } } }`,
+      'query($id: ID!) { session(id: $id) { usage { promptTokens ' +
+        'cachedPromptTokens completionTokens } cost { priced usd } } }',
       { id: sessionId },
     );
     expect(s.data.session.usage).toEqual({ promptTokens: 50, cachedPromptTokens: 30, completionTokens: 2 });
@@ -130,7 +131,8 @@ describe(`turn features (${dbKind})`, () => {
   });
 
   it('records each real prompt count against the size of the prompt sent (calibration)', async () => {
-    (t.app.config as { titleGenerationEnabled: boolean }).titleGenerationEnabled = false; // its call would take the scripted answers
+    // its call would take the scripted answers
+    (t.app.config as { titleGenerationEnabled: boolean }).titleGenerationEnabled = false;
     const sessionId = await profileSession('calib');
     t.fake.enqueue({ text: 'a', promptTokens: 400 });
     (await runTurn(sessionId, 'x'.repeat(1000))).sub.dispose();

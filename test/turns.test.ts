@@ -24,7 +24,9 @@ async function newSession(name?: string) {
   return r.data.createSession.id as string;
 }
 
-const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id status } userMessage { sequenceNumber content isDisplay isContext } } }`;
+const SEND =
+  'mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { ' +
+  'id status } userMessage { sequenceNumber content isDisplay isContext } } }';
 
 async function turnEnded(sessionId: string, send: () => Promise<any>) {
   // after: '0' replays from the start of the log, so a slow subscription start misses nothing
@@ -77,7 +79,9 @@ describe(`turns (${dbKind})`, () => {
     other.dispose();
 
     const s = await t.http(
-      `query($id: ID!) { session(id: $id) { displayMessageCount preview contextTokens usage { promptTokens completionTokens } cost { usd priced } history { edges { displayIndex node { role content thinking } } } context { role content } } }`,
+      'query($id: ID!) { session(id: $id) { displayMessageCount preview contextTokens ' +
+        'usage { promptTokens completionTokens } cost { usd priced } history { edges { ' +
+        'displayIndex node { role content thinking } } } context { role content } } }',
       { id: sessionId },
     );
     const session = s.data.session;
@@ -99,12 +103,14 @@ describe(`turns (${dbKind})`, () => {
   it('injects the profile system prompt fresh on every call and never stores it', async () => {
     const sessionId = await newSession();
     await t.http(
-      `mutation { upsertProfile(input: { key: "default", name: "Default", model: "qwen3:8b", systemPrompt: "PROMPT-ONE" }) { id } }`,
+      'mutation { upsertProfile(input: { key: "default", name: "Default", ' +
+        'model: "qwen3:8b", systemPrompt: "PROMPT-ONE" }) { id } }',
     );
     await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'first' } }));
     expect(t.fake.requests.at(-1).messages[0]).toMatchObject({ role: 'system', content: 'PROMPT-ONE' });
     await t.http(
-      `mutation { upsertProfile(input: { key: "default", name: "Default", model: "qwen3:8b", systemPrompt: "PROMPT-TWO" }) { id } }`,
+      'mutation { upsertProfile(input: { key: "default", name: "Default", ' +
+        'model: "qwen3:8b", systemPrompt: "PROMPT-TWO" }) { id } }',
     );
     await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'second' } }));
     const sent = t.fake.requests.at(-1).messages;
@@ -114,7 +120,8 @@ describe(`turns (${dbKind})`, () => {
     const ctx = await t.http(`query($id: ID!) { session(id: $id) { context { role content } } }`, { id: sessionId });
     expect(ctx.data.session.context.some((m: any) => m.content.includes('PROMPT'))).toBe(false);
     await t.http(
-      `mutation { upsertProfile(input: { key: "default", name: "Default", model: "qwen3:8b", systemPrompt: "You are a helpful assistant." }) { id } }`,
+      'mutation { upsertProfile(input: { key: "default", name: "Default", model: ' +
+        '"qwen3:8b", systemPrompt: "You are a helpful assistant." }) { id } }',
     );
   });
 
@@ -134,7 +141,9 @@ describe(`turns (${dbKind})`, () => {
 
   it('only allowlisted stored system records reach the model', async () => {
     const sessionId = await newSession();
-    const rec = `mutation($i: RecordSessionEventInput!) { recordSessionEvent(input: $i) { role content isContext metadata } }`;
+    const rec =
+      'mutation($i: RecordSessionEventInput!) { ' +
+      'recordSessionEvent(input: $i) { role content isContext metadata } }';
     const a = await t.http(rec, { i: { sessionId, source: 'task_note', text: 'NOTE-ALLOWED' } });
     expect(a.data.recordSessionEvent).toMatchObject({
       role: 'SYSTEM',
@@ -325,7 +334,8 @@ describe(`turns (${dbKind})`, () => {
   it('a prompt that cannot fit gets a synthesized "too large" reply and a normal turn end', async () => {
     // A system prompt larger than the window: no compression or view truncation can help.
     await t.http(
-      `mutation($p: String) { upsertProfile(input: { key: "tiny", name: "Tiny", model: "tiny-model", contextWindow: 1024, systemPrompt: $p }) { id } }`,
+      'mutation($p: String) { upsertProfile(input: { key: "tiny", name: "Tiny", ' +
+        'model: "tiny-model", contextWindow: 1024, systemPrompt: $p }) { id } }',
       {
         p: 'z'.repeat(4000),
       },
@@ -361,7 +371,8 @@ describe(`turns (${dbKind})`, () => {
     const turn = await t.app.db.prisma.turn.findUnique({ where: { id: orphan.id } });
     expect(turn!.status).toBe('INTERRUPTED');
     const h = await t.http(
-      `query($id: ID!) { session(id: $id) { activeTurn { id } history { edges { node { role content metadata } } } context { content isAgentNote } } }`,
+      'query($id: ID!) { session(id: $id) { activeTurn { id } history { edges ' +
+        '{ node { role content metadata } } } context { content isAgentNote } } }',
       { id: sessionId },
     );
     expect(h.data.session.activeTurn).toBeNull();
@@ -374,43 +385,46 @@ describe(`turns (${dbKind})`, () => {
 });
 
 describe(`turn robustness (${dbKind})`, () => {
-  it('persists the partial answer and a heartbeat while streaming, and stops when another process ends the turn', async () => {
-    const sessionId = await newSession();
-    // partialFlushMs is 100 in tests: each slow chunk is followed by a flush.
-    // 'never' is held back until the turn has ended: only the flush (heartbeat) can have noticed the change
-    const held = gate();
-    t.fake.enqueue({
-      text: ['first words ', 'second words ', 'third ', 'fourth ', 'fifth ', 'never'],
-      chunkDelayMs: 250,
-      hold: held.promise,
-      holdBeforeChunk: 5,
-    });
-    const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
-    await t.listening(sessionId);
-    const sent = await t.http(SEND, { input: { sessionId, content: 'long please' } });
-    const turnId = Buffer.from(sent.data.sendMessage.turn.id, 'base64').toString().split(':')[1]!;
-    const started = await t.app.db.prisma.turn.findUniqueOrThrow({ where: { id: turnId } });
-    await sub.waitFor((es) => es.filter((e) => e.__typename === 'TextDelta').length >= 2);
-    const row = await eventually(
-      () => t.app.db.prisma.turn.findUniqueOrThrow({ where: { id: turnId } }),
-      (r) => r.partialText.startsWith('first words second words'),
-    );
-    expect(row.status).toBe('RUNNING');
-    expect(row.heartbeatAt.getTime()).toBeGreaterThan(started.heartbeatAt.getTime());
-    // Another process (or an operator) ends the turn in the database: the next flush notices and the stream stops.
-    await t.app.db.prisma.turn.update({ where: { id: turnId }, data: { status: 'CANCELLED' } });
-    const events = await sub.waitFor((es) =>
-      es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'),
-    );
-    held.open();
-    // the provider stream was closed by the service, not read on
-    await eventually(
-      async () => t.fake.calls.at(-1)!.aborted,
-      (aborted) => aborted,
-    );
-    expect(events.some((e) => e.__typename === 'TextDelta' && e.text === 'never')).toBe(false);
-    sub.dispose();
-  });
+  it(
+    'persists the partial answer and a heartbeat while ' + 'streaming, and stops when another process ends the turn',
+    async () => {
+      const sessionId = await newSession();
+      // partialFlushMs is 100 in tests: each slow chunk is followed by a flush.
+      // 'never' is held back until the turn has ended: only the flush (heartbeat) can have noticed the change
+      const held = gate();
+      t.fake.enqueue({
+        text: ['first words ', 'second words ', 'third ', 'fourth ', 'fifth ', 'never'],
+        chunkDelayMs: 250,
+        hold: held.promise,
+        holdBeforeChunk: 5,
+      });
+      const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
+      await t.listening(sessionId);
+      const sent = await t.http(SEND, { input: { sessionId, content: 'long please' } });
+      const turnId = Buffer.from(sent.data.sendMessage.turn.id, 'base64').toString().split(':')[1]!;
+      const started = await t.app.db.prisma.turn.findUniqueOrThrow({ where: { id: turnId } });
+      await sub.waitFor((es) => es.filter((e) => e.__typename === 'TextDelta').length >= 2);
+      const row = await eventually(
+        () => t.app.db.prisma.turn.findUniqueOrThrow({ where: { id: turnId } }),
+        (r) => r.partialText.startsWith('first words second words'),
+      );
+      expect(row.status).toBe('RUNNING');
+      expect(row.heartbeatAt.getTime()).toBeGreaterThan(started.heartbeatAt.getTime());
+      // Another process (or an operator) ends the turn in the database: the next flush notices and the stream stops.
+      await t.app.db.prisma.turn.update({ where: { id: turnId }, data: { status: 'CANCELLED' } });
+      const events = await sub.waitFor((es) =>
+        es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'),
+      );
+      held.open();
+      // the provider stream was closed by the service, not read on
+      await eventually(
+        async () => t.fake.calls.at(-1)!.aborted,
+        (aborted) => aborted,
+      );
+      expect(events.some((e) => e.__typename === 'TextDelta' && e.text === 'never')).toBe(false);
+      sub.dispose();
+    },
+  );
 
   it('deleting a session while its turn streams cancels the turn and keeps the server healthy', async () => {
     const sessionId = await newSession();
@@ -438,20 +452,23 @@ describe(`turn robustness (${dbKind})`, () => {
     expect(events.find((e) => e.__typename === 'TurnEnded')).toBeTruthy();
   });
 
-  it('never shows provider internals (upstream text, transport errors) to clients; only the configured host', async () => {
-    const sessionId = await newSession();
-    t.fake.enqueue({ status: 503 }, { status: 503 });
-    const { events } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'hello?' } }));
-    const failed = events.find((e) => e.__typename === 'TurnFailed');
-    expect(failed.code).toBe('PROVIDER_UNAVAILABLE');
-    // The configured host is allowed (it is the operator's own setting); nothing else from upstream is.
-    expect(failed.errorMessage).toBe(
-      `The model provider (ollama at ${t.fake.url}) is unreachable or stopped answering; try again.`,
-    );
-    expect(failed.errorMessage).not.toMatch(/fake error|503|ECONN|fetch failed/);
-    const turn = await t.http(`query($id: ID!) { turn(id: $id) { error } }`, { id: failed.turn.id });
-    expect(turn.data.turn.error).toBe(failed.errorMessage);
-  });
+  it(
+    'never shows provider internals (upstream text, ' + 'transport errors) to clients; only the configured host',
+    async () => {
+      const sessionId = await newSession();
+      t.fake.enqueue({ status: 503 }, { status: 503 });
+      const { events } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'hello?' } }));
+      const failed = events.find((e) => e.__typename === 'TurnFailed');
+      expect(failed.code).toBe('PROVIDER_UNAVAILABLE');
+      // The configured host is allowed (it is the operator's own setting); nothing else from upstream is.
+      expect(failed.errorMessage).toBe(
+        `The model provider (ollama at ${t.fake.url}) is unreachable or stopped answering; try again.`,
+      );
+      expect(failed.errorMessage).not.toMatch(/fake error|503|ECONN|fetch failed/);
+      const turn = await t.http(`query($id: ID!) { turn(id: $id) { error } }`, { id: failed.turn.id });
+      expect(turn.data.turn.error).toBe(failed.errorMessage);
+    },
+  );
 });
 
 describe(`idempotency races (${dbKind})`, () => {

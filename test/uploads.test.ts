@@ -131,7 +131,8 @@ describe(`uploads (${dbKind})`, () => {
     const body =
       `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n` +
       `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.files.0"]}\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="cut.txt"\r\nContent-Type: text/plain\r\n\r\nhalf of the conte`;
+      `--${boundary}\r\nContent-Disposition: form-data; name="0"; ` +
+      'filename="cut.txt"\r\nContent-Type: text/plain\r\n\r\nhalf of the conte';
     const response = await fetch(`${t.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-graphql-yoga-csrf': '1' },
@@ -181,7 +182,8 @@ describe(`uploads (${dbKind})`, () => {
     const head =
       `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n` +
       `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.files.0"]}\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="late.txt"\r\nContent-Type: text/plain\r\n\r\nthe first bytes`;
+      `--${boundary}\r\nContent-Disposition: form-data; name="0"; ` +
+      'filename="late.txt"\r\nContent-Type: text/plain\r\n\r\nthe first bytes';
     const open = nodeFs.open;
     const held: (() => void)[] = [];
     let opening = 0;
@@ -224,7 +226,8 @@ describe(`uploads (${dbKind})`, () => {
       release();
       await settled();
 
-      // The client hangs up the instant the server opens the spool file; the open completes after the server removed the path.
+      // The client hangs up the instant the server opens the spool
+      // file; the open completes after the server removed the path.
       hangingUp = true;
       await new Promise<void>((resolve) => {
         const req = httpRequest(`${t.url}/graphql`, {
@@ -267,7 +270,9 @@ describe(`uploads (${dbKind})`, () => {
     expect(result.body.errors).toBeUndefined();
     expect(events.at(-1).__typename).toBe('TurnEnded');
     const sid = rawId(id);
-    const expected = `Please read these\n\n[Uploaded files on disk:\n- spec.pdf → session_files/${sid}/spec.pdf\n- data.csv → session_files/${sid}/data.csv]`;
+    const expected =
+      'Please read these\n\n[Uploaded files on disk:\n- spec.pdf → ' +
+      `session_files/${sid}/spec.pdf\n- data.csv → session_files/${sid}/data.csv]`;
     const sent = t.fake.requests.at(-1).messages;
     expect(sent.at(-1)).toMatchObject({ role: 'user', content: expected });
     // the user's own words stay as typed in the display history

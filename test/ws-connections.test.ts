@@ -4,7 +4,10 @@ import { createTestServer, eventually, type ServerContext } from './support/harn
 
 type Connected = { socket: WebSocket; acked: true } | { status: number } | { closed: number };
 
-/** A graphql-ws socket that finished its handshake (connection_ack), the HTTP status its upgrade got, or its early close code. */
+/**
+ * A graphql-ws socket that finished its handshake (connection_ack),
+ * the HTTP status its upgrade got, or its early close code.
+ */
 async function connect(url: string): Promise<Connected> {
   const socket = new WebSocket(url, 'graphql-transport-ws');
   // A refused upgrade is answered below; ws also reports it (and the terminate) as an error event.

@@ -78,59 +78,63 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
       ...extra(i),
     }));
 
-  it('shows a shared session read-only, with no id anywhere in the page, and loads older pages on scroll up', async () => {
-    const messages: NewMessage[] = [
-      ...conversation(60),
-      { role: 'user', content: 'Show me code' },
-      {
-        role: 'assistant',
-        content:
-          'Here:\n\n```ts\nconst x = <b>1</b>;\n```\n\n- one\n- two\n\n[site](https://example.com) [bad](javascript:alert(1))',
-        toolCalls: [{ id: 'call_secret_1', name: 'read_file', arguments: { path: 'a.ts' } }],
-      },
-      { role: 'assistant', content: '1. Look\n2. Fix', isPlan: true },
-      { role: 'user', content: '<img src=x onerror=alert(1)> stays text' },
-    ];
-    const id = await seededSession('Shared one', messages);
-    const share = await server.gql(SHARE, { id });
-    expect(share.errors).toBeUndefined();
-    const ids = await server.gql(
-      `query($id: ID!) { session(id: $id) { history(first: 200) { edges { node { id } } } } }`,
-      { id },
-    );
-    const messageIds: string[] = ids.data.session.history.edges.map((e: any) => e.node.id);
+  it(
+    'shows a shared session read-only, with no id anywhere ' + 'in the page, and loads older pages on scroll up',
+    async () => {
+      const messages: NewMessage[] = [
+        ...conversation(60),
+        { role: 'user', content: 'Show me code' },
+        {
+          role: 'assistant',
+          content:
+            'Here:\n\n```ts\nconst x = <b>1</b>;\n```\n\n- one\n- ' +
+            'two\n\n[site](https://example.com) [bad](javascript:alert(1))',
+          toolCalls: [{ id: 'call_secret_1', name: 'read_file', arguments: { path: 'a.ts' } }],
+        },
+        { role: 'assistant', content: '1. Look\n2. Fix', isPlan: true },
+        { role: 'user', content: '<img src=x onerror=alert(1)> stays text' },
+      ];
+      const id = await seededSession('Shared one', messages);
+      const share = await server.gql(SHARE, { id });
+      expect(share.errors).toBeUndefined();
+      const ids = await server.gql(
+        `query($id: ID!) { session(id: $id) { history(first: 200) { edges { node { id } } } } }`,
+        { id },
+      );
+      const messageIds: string[] = ids.data.session.history.edges.map((e: any) => e.node.id);
 
-    const page = await newPage();
-    const response = await page.goto(`${server.url}${share.data.shareSession.url}`);
-    expect(response?.headers()['referrer-policy']).toBe('no-referrer');
-    expect(response?.headers()['content-security-policy']).toContain("default-src 'self'");
-    await page.getByText('stays text').waitFor();
+      const page = await newPage();
+      const response = await page.goto(`${server.url}${share.data.shareSession.url}`);
+      expect(response?.headers()['referrer-policy']).toBe('no-referrer');
+      expect(response?.headers()['content-security-policy']).toContain("default-src 'self'");
+      await page.getByText('stays text').waitFor();
 
-    await expect.poll(() => page.locator('h1').textContent(), POLL).toBe('Shared one');
-    expect(await page.locator('textarea, [contenteditable]').count()).toBe(0);
-    expect(await page.locator('.plan-card').count()).toBe(1);
-    expect(await page.locator('details.tool summary').first().textContent()).toContain('read_file');
-    expect(await page.locator('pre code').first().textContent()).toBe('const x = <b>1</b>;');
-    expect(await page.locator('a[href="https://example.com"]').getAttribute('rel')).toBe('noopener noreferrer');
-    expect(await page.locator('a[href^="javascript"]').count()).toBe(0);
-    expect(await page.locator('img').count()).toBe(0);
+      await expect.poll(() => page.locator('h1').textContent(), POLL).toBe('Shared one');
+      expect(await page.locator('textarea, [contenteditable]').count()).toBe(0);
+      expect(await page.locator('.plan-card').count()).toBe(1);
+      expect(await page.locator('details.tool summary').first().textContent()).toContain('read_file');
+      expect(await page.locator('pre code').first().textContent()).toBe('const x = <b>1</b>;');
+      expect(await page.locator('a[href="https://example.com"]').getAttribute('rel')).toBe('noopener noreferrer');
+      expect(await page.locator('a[href^="javascript"]').count()).toBe(0);
+      expect(await page.locator('img').count()).toBe(0);
 
-    // Older pages on scroll up, down to the first message.
-    // Scrolls until the first message is there, however long each page takes to load on a busy machine.
-    for (
-      const deadline = Date.now() + 60_000;
-      Date.now() < deadline && !(await page.getByText('Question number 0', { exact: true }).count());
-    ) {
-      await page.locator('main').evaluate((el) => (el.scrollTop = 0));
-      await page.waitForTimeout(150);
-    }
-    await page.getByText('Question number 0', { exact: true }).waitFor();
-    expect(await page.locator('.msg').count()).toBe(messages.length);
+      // Older pages on scroll up, down to the first message.
+      // Scrolls until the first message is there, however long each page takes to load on a busy machine.
+      for (
+        const deadline = Date.now() + 60_000;
+        Date.now() < deadline && !(await page.getByText('Question number 0', { exact: true }).count());
+      ) {
+        await page.locator('main').evaluate((el) => (el.scrollTop = 0));
+        await page.waitForTimeout(150);
+      }
+      await page.getByText('Question number 0', { exact: true }).waitFor();
+      expect(await page.locator('.msg').count()).toBe(messages.length);
 
-    const html = await page.evaluate(() => document.documentElement.outerHTML);
-    for (const secret of [id, rawId(id), 'call_secret_1', ...messageIds]) expect(html).not.toContain(secret);
-    await page.screenshot({ path: join(ARTIFACTS, 'share-viewer.png'), fullPage: true });
-  });
+      const html = await page.evaluate(() => document.documentElement.outerHTML);
+      for (const secret of [id, rawId(id), 'call_secret_1', ...messageIds]) expect(html).not.toContain(secret);
+      await page.screenshot({ path: join(ARTIFACTS, 'share-viewer.png'), fullPage: true });
+    },
+  );
 
   it('shows "link not found" for an unknown token', async () => {
     const page = await newPage();
@@ -159,7 +163,8 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
     const csp = response?.headers()['content-security-policy'] ?? '';
     expect(csp).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/]+=*'/);
     await page.locator('.msg').getByText('Answer number 79').waitFor();
-    // The boot script loaded the chat page's chunk itself (the entry module's import() then finds it) and preloaded its imports.
+    // The boot script loaded the chat page's chunk itself (the entry
+    // module's import() then finds it) and preloaded its imports.
     expect(await page.locator('head > script[type="module"][src*="/assets/chat-"]').count()).toBe(1);
     expect(await page.locator('link[rel="modulepreload"][href*="/assets/render-"]').count()).toBeGreaterThanOrEqual(1);
     expect(await page.evaluate(() => (window as any).__violations)).toEqual([]);
@@ -167,64 +172,68 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
     expect(openSessionRequests).toHaveLength(1);
   });
 
-  it('puts a deep link’s first page ahead of the rest: the viewer query waits for it, and the screen appears with the messages', async () => {
-    const id = await seededSession('First page first', conversation(40));
-    const page = await newPage();
-    // The guarantee is an ordering within the page's bounded wait for the first page (FIRST_PAGE_WAIT_MS, a timer in
-    // the page): the viewer query goes out after the first page's answer, and the chat screen never shows without
-    // its messages. The page's clock is paused, so on a loaded machine that wait cannot run out before the answer
-    // comes (which would be the by-design fallback, tested below) — the test is about order, not speed.
-    await context.clock.install();
-    await context.clock.pauseAt(Date.now() + 60_000);
-    // Every DOM state the page could paint: after each change, the state once the changing task (and its
-    // microtasks) is over — a paint only happens between tasks. A MessageChannel task, not rAF or a timer, which the
-    // paused clock would stop. Is the chat screen up, and with how many messages?
-    await page.addInitScript(() => {
-      const states: { chat: boolean; messages: number }[] = [];
-      (window as any).__states = states;
-      const channel = new MessageChannel();
-      let pending = false;
-      channel.port1.onmessage = () => {
-        pending = false;
-        states.push({
-          chat: !!document.querySelector('.app.chat'),
-          messages: document.querySelectorAll('.msg').length,
-        });
-      };
-      new MutationObserver(() => {
-        if (pending) return;
-        pending = true;
-        channel.port2.postMessage(null);
-      }).observe(document, { childList: true, subtree: true, attributes: true });
-    });
-    // The first page's answer is held back 400 ms (real time; page time stands still), so "after it" and "with it"
-    // are not a race: a viewer query that did not wait would be sent during the hold.
-    const log: string[] = [];
-    await page.route('**/graphql', async (route) => {
-      const body = route.request().postData() ?? '';
-      const name = /query (\w+)/.exec(body)?.[1] ?? 'other';
-      log.push(`sent ${name}`);
-      if (name === 'OpenSession') await new Promise((r) => setTimeout(r, 400));
-      try {
-        const response = await route.fetch();
-        log.push(`answered ${name}`);
-        await route.fulfill({ response });
-      } catch {
-        // the page was closed with this request still open (the test is over)
-      }
-    });
-    await page.goto(`${server.url}/#session=${encodeURIComponent(id)}`);
-    await page.locator('.msg').getByText('Answer number 39').waitFor({ timeout: 60_000 });
-    await expect.poll(() => log.includes('sent Viewer'), { timeout: 60_000 }).toBe(true);
-    expect(log.indexOf('answered OpenSession')).toBeGreaterThan(-1);
-    expect(log.indexOf('sent Viewer')).toBeGreaterThan(log.indexOf('answered OpenSession'));
-    const states = (await page.evaluate(() => (window as any).__states)) as { chat: boolean; messages: number }[];
-    expect(states.some((f) => f.chat && f.messages > 0)).toBe(true);
-    // No state showed the chat screen without the conversation's messages.
-    expect(states.filter((f) => f.chat && f.messages === 0)).toEqual([]);
-    await context.clock.resume();
-    await page.unrouteAll({ behavior: 'ignoreErrors' });
-  });
+  it(
+    'puts a deep link’s first page ahead of the rest: the viewer ' +
+      'query waits for it, and the screen appears with the messages',
+    async () => {
+      const id = await seededSession('First page first', conversation(40));
+      const page = await newPage();
+      // The guarantee is an ordering within the page's bounded wait for the first page (FIRST_PAGE_WAIT_MS, a timer in
+      // the page): the viewer query goes out after the first page's answer, and the chat screen never shows without
+      // its messages. The page's clock is paused, so on a loaded machine that wait cannot run out before the answer
+      // comes (which would be the by-design fallback, tested below) — the test is about order, not speed.
+      await context.clock.install();
+      await context.clock.pauseAt(Date.now() + 60_000);
+      // Every DOM state the page could paint: after each change, the state once the changing task (and its
+      // microtasks) is over — a paint only happens between tasks. A MessageChannel task, not rAF or a timer, which the
+      // paused clock would stop. Is the chat screen up, and with how many messages?
+      await page.addInitScript(() => {
+        const states: { chat: boolean; messages: number }[] = [];
+        (window as any).__states = states;
+        const channel = new MessageChannel();
+        let pending = false;
+        channel.port1.onmessage = () => {
+          pending = false;
+          states.push({
+            chat: !!document.querySelector('.app.chat'),
+            messages: document.querySelectorAll('.msg').length,
+          });
+        };
+        new MutationObserver(() => {
+          if (pending) return;
+          pending = true;
+          channel.port2.postMessage(null);
+        }).observe(document, { childList: true, subtree: true, attributes: true });
+      });
+      // The first page's answer is held back 400 ms (real time; page time stands still), so "after it" and "with it"
+      // are not a race: a viewer query that did not wait would be sent during the hold.
+      const log: string[] = [];
+      await page.route('**/graphql', async (route) => {
+        const body = route.request().postData() ?? '';
+        const name = /query (\w+)/.exec(body)?.[1] ?? 'other';
+        log.push(`sent ${name}`);
+        if (name === 'OpenSession') await new Promise((r) => setTimeout(r, 400));
+        try {
+          const response = await route.fetch();
+          log.push(`answered ${name}`);
+          await route.fulfill({ response });
+        } catch {
+          // the page was closed with this request still open (the test is over)
+        }
+      });
+      await page.goto(`${server.url}/#session=${encodeURIComponent(id)}`);
+      await page.locator('.msg').getByText('Answer number 39').waitFor({ timeout: 60_000 });
+      await expect.poll(() => log.includes('sent Viewer'), { timeout: 60_000 }).toBe(true);
+      expect(log.indexOf('answered OpenSession')).toBeGreaterThan(-1);
+      expect(log.indexOf('sent Viewer')).toBeGreaterThan(log.indexOf('answered OpenSession'));
+      const states = (await page.evaluate(() => (window as any).__states)) as { chat: boolean; messages: number }[];
+      expect(states.some((f) => f.chat && f.messages > 0)).toBe(true);
+      // No state showed the chat screen without the conversation's messages.
+      expect(states.filter((f) => f.chat && f.messages === 0)).toEqual([]);
+      await context.clock.resume();
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+    },
+  );
 
   it('does not wait forever for a first page that never comes: the screen and the viewer query go ahead', async () => {
     const id = await seededSession('Stalled first page', conversation(4));

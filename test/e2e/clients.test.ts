@@ -257,7 +257,8 @@ describe('client libraries (docs/api.md "Clients")', () => {
     }
   });
 
-  it("graphql-sse's single connection mode is not served (no reservation endpoint): the client fails, it does not hang", {
+  it("graphql-sse's single connection mode is not served (no " +
+    'reservation endpoint): the client fails, it does not hang', {
     timeout: TIMEOUT,
   }, async () => {
     const single = createSseClient({

@@ -90,7 +90,9 @@ describe('local mode against a cross-site adversary', () => {
   let server: E2EServer;
   let allowed: E2EServer;
   let victimId: string;
-  /** Every request and upgrade that reached the server, with its Origin (proves the attacks arrived and were refused). */
+  /**
+   * Every request and upgrade that reached the server, with its Origin (proves the attacks arrived and were refused).
+   */
   const arrived: { origin?: string; host?: string; url?: string }[] = [];
 
   const sessions = async (s: E2EServer) =>
@@ -246,84 +248,94 @@ describe('local mode against a cross-site adversary', () => {
     }
   });
 
-  it('serves a file download to the app and to a followed link, not to another origin or a cross-site embed', async () => {
-    const fd = new FormData();
-    fd.set(
-      'operations',
-      JSON.stringify({
-        query: `mutation($s: ID!, $f: [File!]!) { uploadSessionFiles(sessionId: $s, files: $f) { url } }`,
-        variables: { s: victimId, f: [null] },
-      }),
-    );
-    fd.set('map', JSON.stringify({ 0: ['variables.f.0'] }));
-    fd.set('0', new Blob(['secret notes'], { type: 'text/plain' }), 'notes.txt');
-    const uploaded = await (
-      await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'x-graphql-yoga-csrf': '1' }, body: fd })
-    ).json();
-    expect(uploaded.errors).toBeUndefined();
-    const path = uploaded.data.uploadSessionFiles[0].url as string;
+  it(
+    'serves a file download to the app and to a followed ' + 'link, not to another origin or a cross-site embed',
+    async () => {
+      const fd = new FormData();
+      fd.set(
+        'operations',
+        JSON.stringify({
+          query: `mutation($s: ID!, $f: [File!]!) { uploadSessionFiles(sessionId: $s, files: $f) { url } }`,
+          variables: { s: victimId, f: [null] },
+        }),
+      );
+      fd.set('map', JSON.stringify({ 0: ['variables.f.0'] }));
+      fd.set('0', new Blob(['secret notes'], { type: 'text/plain' }), 'notes.txt');
+      const uploaded = await (
+        await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'x-graphql-yoga-csrf': '1' }, body: fd })
+      ).json();
+      expect(uploaded.errors).toBeUndefined();
+      const path = uploaded.data.uploadSessionFiles[0].url as string;
 
-    const own = await raw(server.url, { method: 'GET', path, headers: { origin: server.url } });
-    expect(own.status).toBe(200);
-    expect(own.text).toBe('secret notes');
-    expect(own.headers['cross-origin-resource-policy']).toBe('same-origin');
-    const followed = await raw(server.url, {
-      method: 'GET',
-      path,
-      headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
-    });
-    expect(followed.status).toBe(200);
+      const own = await raw(server.url, { method: 'GET', path, headers: { origin: server.url } });
+      expect(own.status).toBe(200);
+      expect(own.text).toBe('secret notes');
+      expect(own.headers['cross-origin-resource-policy']).toBe('same-origin');
+      const followed = await raw(server.url, {
+        method: 'GET',
+        path,
+        headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' },
+      });
+      expect(followed.status).toBe(200);
 
-    const foreign = await raw(server.url, { method: 'GET', path, headers: { origin: EVIL } });
-    expect(foreign.status).toBe(403);
-    expect(foreign.text).not.toContain('secret');
-    const embedded = await raw(server.url, {
-      method: 'GET',
-      path,
-      headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' },
-    });
-    expect(embedded.status).toBe(403);
-    expect(embedded.text).not.toContain('secret');
-  });
+      const foreign = await raw(server.url, { method: 'GET', path, headers: { origin: EVIL } });
+      expect(foreign.status).toBe(403);
+      expect(foreign.text).not.toContain('secret');
+      const embedded = await raw(server.url, {
+        method: 'GET',
+        path,
+        headers: { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' },
+      });
+      expect(embedded.status).toBe(403);
+      expect(embedded.text).not.toContain('secret');
+    },
+  );
 
-  it('still runs a same-origin GraphiQL-style request, WebSocket and SSE, and clients that send no Origin', async () => {
-    const page = await raw(server.url, {
-      method: 'GET',
-      path: '/graphql',
-      headers: { accept: 'text/html', origin: server.url },
-    });
-    expect(page.status).toBe(200);
-    expect(page.text).toMatch(/graphiql/i);
+  it(
+    'still runs a same-origin GraphiQL-style request, ' + 'WebSocket and SSE, and clients that send no Origin',
+    async () => {
+      const page = await raw(server.url, {
+        method: 'GET',
+        path: '/graphql',
+        headers: { accept: 'text/html', origin: server.url },
+      });
+      expect(page.status).toBe(200);
+      expect(page.text).toMatch(/graphiql/i);
 
-    const json = await raw(server.url, {
-      headers: { origin: server.url, 'content-type': 'application/json', accept: 'application/graphql-response+json' },
-      body: JSON.stringify({ query: rename(victimId, 'Renamed by GraphiQL') }),
-    });
-    expect(json.status).toBe(200);
-    expect(JSON.parse(json.text).data.renameSession.name).toBe('Renamed by GraphiQL');
-    expect(json.headers['access-control-allow-origin']).toBeUndefined();
+      const json = await raw(server.url, {
+        headers: {
+          origin: server.url,
+          'content-type': 'application/json',
+          accept: 'application/graphql-response+json',
+        },
+        body: JSON.stringify({ query: rename(victimId, 'Renamed by GraphiQL') }),
+      });
+      expect(json.status).toBe(200);
+      expect(JSON.parse(json.text).data.renameSession.name).toBe('Renamed by GraphiQL');
+      expect(json.headers['access-control-allow-origin']).toBeUndefined();
 
-    const socket = await wsAttempt(server.url, rename(victimId, 'Renamed over ws'), { origin: server.url });
-    expect(socket.status).toBe(101);
-    expect(socket.results[0].data.renameSession.name).toBe('Renamed over ws');
-    const node = await wsAttempt(server.url, rename(victimId, 'Renamed by Node'), {});
-    expect(node.results[0].data.renameSession.name).toBe('Renamed by Node');
+      const socket = await wsAttempt(server.url, rename(victimId, 'Renamed over ws'), { origin: server.url });
+      expect(socket.status).toBe(101);
+      expect(socket.results[0].data.renameSession.name).toBe('Renamed over ws');
+      const node = await wsAttempt(server.url, rename(victimId, 'Renamed by Node'), {});
+      expect(node.results[0].data.renameSession.name).toBe('Renamed by Node');
 
-    const sse = await raw(server.url, {
-      headers: { origin: server.url, 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ query: rename(victimId, 'Renamed over SSE') }),
-    });
-    expect(sse.headers['content-type']).toContain('text/event-stream');
-    expect(sse.text).toContain('Renamed over SSE');
+      const sse = await raw(server.url, {
+        headers: { origin: server.url, 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ query: rename(victimId, 'Renamed over SSE') }),
+      });
+      expect(sse.headers['content-type']).toContain('text/event-stream');
+      expect(sse.text).toContain('Renamed over SSE');
 
-    const multipart = multipartBody(rename(victimId, 'Victim'));
-    const withHeader = await raw(server.url, {
-      headers: { 'content-type': multipart.contentType, 'x-graphql-yoga-csrf': '1', origin: server.url },
-      body: multipart.body,
-    });
-    expect(JSON.parse(withHeader.text).data.renameSession.name).toBe('Victim');
-    expect(await sessions(server)).toContain(`${rawId(victimId)}:Victim`);
-  });
+      const multipart = multipartBody(rename(victimId, 'Victim'));
+      const withHeader = await raw(server.url, {
+        headers: { 'content-type': multipart.contentType, 'x-graphql-yoga-csrf': '1', origin: server.url },
+        body: multipart.body,
+      });
+      expect(JSON.parse(withHeader.text).data.renameSession.name).toBe('Victim');
+      expect(await sessions(server)).toContain(`${rawId(victimId)}:Victim`);
+    },
+  );
 
   it('CORS_ORIGINS lets exactly the listed origin through, named exactly, and no other', async () => {
     const preflight = await raw(allowed.url, {
@@ -367,7 +379,8 @@ describe('local mode against a cross-site adversary', () => {
     let evilUrl: string;
 
     beforeAll(async () => {
-      // A page of the adversary's, on http://evil.example:<port> (the name mapped to this machine for the browser only).
+      // A page of the adversary's, on http://evil.example:<port>
+      // (the name mapped to this machine for the browser only).
       evil = createServer((_req, res) =>
         res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>evil</title><p>hello</p>'),
       );
@@ -385,117 +398,120 @@ describe('local mode against a cross-site adversary', () => {
       await new Promise((resolve) => evil?.close(resolve));
     });
 
-    it('a page on evil.example can neither read nor change anything, by fetch, form, WebSocket or EventSource', async () => {
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      await page.goto(`${evilUrl}/`);
-      const target = server.url;
-      await nothingChanges(async () => {
-        const seen = arrived.length;
-        const outcome = await page.evaluate(
-          async ({ target, rename, create }) => {
-            const out: Record<string, string> = {};
-            const attempt = async (name: string, run: () => Promise<unknown>) => {
-              try {
-                out[name] = `read ${JSON.stringify(await run())}`;
-              } catch (error) {
-                out[name] = `failed ${(error as Error).name}`;
-              }
-            };
-            const body = (query: string) => new URLSearchParams({ query }).toString();
-            // Simple requests: sent without a preflight, response opaque.
-            await attempt('form', () =>
-              fetch(`${target}/graphql`, {
-                method: 'POST',
-                mode: 'no-cors',
-                headers: { 'content-type': 'application/x-www-form-urlencoded' },
-                body: body(rename),
-              }).then((r) => r.type),
-            );
-            await attempt('text', () =>
-              fetch(`${target}/graphql`, {
-                method: 'POST',
-                mode: 'no-cors',
-                headers: { 'content-type': 'text/plain' },
-                body: JSON.stringify({ query: create }),
-              }).then((r) => r.type),
-            );
-            const fd = new FormData();
-            fd.set('operations', JSON.stringify({ query: rename, variables: {} }));
-            fd.set('map', '{}');
-            await attempt('multipart', () =>
-              fetch(`${target}/graphql`, { method: 'POST', mode: 'no-cors', body: fd }).then((r) => r.type),
-            );
-            // CORS reads.
-            await attempt('read', () =>
-              fetch(`${target}/graphql`, {
-                method: 'POST',
-                headers: { 'content-type': 'application/json' },
-                body: JSON.stringify({ query: '{ sessions(first: 5) { edges { node { name } } } }' }),
-              }).then((r) => r.text()),
-            );
-            await attempt('simpleRead', () =>
-              fetch(`${target}/graphql?query=${encodeURIComponent('{ viewer { isAdmin } }')}`).then((r) => r.text()),
-            );
-            // WebSocket: browsers apply no CORS to it; only the server's Origin check stands in the way.
-            out.ws = await new Promise<string>((resolve) => {
-              // (the page's own WebSocket, not the `ws` import of this file)
-              const socket: globalThis.WebSocket = new (window as any).WebSocket(
-                `${target.replace('http', 'ws')}/graphql`,
-                'graphql-transport-ws',
-              );
-              socket.onopen = () => socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
-              socket.onmessage = (event) => {
-                const message = JSON.parse(String(event.data));
-                if (message.type === 'connection_ack')
-                  socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: rename } }));
-                else resolve(`ran ${event.data}`);
+    it(
+      'a page on evil.example can neither read nor change ' + 'anything, by fetch, form, WebSocket or EventSource',
+      async () => {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        await page.goto(`${evilUrl}/`);
+        const target = server.url;
+        await nothingChanges(async () => {
+          const seen = arrived.length;
+          const outcome = await page.evaluate(
+            async ({ target, rename, create }) => {
+              const out: Record<string, string> = {};
+              const attempt = async (name: string, run: () => Promise<unknown>) => {
+                try {
+                  out[name] = `read ${JSON.stringify(await run())}`;
+                } catch (error) {
+                  out[name] = `failed ${(error as Error).name}`;
+                }
               };
-              socket.onclose = (event) => resolve(`closed ${event.code}`);
-            });
-            out.sse = await new Promise<string>((resolve) => {
-              const source = new EventSource(
-                `${target}/graphql?query=${encodeURIComponent('subscription { sessionListEvents { kind } }')}`,
+              const body = (query: string) => new URLSearchParams({ query }).toString();
+              // Simple requests: sent without a preflight, response opaque.
+              await attempt('form', () =>
+                fetch(`${target}/graphql`, {
+                  method: 'POST',
+                  mode: 'no-cors',
+                  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+                  body: body(rename),
+                }).then((r) => r.type),
               );
-              source.onmessage = (event) => resolve(`message ${event.data}`);
-              source.onerror = () => {
-                source.close();
-                resolve('error');
-              };
-            });
-            return out;
-          },
-          { target, rename: rename(victimId, 'pwned by page'), create: CREATE },
-        );
-        expect(outcome.read).toBe('failed TypeError');
-        expect(outcome.simpleRead).toBe('failed TypeError');
-        expect(outcome.ws).toBe('closed 1006');
-        expect(outcome.sse).toBe('error');
-        // The simple ones did reach the server (opaque to the page), and were refused there.
-        const fromEvil = arrived.slice(seen).filter((r) => r.origin === evilUrl);
-        expect(fromEvil.length).toBeGreaterThanOrEqual(5);
+              await attempt('text', () =>
+                fetch(`${target}/graphql`, {
+                  method: 'POST',
+                  mode: 'no-cors',
+                  headers: { 'content-type': 'text/plain' },
+                  body: JSON.stringify({ query: create }),
+                }).then((r) => r.type),
+              );
+              const fd = new FormData();
+              fd.set('operations', JSON.stringify({ query: rename, variables: {} }));
+              fd.set('map', '{}');
+              await attempt('multipart', () =>
+                fetch(`${target}/graphql`, { method: 'POST', mode: 'no-cors', body: fd }).then((r) => r.type),
+              );
+              // CORS reads.
+              await attempt('read', () =>
+                fetch(`${target}/graphql`, {
+                  method: 'POST',
+                  headers: { 'content-type': 'application/json' },
+                  body: JSON.stringify({ query: '{ sessions(first: 5) { edges { node { name } } } }' }),
+                }).then((r) => r.text()),
+              );
+              await attempt('simpleRead', () =>
+                fetch(`${target}/graphql?query=${encodeURIComponent('{ viewer { isAdmin } }')}`).then((r) => r.text()),
+              );
+              // WebSocket: browsers apply no CORS to it; only the server's Origin check stands in the way.
+              out.ws = await new Promise<string>((resolve) => {
+                // (the page's own WebSocket, not the `ws` import of this file)
+                const socket: globalThis.WebSocket = new (window as any).WebSocket(
+                  `${target.replace('http', 'ws')}/graphql`,
+                  'graphql-transport-ws',
+                );
+                socket.onopen = () => socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
+                socket.onmessage = (event) => {
+                  const message = JSON.parse(String(event.data));
+                  if (message.type === 'connection_ack')
+                    socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: rename } }));
+                  else resolve(`ran ${event.data}`);
+                };
+                socket.onclose = (event) => resolve(`closed ${event.code}`);
+              });
+              out.sse = await new Promise<string>((resolve) => {
+                const source = new EventSource(
+                  `${target}/graphql?query=${encodeURIComponent('subscription { sessionListEvents { kind } }')}`,
+                );
+                source.onmessage = (event) => resolve(`message ${event.data}`);
+                source.onerror = () => {
+                  source.close();
+                  resolve('error');
+                };
+              });
+              return out;
+            },
+            { target, rename: rename(victimId, 'pwned by page'), create: CREATE },
+          );
+          expect(outcome.read).toBe('failed TypeError');
+          expect(outcome.simpleRead).toBe('failed TypeError');
+          expect(outcome.ws).toBe('closed 1006');
+          expect(outcome.sse).toBe('error');
+          // The simple ones did reach the server (opaque to the page), and were refused there.
+          const fromEvil = arrived.slice(seen).filter((r) => r.origin === evilUrl);
+          expect(fromEvil.length).toBeGreaterThanOrEqual(5);
 
-        // A real form, the text/plain-JSON trick: a top-level navigation, refused all the same.
-        const navigation = page.waitForResponse((r) => r.url() === `${target}/graphql`);
-        await page.evaluate(
-          ({ target, query }) => {
-            const form = document.createElement('form');
-            form.method = 'POST';
-            form.action = `${target}/graphql`;
-            form.enctype = 'text/plain';
-            const input = document.createElement('input');
-            input.name = `{"query":${JSON.stringify(query)},"x":"`;
-            input.value = '"}';
-            form.append(input);
-            document.body.append(form);
-            form.submit();
-          },
-          { target, query: rename(victimId, 'pwned by form') },
-        );
-        expect((await navigation).status()).toBe(403);
-      });
-      await context.close();
-    });
+          // A real form, the text/plain-JSON trick: a top-level navigation, refused all the same.
+          const navigation = page.waitForResponse((r) => r.url() === `${target}/graphql`);
+          await page.evaluate(
+            ({ target, query }) => {
+              const form = document.createElement('form');
+              form.method = 'POST';
+              form.action = `${target}/graphql`;
+              form.enctype = 'text/plain';
+              const input = document.createElement('input');
+              input.name = `{"query":${JSON.stringify(query)},"x":"`;
+              input.value = '"}';
+              form.append(input);
+              document.body.append(form);
+              form.submit();
+            },
+            { target, query: rename(victimId, 'pwned by form') },
+          );
+          expect((await navigation).status()).toBe(403);
+        });
+        await context.close();
+      },
+    );
 
     it('the web client still loads, uploads and sends a message', async () => {
       server.fake.enqueue({ text: ['still ', 'works'] });

@@ -106,9 +106,7 @@ describe.skipIf(browserUnavailable)('GraphiQL offline in Chromium', () => {
       await page.locator('.graphiql-execute-button').click();
       expect(await resultContaining(page, 'GraphiQL offline')).toContain('"name": "GraphiQL offline"');
 
-      await page.goto(
-        `${server.url}/graphql?query=${encodeURIComponent(`subscription { sessionEvents(sessionId: "${id}") { __typename ... on TextDelta { text } } }`)}`,
-      );
+      await page.goto(`${server.url}/graphql?query=${encodeURIComponent(deltas(id))}`);
       await page.locator('.graphiql-execute-button').waitFor({ state: 'visible', timeout: 30_000 });
       const before = server.fake.requests.length;
       const subscribed = watchSubscriptions(server);
@@ -146,11 +144,10 @@ describe.skipIf(browserUnavailable)('GraphiQL offline in Chromium', () => {
       await page.locator('.graphiql-execute-button').click();
       expect(await resultContaining(page, 'graphiql-user')).toContain('"name": "graphiql-user"');
 
-      await page.goto(
-        `${server.url}/graphql?query=${encodeURIComponent(`subscription { sessionEvents(sessionId: "${id}") { __typename ... on TextDelta { text } } }`)}`,
-      );
+      await page.goto(`${server.url}/graphql?query=${encodeURIComponent(deltas(id))}`);
       await page.locator('.graphiql-execute-button').waitFor({ state: 'visible', timeout: 30_000 });
-      // GraphiQL saves its editors with a debounce: type the key again rather than race that save across the navigation.
+      // GraphiQL saves its editors with a debounce: type the key
+      // again rather than race that save across the navigation.
       await setHeaders(page, { Authorization: `Bearer ${key}` });
       const subscribed = watchSubscriptions(server);
       await page.locator('.graphiql-execute-button').click();
@@ -191,6 +188,11 @@ function watchSubscriptions(server: E2EServer): Set<string> {
     return onSession(sessionId, listener);
   };
   return ids;
+}
+
+/** The text deltas of one session's events, as GraphiQL opens the subscription from its URL. */
+function deltas(id: string): string {
+  return `subscription { sessionEvents(sessionId: "${id}") { __typename ... on TextDelta { text } } }`;
 }
 
 function rawSessionId(globalId: string): string {

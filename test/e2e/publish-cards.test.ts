@@ -49,7 +49,8 @@ function wav(): Buffer {
 const FILES: Record<string, Buffer | string> = {
   'chart.png': PNG_2x2,
   'paper.pdf':
-    '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
+    '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 ' +
+    'obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
   'logo.svg':
     '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><circle cx="20" cy="20" r="18" fill="teal"/></svg>',
   'page.html': '<!doctype html><h1 id="t">Published page</h1><script>parent.document.title = "escaped"</script>',

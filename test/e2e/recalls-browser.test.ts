@@ -11,7 +11,8 @@ import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2ESe
 import { eventually } from '../support/harness.js';
 
 const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
-const SCHEDULE = `mutation($s: ID!, $at: DateTime!, $t: String!) { scheduleRecall(sessionId: $s, at: $at, text: $t) { id } }`;
+const SCHEDULE =
+  'mutation($s: ID!, $at: DateTime!, $t: String!) { ' + 'scheduleRecall(sessionId: $s, at: $at, text: $t) { id } }';
 
 describe.skipIf(browserUnavailable)('scheduled recalls in the web client', () => {
   let server: E2EServer;

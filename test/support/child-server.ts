@@ -35,7 +35,9 @@ export interface ChildServer {
 }
 
 export interface ChildServerOptions {
-  /** start-up may fail on purpose (e.g. a second process on the same DATA_DIR): resolve with the exit instead of the URL */
+  /**
+   * start-up may fail on purpose (e.g. a second process on the same DATA_DIR): resolve with the exit instead of the URL
+   */
   expectExit?: boolean;
   timeoutMs?: number;
   /** run `npm start`'s command (the compiled server on plain Node) instead of src/main.ts under tsx */

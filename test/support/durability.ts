@@ -57,7 +57,8 @@ async function uploadFile(url: string, sessionId: string, filename: string, cont
     'operations',
     JSON.stringify({
       query:
-        'mutation($sessionId: ID!, $files: [File!]!) { uploadSessionFiles(sessionId: $sessionId, files: $files) { filename size } }',
+        'mutation($sessionId: ID!, $files: [File!]!) { ' +
+        'uploadSessionFiles(sessionId: $sessionId, files: $files) { filename size } }',
       variables: { sessionId, files: [null] },
     }),
   );

@@ -61,7 +61,10 @@ export const M = {
   revert: `mutation($id: ID!, $s: Int!) { revertSession(id: $id, sequenceNumber: $s) { id displayMessageCount } }`,
   mark: `mutation($id: ID!, $n: String) { markBranch(id: $id, name: $n) { name messageCount createdAt } }`,
   switch: `mutation($id: ID!, $b: String!) { switchBranch(id: $id, branch: $b) { id displayMessageCount } }`,
-  checkpoint: `mutation($id: ID!, $g: String!) { markCheckpoint(id: $id, goal: $g) { goal afterSequenceNumber createdAt } }`,
+  checkpoint:
+    'mutation($id: ID!, $g: String!) { markCheckpoint(id: ' + '$id, goal: $g) { goal afterSequenceNumber createdAt } }',
   rewind: `mutation($id: ID!, $r: String!) { rewindSession(id: $id, report: $r) { id displayMessageCount } }`,
-  fork: `mutation($id: ID!) { forkSession(id: $id) { id name titleSource usage { promptTokens } displayMessageCount } }`,
+  fork:
+    'mutation($id: ID!) { forkSession(id: $id) { id name ' +
+    'titleSource usage { promptTokens } displayMessageCount } }',
 };

@@ -36,7 +36,10 @@ export interface FakeScript {
   failAfterChunks?: number;
   /** stop sending (socket left open) after this many content chunks */
   stallAfterChunks?: number;
-  /** hold the reply before content chunk `holdBeforeChunk` (default 0; the final chunk counts) until this settles — a gate the test opens */
+  /**
+   * hold the reply before content chunk `holdBeforeChunk` (default 0;
+   * the final chunk counts) until this settles — a gate the test opens
+   */
   hold?: Promise<unknown>;
   holdBeforeChunk?: number;
   /** answer this HTTP error status instead of streaming */
@@ -331,7 +334,8 @@ export function openaiPairingError(
     }
     if (open && open.size > 0) {
       return fail(
-        `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...open].join(', ')}`,
+        `An assistant message with 'tool_calls' must be followed by tool messages responding to each ` +
+          `'tool_call_id'. The following tool_call_ids did not have response messages: ${[...open].join(', ')}`,
         callsAt,
       );
     }
@@ -343,7 +347,8 @@ export function openaiPairingError(
   }
   if (open && open.size > 0) {
     return fail(
-      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...open].join(', ')}`,
+      `An assistant message with 'tool_calls' must be followed by tool messages responding to each ` +
+        `'tool_call_id'. The following tool_call_ids did not have response messages: ${[...open].join(', ')}`,
       callsAt,
     );
   }
@@ -382,7 +387,9 @@ export function anthropicPairingError(
     const missing = uses.filter((id) => !answered.has(id));
     if (missing.length > 0) {
       return fail(
-        `messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` block must have a corresponding \`tool_result\` block in the next message.`,
+        `messages.${i}: \`tool_use\` ids were found without \`tool_result\` ` +
+          `blocks immediately after: ${missing.join(', ')}. Each \`tool_use\` ` +
+          `block must have a corresponding \`tool_result\` block in the next message.`,
       );
     }
     const previousUses = new Set(
@@ -401,7 +408,9 @@ export function anthropicPairingError(
     for (const { b, j } of results) {
       if (!previousUses.has(b.tool_use_id)) {
         return fail(
-          `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${b.tool_use_id}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+          `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in ` +
+            `\`tool_result\` blocks: ${b.tool_use_id}. Each \`tool_result\` block ` +
+            `must have a corresponding \`tool_use\` block in the previous message.`,
         );
       }
     }
@@ -565,7 +574,8 @@ export function anthropicCompactionError(
     for (const [j, b] of blocks(m).entries()) {
       if (b?.type === 'text' && issued.compactions.has(String(b.text ?? '').trim())) {
         return fail(
-          `messages.${i}.content.${j}: a compaction summary was sent as text; send the \`compaction\` block back as it was returned`,
+          `messages.${i}.content.${j}: a compaction summary was sent as ` +
+            `text; send the \`compaction\` block back as it was returned`,
         );
       }
       if (b?.type === 'compaction') found.push({ i, j, block: b });
@@ -602,7 +612,8 @@ export function anthropicCompactionError(
     );
     if (!kept) {
       return fail(
-        `messages.${k}: a kept assistant turn after the \`compaction\` block lost its \`thinking\` block or signature; send kept turns unchanged`,
+        `messages.${k}: a kept assistant turn after the \`compaction\` block ` +
+          `lost its \`thinking\` block or signature; send kept turns unchanged`,
       );
     }
   }

@@ -148,7 +148,10 @@ export interface ServerContext extends TestContext {
   http: SendGql;
   ws(token?: string): Client;
   subscribe: Subscribe;
-  /** Resolves once the server holds `count` live listeners for the session (or 'list' for sessionListEvents): see `watchListeners`. */
+  /**
+   * Resolves once the server holds `count` live listeners for the
+   * session (or 'list' for sessionListEvents): see `watchListeners`.
+   */
   listening(sessionId: string, count?: number, timeoutMs?: number): Promise<void>;
   /** the live listeners now (same keys as `listening`) */
   listenerCount(sessionId: string): number;
@@ -265,7 +268,8 @@ export async function createTestServer(
           () =>
             reject(
               new Error(
-                `timed out; events: ${JSON.stringify(events.map((e) => (e as { __typename?: string } | null)?.__typename ?? e)).slice(0, 800)} errors: ${JSON.stringify(errors.map(described)).slice(0, 400)}`,
+                `timed out; events: ${JSON.stringify(events.map(typeName)).slice(0, 800)}` +
+                  ` errors: ${JSON.stringify(errors.map(described)).slice(0, 400)}`,
               ),
             ),
           timeoutMs,
@@ -345,6 +349,9 @@ export function watchListeners(app: App): {
   return { count, until };
 }
 
+/** An event as a timeout message lists it: its type name (or itself when it has none). */
+const typeName = (e: unknown) => (e as { __typename?: string } | null)?.__typename ?? e;
+
 /** A socket's close event says nothing as JSON: its code and reason do. */
 const described = (e: unknown) =>
   e && typeof e === 'object' && 'code' in e && 'reason' in e ? { closeCode: e.code, reason: e.reason } : e;
@@ -389,8 +396,15 @@ export const EVENTS_SUBSCRIPTION = `subscription($sessionId: ID!, $after: String
     ... on TextDelta { turnId text }
     ... on ThinkingDelta { turnId text }
     ... on ToolCallRequested { turnId clientSide toolCall { id name arguments } }
-    ... on MessageSaved { savedTurnId: turnId message { sequenceNumber role content thinking isDisplay isContext toolCalls { id name } toolCallId metadata isAgentNote } }
-    ... on TurnEnded { turn { id status } assistantMessage { content } usage { promptTokens completionTokens totalTokens } }
+    ... on MessageSaved {
+      savedTurnId: turnId
+      message {
+        sequenceNumber role content thinking isDisplay isContext toolCalls { id name } toolCallId metadata isAgentNote
+      }
+    }
+    ... on TurnEnded {
+      turn { id status } assistantMessage { content } usage { promptTokens completionTokens totalTokens }
+    }
     ... on TurnFailed { turn { id status } code errorMessage: message }
     ... on SessionRenamed { name titleSource }
     ... on CompressionStarted { contextTokens maxContextTokens }

@@ -25,7 +25,10 @@ describe('fullReplacePrefix', () => {
   });
 });
 
-/** The context after compaction, as the store builds it: prefix demoted, the carrier saved with the next sequence number. */
+/**
+ * The context after compaction, as the store builds it: prefix
+ * demoted, the carrier saved with the next sequence number.
+ */
 function compacted(context: readonly ChatMessage[], prefix: CompactionPrefix, carrier: ChatMessage): ChatMessage[] {
   const dropped = new Set(prefix.messages);
   const saved = { ...carrier, sequenceNumber: maxSequence(context) + 1 };

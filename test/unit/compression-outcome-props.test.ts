@@ -108,70 +108,81 @@ describe('compression outcome properties', () => {
     );
   });
 
-  it('SUMMARY after an adaptive swap: the model view stays chronological (one summary per run, where the run stood)', () => {
-    const turnKind = fc.record({
-      kind: fc.constantFrom('filler', 'important', 'normal', 'normal'),
-      size: fc.integer({ min: 1, max: 2_000 }),
-    });
-    let swaps = 0;
-    fc.assert(
-      fc.property(
-        fc.array(turnKind, { minLength: 2, maxLength: 14 }),
-        fc.integer({ min: 1, max: 6 }),
-        fc.integer({ min: 1_000, max: 30_000 }),
-        (turns, keepRecent, window) => {
-          const context: ChatMessage[] = [];
-          let seq = 0;
-          const add = (m: Parameters<typeof makeMessage>[0]) =>
-            context.push(makeMessage({ ...m, sequenceNumber: seq++ }));
-          for (const [i, t] of turns.entries()) {
-            if (t.kind === 'filler') add({ role: 'user', content: 'ok' });
-            else if (t.kind === 'important')
-              add({ role: 'user', content: `remember: we decided on plan ${i}. ${'d'.repeat(Math.max(400, t.size))}` });
-            else add({ role: 'user', content: `request ${i} ${'q'.repeat(t.size)}` });
-            add({ role: 'assistant', content: `answer ${i} ${'a'.repeat(t.size)}` });
-            if (i % 3 === 1) add({ role: 'system', content: `note ${i}`, metadata: { source: 'task_note' } });
-          }
-          const e = { ...env(window), settings: { ...env(window).settings, keepRecent } };
-          const plan = planFor(context, e);
-          if (!plan.wouldCompress) return;
-          const runs = summaryRuns(plan, context);
-          if (runs.length > 1) swaps++;
-          const outcome = runsOutcome(
-            context,
-            runs,
-            runs.map((_, i) => ({ summary: `summary ${i}`, keys: [] })),
-          );
-          expect(new Set(outcome.dropped)).toEqual(new Set(plan.toSummarize));
-          const next = applyOutcome(context, outcome);
-          // Each row's span of the history: a summary covers its run, any other row is its own position.
-          const span = (m: ChatMessage): [number, number] =>
-            m.isSummary ? (m.metadata.covers as [number, number]) : [m.sequenceNumber, m.sequenceNumber];
-          const rows = next.filter((m) => m.role !== 'system');
-          for (let i = 1; i < rows.length; i++) expect(span(rows[i - 1]!)[1]).toBeLessThan(span(rows[i]!)[0]);
-          // Nothing summarized stays, nothing kept is lost.
-          for (const m of plan.toKeep) expect(next).toContain(m);
-        },
-      ),
-      { numRuns: 400 },
-    );
-    expect(swaps).toBeGreaterThan(0);
-  });
+  it(
+    'SUMMARY after an adaptive swap: the model view stays ' +
+      'chronological (one summary per run, where the run stood)',
+    () => {
+      const turnKind = fc.record({
+        kind: fc.constantFrom('filler', 'important', 'normal', 'normal'),
+        size: fc.integer({ min: 1, max: 2_000 }),
+      });
+      let swaps = 0;
+      fc.assert(
+        fc.property(
+          fc.array(turnKind, { minLength: 2, maxLength: 14 }),
+          fc.integer({ min: 1, max: 6 }),
+          fc.integer({ min: 1_000, max: 30_000 }),
+          (turns, keepRecent, window) => {
+            const context: ChatMessage[] = [];
+            let seq = 0;
+            const add = (m: Parameters<typeof makeMessage>[0]) =>
+              context.push(makeMessage({ ...m, sequenceNumber: seq++ }));
+            for (const [i, t] of turns.entries()) {
+              if (t.kind === 'filler') add({ role: 'user', content: 'ok' });
+              else if (t.kind === 'important')
+                add({
+                  role: 'user',
+                  content: `remember: we decided on plan ${i}. ${'d'.repeat(Math.max(400, t.size))}`,
+                });
+              else add({ role: 'user', content: `request ${i} ${'q'.repeat(t.size)}` });
+              add({ role: 'assistant', content: `answer ${i} ${'a'.repeat(t.size)}` });
+              if (i % 3 === 1) add({ role: 'system', content: `note ${i}`, metadata: { source: 'task_note' } });
+            }
+            const e = { ...env(window), settings: { ...env(window).settings, keepRecent } };
+            const plan = planFor(context, e);
+            if (!plan.wouldCompress) return;
+            const runs = summaryRuns(plan, context);
+            if (runs.length > 1) swaps++;
+            const outcome = runsOutcome(
+              context,
+              runs,
+              runs.map((_, i) => ({ summary: `summary ${i}`, keys: [] })),
+            );
+            expect(new Set(outcome.dropped)).toEqual(new Set(plan.toSummarize));
+            const next = applyOutcome(context, outcome);
+            // Each row's span of the history: a summary covers its run, any other row is its own position.
+            const span = (m: ChatMessage): [number, number] =>
+              m.isSummary ? (m.metadata.covers as [number, number]) : [m.sequenceNumber, m.sequenceNumber];
+            const rows = next.filter((m) => m.role !== 'system');
+            for (let i = 1; i < rows.length; i++) expect(span(rows[i - 1]!)[1]).toBeLessThan(span(rows[i]!)[0]);
+            // Nothing summarized stays, nothing kept is lost.
+            for (const m of plan.toKeep) expect(next).toContain(m);
+          },
+        ),
+        { numRuns: 400 },
+      );
+      expect(swaps).toBeGreaterThan(0);
+    },
+  );
 
-  it('hard truncation: the kept view, the stub summary included, is under half the window unless only the newest turn is left', () => {
-    fc.assert(
-      fc.property(turnsArb, fc.integer({ min: 500, max: 40_000 }), (turns, window) => {
-        const context = build(turns);
-        const outcome = hardTruncateOutcome(context, env(window), planFor(context, env(window)));
-        const next = applyOutcome(context, outcome);
-        expect(next.filter((m) => m.isSummary)).toHaveLength(1);
-        const newest = new Set(splitTurns(context).at(-1)!.messages);
-        const onlyNewest = next.every((m) => m.isSummary || newest.has(m));
-        expect(charTokens(next) < window * 0.5 || onlyNewest).toBe(true);
-      }),
-      { numRuns: 300 },
-    );
-  });
+  it(
+    'hard truncation: the kept view, the stub summary included, ' +
+      'is under half the window unless only the newest turn is left',
+    () => {
+      fc.assert(
+        fc.property(turnsArb, fc.integer({ min: 500, max: 40_000 }), (turns, window) => {
+          const context = build(turns);
+          const outcome = hardTruncateOutcome(context, env(window), planFor(context, env(window)));
+          const next = applyOutcome(context, outcome);
+          expect(next.filter((m) => m.isSummary)).toHaveLength(1);
+          const newest = new Set(splitTurns(context).at(-1)!.messages);
+          const onlyNewest = next.every((m) => m.isSummary || newest.has(m));
+          expect(charTokens(next) < window * 0.5 || onlyNewest).toBe(true);
+        }),
+        { numRuns: 300 },
+      );
+    },
+  );
 
   it('LOCAL spill: results sharing a tool-call id each get the pointer of their own row', async () => {
     const context: ChatMessage[] = [];

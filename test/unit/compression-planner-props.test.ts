@@ -144,23 +144,27 @@ describe('planner properties', () => {
 });
 
 describe('hard-truncate and prune properties', () => {
-  it('hardTruncate drops whole turns only, keeps system messages, and lands under half the window unless only the newest turn is left', () => {
-    fc.assert(
-      fc.property(steps, fc.integer({ min: 50, max: 8000 }), (s, window) => {
-        const ctx = build(s);
-        const r = hardTruncate(ctx, { window, estimate: charTokens });
-        expect(r.context.length + r.dropped.length).toBe(ctx.length);
-        for (const m of ctx.filter(isSystemMessage)) expect(r.context).toContain(m);
-        const rest = r.context.filter((m) => !isSystemMessage(m));
-        const turns = splitTurns(ctx.filter((m) => !isSystemMessage(m)));
-        expect(turns.some((t) => t.messages[0] === rest[0]) || rest.length === 0).toBe(true);
-        if (turns.length > 1 && rest[0] !== turns.at(-1)?.messages[0]) {
-          expect(charTokens(r.context)).toBeLessThan(window * 0.5);
-        }
-      }),
-      { numRuns: 300 },
-    );
-  });
+  it(
+    'hardTruncate drops whole turns only, keeps system messages, and ' +
+      'lands under half the window unless only the newest turn is left',
+    () => {
+      fc.assert(
+        fc.property(steps, fc.integer({ min: 50, max: 8000 }), (s, window) => {
+          const ctx = build(s);
+          const r = hardTruncate(ctx, { window, estimate: charTokens });
+          expect(r.context.length + r.dropped.length).toBe(ctx.length);
+          for (const m of ctx.filter(isSystemMessage)) expect(r.context).toContain(m);
+          const rest = r.context.filter((m) => !isSystemMessage(m));
+          const turns = splitTurns(ctx.filter((m) => !isSystemMessage(m)));
+          expect(turns.some((t) => t.messages[0] === rest[0]) || rest.length === 0).toBe(true);
+          if (turns.length > 1 && rest[0] !== turns.at(-1)?.messages[0]) {
+            expect(charTokens(r.context)).toBeLessThan(window * 0.5);
+          }
+        }),
+        { numRuns: 300 },
+      );
+    },
+  );
 
   it('pruneToBudget never leaves an orphaned tool result and never mutates its input', () => {
     fc.assert(

@@ -21,22 +21,26 @@ describe('summary coverage', () => {
     expect(summaryCoverage(row(9, { metadata: { covers: [2, 5] } }))).toBeNull();
   });
 
-  it('plans nothing without removed compression rows; ranges from summaries and live copies; fallback when a summary is silent', () => {
-    expect(planContextRepair([row(1), row(2, { role: 'assistant' })])).toEqual({ kind: 'none' });
-    expect(
-      planContextRepair([
-        row(8, { isSummary: true, metadata: { covers: [0, 3] } }),
-        row(9, { role: 'tool', metadata: { contextCopyOf: 5 } }),
-      ]),
-    ).toEqual({
-      kind: 'ranges',
-      ranges: [
-        [0, 3],
-        [5, 5],
-      ],
-    });
-    expect(planContextRepair([row(8, { isSummary: true, metadata: {} })])).toEqual({ kind: 'afterLiveSummary' });
-  });
+  it(
+    'plans nothing without removed compression rows; ranges from ' +
+      'summaries and live copies; fallback when a summary is silent',
+    () => {
+      expect(planContextRepair([row(1), row(2, { role: 'assistant' })])).toEqual({ kind: 'none' });
+      expect(
+        planContextRepair([
+          row(8, { isSummary: true, metadata: { covers: [0, 3] } }),
+          row(9, { role: 'tool', metadata: { contextCopyOf: 5 } }),
+        ]),
+      ).toEqual({
+        kind: 'ranges',
+        ranges: [
+          [0, 3],
+          [5, 5],
+        ],
+      });
+      expect(planContextRepair([row(8, { isSummary: true, metadata: {} })])).toEqual({ kind: 'afterLiveSummary' });
+    },
+  );
 
   it('promotes demoted rows in range, never plans, markers, system records, or an original whose copy is live', () => {
     const candidates = [

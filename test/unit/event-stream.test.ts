@@ -46,34 +46,37 @@ describe('session event stream', () => {
 });
 
 describe('session event stream, ending', () => {
-  it('return() ends a pending read and releases the listener at once; every subscriber gets the same event object', async () => {
-    const bus = new MemoryEventBus(100);
-    let listening = 0;
-    const onSession = bus.onSession.bind(bus);
-    bus.onSession = (id, listener) => {
-      listening++;
-      const off = onSession(id, listener);
-      return () => {
-        listening--;
-        off();
+  it(
+    'return() ends a pending read and releases the listener ' + 'at once; every subscriber gets the same event object',
+    async () => {
+      const bus = new MemoryEventBus(100);
+      let listening = 0;
+      const onSession = bus.onSession.bind(bus);
+      bus.onSession = (id, listener) => {
+        listening++;
+        const off = onSession(id, listener);
+        return () => {
+          listening--;
+          off();
+        };
       };
-    };
-    const a = sessionEventStream(bus, 's', null);
-    const b = sessionEventStream(bus, 's', null);
-    const [pendingA, pendingB] = [a.next(), b.next()]; // both listen from here on (registered synchronously)
-    const published = await bus.publish('s', { type: 'TextDelta', turnId: 't', text: 'x' });
-    expect((await pendingA).value).toBe(published);
-    expect((await pendingB).value).toBe(published);
-    const waiting = a.next();
-    await a.return!();
-    expect(await waiting).toEqual({ value: undefined, done: true });
-    expect(listening).toBe(1);
-    await bus.publish('s', { type: 'TextDelta', turnId: 't', text: 'y' });
-    expect((await b.next()).value.text).toBe('y');
-    expect(await a.next()).toEqual({ value: undefined, done: true });
-    await b.return!();
-    expect(listening).toBe(0);
-  });
+      const a = sessionEventStream(bus, 's', null);
+      const b = sessionEventStream(bus, 's', null);
+      const [pendingA, pendingB] = [a.next(), b.next()]; // both listen from here on (registered synchronously)
+      const published = await bus.publish('s', { type: 'TextDelta', turnId: 't', text: 'x' });
+      expect((await pendingA).value).toBe(published);
+      expect((await pendingB).value).toBe(published);
+      const waiting = a.next();
+      await a.return!();
+      expect(await waiting).toEqual({ value: undefined, done: true });
+      expect(listening).toBe(1);
+      await bus.publish('s', { type: 'TextDelta', turnId: 't', text: 'y' });
+      expect((await b.next()).value.text).toBe('y');
+      expect(await a.next()).toEqual({ value: undefined, done: true });
+      await b.return!();
+      expect(listening).toBe(0);
+    },
+  );
 });
 
 describe('in-memory event log', () => {
@@ -126,58 +129,66 @@ describe('resume across a restart or a trim', () => {
     expect(compareEventIds('21', b.eventId)).toBeLessThan(0); // a plain id from before ids had an epoch
   });
 
-  it('a cursor from a previous process gets EventsReset RESTARTED, the interrupted end, then live events; never orphan fragments', async () => {
-    const bus = new MemoryEventBus(100);
-    // what the restarted process published at start: the old turn's end (and its saved partial)
-    await bus.publish('s', { type: 'MessageSaved', turnId: 'old', message: {} as never });
-    await bus.publish('s', { type: 'TurnFailed', turn: turn('old'), code: 'INTERRUPTED', message: 'x' });
-    for (const cursor of ['21', '1700000000000-21']) {
-      const stream = sessionEventStream(bus, 's', cursor);
-      const first = await take(stream, 2);
-      await bus.publish('s', { type: 'TurnStarted', turn: turn('new'), userMessage });
-      await bus.publish('s', { type: 'TextDelta', turnId: 'new', text: 'hi' });
-      const rest = await take(stream, 2);
-      expect([...first, ...rest].map(shape)).toEqual([
-        'EventsReset:RESTARTED',
-        'TurnFailed:old',
-        'TurnStarted:new',
-        'TextDelta:new:hi',
-      ]);
-      expect(first[0].eventId).toBe(`${bus.epoch}-0`);
-      await stream.return!();
-    }
-  });
+  it(
+    'a cursor from a previous process gets EventsReset RESTARTED, ' +
+      'the interrupted end, then live events; never orphan fragments',
+    async () => {
+      const bus = new MemoryEventBus(100);
+      // what the restarted process published at start: the old turn's end (and its saved partial)
+      await bus.publish('s', { type: 'MessageSaved', turnId: 'old', message: {} as never });
+      await bus.publish('s', { type: 'TurnFailed', turn: turn('old'), code: 'INTERRUPTED', message: 'x' });
+      for (const cursor of ['21', '1700000000000-21']) {
+        const stream = sessionEventStream(bus, 's', cursor);
+        const first = await take(stream, 2);
+        await bus.publish('s', { type: 'TurnStarted', turn: turn('new'), userMessage });
+        await bus.publish('s', { type: 'TextDelta', turnId: 'new', text: 'hi' });
+        const rest = await take(stream, 2);
+        expect([...first, ...rest].map(shape)).toEqual([
+          'EventsReset:RESTARTED',
+          'TurnFailed:old',
+          'TurnStarted:new',
+          'TextDelta:new:hi',
+        ]);
+        expect(first[0].eventId).toBe(`${bus.epoch}-0`);
+        await stream.return!();
+      }
+    },
+  );
 
-  it('a cursor past EVENT_RETENTION gets EventsReset TRIMMED, then no fragment of the turn whose start was trimmed, only its end', async () => {
-    const bus = new MemoryEventBus(10);
-    const started = await bus.publish('s', { type: 'TurnStarted', turn: turn('t1'), userMessage });
-    for (let i = 0; i < 20; i++) await bus.publish('s', { type: 'TextDelta', turnId: 't1', text: String(i) });
-    const stream = sessionEventStream(bus, 's', started.eventId);
-    const reset = await take(stream, 1);
-    await bus.publish('s', { type: 'TextDelta', turnId: 't1', text: 'live' });
-    await bus.publish('s', {
-      type: 'TurnEnded',
-      turn: turn('t1'),
-      assistantMessage: null,
-      usage: { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 },
-    });
-    await bus.publish('s', { type: 'TurnStarted', turn: turn('t2'), userMessage });
-    await bus.publish('s', { type: 'TextDelta', turnId: 't2', text: 'new' });
-    const rest = await take(stream, 3);
-    expect([...reset, ...rest].map(shape)).toEqual([
-      'EventsReset:TRIMMED',
-      'TurnEnded:t1',
-      'TurnStarted:t2',
-      'TextDelta:t2:new',
-    ]);
-    await stream.return!();
-    // a cursor the log still holds resumes exactly, without a reset
-    const last = (await bus.replay('s', `${bus.epoch}-0`)).at(-3)!;
-    expect(await bus.gap('s', last.eventId)).toBeNull();
-    const exact = sessionEventStream(bus, 's', last.eventId);
-    expect((await take(exact, 2)).map(shape)).toEqual(['TurnStarted:t2', 'TextDelta:t2:new']);
-    await exact.return!();
-  });
+  it(
+    'a cursor past EVENT_RETENTION gets EventsReset TRIMMED, then ' +
+      'no fragment of the turn whose start was trimmed, only its end',
+    async () => {
+      const bus = new MemoryEventBus(10);
+      const started = await bus.publish('s', { type: 'TurnStarted', turn: turn('t1'), userMessage });
+      for (let i = 0; i < 20; i++) await bus.publish('s', { type: 'TextDelta', turnId: 't1', text: String(i) });
+      const stream = sessionEventStream(bus, 's', started.eventId);
+      const reset = await take(stream, 1);
+      await bus.publish('s', { type: 'TextDelta', turnId: 't1', text: 'live' });
+      await bus.publish('s', {
+        type: 'TurnEnded',
+        turn: turn('t1'),
+        assistantMessage: null,
+        usage: { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 },
+      });
+      await bus.publish('s', { type: 'TurnStarted', turn: turn('t2'), userMessage });
+      await bus.publish('s', { type: 'TextDelta', turnId: 't2', text: 'new' });
+      const rest = await take(stream, 3);
+      expect([...reset, ...rest].map(shape)).toEqual([
+        'EventsReset:TRIMMED',
+        'TurnEnded:t1',
+        'TurnStarted:t2',
+        'TextDelta:t2:new',
+      ]);
+      await stream.return!();
+      // a cursor the log still holds resumes exactly, without a reset
+      const last = (await bus.replay('s', `${bus.epoch}-0`)).at(-3)!;
+      expect(await bus.gap('s', last.eventId)).toBeNull();
+      const exact = sessionEventStream(bus, 's', last.eventId);
+      expect((await take(exact, 2)).map(shape)).toEqual(['TurnStarted:t2', 'TextDelta:t2:new']);
+      await exact.return!();
+    },
+  );
 });
 
 describe.skipIf(!process.env.REDIS_URL)('Redis stream gaps', () => {

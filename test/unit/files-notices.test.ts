@@ -37,7 +37,8 @@ describe('imageNotice', () => {
   });
   it('singular forms', () => {
     expect(imageNotice([`session_files/${id}/image_1.png`], [])).toBe(
-      '[1 image attached inline — already in your context, no extra loading needed.\nOn disk: session_files/sess-1/image_1.png]',
+      '[1 image attached inline — already in your context, no extra ' +
+        'loading needed.\nOn disk: session_files/sess-1/image_1.png]',
     );
     expect(imageNotice([], [`session_files/${id}/image_1.png`])).toBe(
       '[1 image attached inline — it was not loaded;\nopen it with image_view: session_files/sess-1/image_1.png]',
@@ -45,7 +46,8 @@ describe('imageNotice', () => {
   });
   it('none loaded of several', () => {
     expect(imageNotice([], ['p/image_1.png', 'p/image_2.png'])).toBe(
-      '[2 images attached inline — 0 are in your context, the rest were not loaded;\nopen them with image_view: p/image_1.png, p/image_2.png]',
+      '[2 images attached inline — 0 are in your context, the rest were ' +
+        'not loaded;\nopen them with image_view: p/image_1.png, p/image_2.png]',
     );
   });
   it('empty for no images', () => expect(imageNotice([], [])).toBe(''));

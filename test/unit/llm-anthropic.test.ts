@@ -172,59 +172,68 @@ describe('AnthropicProvider', () => {
     expect(fake.calls).toHaveLength(3); // garbage is not retried
   });
 
-  it('replays the compaction block typed and first, and kept thinking with its signature; the fake refuses anything else', async () => {
-    fake.enqueue({ compaction: 'Earlier: the user set up X.' });
-    const block = await provider.compact(
-      req({
-        messages: [
-          { role: 'user', content: 'old' },
-          { role: 'assistant', content: 'old answer' },
-        ],
-      }),
-    );
-    fake.enqueue({ thinking: 'kept thought', text: 'kept answer' });
-    const kept = await drain(provider.streamChat(req({ messages: [{ role: 'user', content: 'kept question' }] })));
-    const thinkingBlocks = kept.chunks.flatMap((c) => (c.type === 'thinking_block' ? [c.block] : []));
-    expect(thinkingBlocks).toHaveLength(1);
-    const history = (carrier: ChatRequest['messages'][number], thinking = thinkingBlocks): ChatRequest['messages'] => [
-      carrier,
-      { role: 'user', content: 'kept question' },
-      { role: 'assistant', content: 'kept answer', thinkingBlocks: thinking },
-      { role: 'user', content: 'next' },
-    ];
-    const good = await drain(
-      provider.streamChat(req({ messages: history({ role: 'assistant', content: block.content, compaction: block }) })),
-    );
-    expect(good.error).toBeUndefined();
-    const call = fake.calls.at(-1)!;
-    expect(call.headers['anthropic-beta']).toBe('compact-2026-01-12');
-    expect(call.body.messages[0]).toEqual({ role: 'assistant', content: [block] });
-    expect(call.body.messages[2].content).toEqual([thinkingBlocks[0], { type: 'text', text: 'kept answer' }]);
-
-    // As text (the old replay), or with the kept thinking dropped: the API's 400.
-    const asText = await drain(
-      provider.streamChat(req({ messages: history({ role: 'assistant', content: block.content }) })),
-    );
-    expect(String((asText.error as Error).message)).toMatch(/400.*compaction summary was sent as text/);
-    const noThinking = await drain(
-      provider.streamChat(
-        req({ messages: history({ role: 'assistant', content: block.content, compaction: block }, []) }),
-      ),
-    );
-    expect(String((noThinking.error as Error).message)).toMatch(/400.*lost its `thinking` block/);
-    const edited = await drain(
-      provider.streamChat(
+  it(
+    'replays the compaction block typed and first, and kept ' +
+      'thinking with its signature; the fake refuses anything else',
+    async () => {
+      fake.enqueue({ compaction: 'Earlier: the user set up X.' });
+      const block = await provider.compact(
         req({
-          messages: history({
-            role: 'assistant',
-            content: block.content,
-            compaction: { ...block, signature: 'forged' },
-          }),
+          messages: [
+            { role: 'user', content: 'old' },
+            { role: 'assistant', content: 'old answer' },
+          ],
         }),
-      ),
-    );
-    expect(String((edited.error as Error).message)).toMatch(/400.*not sent back exactly/);
-  });
+      );
+      fake.enqueue({ thinking: 'kept thought', text: 'kept answer' });
+      const kept = await drain(provider.streamChat(req({ messages: [{ role: 'user', content: 'kept question' }] })));
+      const thinkingBlocks = kept.chunks.flatMap((c) => (c.type === 'thinking_block' ? [c.block] : []));
+      expect(thinkingBlocks).toHaveLength(1);
+      const history = (
+        carrier: ChatRequest['messages'][number],
+        thinking = thinkingBlocks,
+      ): ChatRequest['messages'] => [
+        carrier,
+        { role: 'user', content: 'kept question' },
+        { role: 'assistant', content: 'kept answer', thinkingBlocks: thinking },
+        { role: 'user', content: 'next' },
+      ];
+      const good = await drain(
+        provider.streamChat(
+          req({ messages: history({ role: 'assistant', content: block.content, compaction: block }) }),
+        ),
+      );
+      expect(good.error).toBeUndefined();
+      const call = fake.calls.at(-1)!;
+      expect(call.headers['anthropic-beta']).toBe('compact-2026-01-12');
+      expect(call.body.messages[0]).toEqual({ role: 'assistant', content: [block] });
+      expect(call.body.messages[2].content).toEqual([thinkingBlocks[0], { type: 'text', text: 'kept answer' }]);
+
+      // As text (the old replay), or with the kept thinking dropped: the API's 400.
+      const asText = await drain(
+        provider.streamChat(req({ messages: history({ role: 'assistant', content: block.content }) })),
+      );
+      expect(String((asText.error as Error).message)).toMatch(/400.*compaction summary was sent as text/);
+      const noThinking = await drain(
+        provider.streamChat(
+          req({ messages: history({ role: 'assistant', content: block.content, compaction: block }, []) }),
+        ),
+      );
+      expect(String((noThinking.error as Error).message)).toMatch(/400.*lost its `thinking` block/);
+      const edited = await drain(
+        provider.streamChat(
+          req({
+            messages: history({
+              role: 'assistant',
+              content: block.content,
+              compaction: { ...block, signature: 'forged' },
+            }),
+          }),
+        ),
+      );
+      expect(String((edited.error as Error).message)).toMatch(/400.*not sent back exactly/);
+    },
+  );
 
   it('a /v1 base URL is accepted', async () => {
     const p = new AnthropicProvider({ baseURL: `${fake.url}/v1/`, apiKey: 'k', timeoutMs: 2000 });

@@ -103,42 +103,46 @@ describe('OllamaProvider', () => {
     expect(fake.requests[0].tools).toEqual(tools.map((t) => ({ type: 'function', function: t })));
   });
 
-  it('tool-call ids are unique: none given, or a given one repeated in the response or the history, gets a fresh id', async () => {
-    const ids = async (
-      over: Partial<ChatRequest>,
-      toolCalls: { name: string; arguments: Record<string, unknown>; id?: string }[],
-    ) => {
-      fake.enqueue({ toolCalls });
-      const { chunks } = await drain(provider.streamChat(req(over)));
-      return chunks.flatMap((c) => (c.type === 'tool_call' ? [c.call.id] : []));
-    };
-    // Two calls without ids, in two responses: four distinct ids (the old `call_<index>` repeated across turns).
-    const first = await ids({}, [
-      { name: 'a', arguments: {} },
-      { name: 'b', arguments: {} },
-    ]);
-    const second = await ids({}, [
-      { name: 'a', arguments: {} },
-      { name: 'b', arguments: {} },
-    ]);
-    expect(new Set([...first, ...second]).size).toBe(4);
-    // A unique given id is kept; one repeated within the response is replaced.
-    const given = await ids({}, [
-      { name: 'a', arguments: {}, id: 'call_x' },
-      { name: 'b', arguments: {}, id: 'call_x' },
-    ]);
-    expect(given[0]).toBe('call_x');
-    expect(given[1]).not.toBe('call_x');
-    // A given id that an earlier call in the history already holds is replaced.
-    const history: ChatRequest['messages'] = [
-      { role: 'user', content: 'go' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'call_x', name: 'a', arguments: {} }] },
-      { role: 'tool', content: 'done', toolCallId: 'call_x', name: 'a' },
-    ];
-    const again = await ids({ messages: history }, [{ name: 'a', arguments: {}, id: 'call_x' }]);
-    expect(again).toHaveLength(1);
-    expect(again[0]).not.toBe('call_x');
-  });
+  it(
+    'tool-call ids are unique: none given, or a given one ' +
+      'repeated in the response or the history, gets a fresh id',
+    async () => {
+      const ids = async (
+        over: Partial<ChatRequest>,
+        toolCalls: { name: string; arguments: Record<string, unknown>; id?: string }[],
+      ) => {
+        fake.enqueue({ toolCalls });
+        const { chunks } = await drain(provider.streamChat(req(over)));
+        return chunks.flatMap((c) => (c.type === 'tool_call' ? [c.call.id] : []));
+      };
+      // Two calls without ids, in two responses: four distinct ids (the old `call_<index>` repeated across turns).
+      const first = await ids({}, [
+        { name: 'a', arguments: {} },
+        { name: 'b', arguments: {} },
+      ]);
+      const second = await ids({}, [
+        { name: 'a', arguments: {} },
+        { name: 'b', arguments: {} },
+      ]);
+      expect(new Set([...first, ...second]).size).toBe(4);
+      // A unique given id is kept; one repeated within the response is replaced.
+      const given = await ids({}, [
+        { name: 'a', arguments: {}, id: 'call_x' },
+        { name: 'b', arguments: {}, id: 'call_x' },
+      ]);
+      expect(given[0]).toBe('call_x');
+      expect(given[1]).not.toBe('call_x');
+      // A given id that an earlier call in the history already holds is replaced.
+      const history: ChatRequest['messages'] = [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'call_x', name: 'a', arguments: {} }] },
+        { role: 'tool', content: 'done', toolCallId: 'call_x', name: 'a' },
+      ];
+      const again = await ids({ messages: history }, [{ name: 'a', arguments: {}, id: 'call_x' }]);
+      expect(again).toHaveLength(1);
+      expect(again[0]).not.toBe('call_x');
+    },
+  );
 
   it('sends images as base64 and replays assistant tool calls and tool results', async () => {
     const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';

@@ -67,17 +67,21 @@ describe('tool-call pairing in every request', () => {
     expect(anthropicPairingError(buildBody({ model: 'm', messages: broken }))).toBeNull();
   });
 
-  it('leaves a well-formed history as it is, ids repeated across answers included (Ollama numbers calls per answer)', () => {
-    const good: LlmMessage[] = [
-      { role: 'user', content: 'q' },
-      { role: 'assistant', content: '', toolCalls: [call('call_0')] },
-      { role: 'tool', toolCallId: 'call_0', content: 'one' },
-      { role: 'assistant', content: '', toolCalls: [call('call_0')] },
-      { role: 'tool', toolCallId: 'call_0', content: 'two' },
-      { role: 'assistant', content: 'done' },
-    ];
-    expect(pairToolCalls(good)).toEqual(good);
-  });
+  it(
+    'leaves a well-formed history as it is, ids repeated ' +
+      'across answers included (Ollama numbers calls per answer)',
+    () => {
+      const good: LlmMessage[] = [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: '', toolCalls: [call('call_0')] },
+        { role: 'tool', toolCallId: 'call_0', content: 'one' },
+        { role: 'assistant', content: '', toolCalls: [call('call_0')] },
+        { role: 'tool', toolCallId: 'call_0', content: 'two' },
+        { role: 'assistant', content: 'done' },
+      ];
+      expect(pairToolCalls(good)).toEqual(good);
+    },
+  );
 
   it('finds the calls a turn left open on its last answer', () => {
     const rows = [

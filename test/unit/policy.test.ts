@@ -25,7 +25,10 @@ const viewers = {
   'no credentials': null,
 } satisfies Record<string, Viewer | null>;
 
-/** The sessions every row answers for, in this order: alice's (alice owns it, the others are other users), bob's, a local-mode one, a legacy ownerless one. */
+/**
+ * The sessions every row answers for, in this order: alice's (alice owns it,
+ * the others are other users), bob's, a local-mode one, a legacy ownerless one.
+ */
 const sessions = [{ userId: 'alice' }, { userId: 'bob' }, { userId: 'anonymous' }, { userId: null }];
 
 /** viewer × action → the answer for each session above (T allowed, . refused). */

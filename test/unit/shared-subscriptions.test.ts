@@ -120,27 +120,31 @@ describe('shared subscription execution', () => {
     expect(plugin.stats).toEqual({ executions: 2, shared: 4 });
   });
 
-  it('gives different variables, documents and viewers their own results, and keeps an error to its own subscribers', async () => {
-    const { plugin, subscribe, publish } = setup();
-    const two = await subscribe(Q, { times: 2 }, 'ann');
-    const three = await subscribe(Q, { times: 3 }, 'ann');
-    const failing = await subscribe(Q, { times: -1 }, 'ann');
-    const bob = await subscribe(Q, { times: 2 }, 'bob');
-    const nameOnly = await subscribe(`subscription { events { text } }`, {}, 'ann');
-    const unkeyed = await subscribe(Q, { times: 2 }, null);
-    publish('x');
-    expect(await two.next()).toEqual({ data: { events: { text: 'x', viewer: 'ann', repeat: 'xx' } } });
-    expect(await three.next()).toEqual({ data: { events: { text: 'x', viewer: 'ann', repeat: 'xxx' } } });
-    expect(await bob.next()).toEqual({ data: { events: { text: 'x', viewer: 'bob', repeat: 'xx' } } });
-    expect(await nameOnly.next()).toEqual({ data: { events: { text: 'x' } } });
-    expect(await unkeyed.next()).toEqual({ data: { events: { text: 'x', viewer: null, repeat: 'xx' } } });
-    const failed = (await failing.next())!;
-    expect(failed.data).toEqual({ events: { text: 'x', viewer: 'ann', repeat: null } });
-    // masked like any other unexpected error, and only for this subscriber
-    expect(failed.errors?.map((e) => e.message)).toEqual(['Unexpected error.']);
-    // five keys, five executions; the subscriber without a context key took the unshared path
-    expect(plugin.stats).toEqual({ executions: 5, shared: 0 });
-  });
+  it(
+    'gives different variables, documents and viewers their ' +
+      'own results, and keeps an error to its own subscribers',
+    async () => {
+      const { plugin, subscribe, publish } = setup();
+      const two = await subscribe(Q, { times: 2 }, 'ann');
+      const three = await subscribe(Q, { times: 3 }, 'ann');
+      const failing = await subscribe(Q, { times: -1 }, 'ann');
+      const bob = await subscribe(Q, { times: 2 }, 'bob');
+      const nameOnly = await subscribe(`subscription { events { text } }`, {}, 'ann');
+      const unkeyed = await subscribe(Q, { times: 2 }, null);
+      publish('x');
+      expect(await two.next()).toEqual({ data: { events: { text: 'x', viewer: 'ann', repeat: 'xx' } } });
+      expect(await three.next()).toEqual({ data: { events: { text: 'x', viewer: 'ann', repeat: 'xxx' } } });
+      expect(await bob.next()).toEqual({ data: { events: { text: 'x', viewer: 'bob', repeat: 'xx' } } });
+      expect(await nameOnly.next()).toEqual({ data: { events: { text: 'x' } } });
+      expect(await unkeyed.next()).toEqual({ data: { events: { text: 'x', viewer: null, repeat: 'xx' } } });
+      const failed = (await failing.next())!;
+      expect(failed.data).toEqual({ events: { text: 'x', viewer: 'ann', repeat: null } });
+      // masked like any other unexpected error, and only for this subscriber
+      expect(failed.errors?.map((e) => e.message)).toEqual(['Unexpected error.']);
+      // five keys, five executions; the subscriber without a context key took the unshared path
+      expect(plugin.stats).toEqual({ executions: 5, shared: 0 });
+    },
+  );
 
   it('leaves subscribe-time errors and unlisted root fields to the normal path', async () => {
     const { plugin, subscribe } = setup();

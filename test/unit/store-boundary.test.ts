@@ -53,7 +53,8 @@ describe('store boundary', () => {
 
   it('would notice an offence', () => {
     const sample =
-      "import type { Turn } from '../generated/prisma/client.js';\nawait app.db.prisma.turn.count();\nawait tx.$queryRawUnsafe('SELECT 1');";
+      "import type { Turn } from '../generated/prisma/client.js';\nawait " +
+      "app.db.prisma.turn.count();\nawait tx.$queryRawUnsafe('SELECT 1');";
     expect(FORBIDDEN.filter(([, p]) => p.test(sample)).map(([what]) => what)).toEqual([
       'imports the Prisma client',
       'reaches .prisma',

@@ -7,7 +7,9 @@ const sha = (code: string) => `'sha256-${createHash('sha256').update(code, 'utf8
 describe('CSP for the built index.html', () => {
   it('allows each inline script by its sha256 and nothing else inline', () => {
     const boot = '(()=>{window.__firstPage={hash:"#x"}})();';
-    const html = `<head><script>${boot}</script><script type="module" crossorigin src="/assets/index-abc12345.js"></script></head>`;
+    const html =
+      `<head><script>${boot}</script><script type="module" ` +
+      'crossorigin src="/assets/index-abc12345.js"></script></head>';
     const csp = contentSecurityPolicyFor(html)!;
     expect(csp).toContain(`script-src 'self' ${sha(boot)};`);
     expect(csp).not.toContain('unsafe-inline');

@@ -7,7 +7,8 @@ describe('markdown renderer', () => {
     expect(inline('use `a` and ``b ` c``')).toBe('use <code>a</code> and <code>b ` c</code>');
     expect(inline('``` not closed ``')).toBe('``` not closed ``');
     expect(inline('[site](https://x.test/a) **bold *it* x** __b__ ~~gone~~')).toBe(
-      '<a href="https://x.test/a" rel="noopener noreferrer" target="_blank">site</a> <strong>bold <em>it</em> x</strong> <strong>b</strong> <del>gone</del>',
+      '<a href="https://x.test/a" rel="noopener noreferrer" target="_blank">site</a> ' +
+        '<strong>bold <em>it</em> x</strong> <strong>b</strong> <del>gone</del>',
     );
     expect(renderMarkdown('## Title ##')).toBe('<h4>Title</h4>');
     expect(renderMarkdown('#   ')).toBe('<h3></h3>');
