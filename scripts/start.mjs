@@ -7,7 +7,7 @@
  * install never serves stale code.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -28,13 +28,20 @@ function newestUnder(dir) {
 export function buildIsStale() {
   if (!existsSync(stamp) || !existsSync(path.join(root, 'dist', 'main.js'))) return true;
   const built = statSync(stamp).mtimeMs;
-  return (
-    newestUnder(path.join(root, 'src')) > built || statSync(path.join(root, 'tsconfig.build.json')).mtimeMs > built
-  );
+  const configs = ['tsconfig.build.json', 'tsconfig.json'].map((f) => statSync(path.join(root, f)).mtimeMs);
+  return Math.max(newestUnder(path.join(root, 'src')), ...configs) > built;
 }
 
 export function build() {
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  let tsc;
+  try {
+    tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  } catch {
+    console.error(
+      'dist/ is missing or older than src/, and TypeScript is not installed to build it: run `npm install`',
+    );
+    process.exit(1);
+  }
   const started = Date.now();
   const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {
     stdio: 'inherit',
@@ -44,7 +51,9 @@ export function build() {
     console.error('build failed: see the TypeScript errors above');
     process.exit(result.status ?? 1);
   }
+  // The stamp carries the build's start time: a file saved while tsc ran is newer, so the next start rebuilds.
   writeFileSync(stamp, `${new Date(started).toISOString()}\n`);
+  utimesSync(stamp, new Date(started), new Date(started));
 }
 
 const self = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);

@@ -213,8 +213,9 @@ export class SessionFiles {
         createdAt: st ? (st.birthtimeMs > 0 ? st.birthtime : st.mtime) : new Date(),
       };
     } catch (e) {
-      // The directory went while the body streamed: the session was deleted under the upload.
-      if (errCode(e) === 'ENOENT') throw new NotFound('Session');
+      // The directory went while the body streamed: the session was deleted under the upload. (Any other
+      // missing file, e.g. a spool file something else removed, stays a server fault.)
+      if (errCode(e) === 'ENOENT' && !(await exists(dir))) throw new NotFound('Session');
       throw e;
     } finally {
       await rmQuiet(tmp);
@@ -658,4 +659,11 @@ export class SessionFiles {
       if (running) await running;
     };
   }
+}
+
+async function exists(target: string): Promise<boolean> {
+  return fs.stat(target).then(
+    () => true,
+    () => false,
+  );
 }
