@@ -6,12 +6,13 @@
  */
 import type { Logger } from 'pino';
 import { createLogger } from './logger.js';
+import type { SchemaServices } from './schema/builder.js';
 import { Auth } from './auth/auth.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { ensureSearchIndexes, migrate } from './db/migrate.js';
 import { CalibrationRegistry } from './domain/tokens.js';
-import { createEventBus, type EventBus } from './events/bus.js';
+import { createEventBus } from './events/bus.js';
 import { subscriptionCounter, type SubscriptionCounter } from './http/limits.js';
 import { ProfileService } from './sessions/profiles.js';
 import { SearchService } from './search/service.js';
@@ -43,31 +44,11 @@ import { RecallStore } from './store/recalls.js';
 import { RecallService } from './recalls/service.js';
 import { scheduleRecallTool } from './recalls/tool.js';
 
-export interface App {
-  config: Config;
+/** Everything the root built: what the schema's resolvers reach (SchemaServices) and what the edge needs besides. */
+export interface App extends SchemaServices {
   log: Logger;
-  db: Database;
-  store: SessionStore;
-  /** profile rows, for reads that take Pothos' selection */
-  profileStore: ProfileStore;
-  users: UserStore;
   auth: Auth;
-  bus: EventBus;
-  profiles: ProfileService;
-  sessions: SessionService;
-  search: SearchService;
-  files: SessionFiles;
   tools: ToolRegistry;
-  /** per-model token calibration of this process: the runner records, every estimate reads */
-  calibration: CalibrationRegistry;
-  /** the raw-history index compression writes and memorySearch reads */
-  memory: MemoryIndex;
-  compression: CompressionService;
-  turns: TurnService;
-  editing: EditingService;
-  recalls: RecallService;
-  shares: ShareService;
-  transfer: TransferService;
   /** the hooks the turn runner calls (compression's) */
   hooks: TurnHooks;
   /** live subscriptions per user and socket, counted across SSE and graphql-ws */

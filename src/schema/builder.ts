@@ -38,6 +38,7 @@ export interface SchemaServices {
   config: Config;
   db: Database;
   store: SessionStore;
+  /** profile rows, for reads that take Pothos' selection */
   profileStore: ProfileStore;
   users: UserStore;
   bus: EventBus;
@@ -45,7 +46,9 @@ export interface SchemaServices {
   sessions: SessionService;
   search: SearchService;
   files: SessionFiles;
+  /** the raw-history index compression writes and memorySearch reads */
   memory: MemoryIndex;
+  /** per-model token calibration of this process: the runner records, every estimate reads */
   calibration: CalibrationRegistry;
   compression: CompressionService;
   turns: TurnService;
