@@ -247,7 +247,7 @@ describe(`deleteSessions (${dbKind})`, () => {
     expect(await exists([rawId(bobs)])).toEqual([rawId(bobs)]);
   });
 
-  it('filters by inactiveBefore and profileId, keeps pinned sessions unless includePinned, and is bounded', async () => {
+  it('filters by inactiveBefore and profileId, keeps pinned ones unless includePinned, and is bounded', async () => {
     const p = await profile('bulk-profile', null);
     const old = [await newSession(t, bob), await newSession(t, bob)];
     const fresh = await newSession(t, bob);
