@@ -5,10 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { codeOf, createTestServer, dbKind, type ServerContext } from './support/harness.js';
+import { codeOf, createTestServer, dbKind, EVENTS_SUBSCRIPTION, type ServerContext } from './support/harness.js';
 import { gate } from './support/fake-provider.js';
 import { expectInvariants } from './support/editing.js';
-import { COMPACT, exchanges, isSummaryCall, withEvents } from './support/compression.js';
+import { COMPACT, exchanges, isSummaryCall } from './support/compression.js';
 
 let t: ServerContext;
 let alice: string;
@@ -73,6 +73,19 @@ async function siblingsOf(raw: string, seq: number) {
   const r = await gql(SIBLINGS, { m: messageId(raw, seq) });
   expect(r.errors).toBeUndefined();
   return r.data.node.siblings;
+}
+
+/** Runs `action` with alice's subscription to the session's events open; returns once `until` holds. */
+async function withEvents(_t: ServerContext, id: string, action: () => Promise<any>, until: (es: any[]) => boolean) {
+  const past = await t.app.bus.replay(rawOf(id), '0');
+  const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId: id, after: past.at(-1)?.eventId ?? '0' }, alice);
+  try {
+    const result = await action();
+    if (result?.errors) return { result, events: sub.events };
+    return { result, events: [...(await sub.waitFor(until, 30_000))] };
+  } finally {
+    sub.dispose();
+  }
 }
 
 /** Runs an edit / regenerate and waits for its turn to end; returns the payload and the model request it caused. */

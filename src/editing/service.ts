@@ -176,6 +176,10 @@ export class EditingService {
         if (after[i] !== branches[i]) await this.edits.saveBranch(tx, s.id, after[i]!);
     }
     const promoted = await this.repairContext(tx, s.id, cut, removed);
+    // The real prompt count of a call whose prompt lost rows no longer measures anything: the meter estimates again.
+    const baseline = parseSessionMetadata(s.metadata).baseline;
+    if (baseline && removed.length > 0 && !(baseline.lastSequence !== undefined && baseline.lastSequence <= cut))
+      await this.edits.updateState(tx, s.id, { metadata: { remove: ['baseline'] } });
     const checkpoint = checkpointFromJson(s.checkpoint);
     if (checkpoint && checkpoint.afterSequenceNumber > cut)
       await this.edits.updateState(tx, s.id, { checkpoint: null });
