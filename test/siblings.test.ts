@@ -23,8 +23,7 @@ afterEach(() => {
   t.fake.responder = undefined;
 });
 
-const gql = (query: string, variables: Record<string, unknown> = {}, token = alice) =>
-  t.http(query, variables, token);
+const gql = (query: string, variables: Record<string, unknown> = {}, token = alice) => t.http(query, variables, token);
 const rawOf = (id: string) => Buffer.from(id, 'base64').toString().slice('Session:'.length);
 const messageId = (raw: string, seq: number) => Buffer.from(`Message:${raw}:${seq}`).toString('base64');
 const ended = (es: any[]) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed');
@@ -271,10 +270,9 @@ describe(`refusals (${dbKind})`, () => {
       t,
       id,
       async () => {
-        const sent = await gql(
-          `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`,
-          { input: { sessionId: id, content: 'q1' } },
-        );
+        const sent = await gql(`mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`, {
+          input: { sessionId: id, content: 'q1' },
+        });
         await t.fake.waitForRequests(before + 1);
         expect(codeOf(await gql(EDIT, { m: messageId(raw, 0), c: 'x' }))).toBe('CONFLICT');
         expect(codeOf(await gql(REGEN, { m: messageId(raw, 1) }))).toBe('CONFLICT');
@@ -334,7 +332,7 @@ describe(`siblings and the rest of the system (${dbKind})`, () => {
     await expectInvariants(t, raw);
   });
 
-  it('search finds the current branch only, as after switchBranch; a switch back makes the old text findable', async () => {
+  it('search finds the current branch only (as after switchBranch); a switch back finds the old text', async () => {
     const { id, raw } = await session();
     await t.app.store.append(raw, [
       { role: 'user', content: 'zebracorn origin' },

@@ -9,7 +9,7 @@
  */
 import { isRealUserMessage, shortenAtWord } from './titles.js';
 import type { ChatMessage } from './types.js';
-import { ErrorCode } from './error-codes.js';
+import type { ErrorCode } from './error-codes.js';
 
 export interface StoredBranch {
   name: string;

@@ -364,12 +364,14 @@ export class EditingService {
       const row = await this.activeRow(tx, s.id, sequenceNumber);
       const branches = await this.edits.branches(s.id, tx);
       const window =
-        branches.length > 0 ? await this.edits.rowsAfter(tx, s.id, Math.min(...branches.map((b) => b.baseSequence))) : [];
+        branches.length > 0
+          ? await this.edits.rowsAfter(tx, s.id, Math.min(...branches.map((b) => b.baseSequence)))
+          : [];
       const found = branches.length > 0 ? siblingsAt(window, branches, row.sequenceNumber) : null;
       const count = found?.siblings.length ?? 1;
       if (!Number.isInteger(index) || index < 0 || index >= count)
         throw new BadInput(`index ${index} is out of range: this message has ${count} sibling(s)`);
-      const target = found?.siblings[index]!.branches ?? null;
+      const target = found ? found.siblings[index]!.branches : null;
       if (target === null) return;
       await this.switchNow(tx, s, branches, newestLeaf(target).name);
     });

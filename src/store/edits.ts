@@ -150,7 +150,7 @@ export class EditStore {
 
   /** Sequence of the newest user-turn message (a real user message or a recall) before `seq`, or null. */
   async userTurnBefore(tx: Tx, sessionId: string, seq: number): Promise<number | null> {
-    const where = `sequence_number < $2 AND role = 'user' AND NOT is_agent_note AND NOT is_summary AND NOT is_compression`;
+    const where = `sequence_number < $2 AND role = 'user' AND NOT (is_agent_note OR is_summary OR is_compression)`;
     const rows = await tx.$queryRawUnsafe<{ s: number | null }[]>(
       `SELECT greatest(
          (SELECT max(sequence_number) FROM session_messages WHERE session_id = $1::uuid AND ${where}),

@@ -300,7 +300,7 @@ export class TurnService {
       throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'The server is shutting down; send the message again');
   }
 
-  /** Creates a turn answering the user message at `userSequence`, inside the caller's transaction (edit, regenerate). */
+  /** A turn answering the user message at `userSequence`, in the caller's transaction (edit, regenerate). */
   createTurn(tx: Tx, sessionId: string, userSequence: number): Promise<Turn> {
     return this.turns.create(
       {
