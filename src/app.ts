@@ -188,6 +188,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const editing = new EditingService(store, new EditStore(store), sessions, bus, {
     serialize: (sessionId, fn) => locks.run(sessionId, fn),
     copySessionFiles: (from, to) => files.copySession(from, to),
+    turns,
+    maxMessageChars: config.maxMessageChars,
   });
   const recalls = new RecallService(new RecallStore(db), sessions, turns, config, log);
   if (config.recallToolEnabled) tools.register(scheduleRecallTool(recalls));

@@ -85,7 +85,7 @@ const SubmitToolResultInput = builder.inputType('SubmitToolResultInput', {
   }),
 });
 
-const SendMessagePayload = builder
+export const SendMessagePayload = builder
   .objectRef<{ turn: TurnShape; userMessage: import('./message.js').MessageShape }>('SendMessagePayload')
   .implement({
     fields: (t) => ({

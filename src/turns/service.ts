@@ -22,7 +22,7 @@ import { messageJson } from '../sessions/service.js';
 import { BadInput, Conflict, DomainError, NotFound } from '../store/errors.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { Viewer } from '../auth/policy.js';
-import type { SessionStore } from '../store/sessions.js';
+import type { SessionStore, Tx } from '../store/sessions.js';
 import type { Logger } from 'pino';
 import { closingToolResults, openToolCalls, TOOL_RESULT_SERVER_STOPPED } from './tool-pairing.js';
 import { isConnectionError, RETRY_DELAYS_MS } from '../db/faults.js';
@@ -292,6 +292,36 @@ export class TurnService {
     await this.bus.publishList({ kind: 'activity', sessionId: session.id, userId: session.userId });
     this.launch(turn, clientTools);
     return { turn, userMessage };
+  }
+
+  /** Refuses to start a turn during a graceful shutdown (edit / regenerate check it before they write). */
+  assertAccepting(): void {
+    if (this.stopping)
+      throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'The server is shutting down; send the message again');
+  }
+
+  /** A turn answering the user message at `userSequence`, in the caller's transaction (edit, regenerate). */
+  createTurn(tx: Tx, sessionId: string, userSequence: number): Promise<Turn> {
+    return this.turns.create(
+      {
+        id: randomUUID(),
+        sessionId,
+        userSequence,
+        ownerProcess: this.processId,
+        ownerInstance: this.instanceId,
+      },
+      tx,
+    );
+  }
+
+  /** After the transaction that created `turn` committed: announce it and run it. */
+  async started(turn: Turn, userMessage: StoredMessage): Promise<void> {
+    await this.bus.publish(turn.sessionId, {
+      type: 'TurnStarted',
+      turn: turnJson(turn),
+      userMessage: messageJson(userMessage),
+    });
+    this.launch(turn, []);
   }
 
   private launch(turn: Turn, clientTools: ClientToolDefinition[]): void {
