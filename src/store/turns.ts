@@ -56,14 +56,42 @@ export class TurnStore {
     data: {
       id: string;
       sessionId: string;
-      userSequence: number;
-      ownerProcess: string;
+      userSequence: number | null;
+      ownerProcess: string | null;
       ownerInstance: string | null;
       idempotencyKey?: string | null;
+      status?: TurnStatus;
     },
     tx?: Tx,
   ): Promise<Turn> {
     return (tx ?? this.prisma).turn.create({ data });
+  }
+
+  /**
+   * Inside the dispatching transaction: a QUEUED turn becomes RUNNING with its
+   * user message, owned by this process (the one-active-turn index refuses it
+   * while another turn runs). Null when it is no longer QUEUED (cancelled).
+   */
+  async startQueued(
+    tx: Tx,
+    id: string,
+    data: { userSequence: number; ownerProcess: string; ownerInstance: string | null },
+  ): Promise<Turn | null> {
+    const now = new Date();
+    const rows = await tx.turn.updateManyAndReturn({
+      where: { id, status: TurnStatus.QUEUED },
+      data: { ...data, status: TurnStatus.RUNNING, startedAt: now, heartbeatAt: now },
+    });
+    return rows[0] ?? null;
+  }
+
+  /** A QUEUED turn whose message was cancelled: CANCELLED. */
+  async cancelQueued(id: string, tx?: Tx): Promise<Turn | null> {
+    const rows = await (tx ?? this.prisma).turn.updateManyAndReturn({
+      where: { id, status: TurnStatus.QUEUED },
+      data: { status: TurnStatus.CANCELLED, endedAt: new Date() },
+    });
+    return rows[0] ?? null;
   }
 
   forIdempotencyKey(sessionId: string, key: string): Promise<Turn | null> {
