@@ -17,6 +17,7 @@ let t: ServerContext;
 let alice: string;
 let bob: string;
 let auditor: string;
+let admin: string;
 
 beforeAll(async () => {
   t = await createTestServer({
@@ -28,6 +29,7 @@ beforeAll(async () => {
   alice = (await t.app.auth.createUser('alice')).key;
   bob = (await t.app.auth.createUser('bob')).key;
   auditor = (await t.app.auth.createUser('auditor', { permissions: ['sessions.read_all'] })).key;
+  admin = (await t.app.auth.createUser('admin', { admin: true })).key;
   t.fake.responder = (call) => {
     const users = (call.body?.messages ?? []).filter((m: any) => m.role === 'user');
     return { text: `answer to ${textOf(users.at(-1)).split('\n')[0]}` };
@@ -257,9 +259,9 @@ describe(`double-texting (${dbKind})`, () => {
         `mutation { upsertProfile(input: { key: "${key}", name: "${key}", ` +
           `model: "${key}-model", provider: "${provider}" }) { id } }`,
         {},
-        alice,
+        admin,
       );
-      const profileId = (await t.http(`{ profiles { id key } }`, {}, alice)).data.profiles.find(
+      const profileId = (await t.http(`{ profiles { id key } }`, {}, admin)).data.profiles.find(
         (x: any) => x.key === key,
       ).id;
       const sessionId = await newSession(alice, profileId);
@@ -316,7 +318,7 @@ describe(`double-texting (${dbKind})`, () => {
     });
   }
 
-  it("another user can neither queue into a session nor cancel, nor see, its queued messages", async () => {
+  it('another user can neither queue into a session nor cancel, nor see, its queued messages', async () => {
     const sessionId = await newSession();
     const held = gate();
     t.fake.enqueue({ text: 'mine', hold: held.promise });
