@@ -70,7 +70,8 @@ const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) {
 } }`;
 const QUEUED = `query($id: ID!) { session(id: $id) { queuedMessages { id content position kind } } }`;
 const CANCEL = `mutation($id: ID!) { cancelQueuedMessage(id: $id) { id status position } }`;
-const HISTORY = `query($id: ID!) { session(id: $id) { history(last: 50) { edges { node { role content metadata } } } } }`;
+const HISTORY =
+  'query($id: ID!) { session(id: $id) { history(last: 50) { edges { node { role content metadata } } } } }';
 
 async function newSession(token = alice, profileId: string | null = null) {
   const r = await t.http(
@@ -111,14 +112,14 @@ describe(`double-texting (${dbKind})`, () => {
     expect((await history(sessionId)).map((m) => m.content)).toEqual(['one', 'slow']);
   });
 
-  it('QUEUE runs messages after the turn, in order; queuedMessages shows them; a cancelled one never runs', async () => {
+  it('QUEUE runs messages after the turn, in order, shown in queuedMessages; a cancelled one never runs', async () => {
     const sessionId = await newSession();
     const held = gate();
     t.fake.enqueue({ text: 'first answer', hold: held.promise });
     const sub = t.subscribe(EVENTS, { sessionId, after: '0' }, alice);
     const first = await send(sessionId, 'one');
     expect(first.errors).toBeUndefined();
-    const q = [];
+    const q: any[] = [];
     for (const content of ['two', 'three', 'four']) {
       const r = await send(sessionId, content, { whileRunning: 'QUEUE', idempotencyKey: `k-${content}` });
       expect(r.errors).toBeUndefined();
