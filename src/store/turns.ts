@@ -47,9 +47,12 @@ export class TurnStore {
       .then((t) => t?.sessionId ?? null);
   }
 
-  /** How many turns the session has had (the title generator names a session after its first). */
+  /**
+   * How many turns the session has had (the title generator names a session after its first): turns with a user
+   * message, so a QUEUED turn (or one cancelled while queued) does not count.
+   */
   countFor(sessionId: string): Promise<number> {
-    return this.prisma.turn.count({ where: { sessionId } });
+    return this.prisma.turn.count({ where: { sessionId, userSequence: { not: null } } });
   }
 
   create(
