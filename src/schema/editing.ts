@@ -127,18 +127,19 @@ builder.mutationFields((t) => {
         'A sibling of a user message: the edited text at the same position, answered by a new turn. ' +
         'The old path stays as a branch.',
       args: { messageId: t.arg.id({ required: true }), content: t.arg.string({ required: true }) },
-      resolve: (_root, args, ctx) => {
+      resolve: async (_root, args, ctx) => {
         const m = parseMessageId(String(args.messageId));
-        return ctx.app.editing.editMessage(ctx.viewer, m.sessionId, m.sequenceNumber, args.content);
+        const started = await ctx.app.editing.editMessage(ctx.viewer, m.sessionId, m.sequenceNumber, args.content);
+        return { ...started, queued: null };
       },
     }),
     regenerate: authed.field({
       type: SendMessagePayload,
       description: 'A sibling answer: a new turn answering the user message before this assistant message.',
       args: { messageId: t.arg.id({ required: true }) },
-      resolve: (_root, args, ctx) => {
+      resolve: async (_root, args, ctx) => {
         const m = parseMessageId(String(args.messageId));
-        return ctx.app.editing.regenerate(ctx.viewer, m.sessionId, m.sequenceNumber);
+        return { ...(await ctx.app.editing.regenerate(ctx.viewer, m.sessionId, m.sequenceNumber)), queued: null };
       },
     }),
     switchSibling: authed.field({
