@@ -43,14 +43,19 @@ CREATE FUNCTION ${PEER_SCHEMA}.sessions_preview(s ${PEER_SCHEMA}.sessions) RETUR
     (SELECT a.content FROM public.session_messages_archive a
       WHERE a.session_id = s.id AND a.display_index = s.display_count - 1)), 200)
 $$;
--- The page before display index \`before\` (the newest when null), with the owner check joined in.
+-- The page before display index \`before_index\` (the newest when null), the owner check in its first statement.
+-- PL/pgSQL, so the page's bounds are constants in the second statement (two index range scans): as an inlined SQL
+-- function the planner turned the bounds into a join filter over the whole session (170 ms).
 CREATE FUNCTION ${PEER_SCHEMA}.history_page(sid uuid, before_index int, n int) RETURNS SETOF ${PEER_SCHEMA}.messages
-  STABLE LANGUAGE sql AS $$
-  SELECT m.* FROM (SELECT least(coalesce(before_index, display_count), display_count) AS e FROM public.sessions
-                    WHERE id = sid AND user_id = 'anonymous') b
-  CROSS JOIN LATERAL (SELECT * FROM ${PEER_SCHEMA}.messages m
-                       WHERE m.session_id = sid AND m.display_index >= b.e - n AND m.display_index < b.e) m
-  ORDER BY m.display_index
+  STABLE LANGUAGE plpgsql AS $$
+  DECLARE e int;
+  BEGIN
+    SELECT least(coalesce(before_index, display_count), display_count) INTO e FROM public.sessions
+     WHERE id = sid AND user_id = 'anonymous';
+    IF e IS NULL THEN RETURN; END IF;
+    RETURN QUERY SELECT * FROM ${PEER_SCHEMA}.messages m
+      WHERE m.session_id = sid AND m.display_index >= e - n AND m.display_index < e ORDER BY m.display_index;
+  END
 $$;
 `;
 
