@@ -193,6 +193,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   if (config.recallToolEnabled) tools.register(scheduleRecallTool(recalls));
 
   let sweeper: NodeJS.Timeout | null = null;
+  let retentionTimer: NodeJS.Timeout | null = null;
+  let retentionRun: Promise<unknown> = Promise.resolve();
+  // Retention (SESSION_RETENTION_DAYS, profiles' retentionDays): once at start, then every interval.
+  const sweepRetention = () => {
+    retentionRun = sessions
+      .sweepRetention()
+      .then((r) => {
+        if (r.deleted > 0) log.info({ event: 'retention.deleted', sessions: r.deleted }, 'retention.deleted');
+      })
+      .catch((err: unknown) => log.warn({ err }, 'retention.sweep_failed'));
+  };
   let stopCleanup: (() => Promise<void>) | null = null;
   return {
     config,
@@ -231,10 +242,15 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       );
       sweeper.unref();
       recalls.start();
+      sweepRetention();
+      retentionTimer = setInterval(sweepRetention, config.sessionRetentionIntervalMs);
+      retentionTimer.unref();
       stopCleanup = files.startCleanupLoop(config.sessionFilesCleanupIntervalMs, (ids) => store.existing(ids));
     },
     close: async () => {
       if (sweeper) clearInterval(sweeper);
+      if (retentionTimer) clearInterval(retentionTimer);
+      await retentionRun;
       await recalls.stop();
       await stopCleanup?.();
       turns.abortAll();
