@@ -35,7 +35,13 @@ const priceTable = z
   .pipe(
     z.record(
       z.string(),
-      z.object({ input: z.number().min(0), output: z.number().min(0), cachedInput: z.number().min(0).optional() }),
+      z.object({
+        input: z.number().min(0),
+        output: z.number().min(0),
+        cacheRead: z.number().min(0).optional(),
+        cachedInput: z.number().min(0).optional(),
+        cacheWrite: z.number().min(0).optional(),
+      }),
     ),
   );
 
@@ -101,7 +107,11 @@ const settings = {
   defaultSystemPrompt: [z.string(), 'You are a helpful assistant.', 'System prompt of the default profile'],
   titleModel: [z.string(), '', 'Small model for generated titles (empty = the profile model)'],
   titleGenerationEnabled: [bool, 'true', 'Generate a title after the first exchange'],
-  modelPrices: [priceTable, '{}', 'JSON {model: {input, output, cachedInput}} in USD per million tokens'],
+  modelPrices: [
+    priceTable,
+    '{}',
+    'JSON {model: {input, output, cacheRead?, cacheWrite?}} in USD per million tokens (cachedInput = cacheRead)',
+  ],
 
   contextCompressionEnabled: [bool, 'true', 'Compress the model context when it nears the window'],
   contextCompressionThreshold: [ratio, '0.90', 'Trigger at this share of the window (real tokens)'],

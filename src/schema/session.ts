@@ -17,6 +17,7 @@ import { queryFromInfo } from '@pothos/plugin-prisma';
 import DataLoader from 'dataloader';
 import { can } from '../auth/policy.js';
 import { costOf, type Usage } from '../domain/cost.js';
+import { ZERO_USAGE } from '../domain/types.js';
 import { DEFAULT_SESSION_PAGE, listSessions, type SessionListEdge, type SessionListPage } from '../sessions/list.js';
 import { Forbidden } from '../store/errors.js';
 import { usersByIds } from '../store/users.js';
@@ -107,7 +108,7 @@ export const SessionRef = builder.prismaNode('Session', {
     usage: t.field({
       type: UsageRef,
       select: { usage: true },
-      resolve: (s) => ({ promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, ...(s.usage as object) }),
+      resolve: (s) => ({ ...ZERO_USAGE, ...(s.usage as object) }),
     }),
     cost: t.field({
       type: CostRef,

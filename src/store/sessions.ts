@@ -315,7 +315,7 @@ export class SessionStore {
     id: string,
     input: {
       metadata: SessionMetadataPatch;
-      usage: { promptTokens: number; completionTokens: number; cachedPromptTokens: number };
+      usage: { promptTokens: number; completionTokens: number; cachedPromptTokens: number; cacheWriteTokens: number };
       contextTokenCount: number;
     },
   ): Promise<Session | null> {
@@ -326,7 +326,8 @@ export class SessionStore {
         this.metadataSql(2),
         `usage = jsonb_build_object('promptTokens', ${total('promptTokens', 4)}, ` +
           `'completionTokens', ${total('completionTokens', 5)},
-           'cachedPromptTokens', ${total('cachedPromptTokens', 6)})`,
+           'cachedPromptTokens', ${total('cachedPromptTokens', 6)},
+           'cacheWriteTokens', ${total('cacheWriteTokens', 8)})`,
         'context_token_count = $7',
       ],
       [
@@ -336,6 +337,7 @@ export class SessionStore {
         input.usage.completionTokens,
         input.usage.cachedPromptTokens,
         input.contextTokenCount,
+        input.usage.cacheWriteTokens,
       ],
     );
   }
