@@ -146,13 +146,13 @@ const settings = {
   recallPollMs: [
     int(50),
     '5000',
-    'How often each process looks for due scheduled recalls ' +
-      '(the longest a recall scheduled by another process waits past its time)',
+    'How often each process looks for due scheduled recalls and dispatchable queued messages ' +
+      '(the longest a recall scheduled, or a turn ended, on another process waits)',
   ],
   recallLeaseMs: [
     int(100),
     '60000',
-    'A claimed recall not fired within this long (its process died) is claimed again by any process',
+    'A claimed recall or queued message not fired within this long (its process died) is claimed again by any process',
   ],
   recallMaxAheadDays: [int(1), '365', 'How far ahead a recall may be scheduled'],
   recallMaxPendingPerSession: [int(1), '100', 'Pending scheduled recalls per session at most'],

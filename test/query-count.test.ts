@@ -104,8 +104,10 @@ it('answers a sessions list page (count, rows, previews) in one statement, whate
   statements = 0;
   const withOwner = await gql(page(3, ' owner { name }'), user.key);
   expect(withOwner.errors).toBeUndefined();
-  expect(withOwner.data.sessions.edges.map((e: { node: { owner: { name: string } } }) => e.node.owner.name)).toEqual(
-    ['eve', 'eve', 'eve'],
-  );
+  expect(withOwner.data.sessions.edges.map((e: { node: { owner: { name: string } } }) => e.node.owner.name)).toEqual([
+    'eve',
+    'eve',
+    'eve',
+  ]);
   expect(statements).toBe(2);
 }, 120_000);
