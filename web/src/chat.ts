@@ -1,23 +1,37 @@
 /**
- * The reference chat page: API key (or no-auth mode), session list, the open
- * conversation, the composer with pasted images and file uploads, cancel,
- * the context meter, the share button and what the model sees.
+ * The reference chat page: API key (or no-auth mode), session list, the
+ * profile (model) picker, import, the open conversation, the composer with
+ * pasted images and file uploads, cancel, the context meter, the share
+ * button, fork / undo / redo / branches / export, what the model sees, and the
+ * keyboard shortcuts (Enter, Shift+Enter, Esc, Ctrl/Cmd+K).
  */
 import { ApiError, gql, storedKey, storeKey } from './api.js';
 import { onSocketStatus } from './socket.js';
 import { announce, clear, formatDate, h, uid } from './dom.js';
 import { Conversation } from './conversation.js';
+import { icon } from './icons.js';
 import {
+  BRANCHES,
   CANCEL,
   CANCEL_RECALL,
   CREATE,
+  EXPORT,
   FILES,
+  FORK,
+  IMPORT,
+  MARK_BRANCH,
+  PROFILES,
   RECALLS,
+  REDO,
   SEND,
   SHARE,
+  SWITCH_BRANCH,
+  UNDO,
   UPLOAD,
   VIEWER,
+  type BranchView,
   type Message,
+  type ProfileView,
   type RecallView,
   type SessionFileView,
   type SessionSummary,
@@ -221,7 +235,7 @@ async function chatScreen(
   const recallsPanel = h(
     'section',
     { class: 'recalls', 'aria-label': 'Scheduled recalls', hidden: true },
-    h('h3', { text: '⏰ Scheduled recalls' }),
+    h('h3', {}, icon('clock'), ' Scheduled recalls'),
     recallsList,
   );
   const loadRecalls = async () => {
@@ -264,6 +278,85 @@ async function chatScreen(
   };
 
   const newButton = h('button', { type: 'button', class: 'new', text: '+ New conversation' });
+  // The profile (model) a new conversation uses; remembered in this browser.
+  const profileId = uid('profile');
+  const profileSelect = h('select', { id: profileId, class: 'profile-select' });
+  profileSelect.append(h('option', { value: '', text: 'Default profile' }));
+  profileSelect.addEventListener('change', () => rememberProfile(profileSelect.value));
+  const importId = uid('import');
+  const importInput = h('input', {
+    id: importId,
+    type: 'file',
+    accept: '.json,application/json',
+    class: 'sr-only',
+  });
+  const sidebarTop = h(
+    'div',
+    { class: 'sidebar-top' },
+    newButton,
+    h(
+      'div',
+      { class: 'profile-picker' },
+      h('label', { for: profileId, text: 'Model for new conversations' }),
+      profileSelect,
+    ),
+    h('label', { for: importId, class: 'button import-button', text: 'Import conversation (JSON)' }),
+    importInput,
+  );
+  const loadProfiles = async () => {
+    const { profiles } = await gql<{ profiles: ProfileView[] }>(PROFILES);
+    const wanted = rememberedProfile();
+    profileSelect.replaceChildren(
+      h('option', { value: '', text: 'Default profile' }),
+      ...profiles.map((p) => h('option', { value: p.id, text: `${p.name} · ${p.model}`, selected: p.id === wanted })),
+    );
+  };
+
+  // Fork, undo, redo, branches and export of the open conversation (no turn may be running: the server says CONFLICT).
+  const forkButton = h('button', {
+    type: 'button',
+    class: 'fork',
+    text: 'Fork',
+    title: 'Copy into a new conversation',
+  });
+  const undoButton = h('button', { type: 'button', class: 'undo', text: 'Undo', 'aria-label': 'Undo last turn' });
+  const redoButton = h('button', { type: 'button', class: 'redo', text: 'Redo', 'aria-label': 'Redo undone turn' });
+  const branchesList = h('ul', { class: 'branches-list' });
+  const branchNameId = uid('branch');
+  const branchName = h('input', { id: branchNameId, type: 'text', maxlength: '80', placeholder: 'optional' });
+  const markForm = h(
+    'form',
+    { class: 'mark-branch' },
+    h('label', { for: branchNameId, text: 'Branch name' }),
+    branchName,
+    h('button', { type: 'submit', text: 'Mark branch here' }),
+  );
+  const branchesPanel = h(
+    'details',
+    { class: 'branches-panel' },
+    h('summary', { text: 'Branches' }),
+    branchesList,
+    markForm,
+  );
+  const exportPanel = h(
+    'details',
+    { class: 'export-panel' },
+    h('summary', { text: 'Export' }),
+    h('button', { type: 'button', text: 'JSON', 'aria-label': 'Export as JSON', onclick: () => void exportAs('JSON') }),
+    h('button', {
+      type: 'button',
+      text: 'Markdown',
+      'aria-label': 'Export as Markdown',
+      onclick: () => void exportAs('MARKDOWN'),
+    }),
+  );
+  const editButtons = [forkButton, undoButton, redoButton];
+  const setEditable = () => {
+    const can = Boolean(conversation.sessionId) && !conversation.activeTurn;
+    for (const b of editButtons) b.disabled = !can;
+    for (const b of branchesPanel.querySelectorAll('button')) b.disabled = !can;
+    exportPanel.hidden = branchesPanel.hidden = !conversation.sessionId;
+  };
   const attachments: Attachment[] = [];
 
   const loadFiles = async () => {
@@ -323,6 +416,9 @@ async function chatScreen(
         recallsPanel.hidden = true;
         recallsList.replaceChildren();
         void loadRecalls();
+        branchesPanel.open = exportPanel.open = false;
+        branchesList.replaceChildren();
+        setEditable();
         document.title = `${session.name || 'New conversation'} — Chat`;
       },
       renamed: (name) => {
@@ -335,9 +431,15 @@ async function chatScreen(
         meterText.textContent = `${tokens.toLocaleString()} / ${window.toLocaleString()} tokens`;
         modelView.refresh();
       },
-      retry: async (content) => {
+      retry: async (content, replace) => {
         if (!conversation.sessionId || conversation.activeTurn) return;
         const sessionId = conversation.sessionId;
+        // The failed turn's user message is taken back first, so the history holds it once, not twice.
+        if (replace) {
+          await gql(UNDO, { id: sessionId });
+          if (conversation.sessionId !== sessionId) return;
+          await conversation.reload();
+        }
         const input = { sessionId, content, idempotencyKey: crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}` };
         const { sendMessage } = await gql<{ sendMessage: { turn: { id: string }; userMessage: Message } }>(SEND, {
           input,
@@ -348,6 +450,7 @@ async function chatScreen(
       busy: (turnId) => {
         cancelButton.hidden = !turnId;
         sendButton.disabled = Boolean(turnId);
+        setEditable();
         // A recall fires as a turn, and the model schedules them from one: the list changes around turns.
         void loadRecalls();
       },
@@ -378,6 +481,7 @@ async function chatScreen(
         title.textContent = 'No conversation open';
         profile.textContent = meterText.textContent = '';
         shareButton.disabled = true;
+        setEditable();
         modelView.reset();
         history.replaceState(null, '', location.pathname);
       },
@@ -386,16 +490,132 @@ async function chatScreen(
       },
       error: showError,
     },
-    newButton,
+    sidebarTop,
   );
 
   const createSession = async (): Promise<string> => {
-    const { createSession: session } = await gql<{ createSession: SessionSummary }>(CREATE);
+    const { createSession: session } = await gql<{ createSession: SessionSummary }>(CREATE, {
+      profileId: profileSelect.value || null,
+    });
     sidebar.upsert(session);
     await openSession(session.id);
     return session.id;
   };
   newButton.addEventListener('click', () => void createSession().catch(showError));
+
+  /** Runs an edit of the open conversation, then shows the conversation as the server now has it. */
+  const edit = async (run: (sessionId: string) => Promise<unknown>, done: string) => {
+    const sessionId = conversation.sessionId;
+    if (!sessionId || conversation.activeTurn) return;
+    alert.hidden = true;
+    try {
+      await run(sessionId);
+      if (conversation.sessionId !== sessionId) return;
+      await conversation.reload();
+      announce(status, done);
+      if (branchesPanel.open) await loadBranches();
+    } catch (error) {
+      showError(error);
+    }
+  };
+  undoButton.addEventListener('click', () => void edit((id) => gql(UNDO, { id }), 'Last turn undone'));
+  redoButton.addEventListener('click', () => void edit((id) => gql(REDO, { id }), 'Turn restored'));
+  forkButton.addEventListener('click', async () => {
+    const sessionId = conversation.sessionId;
+    if (!sessionId) return;
+    try {
+      const { forkSession } = await gql<{ forkSession: SessionSummary }>(FORK, { id: sessionId });
+      sidebar.upsert(forkSession);
+      await openSession(forkSession.id);
+      announce(status, `Forked as “${forkSession.name || 'New conversation'}”`);
+    } catch (error) {
+      showError(error);
+    }
+  });
+
+  const loadBranches = async () => {
+    const sessionId = conversation.sessionId;
+    if (!sessionId) return;
+    try {
+      const data = await gql<{ session: { branches: BranchView[] } | null }>(BRANCHES, { id: sessionId });
+      if (conversation.sessionId !== sessionId) return;
+      const branches = data.session?.branches ?? [];
+      branchesList.replaceChildren(
+        ...(branches.length
+          ? branches.map((b) =>
+              h(
+                'li',
+                {},
+                h('span', { class: 'branch-name', text: b.name }),
+                h('span', { class: 'branch-count', text: ` (${b.messageCount} messages) ` }),
+                h('button', {
+                  type: 'button',
+                  class: 'link',
+                  text: 'Switch',
+                  'aria-label': `Switch to branch “${b.name}”`,
+                  onclick: () =>
+                    void edit((id) => gql(SWITCH_BRANCH, { id, branch: b.name }), `Switched to branch “${b.name}”`),
+                }),
+              ),
+            )
+          : [h('li', { class: 'empty', text: 'No other branches.' })]),
+      );
+      setEditable();
+    } catch (error) {
+      showError(error);
+    }
+  };
+  branchesPanel.addEventListener('toggle', () => branchesPanel.open && void loadBranches());
+  markForm.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const sessionId = conversation.sessionId;
+    if (!sessionId) return;
+    try {
+      const name = branchName.value.trim() || null;
+      const { markBranch } = await gql<{ markBranch: BranchView }>(MARK_BRANCH, { id: sessionId, name });
+      branchName.value = '';
+      announce(status, `Branch “${markBranch.name}” marked`);
+      await loadBranches();
+    } catch (error) {
+      showError(error);
+    }
+  });
+
+  const exportAs = async (format: 'JSON' | 'MARKDOWN') => {
+    const sessionId = conversation.sessionId;
+    if (!sessionId) return;
+    try {
+      const data = await gql<{ session: { name: string | null; export: string } | null }>(EXPORT, {
+        id: sessionId,
+        format,
+      });
+      if (!data.session) return;
+      const base = (data.session.name || 'conversation').replace(/[^\w.-]+/g, '_').slice(0, 80) || 'conversation';
+      const type = format === 'JSON' ? 'application/json' : 'text/markdown';
+      saveBlob(new Blob([data.session.export], { type }), `${base}.${format === 'JSON' ? 'json' : 'md'}`);
+      announce(status, `Exported as ${format === 'JSON' ? 'JSON' : 'Markdown'}`);
+    } catch (error) {
+      showError(error);
+    }
+  };
+
+  importInput.addEventListener('change', async () => {
+    const file = importInput.files?.[0];
+    importInput.value = '';
+    if (!file) return;
+    alert.hidden = true;
+    try {
+      const { importSession } = await gql<{ importSession: SessionSummary }>(IMPORT, {
+        data: await file.text(),
+        profileId: profileSelect.value || null,
+      });
+      sidebar.upsert(importSession);
+      await openSession(importSession.id);
+      announce(status, `Imported “${importSession.name || file.name}”`);
+    } catch (error) {
+      showError(error);
+    }
+  });
 
   const renderAttachments = () => {
     attachmentsList.replaceChildren(
@@ -403,14 +623,19 @@ async function chatScreen(
         h(
           'li',
           {},
-          `${a.kind === 'image' ? '🖼' : '📎'} ${a.file.name} `,
-          h('button', {
-            type: 'button',
-            class: 'icon',
-            'aria-label': `Remove ${a.file.name}`,
-            text: '✕',
-            onclick: () => (attachments.splice(i, 1), renderAttachments(), textarea.focus()),
-          }),
+          icon(a.kind === 'image' ? 'image' : 'paperclip'),
+          ` ${a.file.name} `,
+          h(
+            'button',
+            {
+              type: 'button',
+              class: 'icon',
+              'aria-label': `Remove ${a.file.name}`,
+              title: 'Remove',
+              onclick: () => (attachments.splice(i, 1), renderAttachments(), textarea.focus()),
+            },
+            icon('close'),
+          ),
         ),
       ),
     );
@@ -475,7 +700,7 @@ async function chatScreen(
     }
   });
 
-  cancelButton.addEventListener('click', async () => {
+  const cancelTurn = async () => {
     const turnId = conversation.activeTurn;
     if (!turnId) return;
     try {
@@ -483,6 +708,21 @@ async function chatScreen(
       announce(status, 'Stopping…');
     } catch (error) {
       showError(error);
+    }
+  };
+  cancelButton.addEventListener('click', () => void cancelTurn());
+
+  // Esc stops a running answer (unless a field or panel used the key), Ctrl/Cmd+K goes to the search box.
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !e.defaultPrevented && conversation.activeTurn) {
+      const target = e.target as HTMLElement | null;
+      if (target?.closest('input, select, form:not(.composer)')) return;
+      e.preventDefault();
+      void cancelTurn();
+    } else if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') {
+      e.preventDefault();
+      sidebar.searchInput.focus();
+      sidebar.searchInput.select();
     }
   });
 
@@ -539,6 +779,15 @@ async function chatScreen(
         h('div', { class: 'title-block' }, title, profile),
         h('div', { class: 'meter' }, h('label', { for: meterId, text: 'Context' }), meter, meterText),
         h('div', { class: 'share' }, shareButton, shareOut),
+        h(
+          'div',
+          { class: 'session-actions', role: 'group', 'aria-label': 'Conversation actions' },
+          forkButton,
+          undoButton,
+          redoButton,
+          branchesPanel,
+          exportPanel,
+        ),
         filesPanel,
         modelView.element,
       ),
@@ -562,10 +811,31 @@ async function chatScreen(
       ].filter((n): n is HTMLElement => n !== null),
     );
   });
+  setEditable();
   // The newest page first; the session list and its live updates only after it is on screen.
   if (openFirst) await openSession(openFirst, undefined, firstData);
   await sidebar.start().catch(showError);
+  await loadProfiles().catch(showError);
   if (openFirst) sidebar.select(openFirst);
+}
+
+const PROFILE_STORAGE = 'chat.profile';
+
+function rememberedProfile(): string {
+  try {
+    return localStorage.getItem(PROFILE_STORAGE) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+function rememberProfile(id: string): void {
+  try {
+    if (id) localStorage.setItem(PROFILE_STORAGE, id);
+    else localStorage.removeItem(PROFILE_STORAGE);
+  } catch {
+    /* storage disabled: the choice lasts for this page */
+  }
 }
 
 async function download(file: SessionFileView): Promise<void> {
@@ -575,8 +845,13 @@ async function download(file: SessionFileView): Promise<void> {
     referrerPolicy: 'no-referrer',
   });
   if (!response.ok) return;
-  const url = URL.createObjectURL(await response.blob());
-  const a = h('a', { href: url, download: file.filename });
+  saveBlob(await response.blob(), file.filename);
+}
+
+/** Saves a blob as a download named `filename`. */
+function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
+  const a = h('a', { href: url, download: filename });
   document.body.append(a);
   a.click();
   a.remove();

@@ -6,6 +6,7 @@
 import { ApiError, gql } from './api.js';
 import { subscribe, type Subscription } from './socket.js';
 import { announce, clear, h } from './dom.js';
+import { decorateCodeBlocks } from './copy.js';
 import { renderMarkdown } from './markdown.js';
 import {
   CONTEXT_METER,
@@ -25,6 +26,7 @@ import {
   markFirstRender,
   prependKeepingScroll,
   renderMessage,
+  setCopyText,
   thinkingBlock,
   toolCallBlock,
 } from './render.js';
@@ -55,8 +57,11 @@ export interface ConversationEvents {
   meter(tokens: number, window: number): void;
   busy(turnId: string | null): void;
   error(error: unknown): void;
-  /** Retry of a failed turn: send its user message again. */
-  retry(content: string): Promise<void>;
+  /**
+   * Retry of a failed turn (the newest turn): send its user message again. `replace` when the message may be taken
+   * back first (undoLastTurn), so the history keeps one copy: a typed message without attachments.
+   */
+  retry(content: string, replace: boolean): Promise<void>;
 }
 
 export class Conversation {
@@ -71,8 +76,8 @@ export class Conversation {
   private readonly streams = new Map<string, Stream>();
   private readonly seen = new Set<string>();
   private readonly turnsWithEvents = new Set<string>();
-  /** each turn's user message text, for the Retry button of a failed turn */
-  private readonly promptOf = new Map<string, string>();
+  /** each turn's user message, for the Retry button of a failed turn */
+  private readonly promptOf = new Map<string, Message>();
   private subscription: Subscription | null = null;
   private loadingOlder: Promise<void> | null = null;
   private generation = 0;
@@ -112,6 +117,11 @@ export class Conversation {
       this.setBusy(session.activeTurn.id);
     this.view.scroller.scrollTop = this.view.scroller.scrollHeight;
     if (session.history.edges.length) markFirstRender();
+  }
+
+  /** Reads the open conversation again from the server (after an edit: undo, redo, branch switch). */
+  async reload(): Promise<void> {
+    if (this.sessionId) await this.open(this.sessionId);
   }
 
   close(): void {
@@ -225,7 +235,7 @@ export class Conversation {
   }
 
   userMessageSent(turnId: string, message: Message): void {
-    this.promptOf.set(turnId, message.content);
+    this.promptOf.set(turnId, message);
     this.addMessage(message, this.streams.get(turnId)?.article);
     this.setBusy(turnId);
     // If the stream was not listening yet when the turn started, reconcile from the API.
@@ -272,7 +282,7 @@ export class Conversation {
 
     switch (event.__typename) {
       case 'TurnStarted':
-        this.promptOf.set(event.turn.id, event.userMessage.content);
+        this.promptOf.set(event.turn.id, event.userMessage);
         this.addMessage(event.userMessage);
         this.setBusy(event.turn.id);
         break;
@@ -308,7 +318,7 @@ export class Conversation {
       case 'ContextCompressed':
         this.appendAtBottom(compressionCard(event.messagesBefore, event.messagesAfter, event.summary));
         this.on.meter(event.contextTokens, event.maxContextTokens);
-        announce(this.view.status, `Context compressed: ${event.messagesBefore} → ${event.messagesAfter} messages`);
+        announce(this.view.status, `Context compressed: ${event.messagesBefore} to ${event.messagesAfter} messages`);
         break;
       case 'SessionRenamed':
         this.on.renamed(event.name);
@@ -330,11 +340,19 @@ export class Conversation {
         const line = h('p', { class: 'turn-error', role: 'alert', text: event.errorMessage });
         const prompt = this.promptOf.get(event.turn.id);
         if (prompt !== undefined) {
-          const retry = h('button', { type: 'button', class: 'retry', text: 'Retry' });
+          const retry = h('button', {
+            type: 'button',
+            class: 'retry',
+            text: 'Retry',
+            title: 'Send this message again',
+          });
+          // Taken back and sent again (one copy in the history) unless it carries attachments, which a resend of the
+          // text would drop, or was sent by a recall (undo takes back the last message the user typed, not a recall).
+          const replace = !prompt.isRecall && !prompt.images?.length && !prompt.files?.length;
           retry.addEventListener('click', () => {
             if (this.activeTurn) return;
             retry.disabled = true;
-            void this.on.retry(prompt).then(
+            void this.on.retry(prompt.content, replace).then(
               () => retry.remove(),
               (error: unknown) => {
                 retry.disabled = false;
@@ -401,7 +419,11 @@ export class Conversation {
     if (!stream) return;
     cancelAnimationFrame(stream.frame);
     stream.frame = 0;
-    if (stream.text) stream.body.innerHTML = renderMarkdown(stream.text);
+    if (stream.text) {
+      stream.body.innerHTML = renderMarkdown(stream.text);
+      decorateCodeBlocks(stream.body);
+    }
+    setCopyText(stream.article, stream.text);
     if (stream.thinking) stream.thinking.lastElementChild!.textContent = stream.thinkingText;
     stream.article.classList.remove('streaming');
     stream.article.removeAttribute('aria-busy');
@@ -416,6 +438,8 @@ export class Conversation {
   }
 
   private setBusy(turnId: string | null): void {
+    // A new turn makes older failures' Retry stale: it would take back the newer turn.
+    if (turnId) for (const button of this.view.log.querySelectorAll('button.retry')) button.remove();
     this.activeTurn = turnId;
     this.on.busy(turnId);
   }

@@ -47,12 +47,12 @@ export function modelViewPanel(sessionId: () => string | null, onError: (error: 
             }),
             h('pre', { text: m.content }),
             ...m.toolCalls.map((c) =>
-              h('pre', { class: 'tool-call', text: `→ ${c.name}(${JSON.stringify(c.arguments)})` }),
+              h('pre', { class: 'tool-call', text: `call ${c.name}(${JSON.stringify(c.arguments)})` }),
             ),
             ...m.images.map((i) =>
               h('p', {
                 class: 'image-ref',
-                text: `🖼 ${i.name} · ${i.bytes.toLocaleString()} bytes · ~${i.tokens.toLocaleString()} tokens`,
+                text: `image ${i.name} · ${i.bytes.toLocaleString()} bytes · ~${i.tokens.toLocaleString()} tokens`,
               }),
             ),
           ),

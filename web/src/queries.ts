@@ -81,7 +81,52 @@ export const UPLOAD = `mutation Upload($sessionId: ID!, $files: [File!]!) {
   uploadSessionFiles(sessionId: $sessionId, files: $files) { filename size contentType url }
 }`;
 
-export const CREATE = `mutation Create { createSession(input: {}) { ...Summary } }
+export const CREATE = `mutation Create($profileId: ID) {
+  createSession(input: { profileId: $profileId }) { ...Summary }
+}
+${SESSION_FIELDS}`;
+
+/** The profiles a new conversation may use (the picker beside "New conversation"). */
+export const PROFILES = `query Profiles { profiles { id key name model vision } }`;
+
+export interface ProfileView {
+  id: string;
+  key: string;
+  name: string;
+  model: string;
+  vision: boolean;
+}
+
+export const FORK = `mutation Fork($id: ID!) { forkSession(id: $id) { ...Summary } }
+${SESSION_FIELDS}`;
+
+export const UNDO = `mutation Undo($id: ID!) { undoLastTurn(id: $id) { id } }`;
+
+export const REDO = `mutation Redo($id: ID!) { redo(id: $id) { id } }`;
+
+export const BRANCHES = `query Branches($id: ID!) { session(id: $id) { id branches { name messageCount createdAt } } }`;
+
+export interface BranchView {
+  name: string;
+  messageCount: number;
+  createdAt: string;
+}
+
+export const MARK_BRANCH = `mutation MarkBranch($id: ID!, $name: String) {
+  markBranch(id: $id, name: $name) { name messageCount createdAt }
+}`;
+
+export const SWITCH_BRANCH = `mutation SwitchBranch($id: ID!, $branch: String!) {
+  switchBranch(id: $id, branch: $branch) { id }
+}`;
+
+export const EXPORT = `query Export($id: ID!, $format: ExportFormat!) {
+  session(id: $id) { id name export(format: $format) }
+}`;
+
+export const IMPORT = `mutation Import($data: String!, $profileId: ID) {
+  importSession(input: { data: $data, profileId: $profileId }) { ...Summary }
+}
 ${SESSION_FIELDS}`;
 
 export const RENAME = `mutation Rename($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { ...Summary } }

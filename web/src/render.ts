@@ -4,7 +4,9 @@
  */
 import { storedKey } from './api.js';
 import { publishedCardOf, renderPublishedCard, type FileFetcher } from './cards.js';
+import { copyButton, decorateCodeBlocks } from './copy.js';
 import { formatDate, h } from './dom.js';
+import { icon } from './icons.js';
 import { renderMarkdown } from './markdown.js';
 
 export type Role = 'USER' | 'ASSISTANT' | 'TOOL' | 'SYSTEM';
@@ -45,21 +47,24 @@ export function renderMessage(
 ): HTMLElement {
   const role = message.role.toLowerCase();
   const label = message.isRecall
-    ? '⏰ Scheduled recall'
+    ? 'Scheduled recall'
     : message.role === 'USER' && options.ownerLabels === false
       ? 'User'
       : (ROLE_LABEL[message.role] ?? message.role);
   const article = h('article', {
     class: `msg msg-${role}${message.isPlan ? ' msg-plan' : ''}${message.isRecall ? ' msg-recall' : ''}`,
   });
+  const roleText = message.role === 'TOOL' && message.name ? `${label} · ${message.name}` : label;
   const header = h(
     'header',
     { class: 'msg-meta' },
-    h('span', {
-      class: 'msg-role',
-      text: message.role === 'TOOL' && message.name ? `${label} · ${message.name}` : label,
-    }),
+    h('span', { class: 'msg-role' }, message.isRecall ? icon('clock') : null, roleText),
     h('time', { datetime: message.createdAt, text: formatDate(message.createdAt) }),
+    h(
+      'span',
+      { class: 'msg-actions' },
+      copyButton(`Copy message (${label})`, () => copyTextOf.get(article) ?? ''),
+    ),
   );
   article.append(header);
   fillBody(article, message, options.files);
@@ -70,6 +75,7 @@ export function renderMessage(
 export function fillBody(article: HTMLElement, message: MessageView, files: FileFetcher = ownerFiles): void {
   const card = message.role === 'TOOL' ? publishedCardOf(message.name, message.content) : null;
   while (article.children.length > 1) article.lastElementChild!.remove();
+  setCopyText(article, message.content);
   if (message.thinking) article.append(thinkingBlock(message.thinking));
   if (message.isCompression || message.isSummary) {
     article.append(
@@ -107,19 +113,27 @@ export function fillBody(article: HTMLElement, message: MessageView, files: File
   // Stored paths hold the session directory: show the file name only.
   const base = (path: string) => path.split(/[\\/]/).pop() || path;
   const attachments = [
-    ...(message.images ?? []).map((n) => `🖼 ${base(n)}`),
-    ...(message.files ?? []).map((n) => `📎 ${base(n)}`),
+    ...(message.images ?? []).map((n) => h('li', {}, icon('image'), ` ${base(n)}`)),
+    ...(message.files ?? []).map((n) => h('li', {}, icon('paperclip'), ` ${base(n)}`)),
   ];
-  if (attachments.length) {
-    article.append(
-      h('ul', { class: 'attachments', 'aria-label': 'Attachments' }, ...attachments.map((a) => h('li', { text: a }))),
-    );
-  }
+  if (attachments.length)
+    article.append(h('ul', { class: 'attachments', 'aria-label': 'Attachments' }, ...attachments));
+}
+
+/** The text each message's Copy button copies (the markdown source, not the rendered text). */
+const copyTextOf = new WeakMap<HTMLElement, string>();
+
+/** Sets what the message's Copy button copies; the button shows only when there is text. */
+export function setCopyText(article: HTMLElement, text: string): void {
+  copyTextOf.set(article, text);
+  const actions = article.querySelector(':scope > .msg-meta > .msg-actions') as HTMLElement | null;
+  if (actions) actions.hidden = !text;
 }
 
 export function markdownBlock(text: string): HTMLElement {
   const div = h('div', { class: 'md' });
   div.innerHTML = renderMarkdown(text); // escaped by the renderer before any tag is emitted
+  decorateCodeBlocks(div);
   return div;
 }
 
@@ -151,7 +165,7 @@ export function compressionCard(before: number, after: number, summary?: string)
   return h(
     'aside',
     { class: 'card compression-card', role: 'note' },
-    h('p', { class: 'card-title', text: `Context compressed: ${before} → ${after} messages` }),
+    h('p', { class: 'card-title', text: `Context compressed: ${before} to ${after} messages` }),
     summary ? h('details', {}, h('summary', { text: 'Summary' }), markdownBlock(summary)) : null,
   );
 }

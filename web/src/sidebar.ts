@@ -6,6 +6,7 @@
 import { gql } from './api.js';
 import { subscribe } from './socket.js';
 import { announce, clear, formatDate, h, uid } from './dom.js';
+import { icon } from './icons.js';
 import { DELETE, LIST, LIST_EVENTS, PIN, RENAME, type SessionSummary } from './queries.js';
 
 interface ListPage {
@@ -36,10 +37,12 @@ export class Sidebar {
   private cursor: string | null = null;
   private searchTimer = 0;
   private searchSeq = 0;
+  /** the search box (Ctrl/Cmd+K focuses it) */
+  readonly searchInput: HTMLInputElement;
 
   constructor(
     private readonly on: SidebarEvents,
-    newButton: HTMLButtonElement,
+    top: HTMLElement,
   ) {
     const searchId = uid('search');
     const input = h('input', {
@@ -47,8 +50,10 @@ export class Sidebar {
       type: 'search',
       name: 'search',
       autocomplete: 'off',
-      placeholder: 'Search conversations',
+      placeholder: 'Search conversations (Ctrl+K)',
+      'aria-keyshortcuts': 'Control+K Meta+K',
     });
+    this.searchInput = input;
     const form = h(
       'form',
       { role: 'search', class: 'search' },
@@ -66,8 +71,16 @@ export class Sidebar {
     });
     input.addEventListener('keydown', (e) => {
       if (e.key === 'Escape' && input.value) {
+        e.preventDefault(); // handled here: not a "stop the answer" Escape
         input.value = '';
         void this.search('');
+      } else if (e.key === 'ArrowDown') {
+        const visible = this.results.hidden ? this.list : this.results;
+        const first = visible.querySelector<HTMLButtonElement>('li > button.open');
+        if (first) {
+          e.preventDefault();
+          first.focus();
+        }
       }
     });
     this.list = h('ul', { class: 'session-list', 'aria-label': 'Conversations' });
@@ -80,10 +93,12 @@ export class Sidebar {
       onclick: () => void this.load(),
     });
     this.status = h('p', { class: 'sr-only', role: 'status' });
+    // Arrow keys move between the conversations (and search results); Tab still walks every button.
+    for (const container of [this.list, this.results]) container.addEventListener('keydown', (e) => this.arrows(e));
     this.element = h(
       'nav',
       { class: 'sidebar', 'aria-label': 'Conversations' },
-      newButton,
+      top,
       form,
       this.results,
       this.list,
@@ -161,7 +176,7 @@ export class Sidebar {
         'aria-current': session.id === this.current ? 'page' : null,
         onclick: () => this.on.open(session.id),
       },
-      h('span', { class: 'session-name', text: `${session.pinned ? '📌 ' : ''}${name}` }),
+      h('span', { class: 'session-name' }, session.pinned ? icon('pin') : null, session.pinned ? ' ' : null, name),
       h('span', {
         class: 'session-preview',
         text: session.preview ?? `${session.displayMessageCount} messages · ${formatDate(session.lastActive)}`,
@@ -173,27 +188,26 @@ export class Sidebar {
       'aria-pressed': String(session.pinned),
       'aria-label': `${session.pinned ? 'Unpin' : 'Pin'} “${name}”`,
       title: session.pinned ? 'Unpin' : 'Pin',
-      text: session.pinned ? '★' : '☆',
       onclick: () =>
         void this.act(
           () => gql(PIN, { id: session.id, pinned: !session.pinned }),
           (d: any) => this.upsert(d.setSessionPinned),
         ),
     });
+    pin.append(icon('star', { filled: session.pinned }));
     const rename = h('button', {
       type: 'button',
       class: 'rename icon',
       'aria-label': `Rename “${name}”`,
       title: 'Rename',
-      text: '✎',
       onclick: () => this.startRename(session, row),
     });
+    rename.append(icon('pencil'));
     const del = h('button', {
       type: 'button',
       class: 'delete icon',
       'aria-label': `Delete “${name}”`,
       title: 'Delete',
-      text: '🗑',
       onclick: () => {
         if (!confirm(`Delete “${name}”? This cannot be undone.`)) return;
         void this.act(
@@ -205,6 +219,7 @@ export class Sidebar {
         );
       },
     });
+    del.append(icon('trash'));
     const row = h(
       'li',
       { class: `session${session.pinned ? ' pinned' : ''}` },
@@ -250,6 +265,32 @@ export class Sidebar {
     row.replaceChildren(form);
     input.focus();
     input.select();
+  }
+
+  /** ArrowUp/ArrowDown/Home/End between the rows' open buttons. */
+  private arrows(e: KeyboardEvent): void {
+    if (!['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(e.key) || e.altKey || e.ctrlKey || e.metaKey) return;
+    const target = e.target as HTMLElement;
+    if (target.closest('form')) return; // a rename field keeps its keys
+    const container = e.currentTarget as HTMLElement;
+    const buttons = [...container.querySelectorAll<HTMLButtonElement>('li > button.open')];
+    if (!buttons.length) return;
+    const row = target.closest('li');
+    const at = buttons.findIndex((b) => b.parentElement === row);
+    const next =
+      e.key === 'Home'
+        ? 0
+        : e.key === 'End'
+          ? buttons.length - 1
+          : Math.min(buttons.length - 1, Math.max(0, at + (e.key === 'ArrowDown' ? 1 : -1)));
+    e.preventDefault();
+    buttons[next]!.focus();
+  }
+
+  /** Focus on the current conversation's row (or the first). */
+  focusList(): void {
+    const rows = [...this.list.querySelectorAll<HTMLButtonElement>('li > button.open')];
+    (rows.find((b) => b.getAttribute('aria-current') === 'page') ?? rows[0])?.focus();
   }
 
   private async act<T>(run: () => Promise<T>, then: (data: T) => void): Promise<void> {
