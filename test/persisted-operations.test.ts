@@ -30,17 +30,33 @@ const persisted = (name: string) => ({ persistedQuery: { version: 1, sha256Hash:
 const UNKNOWN = { persistedQuery: { version: 1, sha256Hash: '0'.repeat(64) } };
 const AD_HOC = '{ viewer { authEnabled } }';
 
+/**
+ * An answer, with the root fields of the operations these tests send (each
+ * answer holds one of them): the web client's Viewer, Create, List and
+ * ListEvents, and AD_HOC.
+ */
+interface Answer {
+  data?: {
+    viewer: { authEnabled: boolean; isAdmin?: boolean; user?: unknown };
+    createSession: { id: string };
+    sessions: { edges: { node: { id: string } }[] };
+    sessionListEvents: { kind: string; sessionId: string };
+  };
+  /** GraphQL errors, or what graphql-ws's `error` gave */
+  errors?: unknown;
+}
+
 async function post(t: ServerContext, body: Record<string, unknown>, accept = 'application/graphql-response+json') {
   const response = await fetch(`${t.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json()) as any };
+  return { status: response.status, body: (await response.json()) as Answer };
 }
 
 /** The first `data:` of an SSE response, or the JSON answer when the server refused before streaming. */
-async function sseFirst(t: ServerContext, body: Record<string, unknown>): Promise<any> {
+async function sseFirst(t: ServerContext, body: Record<string, unknown>): Promise<Answer> {
   const controller = new AbortController();
   const response = await fetch(`${t.url}/graphql`, {
     method: 'POST',
@@ -48,7 +64,7 @@ async function sseFirst(t: ServerContext, body: Record<string, unknown>): Promis
     body: JSON.stringify(body),
     signal: controller.signal,
   });
-  if (!response.headers.get('content-type')?.includes('text/event-stream')) return response.json();
+  if (!response.headers.get('content-type')?.includes('text/event-stream')) return (await response.json()) as Answer;
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let text = '';
   for (;;) {
@@ -58,7 +74,7 @@ async function sseFirst(t: ServerContext, body: Record<string, unknown>): Promis
     const data = /^data: (.+)$/m.exec(text);
     if (data && text.includes('\n\n')) {
       controller.abort();
-      return JSON.parse(data[1]!);
+      return JSON.parse(data[1]!) as Answer;
     }
   }
   throw new Error(`SSE ended without data: ${text}`);
@@ -66,10 +82,10 @@ async function sseFirst(t: ServerContext, body: Record<string, unknown>): Promis
 
 /** The first result or error of a graphql-ws subscribe with this payload. */
 function wsFirst(t: ServerContext, payload: { query: string; extensions?: unknown; variables?: unknown }) {
-  return new Promise<any>((resolve) => {
+  return new Promise<Answer>((resolve) => {
     const dispose = t.ws().subscribe(payload as never, {
       next: (value) => {
-        resolve(value);
+        resolve(value as Answer);
         dispose();
       },
       error: (error) => resolve({ errors: error }),
@@ -78,7 +94,10 @@ function wsFirst(t: ServerContext, payload: { query: string; extensions?: unknow
   });
 }
 
-const code = (result: any) => (Array.isArray(result.errors) ? result.errors[0]?.extensions?.code : undefined);
+const code = (result: Answer) =>
+  Array.isArray(result.errors)
+    ? (result.errors[0] as { extensions?: { code?: string } } | undefined)?.extensions?.code
+    : undefined;
 
 describe(`PERSISTED_OPERATIONS=only (${dbKind})`, () => {
   let t: ServerContext;
@@ -103,9 +122,9 @@ describe(`PERSISTED_OPERATIONS=only (${dbKind})`, () => {
     const viewer = await post(t, { extensions: persisted('Viewer') });
     expect(viewer.body).toEqual({ data: { viewer: { authEnabled: false, isAdmin: false, user: null } } });
     const created = await post(t, { extensions: persisted('Create') });
-    const id = created.body.data.createSession.id as string;
+    const id = created.body.data!.createSession.id;
     const list = await post(t, { extensions: persisted('List'), variables: {} });
-    expect(list.body.data.sessions.edges.map((e: any) => e.node.id)).toContain(id);
+    expect(list.body.data!.sessions.edges.map((e) => e.node.id)).toContain(id);
   });
 
   it('refuses a document over SSE and graphql-ws, streams the manifest subscriptions', async () => {
@@ -118,15 +137,15 @@ describe(`PERSISTED_OPERATIONS=only (${dbKind})`, () => {
     expect(code(await wsFirst(t, { query: '' }))).toBe('PERSISTED_QUERY_ONLY');
 
     // Queries run over the socket too.
-    expect((await wsFirst(t, { query: '', extensions: persisted('Viewer') })).data.viewer.authEnabled).toBe(false);
+    expect((await wsFirst(t, { query: '', extensions: persisted('Viewer') })).data!.viewer.authEnabled).toBe(false);
 
     const overWs = wsFirst(t, { query: '', extensions: persisted('ListEvents') });
     const overSse = sseFirst(t, { extensions: persisted('ListEvents') });
     await t.listening('list', 2);
     const created = await post(t, { extensions: persisted('Create') });
-    const id = created.body.data.createSession.id as string;
+    const id = created.body.data!.createSession.id;
     for (const first of await Promise.all([overWs, overSse]))
-      expect(first.data.sessionListEvents).toMatchObject({ kind: 'created', sessionId: id });
+      expect(first.data!.sessionListEvents).toMatchObject({ kind: 'created', sessionId: id });
   });
 
   it('tells the web client, in its page, that ids are expected', async () => {
@@ -144,10 +163,10 @@ describe(`PERSISTED_OPERATIONS=allow (${dbKind})`, () => {
 
   it('runs documents and ids; an unknown id is still refused', async () => {
     expect((await post(t, { query: AD_HOC })).body).toEqual({ data: { viewer: { authEnabled: false } } });
-    expect((await post(t, { extensions: persisted('Viewer') })).body.data.viewer.authEnabled).toBe(false);
+    expect((await post(t, { extensions: persisted('Viewer') })).body.data!.viewer.authEnabled).toBe(false);
     expect(code((await post(t, { extensions: UNKNOWN })).body)).toBe('PERSISTED_QUERY_NOT_FOUND');
     expect((await wsFirst(t, { query: AD_HOC })).data).toEqual({ viewer: { authEnabled: false } });
-    expect((await wsFirst(t, { query: '', extensions: persisted('Viewer') })).data.viewer.authEnabled).toBe(false);
+    expect((await wsFirst(t, { query: '', extensions: persisted('Viewer') })).data!.viewer.authEnabled).toBe(false);
   });
 });
 
