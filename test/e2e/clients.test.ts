@@ -11,7 +11,7 @@ import { getMainDefinition } from '@apollo/client/utilities';
 import { Client as UrqlClient, fetchExchange } from '@urql/core';
 import { GraphQLClient } from 'graphql-request';
 import { createClient as createSseClient } from 'graphql-sse';
-import { createClient as createWsClient } from 'graphql-ws';
+import { createClient as createWsClient, type Sink } from 'graphql-ws';
 import {
   Environment,
   Network,
@@ -19,6 +19,7 @@ import {
   RecordSource,
   Store,
   type FetchFunction,
+  type GraphQLResponse,
   type SubscribeFunction,
 } from 'relay-runtime';
 import WebSocket from 'ws';
@@ -58,6 +59,27 @@ const SESSION_EVENTS = /* GraphQL */ `
     }
   }
 `;
+// The results, as these documents select them.
+interface SessionsData {
+  sessions: { edges: { node: { id: string; name: string } }[] };
+}
+interface CreateSessionData {
+  createSession: { id: string };
+}
+interface SendMessageData {
+  sendMessage: { turn: { id: string; status: string } };
+}
+interface SessionEvent {
+  __typename: string;
+  eventId: string;
+  text?: string;
+  turn?: { id: string; status: string };
+  code?: string;
+  errorMessage?: string;
+}
+interface SessionEventsData {
+  sessionEvents: SessionEvent;
+}
 // end
 
 // snippet:apollo
@@ -80,18 +102,22 @@ function createApollo(url: string, token: string) {
 
 // snippet:apollo-usage
 async function apolloTurn(client: ApolloClient, text: string) {
-  const { data: list } = await client.query<any>({ query: gql(SESSIONS), fetchPolicy: 'network-only' });
-  const { data: created } = await client.mutate<any>({ mutation: gql(CREATE_SESSION) });
-  const sessionId = created.createSession.id;
-  const events: any[] = [];
+  const { data: list } = await client.query<SessionsData>({ query: gql(SESSIONS), fetchPolicy: 'network-only' });
+  const { data: created } = await client.mutate<CreateSessionData>({ mutation: gql(CREATE_SESSION) });
+  const sessionId = created!.createSession.id;
+  const events: SessionEvent[] = [];
   const done = new Promise<void>((resolve, reject) => {
     const subscription = client
-      .subscribe<any>({ query: gql(SESSION_EVENTS), variables: { sessionId, after: '0' }, fetchPolicy: 'no-cache' })
+      .subscribe<SessionEventsData>({
+        query: gql(SESSION_EVENTS),
+        variables: { sessionId, after: '0' },
+        fetchPolicy: 'no-cache',
+      })
       .subscribe({
         next: ({ data, error }) => {
           if (error) return reject(error);
-          events.push(data.sessionEvents);
-          if (['TurnEnded', 'TurnFailed'].includes(data.sessionEvents.__typename)) {
+          events.push(data!.sessionEvents);
+          if (['TurnEnded', 'TurnFailed'].includes(data!.sessionEvents.__typename)) {
             subscription.unsubscribe();
             resolve();
           }
@@ -113,18 +139,18 @@ function createSse(url: string, token: string) {
 }
 
 async function sseTurn(client: ReturnType<typeof createSse>, text: string) {
-  const first = async (query: string, variables?: Record<string, unknown>) => {
-    for await (const result of client.iterate<any>({ query, variables })) return result;
+  const first = async <D>(query: string, variables?: Record<string, unknown>) => {
+    for await (const result of client.iterate<D>({ query, variables })) return result;
     throw new Error('no result');
   };
-  const list = await first(SESSIONS);
-  const sessionId = (await first(CREATE_SESSION)).data.createSession.id;
-  const events: any[] = [];
-  const stream = client.iterate<any>({ query: SESSION_EVENTS, variables: { sessionId, after: '0' } });
-  const sent = first(SEND_MESSAGE, { input: { sessionId, content: text } });
+  const list = await first<SessionsData>(SESSIONS);
+  const sessionId = (await first<CreateSessionData>(CREATE_SESSION)).data!.createSession.id;
+  const events: SessionEvent[] = [];
+  const stream = client.iterate<SessionEventsData>({ query: SESSION_EVENTS, variables: { sessionId, after: '0' } });
+  const sent = first<SendMessageData>(SEND_MESSAGE, { input: { sessionId, content: text } });
   for await (const { data } of stream) {
-    events.push(data.sessionEvents);
-    if (['TurnEnded', 'TurnFailed'].includes(data.sessionEvents.__typename)) break; // ends the request
+    events.push(data!.sessionEvents);
+    if (['TurnEnded', 'TurnFailed'].includes(data!.sessionEvents.__typename)) break; // ends the request
   }
   return { list, sent: await sent, sessionId, events };
 }
@@ -171,7 +197,7 @@ function createRelayEnvironment(url: string, token: string) {
   };
   const subscribeFn: SubscribeFunction = (operation, variables) =>
     Observable.create((sink) =>
-      ws.subscribe({ operationName: operation.name, query: operation.text!, variables }, sink as any),
+      ws.subscribe({ operationName: operation.name, query: operation.text!, variables }, sink as Sink),
     );
   return new Environment({ network: Network.create(fetchFn, subscribeFn), store: new Store(new RecordSource()) });
 }
@@ -187,12 +213,14 @@ beforeAll(async () => {
 }, SETUP_TIMEOUT);
 afterAll(() => t?.close(), SETUP_TIMEOUT);
 
-const textOf = (events: any[]) =>
+const textOf = (events: SessionEvent[]) =>
   events
     .filter((e) => e.__typename === 'TextDelta')
     .map((e) => e.text)
     .join('');
-const lastOf = (events: any[]) => events.at(-1);
+const lastOf = (events: SessionEvent[]) => events.at(-1);
+/** The data of a Relay response (one result, not a batch). */
+const dataOf = <D>(response: GraphQLResponse | undefined) => (response as { data: D }).data;
 
 describe('client libraries (docs/api.md "Clients")', () => {
   it('docs/api.md shows every snippet exactly as this file runs it', () => {
@@ -220,12 +248,12 @@ describe('client libraries (docs/api.md "Clients")', () => {
     const client = createApollo(url, key);
     try {
       const { list, sessionId, events } = await apolloTurn(client, 'hello apollo');
-      expect(Array.isArray(list.sessions.edges)).toBe(true);
+      expect(Array.isArray(list!.sessions.edges)).toBe(true);
       expect(events[0].__typename === 'EventsReset' ? events[1].__typename : events[0].__typename).toBe('TurnStarted');
       expect(textOf(events)).toBe('apollo streams');
       expect(lastOf(events)).toMatchObject({ __typename: 'TurnEnded', turn: { status: 'COMPLETED' } });
-      const { data } = await client.query<any>({ query: gql(SESSIONS), fetchPolicy: 'network-only' });
-      expect(data.sessions.edges.map((e: any) => e.node.id)).toContain(sessionId);
+      const { data } = await client.query<SessionsData>({ query: gql(SESSIONS), fetchPolicy: 'network-only' });
+      expect(data!.sessions.edges.map((e) => e.node.id)).toContain(sessionId);
     } finally {
       client.stop();
     }
@@ -239,16 +267,16 @@ describe('client libraries (docs/api.md "Clients")', () => {
     try {
       const { list, sent, sessionId, events } = await sseTurn(client, 'hello sse');
       expect(list.errors).toBeUndefined();
-      expect(Array.isArray(list.data.sessions.edges)).toBe(true);
-      expect(sent.data.sendMessage.turn.id).toBeTruthy();
+      expect(Array.isArray(list.data!.sessions.edges)).toBe(true);
+      expect(sent.data!.sendMessage.turn.id).toBeTruthy();
       expect(textOf(events)).toBe('sse streams');
       expect(lastOf(events)).toMatchObject({ __typename: 'TurnEnded', turn: { status: 'COMPLETED' } });
-      const again = await t.http(
+      const again = await t.http<{ session: { history: { edges: { node: { role: string; content: string } }[] } } }>(
         `query($id: ID!) { session(id: $id) { history { edges { node { role content } } } } }`,
         { id: sessionId },
         key,
       );
-      expect(again.data.session.history.edges.map((e: any) => e.node)).toEqual([
+      expect(again.data!.session.history.edges.map((e) => e.node)).toEqual([
         { role: 'USER', content: 'hello sse' },
         { role: 'ASSISTANT', content: 'sse streams' },
       ]);
@@ -283,16 +311,16 @@ describe('client libraries (docs/api.md "Clients")', () => {
 
   it('urql (POST) and graphql-request: query and mutation', { timeout: TIMEOUT }, async () => {
     const urql = createUrql(url, key);
-    const created = await urql.mutation(CREATE_SESSION, {}).toPromise();
+    const created = await urql.mutation<CreateSessionData>(CREATE_SESSION, {}).toPromise();
     expect(created.error).toBeUndefined();
-    const listed = await urql.query(SESSIONS, {}, { requestPolicy: 'network-only' }).toPromise();
+    const listed = await urql.query<SessionsData>(SESSIONS, {}, { requestPolicy: 'network-only' }).toPromise();
     expect(listed.error).toBeUndefined();
-    expect(listed.data.sessions.edges.map((e: any) => e.node.id)).toContain(created.data.createSession.id);
+    expect(listed.data!.sessions.edges.map((e) => e.node.id)).toContain(created.data!.createSession.id);
 
     const request = createRequestClient(url, key);
-    const made = await request.request<any>(CREATE_SESSION);
-    const list = await request.request<any>(SESSIONS);
-    expect(list.sessions.edges.map((e: any) => e.node.id)).toContain(made.createSession.id);
+    const made = await request.request<CreateSessionData>(CREATE_SESSION);
+    const list = await request.request<SessionsData>(SESSIONS);
+    expect(list.sessions.edges.map((e) => e.node.id)).toContain(made.createSession.id);
   });
 
   it('Relay network layer: fetchFn for a query, subscribeFn over graphql-ws for a streamed turn', {
@@ -302,18 +330,19 @@ describe('client libraries (docs/api.md "Clients")', () => {
     const network = createRelayEnvironment(url, key).getNetwork();
     const params = (name: string, operationKind: 'query' | 'mutation' | 'subscription', text: string) =>
       ({ id: null, cacheID: name, name, operationKind, text, metadata: {} }) as const;
-    const list: any = await network.execute(params('Sessions', 'query', SESSIONS), {}, {}).toPromise();
-    expect(Array.isArray(list.data.sessions.edges)).toBe(true);
-    const created: any = await network.execute(params('CreateSession', 'mutation', CREATE_SESSION), {}, {}).toPromise();
-    const sessionId = created.data.createSession.id;
-    const events: any[] = [];
+    const list = await network.execute(params('Sessions', 'query', SESSIONS), {}, {}).toPromise();
+    expect(Array.isArray(dataOf<SessionsData>(list).sessions.edges)).toBe(true);
+    const created = await network.execute(params('CreateSession', 'mutation', CREATE_SESSION), {}, {}).toPromise();
+    const sessionId = dataOf<CreateSessionData>(created).createSession.id;
+    const events: SessionEvent[] = [];
     const done = new Promise<void>((resolve, reject) => {
       const subscription = network
         .execute(params('SessionEvents', 'subscription', SESSION_EVENTS), { sessionId, after: '0' }, {})
         .subscribe({
-          next: (result: any) => {
-            events.push(result.data.sessionEvents);
-            if (['TurnEnded', 'TurnFailed'].includes(result.data.sessionEvents.__typename)) {
+          next: (result) => {
+            const { sessionEvents } = dataOf<SessionEventsData>(result);
+            events.push(sessionEvents);
+            if (['TurnEnded', 'TurnFailed'].includes(sessionEvents.__typename)) {
               subscription.unsubscribe();
               resolve();
             }
@@ -339,11 +368,11 @@ describe('urql GET and the CSRF header (auth off)', () => {
 
   it("urql's default GET is refused without the header and served with it", { timeout: TIMEOUT }, async () => {
     const bare = new UrqlClient({ url: `${open.url}/graphql`, exchanges: [fetchExchange] });
-    const refused = await bare.query(SESSIONS, {}).toPromise();
+    const refused = await bare.query<SessionsData>(SESSIONS, {}).toPromise();
     expect(refused.error?.graphQLErrors[0]?.extensions.code).toBe('CSRF_HEADER_REQUIRED');
     expect(refused.error?.response?.status).toBe(403);
-    const withHeader = await createUrqlGet(`${open.url}/graphql`).query(SESSIONS, {}).toPromise();
+    const withHeader = await createUrqlGet(`${open.url}/graphql`).query<SessionsData>(SESSIONS, {}).toPromise();
     expect(withHeader.error).toBeUndefined();
-    expect(Array.isArray(withHeader.data.sessions.edges)).toBe(true);
+    expect(Array.isArray(withHeader.data!.sessions.edges)).toBe(true);
   });
 });
