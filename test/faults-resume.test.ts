@@ -29,12 +29,34 @@ export const RESUME_EVENTS = `subscription($sessionId: ID!, $after: String) {
   }
 }`;
 
+/** A session event as RESUME_EVENTS selects it: the fields of its own type are there. */
+export interface ResumeEvent {
+  __typename: string;
+  eventId: string;
+  reason?: string;
+  turn?: { id: string; status: string };
+  turnId?: string;
+  text?: string;
+  savedTurnId?: string;
+  message?: { role: string; content: string };
+  assistantMessage?: { content: string };
+  code?: string;
+  name?: string;
+}
+
 const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`;
 const HISTORY = `query($id: ID!) { session(id: $id) {
   activeTurn { id }
   history { edges { node { role content metadata } } }
   context { content isAgentNote }
 } }`;
+interface HistoryData {
+  session: {
+    activeTurn: { id: string } | null;
+    history: { edges: { node: { role: string; content: string; metadata: Record<string, unknown> } }[] };
+    context: { content: string; isAgentNote: boolean }[];
+  };
+}
 
 /** A fresh store for one child server family: a temp DATA_DIR, or a fresh database on TEST_DATABASE_URL. */
 export async function freshStore(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
@@ -54,15 +76,19 @@ export async function freshStore(): Promise<{ env: Record<string, string>; drop(
 }
 
 export interface WsSub {
-  events: any[];
+  events: ResumeEvent[];
   errors: unknown[];
   closes: number[];
   completed: boolean;
-  waitFor(predicate: (events: any[]) => boolean, timeoutMs?: number): Promise<any[]>;
+  waitFor(predicate: (events: ResumeEvent[]) => boolean, timeoutMs?: number): Promise<ResumeEvent[]>;
   dispose(): Promise<void>;
 }
 
-export function wsSubscribe(url: string, variables: Record<string, unknown>, onEvent?: (event: any) => void): WsSub {
+export function wsSubscribe(
+  url: string,
+  variables: Record<string, unknown>,
+  onEvent?: (event: ResumeEvent) => void,
+): WsSub {
   const sub: WsSub = {
     events: [],
     errors: [],
@@ -86,7 +112,7 @@ export function wsSubscribe(url: string, variables: Record<string, unknown>, onE
     {
       next: (value) => {
         if (value.errors) sub.errors.push(...value.errors);
-        const event = value.data?.sessionEvents;
+        const event = value.data?.sessionEvents as ResumeEvent | undefined;
         if (event) {
           sub.events.push(event);
           onEvent?.(event);
@@ -121,19 +147,19 @@ export function wsSubscribe(url: string, variables: Record<string, unknown>, onE
   return sub;
 }
 
-export const shape = (e: any): string =>
+export const shape = (e: ResumeEvent): string =>
   e.__typename === 'EventsReset'
     ? `EventsReset:${e.reason}`
     : e.__typename === 'TurnFailed'
       ? `TurnFailed:${e.code}`
       : e.__typename === 'TurnEnded'
-        ? `TurnEnded:${e.turn.status}`
+        ? `TurnEnded:${e.turn!.status}`
         : e.__typename;
 
-type Gql = (query: string, variables?: Record<string, unknown>) => Promise<{ data?: any; errors?: any[] }>;
+type Gql = (query: string, variables?: Record<string, unknown>) => Promise<{ data?: unknown; errors?: unknown[] }>;
 
 /** Renames the session until the subscription shows it: from then on it receives every event. */
-export async function untilSubscribed(gql: Gql, sessionId: string, subs: { events: any[] }[]) {
+export async function untilSubscribed(gql: Gql, sessionId: string, subs: { events: ResumeEvent[] }[]) {
   for (let i = 0; ; i++) {
     await gql(`mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id } }`, {
       id: sessionId,
@@ -187,7 +213,7 @@ describe(`faults: resume across restarts (${dbKind})`, () => {
     fake.enqueue({ text: ['Hel', 'lo ', 'never sent'], chunkDelayMs: 300, stallAfterChunks: 2 });
     expect((await server.gql(SEND, { input: { sessionId, content: 'first' } })).errors).toBeUndefined();
     await sub.waitFor((es) => es.filter((e) => e.__typename === 'TextDelta').length >= 2);
-    const cursor = sub.events.at(-1).eventId;
+    const cursor = sub.events.at(-1)!.eventId;
     server.kill('SIGKILL');
     await server.exited;
     await sub.dispose();
@@ -208,10 +234,10 @@ describe(`faults: resume across restarts (${dbKind})`, () => {
       'MessageSaved',
       'TurnEnded:COMPLETED',
     ]);
-    expect(resumed.events[1].turn.status).toBe('INTERRUPTED');
-    const h = await server.gql(HISTORY, { id: sessionId });
-    const history = h.data.session.history.edges.map((e: any) => e.node);
-    expect(history.map((m: any) => m.role)).toEqual(['USER', 'ASSISTANT', 'USER', 'ASSISTANT']);
+    expect(resumed.events[1].turn!.status).toBe('INTERRUPTED');
+    const h = await server.gql<HistoryData>(HISTORY, { id: sessionId });
+    const history = h.data!.session.history.edges.map((e) => e.node);
+    expect(history.map((m) => m.role)).toEqual(['USER', 'ASSISTANT', 'USER', 'ASSISTANT']);
     expect(history[1].content).toMatch(/^Hel/);
     expect(history[1].metadata.interrupted).toBe(true);
     expect(history[3].content).toBe('fine');
@@ -228,7 +254,7 @@ describe(`faults: resume across restarts (${dbKind})`, () => {
     const sessionId = created.data.createSession.id;
     let killed: Promise<unknown> | null = null;
     const sub = wsSubscribe(server.url, { sessionId }, (event) => {
-      if (event.__typename === 'MessageSaved' && event.message.role === 'ASSISTANT' && !killed) {
+      if (event.__typename === 'MessageSaved' && event.message!.role === 'ASSISTANT' && !killed) {
         server.kill('SIGKILL');
         killed = server.exited;
       }
@@ -242,14 +268,14 @@ describe(`faults: resume across restarts (${dbKind})`, () => {
     await sub.dispose();
 
     server = await start(env);
-    const h = await server.gql(HISTORY, { id: sessionId });
-    expect(h.data.session.activeTurn).toBeNull();
-    const history = h.data.session.history.edges.map((e: any) => e.node);
-    expect(history.map((m: any) => [m.role, m.content])).toEqual([
+    const h = await server.gql<HistoryData>(HISTORY, { id: sessionId });
+    expect(h.data!.session.activeTurn).toBeNull();
+    const history = h.data!.session.history.edges.map((e) => e.node);
+    expect(history.map((m) => [m.role, m.content])).toEqual([
       ['USER', 'question'],
       ['ASSISTANT', 'The whole answer'],
     ]);
-    expect(h.data.session.context.some((m: any) => m.isAgentNote)).toBe(false);
+    expect(h.data!.session.context.some((m) => m.isAgentNote)).toBe(false);
     fake.enqueue({ text: 'next' });
     expect((await server.gql(SEND, { input: { sessionId, content: 'more' } })).errors).toBeUndefined();
   }, 600_000);
@@ -277,7 +303,7 @@ describe(`faults: resume across restarts (${dbKind})`, () => {
 
     await ws.waitFor(() => ws.completed && ws.closes.length > 0);
     expect(ws.events.slice(-1).map(shape)).toEqual(['TurnFailed:SHUTDOWN']);
-    expect(ws.events.at(-1).turn.status).toBe('INTERRUPTED');
+    expect(ws.events.at(-1)!.turn!.status).toBe('INTERRUPTED');
     expect(ws.closes).toEqual([1001]);
     await sse.ended;
     expect(sse.events.slice(-1).map(shape)).toEqual(['TurnFailed:SHUTDOWN']);
@@ -289,10 +315,10 @@ describe(`faults: resume across restarts (${dbKind})`, () => {
     expect((await server.exited).code).toBe(0);
 
     server = await start(env);
-    const h = await server.gql(HISTORY, { id: sessionId });
-    expect(h.data.session.activeTurn).toBeNull();
-    const history = h.data.session.history.edges.map((e: any) => e.node);
-    expect(history.map((m: any) => [m.role, m.content])).toEqual([
+    const h = await server.gql<HistoryData>(HISTORY, { id: sessionId });
+    expect(h.data!.session.activeTurn).toBeNull();
+    const history = h.data!.session.history.edges.map((e) => e.node);
+    expect(history.map((m) => [m.role, m.content])).toEqual([
       ['USER', 'long one'],
       ['ASSISTANT', 'Partial '],
     ]);
@@ -304,7 +330,7 @@ describe(`faults: resume across restarts (${dbKind})`, () => {
 
 /** An SSE subscription read as text: its events, whether `event: complete` came, and when the stream ended. */
 function sseSubscribe(url: string, variables: Record<string, unknown>) {
-  const out = { events: [] as any[], completeFrame: false, ended: null as unknown as Promise<void> };
+  const out = { events: [] as ResumeEvent[], completeFrame: false, ended: null as unknown as Promise<void> };
   out.ended = (async () => {
     const response = await fetch(`${url}/graphql`, {
       method: 'POST',
@@ -378,7 +404,7 @@ describe(`resume and recovery in process (${dbKind})`, () => {
     const started = first.events.find((e) => e.__typename === 'TurnStarted');
     await first.dispose();
 
-    const resumed = wsSubscribe(t.url, { sessionId, after: started.eventId });
+    const resumed = wsSubscribe(t.url, { sessionId, after: started!.eventId });
     await resumed.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
     t.fake.enqueue({ text: 'short' });
     await t.http(SEND, { input: { sessionId, content: 'again' } });
@@ -391,7 +417,7 @@ describe(`resume and recovery in process (${dbKind})`, () => {
       'MessageSaved',
       'TurnEnded:COMPLETED',
     ]);
-    expect(resumed.events[1].assistantMessage.content).toMatch(/^w0 w1 .* w29 $/);
+    expect(resumed.events[1].assistantMessage!.content).toMatch(/^w0 w1 .* w29 $/);
     await resumed.dispose();
   }, 600_000);
 
@@ -447,7 +473,7 @@ describe(`resume and recovery in process (${dbKind})`, () => {
     expect(await t.app.turns.recoverOrphans(5_000)).toBe(1);
     await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
     expect(sub.events.filter((e) => e.__typename !== 'SessionRenamed').map(shape)).toEqual(['TurnEnded:COMPLETED']);
-    expect(sub.events.at(-1).assistantMessage.content).toBe('The whole answer');
+    expect(sub.events.at(-1)!.assistantMessage!.content).toBe('The whole answer');
     expect((await t.app.db.prisma.turn.findUniqueOrThrow({ where: { id: turn.id } })).status).toBe('COMPLETED');
     const messages = await t.app.store.allMessages(raw);
     expect(messages.map((m) => m.content)).toEqual(['q', 'The whole answer']);
