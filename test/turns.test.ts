@@ -6,6 +6,7 @@ import {
   dbKind,
   EVENTS_SUBSCRIPTION,
   eventually,
+  type GqlResult,
   type ServerContext,
 } from './support/harness.js';
 import { compareEventIds } from '../src/events/bus.js';
@@ -28,12 +29,39 @@ const SEND =
   'mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { ' +
   'id status } userMessage { sequenceNumber content isDisplay isContext } } }';
 
-async function turnEnded(sessionId: string, send: () => Promise<any>) {
+interface SentData {
+  sendMessage: {
+    turn: { id: string; status: string };
+    userMessage: { sequenceNumber: number; content: string; isDisplay: boolean; isContext: boolean };
+  };
+}
+interface Message {
+  role: string;
+  content: string;
+  thinking?: string | null;
+  metadata?: Record<string, unknown> | null;
+  isAgentNote?: boolean;
+}
+/** A session as the queries below select it. */
+interface SessionData {
+  session: {
+    activeTurn?: { id: string } | null;
+    displayMessageCount?: number;
+    preview?: string | null;
+    contextTokens?: number;
+    usage?: { promptTokens: number; completionTokens: number };
+    cost?: { usd: number; priced: boolean };
+    history: { edges: { displayIndex?: number; node: Message }[] };
+    context: Message[];
+  };
+}
+
+async function turnEnded(sessionId: string, send: () => Promise<GqlResult<SentData>>) {
   // after: '0' replays from the start of the log, so a slow subscription start misses nothing
   const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: '0' });
   const sent = await send();
   expect(sent.errors).toBeUndefined();
-  const turnId = sent.data.sendMessage.turn.id;
+  const turnId = sent.data!.sendMessage.turn.id;
   const all = await sub.waitFor((es) =>
     es.some((e) => (e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed') && e.turn.id === turnId),
   );
@@ -78,26 +106,26 @@ describe(`turns (${dbKind})`, () => {
     expect(seenByOther.map((e) => e.eventId)).toEqual(events.map((e) => e.eventId));
     other.dispose();
 
-    const s = await t.http(
+    const s = await t.http<SessionData>(
       'query($id: ID!) { session(id: $id) { displayMessageCount preview contextTokens ' +
         'usage { promptTokens completionTokens } cost { usd priced } history { edges { ' +
         'displayIndex node { role content thinking } } } context { role content } } }',
       { id: sessionId },
     );
-    const session = s.data.session;
-    expect(session.history.edges.map((e: any) => [e.displayIndex, e.node.role, e.node.content])).toEqual([
+    const session = s.data!.session;
+    expect(session.history.edges.map((e) => [e.displayIndex, e.node.role, e.node.content])).toEqual([
       [0, 'USER', 'Hi there'],
       [1, 'ASSISTANT', 'Hello world'],
     ]);
     expect(session.history.edges[1].node.thinking).toBe('Let me think.');
-    expect(session.context.map((m: any) => m.content)).toEqual(['Hi there', 'Hello world']);
+    expect(session.context.map((m) => m.content)).toEqual(['Hi there', 'Hello world']);
     expect(session.displayMessageCount).toBe(2);
     expect(session.preview).toBe('Hello world');
     // the last real count (120) + the calibrated delta of the answer saved since (no fit yet: 11 chars / 1.8)
     expect(session.contextTokens).toBe(120 + Math.ceil('Hello world'.length / 1.8));
     expect(session.usage).toEqual({ promptTokens: 120, completionTokens: 7 });
-    expect(session.cost.priced).toBe(true);
-    expect(session.cost.usd).toBeCloseTo((120 * 1 + 7 * 2) / 1e6, 10);
+    expect(session.cost!.priced).toBe(true);
+    expect(session.cost!.usd).toBeCloseTo((120 * 1 + 7 * 2) / 1e6, 10);
   });
 
   it('injects the profile system prompt fresh on every call and never stores it', async () => {
@@ -117,8 +145,10 @@ describe(`turns (${dbKind})`, () => {
     expect(sent[0]).toMatchObject({ role: 'system', content: 'PROMPT-TWO' });
     expect(sent.filter((m) => m.role === 'system')).toHaveLength(1);
     expect(ollamaRequest(t.fake.requests.at(-1)).options!.num_ctx).toBe(8192);
-    const ctx = await t.http(`query($id: ID!) { session(id: $id) { context { role content } } }`, { id: sessionId });
-    expect(ctx.data.session.context.some((m: any) => m.content.includes('PROMPT'))).toBe(false);
+    const ctx = await t.http<SessionData>(`query($id: ID!) { session(id: $id) { context { role content } } }`, {
+      id: sessionId,
+    });
+    expect(ctx.data!.session.context.some((m) => m.content.includes('PROMPT'))).toBe(false);
     await t.http(
       'mutation { upsertProfile(input: { key: "default", name: "Default", model: ' +
         '"qwen3:8b", systemPrompt: "You are a helpful assistant." }) { id } }',
@@ -130,13 +160,13 @@ describe(`turns (${dbKind})`, () => {
     const { sent } = await turnEnded(sessionId, () =>
       t.http(SEND, { input: { sessionId, content: '{"form":1}', hidden: true } }),
     );
-    expect(sent.data.sendMessage.userMessage).toMatchObject({ isDisplay: false, isContext: true });
-    const s = await t.http(
+    expect(sent.data!.sendMessage.userMessage).toMatchObject({ isDisplay: false, isContext: true });
+    const s = await t.http<SessionData>(
       `query($id: ID!) { session(id: $id) { history { edges { node { role content } } } context { role content } } }`,
       { id: sessionId },
     );
-    expect(s.data.session.history.edges.map((e: any) => e.node.role)).toEqual(['ASSISTANT']);
-    expect(s.data.session.context.map((m: any) => m.content)[0]).toBe('{"form":1}');
+    expect(s.data!.session.history.edges.map((e) => e.node.role)).toEqual(['ASSISTANT']);
+    expect(s.data!.session.context.map((m) => m.content)[0]).toBe('{"form":1}');
   });
 
   it('only allowlisted stored system records reach the model', async () => {
@@ -155,10 +185,13 @@ describe(`turns (${dbKind})`, () => {
     const sent = JSON.stringify(ollamaRequest(t.fake.requests.at(-1)).messages);
     expect(sent).toContain('NOTE-ALLOWED');
     expect(sent).not.toContain('NOTE-BLOCKED');
-    const h = await t.http(`query($id: ID!) { session(id: $id) { history { edges { node { content role } } } } }`, {
-      id: sessionId,
-    });
-    expect(h.data.session.history.edges.map((e: any) => e.node.content)).toContain('NOTE-BLOCKED');
+    const h = await t.http<SessionData>(
+      `query($id: ID!) { session(id: $id) { history { edges { node { content role } } } } }`,
+      {
+        id: sessionId,
+      },
+    );
+    expect(h.data!.session.history.edges.map((e) => e.node.content)).toContain('NOTE-BLOCKED');
   });
 
   it('refuses a second turn while one runs (CONFLICT) and honours idempotency keys', async () => {
@@ -274,10 +307,14 @@ describe(`turns (${dbKind})`, () => {
     expect(request).toMatchObject({ clientSide: true, toolCall: { name: 'get_weather', arguments: { city: 'Oslo' } } });
     expect(ollamaRequest(t.fake.requests.at(-1)).tools!.map((x) => x.function.name)).toContain('get_weather');
     const waiting = await eventually(
-      () => t.http(`query($id: ID!) { turn(id: $id) { status pendingToolCalls { id name } } }`, { id: turnId }),
-      (r: any) => r.data.turn.status === 'WAITING_FOR_TOOL',
+      () =>
+        t.http<{ turn: { status: string; pendingToolCalls: { id: string; name: string }[] } }>(
+          `query($id: ID!) { turn(id: $id) { status pendingToolCalls { id name } } }`,
+          { id: turnId },
+        ),
+      (r) => r.data!.turn.status === 'WAITING_FOR_TOOL',
     );
-    expect(waiting.data.turn.pendingToolCalls[0].name).toBe('get_weather');
+    expect(waiting.data!.turn.pendingToolCalls[0].name).toBe('get_weather');
     const bogus = await t.http(`mutation($i: SubmitToolResultInput!) { submitToolResult(input: $i) { status } }`, {
       i: { turnId, toolCallId: 'not-a-call', content: 'x' },
     });
@@ -340,8 +377,8 @@ describe(`turns (${dbKind})`, () => {
         p: 'z'.repeat(4000),
       },
     );
-    const profiles = await t.http(`{ profiles { id key } }`);
-    const tiny = profiles.data.profiles.find((p: any) => p.key === 'tiny').id;
+    const profiles = await t.http<{ profiles: { id: string; key: string }[] }>(`{ profiles { id key } }`);
+    const tiny = profiles.data!.profiles.find((p) => p.key === 'tiny')!.id;
     const created = await t.http(`mutation($p: ID!) { createSession(input: { profileId: $p }) { id } }`, { p: tiny });
     const sid = created.data.createSession.id;
     const before = t.fake.requests.length;
@@ -370,14 +407,14 @@ describe(`turns (${dbKind})`, () => {
     expect(recovered).toBe(1);
     const turn = await t.app.db.prisma.turn.findUnique({ where: { id: orphan.id } });
     expect(turn!.status).toBe('INTERRUPTED');
-    const h = await t.http(
+    const h = await t.http<SessionData>(
       'query($id: ID!) { session(id: $id) { activeTurn { id } history { edges ' +
         '{ node { role content metadata } } } context { content isAgentNote } } }',
       { id: sessionId },
     );
-    expect(h.data.session.activeTurn).toBeNull();
-    expect(h.data.session.history.edges.map((e: any) => e.node.content)).toEqual(['are you there', 'I was saying']);
-    expect(h.data.session.context.some((m: any) => m.isAgentNote && /interrupted/.test(m.content))).toBe(true);
+    expect(h.data!.session.activeTurn).toBeNull();
+    expect(h.data!.session.history.edges.map((e) => e.node.content)).toEqual(['are you there', 'I was saying']);
+    expect(h.data!.session.context.some((m) => m.isAgentNote && /interrupted/.test(m.content))).toBe(true);
     // the session takes the next message
     const { events } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'hello again' } }));
     expect(events.find((e) => e.__typename === 'TurnEnded')).toBeTruthy();
