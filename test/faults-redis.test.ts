@@ -69,16 +69,24 @@ class PrivateRedis {
   }
 }
 
+/** A session event as EVENTS_SUBSCRIPTION selects it, with the fields this file reads. */
+interface SessionEvent {
+  __typename: string;
+  eventId: string;
+  text?: string;
+  message?: { content: string };
+}
+
 interface Subscriber {
-  events: any[];
+  events: SessionEvent[];
   errors: unknown[];
-  waitFor(predicate: (events: any[]) => boolean, what: string, timeoutMs?: number): Promise<void>;
+  waitFor(predicate: (events: SessionEvent[]) => boolean, what: string, timeoutMs?: number): Promise<void>;
   dispose(): Promise<void>;
 }
 
 function subscribe(wsUrl: string, sessionId: string): Subscriber {
   const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, retryAttempts: 0 });
-  const events: any[] = [];
+  const events: SessionEvent[] = [];
   const errors: unknown[] = [];
   const waiters = new Set<() => void>();
   client.subscribe(
@@ -86,7 +94,7 @@ function subscribe(wsUrl: string, sessionId: string): Subscriber {
     {
       next: (value) => {
         if (value.errors) errors.push(...value.errors);
-        if (value.data) events.push(value.data.sessionEvents);
+        if (value.data) events.push(value.data.sessionEvents as SessionEvent);
         for (const w of [...waiters]) w();
       },
       error: (error) => {
@@ -130,17 +138,19 @@ const RECORD =
 const RENAME = `mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id name } }`;
 const CHUNKS = Array.from({ length: 30 }, (_, i) => `w${i} `);
 
-const ids = (events: any[]) => events.map((e) => e.eventId as string);
-const text = (events: any[]) =>
+const ids = (events: SessionEvent[]) => events.map((e) => e.eventId);
+const text = (events: SessionEvent[]) =>
   events
     .filter((e) => e.__typename === 'TextDelta')
     .map((e) => e.text)
     .join('');
-const deltas = (n: number) => (events: any[]) => events.filter((e) => e.__typename === 'TextDelta').length >= n;
-const ended = (events: any[]) => events.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed');
+const deltas = (n: number) => (events: SessionEvent[]) =>
+  events.filter((e) => e.__typename === 'TextDelta').length >= n;
+const ended = (events: SessionEvent[]) =>
+  events.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed');
 
 /** Every event once, in the order the log holds them: ids strictly increasing. */
-function expectInOrderNoDup(events: any[]) {
+function expectInOrderNoDup(events: SessionEvent[]) {
   const list = ids(events);
   expect(new Set(list).size).toBe(list.length);
   const numeric = list.map((id) => id.split('-').map(Number) as [number, number]);
@@ -198,7 +208,7 @@ describe.skipIf(!hasRedis)('Redis faults', () => {
     const onA = subscribe(a.wsUrl, sessionId);
     const onB = subscribe(bWs, sessionId);
     // Renames until both see one: the first may land before a subscription is live.
-    const seen = (events: any[]) => events.some((e) => e.__typename === 'SessionRenamed');
+    const seen = (events: SessionEvent[]) => events.some((e) => e.__typename === 'SessionRenamed');
     for (let i = 0; !(seen(onA.events) && seen(onB.events)); i++) {
       expect((await a.http(RENAME, { id: sessionId, name: `${name} ${i}` })).errors).toBeUndefined();
       await Promise.all([onA.waitFor(seen, 'rename', 1_000), onB.waitFor(seen, 'rename', 1_000)]).catch(
@@ -235,13 +245,13 @@ describe.skipIf(!hasRedis)('Redis faults', () => {
       expect(s.events.some((e) => e.__typename === 'TurnEnded')).toBe(true);
       expect(text(s.events)).toBe(CHUNKS.join(''));
       expect(
-        s.events.some((e) => e.__typename === 'MessageSaved' && e.message.content === 'noted during the outage'),
+        s.events.some((e) => e.__typename === 'MessageSaved' && e.message!.content === 'noted during the outage'),
       ).toBe(true);
       expectInOrderNoDup(s.events);
     }
     // Both processes saw the same events from the turn on: the same log, in the same order. (Before the
     // turn, one may have missed a probing rename sent while its subscription was not yet live.)
-    const fromTurn = (events: any[]) =>
+    const fromTurn = (events: SessionEvent[]) =>
       events
         .slice(events.findIndex((e) => e.__typename === 'TurnStarted'))
         .map((e) => `${e.__typename}:${e.text ?? ''}`);
@@ -297,7 +307,7 @@ describe.skipIf(!hasRedis)('Redis faults', () => {
       expect(s.events.some((e) => e.__typename === 'TurnEnded')).toBe(true);
       expect(text(s.events)).toBe(CHUNKS.join(''));
       expect(
-        s.events.some((e) => e.__typename === 'MessageSaved' && e.message.content === 'noted during the stall'),
+        s.events.some((e) => e.__typename === 'MessageSaved' && e.message!.content === 'noted during the stall'),
       ).toBe(true);
       expectInOrderNoDup(s.events);
     }
