@@ -23,7 +23,7 @@ describe(`undo / redo / revert (${dbKind})`, () => {
     expect(r.errors).toBeUndefined();
     const s = await state(t, id);
     expect(contents(s)).toEqual(['q0', 'answer to q0', 'q1', 'answer to q1']);
-    expect(s.context.map((m: any) => m.content)).toEqual(contents(s));
+    expect(s.context.map((m) => m.content)).toEqual(contents(s));
     await expectInvariants(t, raw);
   });
 
@@ -38,7 +38,7 @@ describe(`undo / redo / revert (${dbKind})`, () => {
     expect((await t.gql(M.redo, { id })).errors).toBeUndefined();
     const s = await state(t, id);
     expect(contents(s)).toEqual(['q0', 'answer to q0', 'q1', 'answer to q1', 'q2', 'answer to q2']);
-    expect(s.history.edges.map((e: any) => e.node.sequenceNumber)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(s.history.edges.map((e) => e.node.sequenceNumber)).toEqual([0, 1, 2, 3, 4, 5]);
     await expectInvariants(t, raw);
     const again = await t.gql(M.redo, { id });
     expect(codeOf(again)).toBe('CONFLICT');
@@ -109,12 +109,12 @@ describe(`branches and tree (${dbKind})`, () => {
     expect(sw.errors).toBeUndefined();
     let s = await state(t, id);
     expect(contents(s)).toEqual(['a0', 'answer to a0', 'a1', 'answer to a1']);
-    expect(s.branches.map((b: any) => [b.name, b.messageCount])).toEqual([['branch 2', 8]]);
+    expect(s.branches.map((b) => [b.name, b.messageCount])).toEqual([['branch 2', 8]]);
     await expectInvariants(t, raw);
 
     await appendTurns(t, raw, 1, 'c');
     s = await state(t, id);
-    expect(s.tree.map((r: any) => [r.label, r.depth, r.active, r.branch])).toEqual([
+    expect(s.tree.map((r) => [r.label, r.depth, r.active, r.branch])).toEqual([
       ['a0', 0, true, null],
       ['a1', 0, true, null],
       ['c0', 0, true, null],
@@ -134,16 +134,15 @@ describe(`branches and tree (${dbKind})`, () => {
       'b1',
       'answer to b1',
     ]);
-    expect(s.context.map((m: any) => m.content)).toEqual(contents(s));
-    expect(s.branches.map((b: any) => b.name)).toEqual(['branch 1']);
-    expect(s.tree.filter((r: any) => r.depth === 1).map((r: any) => r.label)).toEqual(['c0']);
+    expect(s.context.map((m) => m.content)).toEqual(contents(s));
+    expect(s.branches.map((b) => b.name)).toEqual(['branch 1']);
+    expect(s.tree.filter((r) => r.depth === 1).map((r) => r.label)).toEqual(['c0']);
     await expectInvariants(t, raw);
     // history paging over the switched path, from the end, stays dense
-    const last = await t.gql(
-      `query($id: ID!) { session(id: $id) { history(last: 3) { edges { displayIndex node { content } } } } }`,
-      { id },
-    );
-    expect(last.data.session.history.edges.map((e: any) => [e.displayIndex, e.node.content])).toEqual([
+    const last = await t.gql<{
+      session: { history: { edges: { displayIndex: number; node: { content: string } }[] } };
+    }>(`query($id: ID!) { session(id: $id) { history(last: 3) { edges { displayIndex node { content } } } } }`, { id });
+    expect(last.data!.session.history.edges.map((e) => [e.displayIndex, e.node.content])).toEqual([
       [5, 'answer to b0'],
       [6, 'b1'],
       [7, 'answer to b1'],
@@ -197,7 +196,7 @@ describe(`checkpoint and rewind (${dbKind})`, () => {
     const note = s.history.edges[2].node;
     expect(note).toMatchObject({ role: 'USER', isAgentNote: true });
     expect(note.content).toContain('the bug is in parse()');
-    expect(s.context.map((m: any) => m.content).at(-1)).toContain('find the bug');
+    expect(s.context.map((m) => m.content).at(-1)).toContain('find the bug');
     await expectInvariants(t, raw);
 
     const again = await t.gql(M.rewind, { id, r: 'more' });
@@ -249,7 +248,7 @@ describe(`fork (${dbKind})`, () => {
     const [a, b] = [await state(t, id), await state(t, fork.id)];
     expect(contents(b)).toEqual(contents(a));
     expect(b.context).toEqual(a.context);
-    expect(b.branches.map((x: any) => x.name)).toEqual(['keep']);
+    expect(b.branches.map((x) => x.name)).toEqual(['keep']);
     expect(b.checkpoint).toEqual(a.checkpoint);
     const forkRaw = Buffer.from(fork.id, 'base64').toString().split(':')[1]!;
     expect((await t.app.store.getArchivedMessages(forkRaw)).map((m) => m.content)).toEqual(['q0', 'answer to q0']);

@@ -30,10 +30,29 @@ export const STATE = `query($id: ID!) { session(id: $id) {
   editStats { linesAdded linesRemoved }
 } }`;
 
-export async function state(t: TestContext, id: string) {
-  const r = await t.gql(STATE, { id });
+/** A session as STATE selects it. */
+export interface EditingState {
+  name: string | null;
+  displayMessageCount: number;
+  usage: { promptTokens: number; completionTokens: number };
+  history: {
+    totalCount: number;
+    edges: {
+      displayIndex: number;
+      node: { sequenceNumber: number; role: string; content: string; isAgentNote: boolean };
+    }[];
+  };
+  context: { sequenceNumber: number; content: string; isSummary: boolean }[];
+  branches: { name: string; messageCount: number; createdAt: string }[];
+  tree: { label: string; depth: number; active: boolean; branch: string | null; sequenceNumber: number }[];
+  checkpoint: { goal: string; afterSequenceNumber: number; createdAt: string } | null;
+  editStats: { linesAdded: number; linesRemoved: number };
+}
+
+export async function state(t: TestContext, id: string): Promise<EditingState> {
+  const r = await t.gql<{ session: EditingState }>(STATE, { id });
   expect(r.errors).toBeUndefined();
-  return r.data.session;
+  return r.data!.session;
 }
 
 export const contents = (s: { history: { edges: { node: { content: string } }[] } }): string[] =>
