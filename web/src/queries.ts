@@ -147,6 +147,15 @@ export const LIST = `query List($after: String, $search: String) {
 }
 ${SESSION_FIELDS}`;
 
+/** A search's first page, with the count: exact up to the server's cap, else a lower bound ("10,000+"). */
+export const SEARCH = `query Search($search: String!) {
+  sessions(first: 50, search: $search) {
+    totalCount totalCountIsExact
+    edges { node { ...Summary } matches { displayIndices snippet } }
+  }
+}
+${SESSION_FIELDS}`;
+
 export const LIST_EVENTS = `subscription ListEvents { sessionListEvents { kind sessionId session { ...Summary } } }
 ${SESSION_FIELDS}`;
 
