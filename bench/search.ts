@@ -7,7 +7,8 @@
  * Issue 18: the rare term's first page must include the seed's
  * 100,000-message session (it matches "quokka" twice); the run stops if not.
  */
-import { CONTENT_AT_SQL, indexMatchSql } from '../src/store/search.js';
+import { SearchService } from '../src/search/service.js';
+import { CONTENT_AT_SQL, indexMatchSql, SearchStore } from '../src/store/search.js';
 import { benchServer, measure, ratio } from './lib.js';
 import { BENCH_URL, BIG_SESSION } from './seed.js';
 
@@ -34,14 +35,15 @@ async function main() {
          UNION ALL SELECT session_id FROM session_messages_archive WHERE content ILIKE $1) m`,
       `%${q}%`,
     );
+  // What HTTP + GraphQL cost alone on this machine now (the load varies between runs): the rare term's floor.
+  await measure('floor: GraphQL { __typename }', N, () => gql('{ __typename }'));
+  // The count's cost is bounded by SEARCH_COUNT_CAP: a store with a smaller cap, for the common term.
+  const capped = new SearchService(new SearchStore(app.db, app.store, 60_000, { countCap: 1_000 }));
+  const page = { viewer: VIEWER, orderBy: 'LAST_ACTIVE', direction: 'DESC', first: 50 } as const;
   for (const [label, term, goal] of TERMS) {
     const sample = (await gql(SEARCH, { q: term })) as any;
     const positions = sample.sessions.edges.reduce((n: number, e: any) => n + e.matches.displayIndices.length, 0);
-    const { plan } = await app.search.search(
-      { viewer: VIEWER, orderBy: 'LAST_ACTIVE', direction: 'DESC', first: 50 },
-      {},
-      term,
-    );
+    const { plan } = await app.search.search(page, {}, term);
     // The seed's 100,000-message session (g = 1, the most recently active) must match the rare term on its page.
     const big = sample.sessions.edges.find(
       (e: any) => Buffer.from(e.node.id, 'base64').toString() === `Session:${BIG_SESSION}`,
@@ -56,6 +58,13 @@ async function main() {
     );
     if (label === 'rare' && !big) throw new Error('the bench database lacks a long session matching the rare term');
     const viaGql = await measure(`${label}: GraphQL first page + positions`, N, () => gql(SEARCH, { q: term }));
+    await measure(`${label}: SearchService alone (no HTTP/GraphQL)`, N, () => app.search.search(page, {}, term));
+    if (label === 'common') {
+      const r = await capped.search(page, {}, term);
+      await measure(`${label}: SearchService, cap 1,000 (${r.totalCount}${r.totalCountIsExact ? '' : '+'})`, N, () =>
+        capped.search(page, {}, term),
+      );
+    }
     const viaSql = await measure(`${label}: bare ILIKE scan (seed)`, N, () => bare(term));
     ratio(
       `${label}: GraphQL / bare ILIKE`,
