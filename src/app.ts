@@ -41,6 +41,8 @@ import { CompressionService } from './compression/service.js';
 import { EditStore } from './store/edits.js';
 import { EditingService } from './editing/service.js';
 import { RecallStore } from './store/recalls.js';
+import { QueuedStore } from './store/queued.js';
+import { QueueDispatcher } from './turns/queue.js';
 import { RecallService } from './recalls/service.js';
 import { scheduleRecallTool } from './recalls/tool.js';
 
@@ -55,6 +57,8 @@ export interface App extends SchemaServices {
   subscriptions: SubscriptionCounter;
   provider(profile: Pick<Profile, 'provider'>): LlmProvider;
   trigram: boolean;
+  /** double-texting: starts the turns of queued messages */
+  queue: QueueDispatcher;
   /** background work: orphan recovery, cleanup loops */
   start?(): Promise<void>;
   close(): Promise<void>;
@@ -148,9 +152,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   for (const tool of [...compression.tools(), ...fileTools(files)]) tools.register(tool);
 
   const hooks = compression.hooks;
+  const queuedStore = new QueuedStore(db);
   const turns = new TurnService({
     store,
     turns: turnStore,
+    queued: queuedStore,
     sessions: access,
     bus,
     config,
@@ -160,6 +166,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     startRunner: turnRunnerFactory({
       store,
       turns: turnStore,
+      queued: queuedStore,
       profiles,
       bus,
       config,
@@ -188,11 +195,25 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const editing = new EditingService(store, new EditStore(store), sessions, bus, {
     serialize: (sessionId, fn) => locks.run(sessionId, fn),
     copySessionFiles: (from, to) => files.copySession(from, to),
+    turns,
+    maxMessageChars: config.maxMessageChars,
   });
   const recalls = new RecallService(new RecallStore(db), sessions, turns, config, log);
   if (config.recallToolEnabled) tools.register(scheduleRecallTool(recalls));
+  const queue = new QueueDispatcher(queuedStore, turns, config, log);
 
   let sweeper: NodeJS.Timeout | null = null;
+  let retentionTimer: NodeJS.Timeout | null = null;
+  let retentionRun: Promise<unknown> = Promise.resolve();
+  // Retention (SESSION_RETENTION_DAYS, profiles' retentionDays): once at start, then every interval.
+  const sweepRetention = () => {
+    retentionRun = sessions
+      .sweepRetention()
+      .then((r) => {
+        if (r.deleted > 0) log.info({ event: 'retention.deleted', sessions: r.deleted }, 'retention.deleted');
+      })
+      .catch((err: unknown) => log.warn({ err }, 'retention.sweep_failed'));
+  };
   let stopCleanup: (() => Promise<void>) | null = null;
   return {
     config,
@@ -216,6 +237,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     turns,
     editing,
     recalls,
+    queue,
     shares: new ShareService(store),
     transfer: new TransferService(store, profiles, bus),
     hooks,
@@ -233,11 +255,18 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       );
       sweeper.unref();
       recalls.start();
+      sweepRetention();
+      retentionTimer = setInterval(sweepRetention, config.sessionRetentionIntervalMs);
+      retentionTimer.unref();
+      queue.start();
       stopCleanup = files.startCleanupLoop(config.sessionFilesCleanupIntervalMs, (ids) => store.existing(ids));
     },
     close: async () => {
       if (sweeper) clearInterval(sweeper);
+      if (retentionTimer) clearInterval(retentionTimer);
+      await retentionRun;
       await recalls.stop();
+      await queue.stop();
       await stopCleanup?.();
       turns.abortAll();
       await turns.drain();

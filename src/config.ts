@@ -116,6 +116,18 @@ const settings = {
   sessionFilesDir: [z.string().min(1), './.data', 'Directory holding session_files/'],
   sessionFilesMaxSizeMb: [z.coerce.number().gt(0), '200', 'Largest accepted upload (MB)'],
   sessionFilesCleanupIntervalMs: [int(1000), '3600000', 'How often orphaned session directories are removed'],
+  sessionRetentionDays: [
+    int(0).max(36500),
+    '0',
+    'Delete sessions inactive (lastActive) for more than this many days, with everything they hold ' +
+      "(0 = keep forever; a profile's retentionDays overrides it; pinned sessions and running turns are kept)",
+  ],
+  sessionRetentionIntervalMs: [
+    int(1000),
+    '3600000',
+    'How often a process runs the retention sweep (and once at start)',
+  ],
+  sessionRetentionBatch: [int(1).max(10000), '100', 'Sessions one retention pass deletes at most'],
   memorySearchEnabled: [bool, 'true', 'Index compressed-away history verbatim (raw-history index)'],
   memoryRecallEnabled: [bool, 'true', 'Inject relevant excerpts when the context holds a summary'],
   memoryRecallK: [int(0), '2', 'Excerpts injected per turn at most'],

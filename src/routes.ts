@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 import type { App } from './app.js';
 import { isPlainName } from './files/names.js';
 import type { OpenedFile } from './files/store.js';
-import { ShareService } from './sessions/share.js';
 import { createStaticHandler } from './web/serve.js';
 import type { RouteHandler } from './server.js';
 import { Unauthenticated } from './store/errors.js';
@@ -123,8 +122,9 @@ async function serveFile(
  * the share-scoped URL that replaces `/sessions/{id}/files/{filename}` in
  * everything a link holder receives. Only files the shared conversation
  * published (a `content_publish` card in its display history) are served,
- * and only while the link resolves (deleting the session ends it); an
- * unknown token, an unpublished or missing file all answer the same 404.
+ * and only while the link resolves (revoking it, its expiry or deleting the
+ * session ends it; a snapshot link serves only what was published before it
+ * was taken); an unknown token, an unpublished or missing file all answer the same 404.
  */
 export const sharedFileRoute: RouteHandler = async (req, res, app) => {
   const url = new URL(req.url ?? '/', 'http://local');
@@ -148,10 +148,9 @@ export const sharedFileRoute: RouteHandler = async (req, res, app) => {
   }
   const header = req.headers[SHARE_TOKEN_HEADER];
   const token = typeof header === 'string' ? header : '';
-  const shares = new ShareService(app.store);
-  const shared = token ? await shares.resolve(token) : null;
-  const published = shared ? await shares.isPublished(shared.id, filename) : false;
-  const opened = published ? await app.files.open(shared!.id, filename) : null;
+  const shared = token ? await app.shares.resolve(token) : null;
+  const published = shared ? await app.shares.isPublished(shared, filename) : false;
+  const opened = published ? await app.files.open(shared!.session.id, filename) : null;
   if (!opened) {
     send(res, 404, 'Not found');
     return true;

@@ -76,7 +76,11 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
       const recall = await t.app.db.prisma.recall.create({
         data: { sessionId: raw, owner: null, dueAt: new Date(Date.now() + 3_600_000), text: 'later' },
       });
+      const queued = await t.app.db.prisma.queuedMessage.create({
+        data: { id: randomUUID(), sessionId: raw, content: 'queued', message: { role: 'user', content: 'queued' } },
+      });
       return {
+        queued: gid('QueuedMessage', queued.id),
         recall: gid('Recall', recall.id),
         session,
         message: gid('Message', `${raw}:${shown!.sequenceNumber}`),
@@ -151,6 +155,12 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
       deleted: gone.recall,
       missing: [gid('Recall', randomUUID()), gid('Recall', kept.raw)],
       malformed: common('Recall'),
+    };
+    fixtures.QueuedMessage = {
+      own: kept.queued,
+      deleted: gone.queued,
+      missing: [gid('QueuedMessage', randomUUID()), gid('QueuedMessage', kept.raw)],
+      malformed: common('QueuedMessage'),
     };
     fixtures.User = {
       own: gid('User', aliceUser!.id),
@@ -236,6 +246,11 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
     // Recalls follow Session.recalls: the session's owner or an admin, not a reader.
     expect(await t.gql(NODE, { id: fixtures.Recall!.own }, auditor)).toEqual(NULL_ANSWER);
     expect((await t.gql(NODE, { id: fixtures.Recall!.own }, root)).data.node.id).toBe(fixtures.Recall!.own);
+    // Queued messages follow Session.queuedMessages: the same rule.
+    expect(await t.gql(NODE, { id: fixtures.QueuedMessage!.own }, auditor)).toEqual(NULL_ANSWER);
+    expect((await t.gql(NODE, { id: fixtures.QueuedMessage!.own }, root)).data.node.id).toBe(
+      fixtures.QueuedMessage!.own,
+    );
     expect(await t.gql(NODE, { id: legacySession }, auditor)).toEqual(NULL_ANSWER);
     expect((await t.gql(NODE, { id: legacySession }, root)).data.node.id).toBe(legacySession);
   });

@@ -9,7 +9,7 @@
  */
 import { isRealUserMessage, shortenAtWord } from './titles.js';
 import type { ChatMessage } from './types.js';
-import { ErrorCode } from './error-codes.js';
+import type { ErrorCode } from './error-codes.js';
 
 export interface StoredBranch {
   name: string;
@@ -309,4 +309,93 @@ export function branchFromJson(j: StoredBranchJson): StoredBranch {
     suffix: j.suffix.map(messageFromJson),
     createdAt: new Date(j.createdAt),
   };
+}
+
+// ---- siblings (edit / regenerate) ----
+
+/** GraphQL `MessageSiblings`: where a message stands among the alternatives at its position. */
+export interface SiblingInfo {
+  /** 0-based, oldest first */
+  index: number;
+  /** 1 when there is no alternative */
+  count: number;
+}
+
+/** One alternative at a position: the active row, or the branches whose own first row is that message. */
+export interface Sibling {
+  key: string;
+  createdAt: Date;
+  /** null: the active row itself */
+  branches: StoredBranch[] | null;
+}
+
+/**
+ * The alternatives at the active row `sequenceNumber`: the row itself and
+ * every branch that leaves the active path right before it (its divergence
+ * point is the row's parent) with a different first message. Branches whose
+ * first own message is the same (by `messageKey`) are one alternative.
+ * Oldest first (by the first message's creation time, then key). `window`
+ * must hold every active row after the oldest branch base (switchBranch's
+ * window); null when the row is not in it (then it has no sibling).
+ */
+export function siblingsAt(
+  window: readonly ChatMessage[],
+  branches: readonly StoredBranch[],
+  sequenceNumber: number,
+): { siblings: Sibling[]; index: number } | null {
+  const at = window.findIndex((m) => m.sequenceNumber === sequenceNumber);
+  if (at < 0) return null;
+  const row = window[at]!;
+  const groups = new Map<string, Sibling>();
+  for (const b of branches) {
+    const d = divergence(window, b);
+    if (d.own.length === 0) continue;
+    // the active child of the prefix this branch keeps: the first active row after its divergence point
+    const child = window.find((m) => m.sequenceNumber > d.baseSequence);
+    if (child?.sequenceNumber !== sequenceNumber) continue;
+    const first = d.own[0]!;
+    const key = messageKey(first);
+    const group = groups.get(key);
+    if (group) {
+      group.branches!.push(b);
+      if (first.createdAt < group.createdAt) group.createdAt = first.createdAt;
+    } else groups.set(key, { key, createdAt: first.createdAt, branches: [b] });
+  }
+  const self: Sibling = { key: messageKey(row), createdAt: row.createdAt, branches: null };
+  const siblings = [self, ...groups.values()].sort(
+    (x, y) => x.createdAt.getTime() - y.createdAt.getTime() || (x.key < y.key ? -1 : x.key > y.key ? 1 : 0),
+  );
+  return { siblings, index: siblings.indexOf(self) };
+}
+
+/** The branch to switch to for a sibling: the one whose path ends with the newest message (its newest leaf). */
+export function newestLeaf(branches: readonly StoredBranch[]): StoredBranch {
+  const leafTime = (b: StoredBranch) => (b.suffix.at(-1)?.createdAt ?? b.createdAt).getTime();
+  return branches.reduce((best, b) =>
+    leafTime(b) > leafTime(best) || (leafTime(b) === leafTime(best) && b.createdAt > best.createdAt) ? b : best,
+  );
+}
+
+/**
+ * Plan cutting the active path after `cut` so a new alternative can grow
+ * there (edit, regenerate): the removed rows become a branch unless another
+ * branch already holds the whole active path; branches that shared removed
+ * rows are rebased onto the cut. `window` holds every active row after
+ * min(cut, oldest branch base).
+ */
+export function planCut(
+  window: readonly ChatMessage[],
+  branches: readonly StoredBranch[],
+  cut: number,
+  now: Date = new Date(),
+): { removed: ChatMessage[]; keepOldAs: StoredBranch | null; rebased: StoredBranch[] } {
+  const removed = window.filter((m) => m.sequenceNumber > cut);
+  const last = lastSequence(window);
+  const heldElsewhere = removed.length === 0 || branches.some((b) => divergence(window, b).baseSequence >= last);
+  const after = onActiveTruncated(branches, cut, removed);
+  const rebased = after.filter((b, i) => b !== branches[i]);
+  const keepOldAs = heldElsewhere
+    ? null
+    : { name: defaultBranchName(branches), baseSequence: cut, suffix: removed, createdAt: now };
+  return { removed, keepOldAs, rebased };
 }

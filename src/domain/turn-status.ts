@@ -6,6 +6,8 @@ export const TurnStatus = {
   CANCELLED: 'CANCELLED',
   FAILED: 'FAILED',
   INTERRUPTED: 'INTERRUPTED',
+  /** sent with whileRunning QUEUE: waits for the running turn to end (becomes RUNNING, or CANCELLED) */
+  QUEUED: 'QUEUED',
 } as const;
 
 export type TurnStatus = (typeof TurnStatus)[keyof typeof TurnStatus];
@@ -17,6 +19,7 @@ export const TURN_STATUSES = [
   TurnStatus.CANCELLED,
   TurnStatus.FAILED,
   TurnStatus.INTERRUPTED,
+  TurnStatus.QUEUED,
 ] as const;
 
 /** A turn in one of these still owns its session: no other turn may start. */

@@ -26,8 +26,13 @@ import {
   type BranchSummary,
   compactBranch,
   markBranch,
+  isTreeUserTurn,
+  newestLeaf,
   onActiveTruncated,
+  planCut,
   planSwitch,
+  type SiblingInfo,
+  siblingsAt,
   type StoredBranch,
   type TreeRow,
   treeRows,
@@ -38,6 +43,7 @@ import type { SessionService } from '../sessions/service.js';
 import type { EditStore, LockedSession } from '../store/edits.js';
 import { BadInput, Conflict, DomainError, NotFound } from '../store/errors.js';
 import type { StoredMessage } from '../store/rows.js';
+import type { TurnRow } from '../store/turns.js';
 import type { Viewer } from '../auth/policy.js';
 import type { SessionRow, SessionStore, Tx } from '../store/sessions.js';
 import { parseSessionMetadata, type SessionMetadataPatch } from '../domain/session-metadata.js';
@@ -83,6 +89,23 @@ export interface EditingHooks {
   serialize<T>(sessionId: string, fn: () => Promise<T>): Promise<T>;
   /** copies a session's file directory to another session (fork) */
   copySessionFiles(fromSessionId: string, toSessionId: string): Promise<void>;
+  /** starts the turn of an edit / regenerate (src/turns/service.ts) */
+  turns: TurnStarter;
+  /** MAX_MESSAGE_CHARS: an edited message obeys sendMessage's limit */
+  maxMessageChars: number;
+}
+
+/** What edit / regenerate need from the turn service. */
+export interface TurnStarter {
+  assertAccepting(): void;
+  createTurn(tx: Tx, sessionId: string, userSequence: number): Promise<TurnRow>;
+  started(turn: TurnRow, userMessage: StoredMessage): Promise<void>;
+}
+
+/** What Message.siblings reads once per session and request. */
+export interface SiblingSource {
+  window: ChatMessage[];
+  branches: StoredBranch[];
 }
 
 export class EditingService {
@@ -153,6 +176,10 @@ export class EditingService {
         if (after[i] !== branches[i]) await this.edits.saveBranch(tx, s.id, after[i]!);
     }
     const promoted = await this.repairContext(tx, s.id, cut, removed);
+    // The real prompt count of a call whose prompt lost rows no longer measures anything: the meter estimates again.
+    const baseline = parseSessionMetadata(s.metadata).baseline;
+    if (baseline && removed.length > 0 && !(baseline.lastSequence !== undefined && baseline.lastSequence <= cut))
+      await this.edits.updateState(tx, s.id, { metadata: { remove: ['baseline'] } });
     const checkpoint = checkpointFromJson(s.checkpoint);
     if (checkpoint && checkpoint.afterSequenceNumber > cut)
       await this.edits.updateState(tx, s.id, { checkpoint: null });
@@ -279,19 +306,159 @@ export class EditingService {
       const branches = await this.edits.branches(s.id, tx);
       if (!branches.some((b) => b.name === name))
         throw new DomainError(ErrorCode.NOT_FOUND, `No branch named "${name}"`);
-      const oldestFork = Math.min(...branches.map((b) => b.baseSequence));
-      const window = await this.edits.rowsAfter(tx, s.id, oldestFork);
-      const plan = planSwitch(window, branches, name);
-      if (plan.noop) return;
-      const removed = window.filter((m) => m.sequenceNumber > plan.deleteAfterSequence);
-      await this.cutTail(tx, s, plan.deleteAfterSequence, removed, plan.rebased);
-      await this.edits.deleteBranch(tx, s.id, plan.removeBranch);
-      if (plan.keepOldAs) await this.edits.saveBranch(tx, s.id, plan.keepOldAs);
-      await this.edits.insertRows(tx, s.id, plan.insert);
-      await this.edits.demoteRanges(tx, s.id, restoredCoverage(plan.insert), plan.deleteAfterSequence);
-      await this.saveRedo(tx, s, null);
+      await this.switchNow(tx, s, branches, name);
     });
     return this.reload(id);
+  }
+
+  private async switchNow(tx: Tx, s: LockedSession, branches: StoredBranch[], name: string): Promise<void> {
+    const oldestFork = Math.min(...branches.map((b) => b.baseSequence));
+    const window = await this.edits.rowsAfter(tx, s.id, oldestFork);
+    const plan = planSwitch(window, branches, name);
+    if (plan.noop) return;
+    const removed = window.filter((m) => m.sequenceNumber > plan.deleteAfterSequence);
+    await this.cutTail(tx, s, plan.deleteAfterSequence, removed, plan.rebased);
+    await this.edits.deleteBranch(tx, s.id, plan.removeBranch);
+    if (plan.keepOldAs) await this.edits.saveBranch(tx, s.id, plan.keepOldAs);
+    await this.edits.insertRows(tx, s.id, plan.insert);
+    await this.edits.demoteRanges(tx, s.id, restoredCoverage(plan.insert), plan.deleteAfterSequence);
+    await this.saveRedo(tx, s, null);
+  }
+
+  // ---- siblings: edit, regenerate, switchSibling ----
+
+  /**
+   * Where the active row `sequenceNumber` stands among its alternatives
+   * ({0, 1} without any). `memo` shares one read of the branches and the
+   * rows after the oldest fork among the messages of one request.
+   */
+  async siblings(
+    sessionId: string,
+    sequenceNumber: number,
+    memo?: Map<string, Promise<SiblingSource>>,
+  ): Promise<SiblingInfo> {
+    let source = memo?.get(sessionId);
+    if (!source) {
+      source = this.siblingSource(sessionId);
+      memo?.set(sessionId, source);
+    }
+    const { window, branches } = await source;
+    const found = branches.length > 0 ? siblingsAt(window, branches, sequenceNumber) : null;
+    return found ? { index: found.index, count: found.siblings.length } : { index: 0, count: 1 };
+  }
+
+  private async siblingSource(sessionId: string): Promise<SiblingSource> {
+    const branches = await this.edits.branches(sessionId);
+    if (branches.length === 0) return { window: [], branches };
+    const oldestFork = Math.min(...branches.map((b) => b.baseSequence));
+    return { window: await this.edits.rowsAfterNow(sessionId, oldestFork), branches };
+  }
+
+  /**
+   * Makes the alternative `index` at the active row `sequenceNumber` the
+   * current one: the branch holding it with the newest leaf is switched to
+   * (switchBranch's rules). The current index is a no-op.
+   */
+  async switchSibling(viewer: Viewer, id: string, sequenceNumber: number, index: number): Promise<SessionRow> {
+    await this.edit(viewer, id, async (tx, s) => {
+      const row = await this.activeRow(tx, s.id, sequenceNumber);
+      const branches = await this.edits.branches(s.id, tx);
+      const window =
+        branches.length > 0
+          ? await this.edits.rowsAfter(tx, s.id, Math.min(...branches.map((b) => b.baseSequence)))
+          : [];
+      const found = branches.length > 0 ? siblingsAt(window, branches, row.sequenceNumber) : null;
+      const count = found?.siblings.length ?? 1;
+      if (!Number.isInteger(index) || index < 0 || index >= count)
+        throw new BadInput(`index ${index} is out of range: this message has ${count} sibling(s)`);
+      const target = found ? found.siblings[index]!.branches : null;
+      if (target === null) return;
+      await this.switchNow(tx, s, branches, newestLeaf(target).name);
+    });
+    return this.reload(id);
+  }
+
+  /**
+   * A sibling of the user message at `sequenceNumber`: the rows from it on
+   * become a branch, the edited text is appended at its position and a turn
+   * answers it (committed together: a refused edit writes nothing).
+   */
+  async editMessage(
+    viewer: Viewer,
+    id: string,
+    sequenceNumber: number,
+    content: string,
+  ): Promise<{ turn: TurnRow; userMessage: StoredMessage }> {
+    if (content.trim() === '') throw new BadInput('Message must not be empty');
+    if (content.length > this.hooks.maxMessageChars)
+      throw new BadInput(`Message is longer than ${this.hooks.maxMessageChars} characters`);
+    return this.startAlternative(viewer, id, async (tx, s) => {
+      const row = await this.activeRow(tx, s.id, sequenceNumber);
+      if (!isTreeUserTurn(row)) throw new BadInput('Only a message the user wrote can be edited');
+      await this.cutForAlternative(tx, s, await this.edits.previousSequence(tx, s.id, row.sequenceNumber));
+      const [userMessage] = await this.store.append(s.id, [{ role: 'user', content }], tx);
+      return userMessage!;
+    });
+  }
+
+  /** A sibling answer to the assistant message at `sequenceNumber`: a new turn answering the user message before it. */
+  async regenerate(
+    viewer: Viewer,
+    id: string,
+    sequenceNumber: number,
+  ): Promise<{ turn: TurnRow; userMessage: StoredMessage }> {
+    return this.startAlternative(viewer, id, async (tx, s) => {
+      const row = await this.activeRow(tx, s.id, sequenceNumber);
+      if (row.role !== 'assistant') throw new BadInput('Only an assistant message can be regenerated');
+      const userSeq = await this.edits.userTurnBefore(tx, s.id, row.sequenceNumber);
+      if (userSeq === null) throw new BadInput('Nothing to regenerate: no user message precedes this answer');
+      await this.cutForAlternative(tx, s, userSeq);
+      return (await this.edits.rowAt(tx, s.id, userSeq))!;
+    });
+  }
+
+  private async startAlternative(
+    viewer: Viewer,
+    id: string,
+    prepare: (tx: Tx, s: LockedSession) => Promise<StoredMessage>,
+  ): Promise<{ turn: TurnRow; userMessage: StoredMessage }> {
+    this.hooks.turns.assertAccepting();
+    let result: { turn: TurnRow; userMessage: StoredMessage };
+    try {
+      result = await this.edit(viewer, id, async (tx, s) => {
+        const userMessage = await prepare(tx, s);
+        const turn = await this.hooks.turns.createTurn(tx, s.id, userMessage.sequenceNumber);
+        return { turn, userMessage };
+      });
+    } catch (error) {
+      // the partial unique index on active turns: a turn started in between
+      if (/P2002|23505|unique constraint/i.test(`${(error as { code?: string }).code ?? ''} ${String(error)}`))
+        throw new Conflict('A turn is already running in this session');
+      throw error;
+    }
+    await this.hooks.turns.started(result.turn, result.userMessage);
+    return result;
+  }
+
+  /** The row at `sequenceNumber` on the active path; NOT_FOUND when there is none (ids name active positions). */
+  private async activeRow(tx: Tx, sessionId: string, sequenceNumber: number): Promise<StoredMessage> {
+    const row =
+      Number.isInteger(sequenceNumber) && sequenceNumber >= 0
+        ? await this.edits.rowAt(tx, sessionId, sequenceNumber)
+        : null;
+    if (!row) throw new NotFound('Message');
+    return row;
+  }
+
+  /** Removes the rows after `cut`, kept as a branch (unless one already holds them all); clears redo. */
+  private async cutForAlternative(tx: Tx, s: LockedSession, cut: number): Promise<void> {
+    const branches = await this.edits.branches(s.id, tx);
+    const from = Math.min(cut, ...branches.map((b) => b.baseSequence));
+    const window = await this.edits.rowsAfter(tx, s.id, from);
+    const plan = planCut(window, branches, cut);
+    await this.cutTail(tx, s, cut, plan.removed as StoredMessage[], plan.rebased);
+    if (plan.keepOldAs) await this.edits.saveBranch(tx, s.id, plan.keepOldAs);
+    await this.saveRedo(tx, s, null);
   }
 
   async branches(sessionId: string): Promise<BranchSummary[]> {

@@ -15,6 +15,19 @@ export interface TurnJson {
   pendingToolCalls: ToolCall[];
 }
 
+/** A message waiting for the running turn (whileRunning QUEUE or STEER). */
+export interface QueuedMessageJson {
+  id: string;
+  sessionId: string;
+  kind: string;
+  status: string;
+  content: string;
+  createdAt: string;
+  /** 1-based place in the session's queue; null once it left it */
+  position: number | null;
+  turnId: string | null;
+}
+
 export type SessionEventBody =
   | { type: 'TurnStarted'; turn: TurnJson; userMessage: MessageJson }
   | { type: 'TextDelta'; turnId: string; text: string }
@@ -35,6 +48,11 @@ export type SessionEventBody =
   | { type: 'SessionRenamed'; name: string; titleSource: string }
   | { type: 'TurnEnded'; turn: TurnJson; assistantMessage: MessageJson | null; usage: Usage }
   | { type: 'TurnFailed'; turn: TurnJson; code: string; message: string }
+  | { type: 'MessageQueued'; queued: QueuedMessageJson }
+  | { type: 'QueuedMessageDispatched'; queuedId: string; turnId: string; steered: boolean }
+  | { type: 'QueuedMessageCancelled'; queuedId: string }
+  | { type: 'MessageSteered'; turnId: string; queuedId: string; message: MessageJson }
+  | { type: 'TurnInterrupted'; turnId: string; byTurnId: string }
   /** never stored: told to a resuming subscriber whose cursor predates the log */
   | { type: 'EventsReset'; reason: 'RESTARTED' | 'TRIMMED' };
 

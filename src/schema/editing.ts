@@ -1,9 +1,35 @@
 /** History editing: fork, undo / redo / revert, branches and tree, checkpoint / rewind, edit stats. */
 import type { EditStats } from '../domain/edit-stats.js';
 import type { Checkpoint } from '../domain/history-edits.js';
-import type { BranchSummary, TreeRow } from '../domain/tree.js';
-import { builder } from './builder.js';
+import type { BranchSummary, SiblingInfo, TreeRow } from '../domain/tree.js';
+import type { SiblingSource } from '../editing/service.js';
+import { builder, type Context } from './builder.js';
+import { parseMessageId } from './ids.js';
+import { MessageRef } from './message.js';
 import { SessionRef } from './session.js';
+import { SendMessagePayload } from './turn.js';
+
+const MessageSiblingsRef = builder.objectRef<SiblingInfo>('MessageSiblings').implement({
+  description: 'Where a message stands among the alternatives at its position (edits, regenerated answers)',
+  fields: (t) => ({
+    index: t.exposeInt('index', { description: '0-based, oldest first' }),
+    count: t.exposeInt('count', { description: '1 when there is no alternative' }),
+  }),
+});
+
+/** One read of a session's branches per request, shared by every message of a history page. */
+const siblingMemos = new WeakMap<Context, Map<string, Promise<SiblingSource>>>();
+
+builder.objectFields(MessageRef, (t) => ({
+  siblings: t.field({
+    type: MessageSiblingsRef,
+    resolve: (m, _a, ctx) => {
+      let memo = siblingMemos.get(ctx);
+      if (!memo) siblingMemos.set(ctx, (memo = new Map()));
+      return ctx.app.editing.siblings(m.sessionId, m.sequenceNumber, memo);
+    },
+  }),
+}));
 
 const BranchRef = builder.objectRef<BranchSummary>('Branch').implement({
   fields: (t) => ({
@@ -94,6 +120,36 @@ builder.mutationFields((t) => {
       type: SessionRef,
       args: { id: t.arg.globalID({ for: SessionRef, required: true }), branch: t.arg.string({ required: true }) },
       resolve: (_root, args, ctx) => ctx.app.editing.switchBranch(ctx.viewer, args.id.id, args.branch),
+    }),
+    editMessage: authed.field({
+      type: SendMessagePayload,
+      description:
+        'A sibling of a user message: the edited text at the same position, answered by a new turn. ' +
+        'The old path stays as a branch.',
+      args: { messageId: t.arg.id({ required: true }), content: t.arg.string({ required: true }) },
+      resolve: async (_root, args, ctx) => {
+        const m = parseMessageId(String(args.messageId));
+        const started = await ctx.app.editing.editMessage(ctx.viewer, m.sessionId, m.sequenceNumber, args.content);
+        return { ...started, queued: null };
+      },
+    }),
+    regenerate: authed.field({
+      type: SendMessagePayload,
+      description: 'A sibling answer: a new turn answering the user message before this assistant message.',
+      args: { messageId: t.arg.id({ required: true }) },
+      resolve: async (_root, args, ctx) => {
+        const m = parseMessageId(String(args.messageId));
+        return { ...(await ctx.app.editing.regenerate(ctx.viewer, m.sessionId, m.sequenceNumber)), queued: null };
+      },
+    }),
+    switchSibling: authed.field({
+      type: SessionRef,
+      description: 'Makes the branch holding sibling `index` of this message current (its newest leaf).',
+      args: { messageId: t.arg.id({ required: true }), index: t.arg.int({ required: true }) },
+      resolve: (_root, args, ctx) => {
+        const m = parseMessageId(String(args.messageId));
+        return ctx.app.editing.switchSibling(ctx.viewer, m.sessionId, m.sequenceNumber, args.index);
+      },
     }),
     markCheckpoint: authed.field({
       type: CheckpointRef,

@@ -9,6 +9,8 @@ import { sessionGlobalId, turnGlobalId } from './ids.js';
 import { MessageRef, ToolCallRef } from './message.js';
 import { SessionRef } from './session.js';
 import { TurnRef } from './turn.js';
+import { QueuedMessageRef } from './queue.js';
+import { encodeGlobalID } from '@pothos/plugin-relay';
 import { UsageRef } from './usage.js';
 
 type Of<K extends SessionEvent['type']> = Extract<SessionEvent, { type: K }>;
@@ -106,6 +108,30 @@ eventType('TurnFailed', (t) => ({
   turn: t.field({ type: TurnRef, resolve: (e: Of<'TurnFailed'>) => e.turn }),
   code: t.exposeString('code'),
   message: t.exposeString('message'),
+}));
+
+eventType('MessageQueued', (t) => ({
+  queued: t.field({ type: QueuedMessageRef, resolve: (e: Of<'MessageQueued'>) => e.queued }),
+}));
+eventType('QueuedMessageDispatched', (t) => ({
+  queuedId: t.id({ resolve: (e: Of<'QueuedMessageDispatched'>) => encodeGlobalID('QueuedMessage', e.queuedId) }),
+  turnId: t.id({ resolve: (e: Of<'QueuedMessageDispatched'>) => turnGlobalId(e.turnId) }),
+  steered: t.exposeBoolean('steered', { description: 'true when a running turn took it (STEER)' }),
+}));
+eventType('QueuedMessageCancelled', (t) => ({
+  queuedId: t.id({ resolve: (e: Of<'QueuedMessageCancelled'>) => encodeGlobalID('QueuedMessage', e.queuedId) }),
+}));
+eventType('MessageSteered', (t) => ({
+  turnId: t.id({ resolve: (e: Of<'MessageSteered'>) => turnGlobalId(e.turnId) }),
+  queuedId: t.id({ resolve: (e: Of<'MessageSteered'>) => encodeGlobalID('QueuedMessage', e.queuedId) }),
+  message: t.field({ type: MessageRef, resolve: (e: Of<'MessageSteered'>) => e.message }),
+}));
+eventType('TurnInterrupted', (t) => ({
+  turnId: t.id({
+    description: 'the cancelled turn (its TurnEnded, status CANCELLED, came before)',
+    resolve: (e: Of<'TurnInterrupted'>) => turnGlobalId(e.turnId),
+  }),
+  byTurnId: t.id({ resolve: (e: Of<'TurnInterrupted'>) => turnGlobalId(e.byTurnId) }),
 }));
 
 export const EventsResetReasonEnum = builder.enumType('EventsResetReason', {

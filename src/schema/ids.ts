@@ -41,6 +41,20 @@ export function wantedTypeOf(error: Error): string | null {
   return at < 0 ? null : error.message.slice(at + marker.length);
 }
 
+/** A Message id (`Message:<session uuid>:<sequenceNumber>`, a position on the active path). */
+export function parseMessageId(id: string): { sessionId: string; sequenceNumber: number } {
+  let decoded: { typename: string; id: string };
+  try {
+    decoded = decodeGlobalID(id);
+  } catch {
+    throw new BadInput('Malformed Message id');
+  }
+  const [sessionId = '', seq = '', ...rest] = decoded.id.split(':');
+  if (decoded.typename !== 'Message' || rest.length > 0 || !UUID.test(sessionId) || !/^\d{1,9}$/.test(seq))
+    throw new BadInput('Malformed Message id');
+  return { sessionId, sequenceNumber: Number(seq) };
+}
+
 export const sessionGlobalId = (id: string) => encodeGlobalID('Session', id);
 export const turnGlobalId = (id: string) => encodeGlobalID('Turn', id);
 

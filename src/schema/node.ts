@@ -40,6 +40,14 @@ const visible: Record<string, (id: string, ctx: AuthenticatedContext) => Promise
     const session = await lookups.readableSession(ctx.app.db, sessionId, ctx.app.store.readWhere(ctx.viewer));
     return session !== null && can(ctx.viewer, 'readContext', session);
   },
+  // Session.queuedMessages: like recalls, the session's owner or an admin.
+  QueuedMessage: async (id, ctx) => {
+    if (!UUID.test(id)) return false;
+    const sessionId = await lookups.sessionIdOfQueuedMessage(ctx.app.db, id);
+    if (!sessionId) return false;
+    const session = await lookups.readableSession(ctx.app.db, sessionId, ctx.app.store.readWhere(ctx.viewer));
+    return session !== null && can(ctx.viewer, 'readContext', session);
+  },
   // viewer.user and Session.owner: yourself, and the owners of sessions you may read (everyone for an admin).
   User: async (id, ctx) => {
     const { viewer } = ctx;

@@ -14,6 +14,12 @@ export const ProfileRef = builder.prismaNode('Profile', {
     compressionMaxTokens: t.exposeInt('compressionMaxTokens'),
     vision: t.exposeBoolean('vision'),
     planning: t.exposeBoolean('planning'),
+    retentionDays: t.exposeInt('retentionDays', {
+      nullable: true,
+      description:
+        'Sessions of this profile inactive for more than this many days are deleted; ' +
+        'null = SESSION_RETENTION_DAYS, 0 = never.',
+    }),
   }),
 });
 
@@ -37,6 +43,11 @@ const UpsertProfileInput = builder.inputType('UpsertProfileInput', {
     compressionPrompt: t.string(),
     vision: t.boolean(),
     planning: t.boolean(),
+    retentionDays: t.int({
+      description:
+        'Overrides SESSION_RETENTION_DAYS for this profile (0 = keep forever); null = the global setting; ' +
+        'left out = unchanged.',
+    }),
   }),
 });
 

@@ -180,6 +180,32 @@ const CreateSessionInput = builder.inputType('CreateSessionInput', {
 const DeleteSessionPayload = builder.objectRef<{ deletedSessionId: string }>('DeleteSessionPayload').implement({
   fields: (t) => ({ deletedSessionId: t.exposeID('deletedSessionId') }),
 });
+const DeleteSessionsFilter = builder.inputType('DeleteSessionsFilter', {
+  description:
+    'Which of your own sessions to delete: every given criterion must hold, and at least one is required. ' +
+    'Pinned sessions are kept unless includePinned.',
+  fields: (t) => ({
+    ids: t.globalIDList({
+      for: SessionRef,
+      description: "At most MAX_PAGE_SIZE ids; unknown or others' match nothing.",
+    }),
+    inactiveBefore: t.field({ type: 'DateTime', description: 'lastActive before this' }),
+    profileId: t.id({ description: 'sessions of this profile' }),
+    includePinned: t.boolean({ defaultValue: false }),
+  }),
+});
+const DeleteSessionsPayload = builder
+  .objectRef<{ deletedIds: string[]; hasMore: boolean }>('DeleteSessionsPayload')
+  .implement({
+    fields: (t) => ({
+      deletedCount: t.int({ resolve: (p) => p.deletedIds.length }),
+      deletedSessionIds: t.idList({ resolve: (p) => p.deletedIds.map(sessionGlobalId) }),
+      hasMore: t.boolean({
+        description: 'More sessions match than one call deletes (MAX_PAGE_SIZE): call again.',
+        resolve: (p) => p.hasMore,
+      }),
+    }),
+  });
 const RecordSessionEventInput = builder.inputType('RecordSessionEventInput', {
   fields: (t) => ({
     sessionId: t.globalID({ for: SessionRef, required: true }),
@@ -207,6 +233,20 @@ builder.mutationFields((t) => {
         await ctx.app.sessions.delete(ctx.viewer, args.id.id);
         return { deletedSessionId: sessionGlobalId(args.id.id) };
       },
+    }),
+    deleteSessions: authed.field({
+      type: DeleteSessionsPayload,
+      description:
+        "Bulk delete of the viewer's own sessions (admins too: only their own), as deleteSession does each; " +
+        'at most MAX_PAGE_SIZE per call (hasMore). BAD_USER_INPUT without a criterion.',
+      args: { filter: t.arg({ type: DeleteSessionsFilter, required: true }) },
+      resolve: (_root, { filter }, ctx) =>
+        ctx.app.sessions.deleteMany(ctx.viewer, {
+          ids: filter.ids ? filter.ids.map((g) => g.id) : undefined,
+          inactiveBefore: filter.inactiveBefore ?? undefined,
+          profileId: filter.profileId ? parseGlobalId(String(filter.profileId), 'Profile') : undefined,
+          includePinned: filter.includePinned ?? false,
+        }),
     }),
     renameSession: authed.field({
       type: SessionRef,

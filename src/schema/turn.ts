@@ -7,6 +7,8 @@ import { turnById } from '../store/lookups.js';
 import { builder } from './builder.js';
 import { MessageRef, ToolCallRef } from './message.js';
 import { SessionRef } from './session.js';
+import { QueuedMessageRef, queuedShape, WhileRunningEnum } from './queue.js';
+import type { QueuedMessage } from '../store/queued.js';
 
 export const TurnStatusEnum = builder.enumType('TurnStatus', { values: TURN_STATUSES });
 
@@ -72,6 +74,11 @@ const SendMessageInput = builder.inputType('SendMessageInput', {
       description: 'tools the client will execute; calls arrive as ToolCallRequested events',
     }),
     idempotencyKey: t.string({ description: 'same key within 24 h returns the same turn instead of starting another' }),
+    whileRunning: t.field({
+      type: WhileRunningEnum,
+      defaultValue: 'REJECT',
+      description: 'what happens when a turn is already running in the session',
+    }),
   }),
 });
 
@@ -85,24 +92,56 @@ const SubmitToolResultInput = builder.inputType('SubmitToolResultInput', {
   }),
 });
 
-const SendMessagePayload = builder
-  .objectRef<{ turn: TurnShape; userMessage: import('./message.js').MessageShape }>('SendMessagePayload')
+export const SendMessagePayload = builder
+  .objectRef<{ turn: TurnShape; userMessage: import('./message.js').MessageShape; queued: QueuedMessage | null }>(
+    'SendMessagePayload',
+  )
   .implement({
     fields: (t) => ({
-      turn: t.field({ type: TurnRef, resolve: (p) => p.turn }),
-      userMessage: t.field({ type: MessageRef, resolve: (p) => p.userMessage }),
+      turn: t.field({
+        type: TurnRef,
+        description: 'the turn that answers the message: QUEUED while it waits (QUEUE), the running one (STEER)',
+        resolve: (p) => p.turn,
+      }),
+      userMessage: t.field({
+        type: MessageRef,
+        description:
+          'the stored message; while it waits (queued is set) the message as it will be stored, sequenceNumber -1',
+        resolve: (p) => p.userMessage,
+      }),
+      queued: t.field({
+        type: QueuedMessageRef,
+        nullable: true,
+        description: 'set when the message waits (whileRunning QUEUE or STEER with a turn running)',
+        resolve: (p, _a, ctx) => (p.queued ? queuedShape(ctx, p.queued) : null),
+      }),
     }),
   });
+
+builder.objectFields(QueuedMessageRef, (t) => ({
+  turn: t.field({
+    type: TurnRef,
+    nullable: true,
+    description: 'QUEUE: its turn (QUEUED until dispatched); STEER: the turn it joins, or the turn it became',
+    resolve: async (q, _a, ctx) => {
+      if (!q.turnId) return null;
+      const turn = await loadTurn(q.turnId, ctx);
+      return turn instanceof Error ? null : turn;
+    },
+  }),
+}));
 
 builder.mutationFields((t) => ({
   sendMessage: t.withAuth({ authenticated: true }).field({
     type: SendMessagePayload,
-    description: 'Starts a turn. Its progress arrives on sessionEvents.',
+    description:
+      'Starts a turn. Its progress arrives on sessionEvents. While a turn runs, whileRunning decides (default REJECT).',
     args: { input: t.arg({ type: SendMessageInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
       ctx.app.turns.sendMessage(ctx.viewer, {
         ...input,
         sessionId: input.sessionId.id,
+        whileRunning: input.whileRunning ?? 'REJECT',
         clientTools: input.clientTools?.map((c) => ({ ...c, parameters: c.parameters })) ?? null,
       }),
   }),

@@ -23,10 +23,12 @@ export async function historyPage(
   session: { id: string; displayCount: number },
   args: PageArgs,
   maxPageSize: number,
+  /** a snapshot share: only rows saved before this sequence number */
+  beforeSequence?: number,
 ): Promise<HistoryPage> {
   const total = session.displayCount;
   const { start, end } = pageWindow(args, total, maxPageSize);
-  const rows = await store.displayRange(session.id, start, end);
+  const rows = await store.displayRange(session.id, start, end, beforeSequence);
   const edges = rows.map((node) => ({
     cursor: encodeIndexCursor(node.displayIndex!),
     displayIndex: node.displayIndex!,

@@ -15,7 +15,12 @@ export interface UpsertProfile {
   compressionPrompt?: string | null;
   vision?: boolean | null;
   planning?: boolean | null;
+  /** undefined = unchanged; null = SESSION_RETENTION_DAYS; 0 = keep forever */
+  retentionDays?: number | null;
 }
+
+/** The longest retention a profile may set (100 years). */
+export const MAX_RETENTION_DAYS = 36_500;
 
 const PROVIDERS = new Set(['ollama', 'openai', 'anthropic']);
 
@@ -86,6 +91,9 @@ export class ProfileService {
     if (input.compressionMaxTokens != null && input.compressionMaxTokens < 1) {
       throw new BadInput('compressionMaxTokens must be at least 1');
     }
+    if (input.retentionDays != null && (input.retentionDays < 0 || input.retentionDays > MAX_RETENTION_DAYS)) {
+      throw new BadInput(`retentionDays must be between 0 and ${MAX_RETENTION_DAYS}`);
+    }
     const data = {
       name: input.name.trim(),
       model: input.model.trim(),
@@ -97,6 +105,7 @@ export class ProfileService {
       ...(input.compressionPrompt !== undefined && { compressionPrompt: input.compressionPrompt }),
       ...(input.vision != null && { vision: input.vision }),
       ...(input.planning != null && { planning: input.planning }),
+      ...(input.retentionDays !== undefined && { retentionDays: input.retentionDays }),
     };
     const c = this.config;
     return this.profiles.upsert(

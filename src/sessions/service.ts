@@ -10,6 +10,7 @@ import type { StoredMessage } from '../store/rows.js';
 import type { Viewer } from '../auth/policy.js';
 import { type SessionRow, SessionStore } from '../store/sessions.js';
 import type { ProfileService } from './profiles.js';
+import { type DeletedSession, type OwnSessionFilter, RetentionStore } from '../store/retention.js';
 
 export const MAX_NAME_LENGTH = 200;
 const ALLOWED_EVENT_SOURCES = new Set(['task_note', 'synapse_event']);
@@ -34,7 +35,11 @@ export class SessionService {
     private readonly bus: EventBus,
     private readonly config: Config,
     private readonly deleteHooks: SessionDeleteHooks,
+    private readonly retention: RetentionStore = new RetentionStore(store.db),
   ) {}
+
+  /** The retention sweep running in this process, if any: sweeps queue behind it. */
+  private sweeping: Promise<unknown> = Promise.resolve();
 
   /** The session if the viewer may read it; NOT_FOUND otherwise (same answer as a missing one). */
   readable(viewer: Viewer, id: string): Promise<SessionRow> {
@@ -66,6 +71,70 @@ export class SessionService {
     await this.deleteHooks.afterDelete(session.id);
     await this.bus.publishList({ kind: 'deleted', sessionId: session.id, userId: session.userId });
     return session.id;
+  }
+
+  /**
+   * The viewer's bulk delete: their own sessions matching every given
+   * criterion (admins too: only their own), at most `MAX_PAGE_SIZE` per call,
+   * pinned ones only with `includePinned`. Each goes the way `delete` goes
+   * (a running turn is stopped, the files follow the commit). BAD_USER_INPUT
+   * without a criterion, with an empty or too long `ids`.
+   */
+  async deleteMany(viewer: Viewer, filter: OwnSessionFilter): Promise<{ deletedIds: string[]; hasMore: boolean }> {
+    const limit = this.config.maxPageSize;
+    if (filter.ids && filter.ids.length === 0) throw new BadInput('ids must not be empty');
+    if (filter.ids && filter.ids.length > limit) throw new BadInput(`ids holds at most ${limit} ids`);
+    if (!filter.ids && !filter.inactiveBefore && !filter.profileId) {
+      throw new BadInput('deleteSessions needs at least one criterion: ids, inactiveBefore or profileId');
+    }
+    if (!viewer.userId) return { deletedIds: [], hasMore: false };
+    const matching = await this.retention.ownMatching(viewer.userId, filter, limit + 1);
+    const deletedIds: string[] = [];
+    for (const id of matching.slice(0, limit)) {
+      await this.deleteHooks.beforeDelete(id);
+      if (!(await this.store.delete(id))) continue;
+      await this.deleteHooks.afterDelete(id);
+      await this.bus.publishList({ kind: 'deleted', sessionId: id, userId: viewer.userId });
+      deletedIds.push(id);
+    }
+    return { deletedIds, hasMore: matching.length > limit };
+  }
+
+  /**
+   * One retention pass: deletes at most `SESSION_RETENTION_BATCH` expired
+   * sessions (store/retention.ts says which), then removes their files and
+   * announces them like `delete`. Null when another process runs a pass now.
+   */
+  async retentionPass(): Promise<DeletedSession[] | null> {
+    const deleted = await this.retention.deleteExpired(
+      this.config.sessionRetentionDays,
+      this.config.sessionRetentionBatch,
+    );
+    for (const row of deleted ?? []) {
+      await this.deleteHooks.afterDelete(row.id);
+      await this.bus.publishList({ kind: 'deleted', sessionId: row.id, userId: row.userId });
+    }
+    return deleted;
+  }
+
+  /**
+   * Passes until one deletes less than a batch, or another process holds the
+   * sweep (it carries on). Sweeps of this process run one after another.
+   * Answers how many each pass deleted.
+   */
+  sweepRetention(): Promise<{ deleted: number; passes: number[] }> {
+    const run = this.sweeping.then(async () => {
+      const passes: number[] = [];
+      for (;;) {
+        const deleted = await this.retentionPass();
+        if (deleted === null) break;
+        passes.push(deleted.length);
+        if (deleted.length < this.config.sessionRetentionBatch) break;
+      }
+      return { deleted: passes.reduce((a, b) => a + b, 0), passes };
+    });
+    this.sweeping = run.catch(() => undefined);
+    return run;
   }
 
   async rename(viewer: Viewer, id: string, rawName: string) {

@@ -2,18 +2,20 @@
  * Public read-only share links (seed: "Public read-only share"). One
  * capability token per session (`session_shares`), 256 bits from the CSPRNG,
  * base64url; the URL carries it in the hash (`/#share=<token>`) so it never
- * reaches a request line, access log or Referer header. No expiry, no revoke:
- * deleting the session cascades the row away and the link stops resolving.
+ * reaches a request line, access log or Referer header. Lifecycle (issue 19,
+ * item 3): `revokeShare` deletes links, an expiry makes a link answer like a
+ * revoked one, snapshot links (any number, each call a new token) freeze the
+ * history as it was when shared. Deleting the session cascades every row away.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { createShareRedactor, type Redactor } from '../domain/share-redaction.js';
 import { SESSION_FILES_DIRNAME } from '../files/store.js';
 import type { StoredMessage } from '../store/rows.js';
-import { Conflict, Forbidden, NotFound } from '../store/errors.js';
+import { BadInput, Conflict, Forbidden, NotFound } from '../store/errors.js';
 import { ANONYMOUS, can, type Viewer } from '../auth/policy.js';
 import type { SessionRow, SessionStore } from '../store/sessions.js';
-import { ShareStore } from '../store/shares.js';
+import { type ResolvedShare, type ShareLinkRow, ShareStore } from '../store/shares.js';
 
 /** 32 random bytes → 43 base64url characters. */
 export const SHARE_TOKEN_BYTES = 32;
@@ -102,18 +104,31 @@ function isUniqueViolation(error: unknown): boolean {
   return /P2002|23505|unique constraint/i.test(text);
 }
 
+/** Snapshot links one session may hold at once (a bound on rows a caller can make). */
+export const MAX_SNAPSHOT_LINKS = 100;
+
+export interface IssueOptions {
+  /** undefined = keep the live link's expiry (none for a new link); null = never expires */
+  expiresAt?: Date | null;
+  snapshot?: boolean;
+}
+
+/** A link as the share payloads and the owner's view show it. */
+export interface ShareLink extends ShareLinkRow {
+  url: string;
+}
+
+const withUrl = (row: ShareLinkRow): ShareLink => ({ ...row, url: shareUrl(row.token) });
+
 export class ShareService {
   constructor(
     private readonly store: SessionStore,
     private readonly shares: ShareStore = new ShareStore(store.db),
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /**
-   * Issue (or return the existing) token. NOT_FOUND when the viewer cannot
-   * read the session (same as missing), FORBIDDEN when they can read but not
-   * publish it, CONFLICT while no message has been saved.
-   */
-  async issue(viewer: Viewer, sessionId: string): Promise<{ token: string; url: string }> {
+  /** The session if the viewer may publish it: NOT_FOUND when unreadable (same as missing), FORBIDDEN otherwise. */
+  private async publishable(viewer: Viewer, sessionId: string): Promise<SessionRow> {
     const session = await this.store.get(sessionId);
     if (!session || !can(viewer, 'read', session)) throw new NotFound();
     if (!can(viewer, 'share', session)) {
@@ -123,38 +138,98 @@ export class ShareService {
           : 'With authentication disabled only local-mode sessions can be shared',
       );
     }
-    const existing = await this.shares.tokenOf(sessionId);
-    if (existing) return { token: existing, url: shareUrl(existing) };
+    return session;
+  }
+
+  /**
+   * Issue (or return the existing) live link, or a new snapshot link. NOT_FOUND
+   * when the viewer cannot read the session (same as missing), FORBIDDEN when
+   * they can read but not publish it, CONFLICT while no message has been saved,
+   * BAD_USER_INPUT for an expiry not in the future. A repeat call returns the
+   * same live token and sets its expiry when `expiresAt` is given; once the
+   * live link expired (or was revoked) the next call issues a new token.
+   */
+  async issue(viewer: Viewer, sessionId: string, options: IssueOptions = {}): Promise<ShareLink> {
+    const { expiresAt, snapshot = false } = options;
+    if (expiresAt && expiresAt.getTime() <= this.now().getTime()) {
+      throw new BadInput('expiresAt must be in the future');
+    }
+    const session = await this.publishable(viewer, sessionId);
     if (session.nextSequence === 0)
       throw new Conflict('The session has no saved message yet; send one before sharing it');
+    if (snapshot) {
+      if ((await this.shares.snapshotCount(sessionId)) >= MAX_SNAPSHOT_LINKS) {
+        throw new BadInput(`A session holds at most ${MAX_SNAPSHOT_LINKS} snapshot links; revoke some first`);
+      }
+      return withUrl(await this.shares.createSnapshot(session, newShareToken(), expiresAt ?? null));
+    }
+    const existing = await this.shares.liveLink(sessionId);
+    if (existing && !isExpired(existing, this.now())) {
+      if (expiresAt === undefined || sameTime(existing.expiresAt, expiresAt)) return withUrl(existing);
+      const updated = await this.shares.setExpiry(sessionId, existing.token, expiresAt);
+      if (updated) return withUrl(updated);
+    } else if (existing) {
+      // Expired answers like revoked: the old token never resolves again, a new one is issued.
+      await this.shares.removeLive(sessionId, existing.token);
+    }
     try {
-      const token = await this.shares.create(sessionId, newShareToken());
-      return { token, url: shareUrl(token) };
+      return withUrl(await this.shares.create(sessionId, newShareToken(), expiresAt ?? null));
     } catch (error) {
       // A concurrent call won the insert: answer with its token.
       if (!isUniqueViolation(error)) throw error;
-      const token = await this.shares.tokenOf(sessionId);
-      if (!token) throw error;
-      return { token, url: shareUrl(token) };
+      const won = await this.shares.liveLink(sessionId);
+      if (!won) throw error;
+      return withUrl(won);
     }
   }
 
-  /** The existing token of a session, if any (no checks: callers decide who sees it). */
+  /**
+   * Revokes the session's links: every one (the live link and all snapshots), or only `token`.
+   * The same checks as `issue`; answers how many links went (0 when there was none).
+   */
+  async revoke(viewer: Viewer, sessionId: string, token?: string | null): Promise<number> {
+    await this.publishable(viewer, sessionId);
+    if (token != null && !isShareTokenShape(token)) return 0;
+    return this.shares.revoke(sessionId, token ?? undefined);
+  }
+
+  /** The session's live link, expired or not (no checks: callers decide who sees it). */
+  async liveLink(sessionId: string): Promise<ShareLink | null> {
+    const row = await this.shares.liveLink(sessionId);
+    return row ? withUrl(row) : null;
+  }
+
+  /** Every link of the session, live first (no checks). */
+  async links(sessionId: string): Promise<ShareLink[]> {
+    return (await this.shares.links(sessionId)).map(withUrl);
+  }
+
+  /** The live token of a session, if any and not expired (no checks: callers decide who sees it). */
   async tokenOf(sessionId: string): Promise<string | null> {
-    return this.shares.tokenOf(sessionId);
+    const row = await this.shares.liveLink(sessionId);
+    return row && !isExpired(row, this.now()) ? row.token : null;
   }
 
   /**
    * Whether `filename` was published in the shared session's display history
-   * (a `content_publish` result card naming it): the only files a holder may fetch.
+   * (a `content_publish` result card naming it, within the snapshot for a
+   * snapshot link): the only files a holder may fetch.
    */
-  async isPublished(sessionId: string, filename: string): Promise<boolean> {
-    return this.shares.isPublished(sessionId, filename);
+  async isPublished(shared: ResolvedShare, filename: string): Promise<boolean> {
+    return this.shares.isPublished(shared.session.id, filename, shared.snapshot?.nextSequence);
   }
 
-  /** The shared session behind a token; null for unknown, forged or deleted alike. */
-  async resolve(token: string): Promise<(SessionRow & { profileName: string }) | null> {
+  /** The shared session behind a token; null for unknown, forged, revoked, expired or deleted alike. */
+  async resolve(token: string): Promise<ResolvedShare | null> {
     if (!isShareTokenShape(token)) return null;
-    return this.shares.resolve(token);
+    return this.shares.resolve(token, this.now());
   }
+}
+
+export function isExpired(link: { expiresAt: Date | null }, now: Date): boolean {
+  return link.expiresAt !== null && link.expiresAt.getTime() <= now.getTime();
+}
+
+function sameTime(a: Date | null, b: Date | null): boolean {
+  return (a?.getTime() ?? null) === (b?.getTime() ?? null);
 }

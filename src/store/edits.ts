@@ -109,6 +109,11 @@ export class EditStore {
     return this.select(tx, sessionId, 'sequence_number > $2', [seq]);
   }
 
+  /** rowsAfter outside a transaction (reads: siblings). */
+  rowsAfterNow(sessionId: string, seq: number): Promise<StoredMessage[]> {
+    return this.select(this.prisma as unknown as Tx, sessionId, 'sequence_number > $2', [seq]);
+  }
+
   async rowAt(tx: Tx, sessionId: string, seq: number): Promise<StoredMessage | null> {
     return (await this.select(tx, sessionId, 'sequence_number = $2', [seq]))[0] ?? null;
   }
@@ -139,6 +144,19 @@ export class EditStore {
          (SELECT max(sequence_number) FROM session_messages WHERE session_id = $1::uuid AND ${where}),
          (SELECT max(sequence_number) FROM session_messages_archive WHERE session_id = $1::uuid AND ${where})) AS s`,
       sessionId,
+    );
+    return rows[0]?.s ?? null;
+  }
+
+  /** Sequence of the newest user-turn message (a real user message or a recall) before `seq`, or null. */
+  async userTurnBefore(tx: Tx, sessionId: string, seq: number): Promise<number | null> {
+    const where = `sequence_number < $2 AND role = 'user' AND NOT (is_agent_note OR is_summary OR is_compression)`;
+    const rows = await tx.$queryRawUnsafe<{ s: number | null }[]>(
+      `SELECT greatest(
+         (SELECT max(sequence_number) FROM session_messages WHERE session_id = $1::uuid AND ${where}),
+         (SELECT max(sequence_number) FROM session_messages_archive WHERE session_id = $1::uuid AND ${where})) AS s`,
+      sessionId,
+      seq,
     );
     return rows[0]?.s ?? null;
   }

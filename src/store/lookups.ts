@@ -36,6 +36,10 @@ export async function sessionIdOfRecall(db: Database, id: string): Promise<strin
   return (await db.prisma.recall.findUnique({ where: { id }, select: { sessionId: true } }))?.sessionId ?? null;
 }
 
+export async function sessionIdOfQueuedMessage(db: Database, id: string): Promise<string | null> {
+  return (await db.prisma.queuedMessage.findUnique({ where: { id }, select: { sessionId: true } }))?.sessionId ?? null;
+}
+
 export async function userExists(db: Database, id: string): Promise<boolean> {
   return (await db.prisma.user.count({ where: { id } })) > 0;
 }

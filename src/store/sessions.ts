@@ -508,19 +508,22 @@ export class SessionStore {
    * display_index is dense (appends number it; edits only cut the tail), so
    * any page is two index range scans, as fast deep as at the end.
    */
-  async displayRange(sessionId: string, from: number, to: number): Promise<StoredMessage[]> {
+  /** Display rows with `from <= display_index < to`; only those below `beforeSequence` when given (snapshots). */
+  async displayRange(sessionId: string, from: number, to: number, beforeSequence?: number): Promise<StoredMessage[]> {
     if (to <= from) return [];
+    const cut = beforeSequence === undefined ? '' : ' AND sequence_number < $4';
     const rows = await this.prisma.$queryRawUnsafe<(MessageRow & { archived: boolean })[]>(
       `SELECT * FROM (
          SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive
-          WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3
+          WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3${cut}
          UNION ALL
          SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages
-          WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3
+          WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3${cut}
        ) m ORDER BY "displayIndex"`,
       sessionId,
       from,
       to,
+      ...(beforeSequence === undefined ? [] : [beforeSequence]),
     );
     return rows.map((r) => toStoredMessage(r, r.archived));
   }

@@ -1,6 +1,35 @@
-/** The share store: `session_shares` and the published-file probe over a shared session's messages. */
+/**
+ * The share store: `session_shares` (the live link of a session, one at most),
+ * `session_share_snapshots` (snapshot links, any number) and the
+ * published-file probe over a shared session's messages.
+ */
 import type { Database } from '../db/client.js';
 import type { SessionRow } from './sessions.js';
+
+/** One issued link as its owner sees it. */
+export interface ShareLinkRow {
+  token: string;
+  sessionId: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  snapshot: boolean;
+}
+
+/** What a snapshot link froze: the history below `nextSequence`, the name and activity of that moment. */
+export interface ShareSnapshotCut {
+  name: string | null;
+  lastActive: Date;
+  displayCount: number;
+  nextSequence: number;
+}
+
+export interface ResolvedShare {
+  session: SessionRow & { profileName: string };
+  /** set for a snapshot link */
+  snapshot: ShareSnapshotCut | null;
+}
+
+const live = (now: Date) => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
 
 export class ShareStore {
   constructor(private readonly db: Database) {}
@@ -9,19 +38,81 @@ export class ShareStore {
     return this.db.prisma;
   }
 
-  async tokenOf(sessionId: string): Promise<string | null> {
-    const row = await this.prisma.sessionShare.findUnique({ where: { sessionId }, select: { token: true } });
-    return row?.token ?? null;
+  /** The session's live (non-snapshot) link row, expired or not. */
+  async liveLink(sessionId: string): Promise<ShareLinkRow | null> {
+    const row = await this.prisma.sessionShare.findUnique({ where: { sessionId } });
+    return row ? { ...row, snapshot: false } : null;
   }
 
-  /** Inserts the session's share token; throws a unique violation when it already has one. */
-  async create(sessionId: string, token: string): Promise<string> {
-    const row = await this.prisma.sessionShare.create({ data: { sessionId, token } });
-    return row.token;
+  /** Every link of the session: the live one first, then snapshots newest first. */
+  async links(sessionId: string): Promise<ShareLinkRow[]> {
+    const [one, snapshots] = await Promise.all([
+      this.liveLink(sessionId),
+      this.prisma.sessionShareSnapshot.findMany({
+        where: { sessionId },
+        select: { token: true, sessionId: true, createdAt: true, expiresAt: true },
+        orderBy: [{ createdAt: 'desc' }, { token: 'asc' }],
+      }),
+    ]);
+    return [...(one ? [one] : []), ...snapshots.map((s) => ({ ...s, snapshot: true }))];
   }
 
-  /** Whether a display `content_publish` result card of the session names `filename`. */
-  async isPublished(sessionId: string, filename: string): Promise<boolean> {
+  /** Inserts the session's live token; throws a unique violation when it already has one. */
+  async create(sessionId: string, token: string, expiresAt: Date | null): Promise<ShareLinkRow> {
+    const row = await this.prisma.sessionShare.create({ data: { sessionId, token, expiresAt } });
+    return { ...row, snapshot: false };
+  }
+
+  /** Sets the live link's expiry; null when that token is no longer the session's. */
+  async setExpiry(sessionId: string, token: string, expiresAt: Date | null): Promise<ShareLinkRow | null> {
+    const { count } = await this.prisma.sessionShare.updateMany({ where: { sessionId, token }, data: { expiresAt } });
+    return count > 0 ? this.liveLink(sessionId) : null;
+  }
+
+  /** Removes the live link if it still is `token` (an expired one being replaced). */
+  async removeLive(sessionId: string, token: string): Promise<void> {
+    await this.prisma.sessionShare.deleteMany({ where: { sessionId, token } });
+  }
+
+  async snapshotCount(sessionId: string): Promise<number> {
+    return this.prisma.sessionShareSnapshot.count({ where: { sessionId } });
+  }
+
+  /** A snapshot link freezing the session as it is in this statement's view of the row. */
+  async createSnapshot(
+    session: { id: string; name: string | null; lastActive: Date; displayCount: number; nextSequence: number },
+    token: string,
+    expiresAt: Date | null,
+  ): Promise<ShareLinkRow> {
+    const row = await this.prisma.sessionShareSnapshot.create({
+      data: {
+        token,
+        sessionId: session.id,
+        expiresAt,
+        name: session.name,
+        lastActive: session.lastActive,
+        displayCount: session.displayCount,
+        nextSequence: session.nextSequence,
+      },
+    });
+    return { token: row.token, sessionId: row.sessionId, createdAt: row.createdAt, expiresAt, snapshot: true };
+  }
+
+  /** Deletes the session's links (all, or the one `token`); how many went. */
+  async revoke(sessionId: string, token?: string): Promise<number> {
+    const where = token === undefined ? { sessionId } : { sessionId, token };
+    const [a, b] = await this.prisma.$transaction([
+      this.prisma.sessionShare.deleteMany({ where }),
+      this.prisma.sessionShareSnapshot.deleteMany({ where }),
+    ]);
+    return a.count + b.count;
+  }
+
+  /**
+   * Whether a display `content_publish` result card of the session names `filename`
+   * (below `beforeSequence` for a snapshot link).
+   */
+  async isPublished(sessionId: string, filename: string, beforeSequence?: number): Promise<boolean> {
     const row = await this.prisma.sessionMessage.findFirst({
       where: {
         sessionId,
@@ -29,20 +120,26 @@ export class ShareStore {
         name: 'content_publish',
         isDisplay: true,
         metadata: { path: ['card', 'filename'], equals: filename },
+        ...(beforeSequence !== undefined && { sequenceNumber: { lt: beforeSequence } }),
       },
       select: { sequenceNumber: true },
     });
     return row !== null;
   }
 
-  /** The session behind a token, with its profile's name. */
-  async resolve(token: string): Promise<(SessionRow & { profileName: string }) | null> {
-    const row = await this.prisma.sessionShare.findUnique({
-      where: { token },
-      include: { session: { include: { profile: { select: { name: true } } } } },
-    });
-    if (!row?.session) return null;
-    const { profile, ...session } = row.session;
-    return { ...session, profileName: profile.name };
+  /** The session behind a token that has not expired (at `now`), with its profile's name. */
+  async resolve(token: string, now: Date): Promise<ResolvedShare | null> {
+    const include = { session: { include: { profile: { select: { name: true } } } } } as const;
+    const one = await this.prisma.sessionShare.findFirst({ where: { token, ...live(now) }, include });
+    if (one?.session) return { session: flatten(one.session), snapshot: null };
+    const snap = await this.prisma.sessionShareSnapshot.findFirst({ where: { token, ...live(now) }, include });
+    if (!snap?.session) return null;
+    const { name, lastActive, displayCount, nextSequence } = snap;
+    return { session: flatten(snap.session), snapshot: { name, lastActive, displayCount, nextSequence } };
   }
+}
+
+function flatten<T extends { profile: { name: string } }>(row: T): Omit<T, 'profile'> & { profileName: string } {
+  const { profile, ...session } = row;
+  return { ...session, profileName: profile.name };
 }

@@ -47,23 +47,54 @@ export class TurnStore {
       .then((t) => t?.sessionId ?? null);
   }
 
-  /** How many turns the session has had (the title generator names a session after its first). */
+  /**
+   * How many turns the session has had (the title generator names a session after its first): turns with a user
+   * message, so a QUEUED turn (or one cancelled while queued) does not count.
+   */
   countFor(sessionId: string): Promise<number> {
-    return this.prisma.turn.count({ where: { sessionId } });
+    return this.prisma.turn.count({ where: { sessionId, userSequence: { not: null } } });
   }
 
   create(
     data: {
       id: string;
       sessionId: string;
-      userSequence: number;
-      ownerProcess: string;
+      userSequence: number | null;
+      ownerProcess: string | null;
       ownerInstance: string | null;
       idempotencyKey?: string | null;
+      status?: TurnStatus;
     },
     tx?: Tx,
   ): Promise<Turn> {
     return (tx ?? this.prisma).turn.create({ data });
+  }
+
+  /**
+   * Inside the dispatching transaction: a QUEUED turn becomes RUNNING with its
+   * user message, owned by this process (the one-active-turn index refuses it
+   * while another turn runs). Null when it is no longer QUEUED (cancelled).
+   */
+  async startQueued(
+    tx: Tx,
+    id: string,
+    data: { userSequence: number; ownerProcess: string; ownerInstance: string | null },
+  ): Promise<Turn | null> {
+    const now = new Date();
+    const rows = await tx.turn.updateManyAndReturn({
+      where: { id, status: TurnStatus.QUEUED },
+      data: { ...data, status: TurnStatus.RUNNING, startedAt: now, heartbeatAt: now },
+    });
+    return rows[0] ?? null;
+  }
+
+  /** A QUEUED turn whose message was cancelled: CANCELLED. */
+  async cancelQueued(id: string, tx?: Tx): Promise<Turn | null> {
+    const rows = await (tx ?? this.prisma).turn.updateManyAndReturn({
+      where: { id, status: TurnStatus.QUEUED },
+      data: { status: TurnStatus.CANCELLED, endedAt: new Date() },
+    });
+    return rows[0] ?? null;
   }
 
   forIdempotencyKey(sessionId: string, key: string): Promise<Turn | null> {

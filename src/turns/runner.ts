@@ -21,6 +21,8 @@ import type { SessionFiles } from '../files/store.js';
 import type { ProfileRow as Profile } from '../store/profiles.js';
 import type { SessionRow as Session, SessionStore } from '../store/sessions.js';
 import type { TurnRow as Turn, TurnStore } from '../store/turns.js';
+import type { QueuedStore } from '../store/queued.js';
+import type { NewMessage } from '../domain/types.js';
 import type { LlmProvider, LlmToolDefinition } from '../llm/types.js';
 import { ProviderUnavailableError } from '../llm/types.js';
 import { classifyProviderError, providerEndpoint } from '../llm/errors.js';
@@ -77,6 +79,8 @@ export interface TurnHooks {
 export interface RunnerDeps {
   store: SessionStore;
   turns: TurnStore;
+  /** double-texting: STEER messages the running turn takes before its next model call */
+  queued: QueuedStore;
   profiles: { get(id: string): Promise<Profile | null> };
   bus: EventBus;
   config: Config;
@@ -178,6 +182,8 @@ class TurnRun {
           ]);
           break;
         }
+        // Messages steered into this turn join it after the tool results, before the next call.
+        if (iteration > 0) await this.takeSteers();
         // A fresh read for each call: the hook below first waits for any compression still running.
         store.forgetContext();
         await (iteration === 0 ? this.deps.hooks.beforeFirstCall : this.deps.hooks.beforeNextCall)?.(ctx);
@@ -449,6 +455,40 @@ class TurnRun {
         this.onWake(done);
         ctx.signal.addEventListener('abort', done, { once: true });
       });
+    }
+  }
+
+  /**
+   * whileRunning STEER: the session's waiting steer messages are appended
+   * (oldest first) and marked DISPATCHED into this turn in one transaction, so
+   * each joins exactly one turn. One this turn never takes (it made no further
+   * model call) stays PENDING and is dispatched as a queued message once the
+   * turn has ended.
+   */
+  private async takeSteers() {
+    const { store, queued } = this.deps;
+    const sessionId = this.turn.sessionId;
+    const taken = await store.transaction(async (tx) => {
+      const rows = await queued.lockSteers(tx, sessionId);
+      if (rows.length === 0) return [];
+      const saved = await store.append(
+        sessionId,
+        rows.map((r) => r.message as unknown as NewMessage),
+        tx,
+      );
+      for (const [i, row] of rows.entries())
+        await queued.markDispatched(tx, row.id, this.turn.id, saved[i]!.sequenceNumber);
+      return rows.map((row, i) => ({ row, message: saved[i]! }));
+    });
+    for (const { row, message } of taken) {
+      await this.publish({ type: 'MessageSaved', turnId: this.turn.id, message: messageJson(message) });
+      await this.publish({
+        type: 'MessageSteered',
+        turnId: this.turn.id,
+        queuedId: row.id,
+        message: messageJson(message),
+      });
+      await this.publish({ type: 'QueuedMessageDispatched', queuedId: row.id, turnId: this.turn.id, steered: true });
     }
   }
 

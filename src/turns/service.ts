@@ -9,9 +9,10 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
 import { applyHeuristicTitle, type TitleSource } from '../domain/titles.js';
-import { type ToolCall, type Usage, ZERO_USAGE } from '../domain/types.js';
+import { makeMessage, type NewMessage, type ToolCall, type Usage, ZERO_USAGE } from '../domain/types.js';
 import type { EventBus } from '../events/bus.js';
-import type { TurnJson } from '../events/types.js';
+import type { QueuedMessageJson, TurnJson } from '../events/types.js';
+import type { QueuedMessage, QueuedStore } from '../store/queued.js';
 import { imageNotice, uploadNotice } from '../files/notices.js';
 import type { SessionFiles, UploadLike } from '../files/store.js';
 import type { Recall, RecallStore } from '../store/recalls.js';
@@ -22,7 +23,7 @@ import { messageJson } from '../sessions/service.js';
 import { BadInput, Conflict, DomainError, NotFound } from '../store/errors.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { Viewer } from '../auth/policy.js';
-import type { SessionStore } from '../store/sessions.js';
+import type { SessionStore, Tx } from '../store/sessions.js';
 import type { Logger } from 'pino';
 import { closingToolResults, openToolCalls, TOOL_RESULT_SERVER_STOPPED } from './tool-pairing.js';
 import { isConnectionError, RETRY_DELAYS_MS } from '../db/faults.js';
@@ -42,6 +43,33 @@ export interface SendMessageInput {
   hidden?: boolean | null;
   clientTools?: ClientToolDefinition[] | null;
   idempotencyKey?: string | null;
+  /** what happens when a turn is already running (default REJECT) */
+  whileRunning?: WhileRunning | null;
+}
+
+/** sendMessage while a turn runs: refuse (CONFLICT), wait in the queue, cancel it, or join it. */
+export const WHILE_RUNNING = ['REJECT', 'QUEUE', 'INTERRUPT', 'STEER'] as const;
+export type WhileRunning = (typeof WHILE_RUNNING)[number];
+
+/** What sendMessage answers: the turn that answers the message, the message, and its queue entry if it waits. */
+export interface SendResult {
+  turn: Turn;
+  /** stored, or (queued) the message as it will be stored, sequenceNumber -1 */
+  userMessage: StoredMessage;
+  queued: QueuedMessage | null;
+}
+
+export function queuedJson(row: QueuedMessage, position: number | null): QueuedMessageJson {
+  return {
+    id: row.id,
+    sessionId: row.sessionId,
+    kind: row.kind,
+    status: row.status,
+    content: row.content,
+    createdAt: row.createdAt.toISOString(),
+    position,
+    turnId: row.turnId,
+  };
 }
 
 export interface PendingToolCall extends ToolCall {
@@ -86,6 +114,7 @@ export const INTERRUPTED_MESSAGE = 'The server stopped while this turn was runni
 export interface TurnServiceDeps {
   store: SessionStore;
   turns: TurnStore;
+  queued: QueuedStore;
   sessions: Pick<SessionAccess, 'readable' | 'writable'>;
   bus: EventBus;
   config: Config;
@@ -111,6 +140,9 @@ export class TurnService {
   private readonly turnDoneListeners = new Set<(sessionId: string) => void>();
   private readonly store: SessionStore;
   private readonly turns: TurnStore;
+  readonly queued: QueuedStore;
+  /** sessions an INTERRUPT is starting a turn in: the queue does not dispatch into them meanwhile */
+  private readonly held = new Map<string, number>();
   private readonly sessions: TurnServiceDeps['sessions'];
   private readonly bus: EventBus;
   private readonly config: Config;
@@ -122,6 +154,7 @@ export class TurnService {
   constructor(deps: TurnServiceDeps) {
     this.store = deps.store;
     this.turns = deps.turns;
+    this.queued = deps.queued;
     this.sessions = deps.sessions;
     this.bus = deps.bus;
     this.config = deps.config;
@@ -170,12 +203,14 @@ export class TurnService {
     return turn;
   }
 
-  async sendMessage(viewer: Viewer, input: SendMessageInput): Promise<{ turn: Turn; userMessage: StoredMessage }> {
+  async sendMessage(viewer: Viewer, input: SendMessageInput): Promise<SendResult> {
     const session = await this.sessions.writable(viewer, input.sessionId);
     const content = input.content ?? '';
     const hidden = input.hidden === true;
     const images = hidden ? [] : (input.images ?? []);
     const files = hidden ? [] : (input.files ?? []);
+    const policy: WhileRunning = input.whileRunning ?? 'REJECT';
+    if (!WHILE_RUNNING.includes(policy)) throw new BadInput(`Unknown whileRunning ${String(policy)}`);
     if (content.trim() === '' && images.length === 0 && files.length === 0)
       throw new BadInput('Message must not be empty');
     if (content.length > this.config.maxMessageChars) {
@@ -185,19 +220,21 @@ export class TurnService {
     if (key && key.length > 200) throw new BadInput('idempotencyKey must be at most 200 characters');
     const clientTools = validateClientTools(input.clientTools ?? [], this.serverTools);
     if (key) {
-      const previous = await this.turnForKey(session.id, key, true);
+      const previous = await this.resultForKey(session.id, key, true);
       if (previous) return previous;
     }
     if (this.stopping)
       throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'The server is shutting down; send the message again');
-    const active = await this.activeTurn(session.id);
+    let active = await this.activeTurn(session.id);
     // A turn our previous incarnation left running is ended here, so a restart never answers CONFLICT.
-    if (
-      active &&
-      !(this.leftByPreviousIncarnation(active) && (await this.endLeftTurn(active, ErrorCode.INTERRUPTED)))
-    ) {
+    if (active && this.leftByPreviousIncarnation(active) && (await this.endLeftTurn(active, ErrorCode.INTERRUPTED)))
+      active = null;
+    // QUEUE and STEER wait behind the running turn, and behind a queue that has not drained yet.
+    const wait =
+      (policy === 'QUEUE' || policy === 'STEER') && (active !== null || (await this.queued.hasWaiting(session.id)));
+    if (active && policy === 'REJECT') {
       // The active turn may be this key's, committed after the lookup above: same request, same answer.
-      const raced = key ? await this.turnForKey(session.id, key, false) : null;
+      const raced = key ? await this.resultForKey(session.id, key, false) : null;
       if (raced) return raced;
       throw new Conflict('A turn is already running in this session');
     }
@@ -211,8 +248,94 @@ export class TurnService {
     const notices: string[] = [];
     if (uploaded.length > 0) notices.push(uploadNotice(uploaded.map((u) => u.relPath)));
     const imagePaths = savedImages.map((s) => s.relPath);
-    const displayContent = content;
+    const draft: NewMessage = {
+      role: 'user',
+      content,
+      isDisplay: !hidden,
+      isContext: true,
+      files: uploaded.map((u) => u.relPath),
+      images: imagePaths,
+      metadata: {
+        ...(notices.length > 0 && { contextNotice: notices.join('\n') }),
+        ...(imagePaths.length > 0 && { imageNotice: imageNotice(imagePaths, []) }),
+        ...(hidden && { hidden: true }),
+      },
+    };
+    const removeWritten = () =>
+      Promise.all(
+        [...uploaded.map((u) => u.relPath), ...savedImages.filter((i) => !i.reused).map((i) => i.relPath)].map((rel) =>
+          rm(join(this.files.root, rel), { force: true }).catch(() => undefined),
+        ),
+      );
 
+    if (wait) {
+      const steer = policy === 'STEER' && active !== null;
+      try {
+        return await this.enqueue(session.id, draft, clientTools, key, steer ? active : null);
+      } catch (error) {
+        await removeWritten();
+        if (isUniqueViolation(error) && key) {
+          const winner = await this.resultForKey(session.id, key, false);
+          if (winner) return winner;
+        }
+        throw error;
+      }
+    }
+
+    let interrupted: Turn | null = null;
+    if (active && policy === 'INTERRUPT') {
+      this.hold(session.id);
+      interrupted = active;
+    }
+    try {
+      if (interrupted) await this.interrupt(interrupted);
+      const started = await this.startNow(session, draft, clientTools, key, removeWritten);
+      if (interrupted) {
+        await this.bus.publish(session.id, {
+          type: 'TurnInterrupted',
+          turnId: interrupted.id,
+          byTurnId: started.turn.id,
+        });
+      }
+      return started;
+    } finally {
+      if (interrupted) this.unhold(session.id);
+    }
+  }
+
+  private hold(sessionId: string) {
+    this.held.set(sessionId, (this.held.get(sessionId) ?? 0) + 1);
+  }
+
+  private unhold(sessionId: string) {
+    const n = (this.held.get(sessionId) ?? 1) - 1;
+    if (n > 0) this.held.set(sessionId, n);
+    else this.held.delete(sessionId);
+    // The queue was held back while the new turn started: it looks again (and waits for that turn).
+    for (const listener of this.turnDoneListeners) listener(sessionId);
+  }
+
+  /** INTERRUPT: the running turn is cancelled as cancelTurn does (its partial answer kept) and has ended. */
+  private async interrupt(turn: Turn): Promise<void> {
+    const local = this.running.get(turn.id);
+    if (local) {
+      local.controller.abort(new CancelledError('interrupted'));
+      await Promise.race([local.done, new Promise((r) => setTimeout(r, 5_000))]);
+    }
+    // Another process's turn (or a runner slow to stop) is ended here; its runner sees it at its next heartbeat.
+    await this.turns.cancelIfActive(turn.id);
+  }
+
+  /** The user message and its turn, written at once (REJECT, INTERRUPT, and QUEUE/STEER with nothing to wait for). */
+  private async startNow(
+    session: { id: string; userId: string | null; titleSource: string },
+    draft: NewMessage,
+    clientTools: ClientToolDefinition[],
+    key: string | null,
+    removeWritten: () => Promise<unknown>,
+  ): Promise<SendResult> {
+    const content = draft.content;
+    const hidden = draft.metadata?.hidden === true;
     let turn: Turn;
     let userMessage: StoredMessage;
     // The turn's id is chosen here, so a connection lost around the commit can be told apart:
@@ -221,25 +344,7 @@ export class TurnService {
     try {
       ({ turn, userMessage } = await this.writeOnce(turnId, () =>
         this.store.transaction(async (tx) => {
-          const [message] = await this.store.append(
-            session.id,
-            [
-              {
-                role: 'user',
-                content: displayContent,
-                isDisplay: !hidden,
-                isContext: true,
-                files: uploaded.map((u) => u.relPath),
-                images: imagePaths,
-                metadata: {
-                  ...(notices.length > 0 && { contextNotice: notices.join('\n') }),
-                  ...(imagePaths.length > 0 && { imageNotice: imageNotice(imagePaths, []) }),
-                  ...(hidden && { hidden: true }),
-                },
-              },
-            ],
-            tx,
-          );
+          const [message] = await this.store.append(session.id, [draft], tx);
           const created = await this.turns.create(
             {
               id: turnId,
@@ -256,14 +361,10 @@ export class TurnService {
       ));
     } catch (error) {
       // Nothing half-written: files saved for this message go with it (reused images stay).
-      const written = [
-        ...uploaded.map((u) => u.relPath),
-        ...savedImages.filter((i) => !i.reused).map((i) => i.relPath),
-      ];
-      await Promise.all(written.map((rel) => rm(join(this.files.root, rel), { force: true }).catch(() => undefined)));
+      await removeWritten();
       if (isUniqueViolation(error) && key) {
         // The same idempotency key raced in: answer with the turn that won.
-        const winner = await this.turnForKey(session.id, key, false);
+        const winner = await this.resultForKey(session.id, key, false);
         if (winner) return winner;
       }
       if (isUniqueViolation(error)) throw new Conflict('A turn is already running in this session');
@@ -291,7 +392,37 @@ export class TurnService {
     }
     await this.bus.publishList({ kind: 'activity', sessionId: session.id, userId: session.userId });
     this.launch(turn, clientTools);
-    return { turn, userMessage };
+    return { turn, userMessage, queued: null };
+  }
+
+  /** Refuses to start a turn during a graceful shutdown (edit / regenerate check it before they write). */
+  assertAccepting(): void {
+    if (this.stopping)
+      throw new DomainError(ErrorCode.SERVICE_UNAVAILABLE, 'The server is shutting down; send the message again');
+  }
+
+  /** A turn answering the user message at `userSequence`, in the caller's transaction (edit, regenerate). */
+  createTurn(tx: Tx, sessionId: string, userSequence: number): Promise<Turn> {
+    return this.turns.create(
+      {
+        id: randomUUID(),
+        sessionId,
+        userSequence,
+        ownerProcess: this.processId,
+        ownerInstance: this.instanceId,
+      },
+      tx,
+    );
+  }
+
+  /** After the transaction that created `turn` committed: announce it and run it. */
+  async started(turn: Turn, userMessage: StoredMessage): Promise<void> {
+    await this.bus.publish(turn.sessionId, {
+      type: 'TurnStarted',
+      turn: turnJson(turn),
+      userMessage: messageJson(userMessage),
+    });
+    this.launch(turn, []);
   }
 
   private launch(turn: Turn, clientTools: ClientToolDefinition[]): void {
@@ -424,6 +555,194 @@ export class TurnService {
     }
   }
 
+  /**
+   * The answer an idempotency key already gave (see turnForKey): a turn with
+   * its message, a QUEUED turn with its queue entry, or a STEER entry.
+   */
+  private async resultForKey(sessionId: string, key: string, expire: boolean): Promise<SendResult | null> {
+    const windowMs = this.config.idempotencyWindowHours * 3_600_000;
+    const previous = await this.turns.forIdempotencyKey(sessionId, key);
+    if (previous && previous.status === TurnStatus.QUEUED && Date.now() - previous.startedAt.getTime() < windowMs) {
+      const row = await this.queued.forTurn(previous.id);
+      if (row) return { turn: previous, userMessage: provisionalMessage(row), queued: row };
+    }
+    if (previous) {
+      const found = await this.turnForKey(sessionId, key, expire);
+      return found && { ...found, queued: null };
+    }
+    const row = await this.queued.forIdempotencyKey(sessionId, key);
+    if (!row) return null;
+    const turn = row.turnId ? await this.turns.get(row.turnId) : null;
+    if (turn && Date.now() - row.createdAt.getTime() < windowMs) {
+      const message = row.messageSequence === null ? null : await this.store.message(sessionId, row.messageSequence);
+      if (message || row.messageSequence === null)
+        return { turn, userMessage: message ?? provisionalMessage(row), queued: row };
+    }
+    if (expire) await this.queued.releaseIdempotencyKey(row.id);
+    return null;
+  }
+
+  /**
+   * QUEUE: a QUEUED turn and its queue entry, written together; STEER: the
+   * entry alone, naming the running turn it joins. Nothing is appended to the
+   * history until the message is dispatched (or steered).
+   */
+  private async enqueue(
+    sessionId: string,
+    draft: NewMessage,
+    clientTools: ClientToolDefinition[],
+    key: string | null,
+    steerInto: Turn | null,
+  ): Promise<SendResult> {
+    const { row, turn } = await this.store.transaction(async (tx) => {
+      const turn =
+        steerInto ??
+        (await this.turns.create(
+          {
+            id: randomUUID(),
+            sessionId,
+            userSequence: null,
+            ownerProcess: null,
+            ownerInstance: null,
+            idempotencyKey: key,
+            status: TurnStatus.QUEUED,
+          },
+          tx,
+        ));
+      const row = await this.queued.create(
+        {
+          id: randomUUID(),
+          sessionId,
+          kind: steerInto ? 'STEER' : 'QUEUE',
+          content: draft.content,
+          message: draft,
+          clientTools,
+          idempotencyKey: steerInto ? key : null,
+          turnId: turn.id,
+        },
+        tx,
+      );
+      return { row, turn };
+    });
+    const position = await this.queued.position(row);
+    await this.bus.publish(sessionId, { type: 'MessageQueued', queued: queuedJson(row, position) });
+    this.log.info({ sessionId, queuedId: row.id, kind: row.kind, position }, 'queue.added');
+    // The running turn may have ended meanwhile: the dispatcher looks now.
+    for (const listener of this.turnDoneListeners) listener(sessionId);
+    return { turn, userMessage: provisionalMessage(row), queued: row };
+  }
+
+  /** The session's waiting messages, in the order they will run. */
+  async queuedMessages(sessionId: string, first?: number): Promise<QueuedMessage[]> {
+    return this.queued.waiting(sessionId, first);
+  }
+
+  /** The queue entry if the viewer may write its session; null otherwise. */
+  async findQueued(viewer: Viewer, id: string): Promise<QueuedMessage | null> {
+    if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+    const row = await this.queued.get(id);
+    if (!row) return null;
+    return (await this.sessions.writable(viewer, row.sessionId).then(
+      () => true,
+      () => false,
+    ))
+      ? row
+      : null;
+  }
+
+  /**
+   * cancelQueuedMessage: a waiting entry → CANCELLED (its QUEUED turn too, in
+   * the same transaction). Again: the same answer; one already dispatched
+   * answers CONFLICT (its message is in the history).
+   */
+  async cancelQueued(viewer: Viewer, id: string): Promise<QueuedMessage> {
+    const row = await this.findQueued(viewer, id);
+    if (!row) throw new NotFound('QueuedMessage');
+    const cancelled = await this.store.transaction(async (tx) => {
+      const done = await this.queued.cancel(id, tx);
+      if (done?.kind === 'QUEUE' && done.turnId) await this.turns.cancelQueued(done.turnId, tx);
+      return done;
+    });
+    if (cancelled) {
+      await this.bus.publish(row.sessionId, { type: 'QueuedMessageCancelled', queuedId: id });
+      this.log.info({ sessionId: row.sessionId, queuedId: id }, 'queue.cancelled');
+      return cancelled;
+    }
+    const now = await this.queued.get(id);
+    if (!now) throw new NotFound('QueuedMessage');
+    if (now.status === 'CANCELLED') return now;
+    throw new Conflict('The queued message has already been sent; it is in the history');
+  }
+
+  /**
+   * Dispatches a queue head this process claimed, like fireRecall: in one
+   * transaction the row is locked (still CLAIMED by `claimant`, or nothing
+   * happens: 'lost'), the user message appended, its turn started (the QUEUED
+   * turn of a QUEUE entry; a new one for a STEER entry no turn took) and the
+   * row marked DISPATCHED. A session with a running turn gives the claim back
+   * ('busy'): the entry waits for that turn to end.
+   */
+  async dispatchQueued(row: QueuedMessage, claimant: string): Promise<'dispatched' | 'busy' | 'lost'> {
+    if (this.stopping || this.held.has(row.sessionId)) {
+      await this.queued.release(row.id, claimant);
+      return 'busy';
+    }
+    const active = await this.activeTurn(row.sessionId);
+    if (
+      active &&
+      !(this.leftByPreviousIncarnation(active) && (await this.endLeftTurn(active, ErrorCode.INTERRUPTED)))
+    ) {
+      await this.queued.release(row.id, claimant);
+      return 'busy';
+    }
+    const owner = { ownerProcess: this.processId, ownerInstance: this.instanceId };
+    let dispatched: { turn: Turn; message: StoredMessage } | null;
+    try {
+      dispatched = await this.store.transaction(async (tx) => {
+        const locked = await this.queued.lockClaimed(tx, row.id, claimant);
+        if (!locked) return null;
+        const [message] = await this.store.append(locked.sessionId, [locked.message as unknown as NewMessage], tx);
+        const sequence = message!.sequenceNumber;
+        const turn =
+          locked.kind === 'QUEUE' && locked.turnId
+            ? await this.turns.startQueued(tx, locked.turnId, { userSequence: sequence, ...owner })
+            : await this.turns.create(
+                { id: randomUUID(), sessionId: locked.sessionId, userSequence: sequence, ...owner },
+                tx,
+              );
+        // A QUEUED turn is cancelled only with its entry, which the lock above found waiting.
+        if (!turn) throw new Error(`Queued turn ${locked.turnId} is no longer QUEUED`);
+        await this.queued.markDispatched(tx, locked.id, turn.id, sequence);
+        return { turn, message: message! };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        // A turn started between the check and the write: wait for it.
+        await this.queued.release(row.id, claimant);
+        return 'busy';
+      }
+      throw error;
+    }
+    if (!dispatched) return 'lost';
+    const { turn, message } = dispatched;
+    await this.bus.publish(turn.sessionId, {
+      type: 'TurnStarted',
+      turn: turnJson(turn),
+      userMessage: messageJson(message),
+    });
+    await this.bus.publish(turn.sessionId, {
+      type: 'QueuedMessageDispatched',
+      queuedId: row.id,
+      turnId: turn.id,
+      steered: false,
+    });
+    const session = await this.store.get(turn.sessionId);
+    if (session) await this.bus.publishList({ kind: 'activity', sessionId: session.id, userId: session.userId });
+    this.log.info({ queuedId: row.id, sessionId: turn.sessionId, turnId: turn.id }, 'queue.dispatched');
+    this.launch(turn, (row.clientTools ?? []) as unknown as ClientToolDefinition[]);
+    return 'dispatched';
+  }
+
   private async turnForKey(
     sessionId: string,
     key: string,
@@ -442,6 +761,12 @@ export class TurnService {
 
   async cancel(viewer: Viewer, turnId: string): Promise<Turn> {
     const turn = await this.writableTurn(viewer, turnId);
+    if (turn.status === TurnStatus.QUEUED) {
+      // A queued turn is cancelled with its queue entry (cancelQueuedMessage).
+      const row = await this.queued.forTurn(turn.id);
+      if (row) await this.cancelQueued(viewer, row.id).catch(() => undefined);
+      return (await this.turns.get(turn.id))!;
+    }
     if (!isActiveTurnStatus(turn.status)) return turn;
     const local = this.running.get(turn.id);
     if (local) {
@@ -659,6 +984,19 @@ function validateClientTools(
     names.add(tool.name);
   }
   return tools;
+}
+
+/** A queued message as sendMessage answers it before it is stored: not in the history yet, sequenceNumber -1. */
+export function provisionalMessage(row: QueuedMessage): StoredMessage {
+  const draft = row.message as unknown as NewMessage;
+  return {
+    ...makeMessage({ ...draft, createdAt: row.createdAt }),
+    sequenceNumber: -1,
+    metadata: { ...(draft.metadata ?? {}), queuedMessageId: row.id },
+    sessionId: row.sessionId,
+    displayIndex: null,
+    archived: false,
+  };
 }
 
 function isUniqueViolation(error: unknown): boolean {

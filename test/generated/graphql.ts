@@ -46,6 +46,8 @@ export type SendMessageInput = {
   idempotencyKey?: string | null | undefined;
   images?: Array<File> | null | undefined;
   sessionId: string | number;
+  /** what happens when a turn is already running in the session */
+  whileRunning?: WhileRunning | null | undefined;
 };
 
 export type SessionOrderField =
@@ -76,8 +78,19 @@ export type TurnStatus =
   | 'COMPLETED'
   | 'FAILED'
   | 'INTERRUPTED'
+  | 'QUEUED'
   | 'RUNNING'
   | 'WAITING_FOR_TOOL';
+
+export type WhileRunning =
+  /** cancel the running turn (its partial answer is kept) and start this one */
+  | 'INTERRUPT'
+  /** wait for the running turn (and the messages queued before) to end, then start a turn */
+  | 'QUEUE'
+  /** answer CONFLICT (the default) */
+  | 'REJECT'
+  /** join the running turn before its next model call; if it makes none, the message is queued (as QUEUE) */
+  | 'STEER';
 
 export type CreateOwnedSessionMutationVariables = Exact<{
   n?: string | null | undefined;
@@ -102,6 +115,7 @@ export type SessionAndNodeQueryVariables = Exact<{
 
 
 export type SessionAndNodeQuery = { session: { id: string } | null, node:
+    | { id: string }
     | { id: string }
     | { id: string }
     | { id: string }
@@ -149,13 +163,18 @@ export type SessionEventsSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted', contextTokens: number, maxContextTokens: number, eventId: string, at: string }
     | { __typename: 'ContextCompressed', reason: CompressionReason, strategy: CompressionStrategy, summary: string, messagesBefore: number, messagesAfter: number, contextTokens: number, maxContextTokens: number, eventId: string, at: string }
     | { __typename: 'EventsReset', eventId: string, at: string }
+    | { __typename: 'MessageQueued', eventId: string, at: string }
     | { __typename: 'MessageSaved', eventId: string, at: string, savedTurnId: string | null, message: { sequenceNumber: number, role: MessageRole, content: string, thinking: string | null, isDisplay: boolean, isContext: boolean, toolCallId: string | null, metadata: unknown, isAgentNote: boolean, toolCalls: Array<{ id: string, name: string }> } }
+    | { __typename: 'MessageSteered', eventId: string, at: string }
+    | { __typename: 'QueuedMessageCancelled', eventId: string, at: string }
+    | { __typename: 'QueuedMessageDispatched', eventId: string, at: string }
     | { __typename: 'SessionRenamed', name: string, titleSource: TitleSource, eventId: string, at: string }
     | { __typename: 'TextDelta', turnId: string, text: string, eventId: string, at: string }
     | { __typename: 'ThinkingDelta', turnId: string, text: string, eventId: string, at: string }
     | { __typename: 'ToolCallRequested', turnId: string, clientSide: boolean, eventId: string, at: string, toolCall: { id: string, name: string, arguments: unknown } }
     | { __typename: 'TurnEnded', eventId: string, at: string, turn: { id: string, status: TurnStatus }, assistantMessage: { content: string } | null, usage: { promptTokens: number, completionTokens: number, totalTokens: number } }
     | { __typename: 'TurnFailed', code: string, eventId: string, at: string, errorMessage: string, turn: { id: string, status: TurnStatus } }
+    | { __typename: 'TurnInterrupted', eventId: string, at: string }
     | { __typename: 'TurnStarted', eventId: string, at: string, turn: { id: string, status: TurnStatus }, userMessage: { content: string, role: MessageRole, isDisplay: boolean } }
    };
 
