@@ -35,7 +35,13 @@ const priceTable = z
   .pipe(
     z.record(
       z.string(),
-      z.object({ input: z.number().min(0), output: z.number().min(0), cachedInput: z.number().min(0).optional() }),
+      z.object({
+        input: z.number().min(0),
+        output: z.number().min(0),
+        cacheRead: z.number().min(0).optional(),
+        cachedInput: z.number().min(0).optional(),
+        cacheWrite: z.number().min(0).optional(),
+      }),
     ),
   );
 
@@ -101,7 +107,11 @@ const settings = {
   defaultSystemPrompt: [z.string(), 'You are a helpful assistant.', 'System prompt of the default profile'],
   titleModel: [z.string(), '', 'Small model for generated titles (empty = the profile model)'],
   titleGenerationEnabled: [bool, 'true', 'Generate a title after the first exchange'],
-  modelPrices: [priceTable, '{}', 'JSON {model: {input, output, cachedInput}} in USD per million tokens'],
+  modelPrices: [
+    priceTable,
+    '{}',
+    'JSON {model: {input, output, cacheRead?, cacheWrite?}} in USD per million tokens (cachedInput = cacheRead)',
+  ],
 
   contextCompressionEnabled: [bool, 'true', 'Compress the model context when it nears the window'],
   contextCompressionThreshold: [ratio, '0.90', 'Trigger at this share of the window (real tokens)'],
@@ -136,13 +146,13 @@ const settings = {
   recallPollMs: [
     int(50),
     '5000',
-    'How often each process looks for due scheduled recalls ' +
-      '(the longest a recall scheduled by another process waits past its time)',
+    'How often each process looks for due scheduled recalls and dispatchable queued messages ' +
+      '(the longest a recall scheduled, or a turn ended, on another process waits)',
   ],
   recallLeaseMs: [
     int(100),
     '60000',
-    'A claimed recall not fired within this long (its process died) is claimed again by any process',
+    'A claimed recall or queued message not fired within this long (its process died) is claimed again by any process',
   ],
   recallMaxAheadDays: [int(1), '365', 'How far ahead a recall may be scheduled'],
   recallMaxPendingPerSession: [int(1), '100', 'Pending scheduled recalls per session at most'],

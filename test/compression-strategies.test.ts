@@ -236,7 +236,8 @@ describe(`compression strategies (${dbKind})`, () => {
           thinking: 'thought 3',
           signature: (stored.at(-1)!.metadata.thinkingBlocks as { signature: string }[])[0]!.signature,
         },
-        { type: 'text', text: 'answer 3' },
+        // the last block before the latest user message: the history's prompt-cache breakpoint
+        { type: 'text', text: 'answer 3', cache_control: { type: 'ephemeral' } },
       ]);
       expect(user4.content.at(-1)).toMatchObject({ type: 'text', text: expect.stringContaining('question 4') });
     },

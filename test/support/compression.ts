@@ -63,8 +63,15 @@ export function exchanges(turns: number, size = 200, tag = 'turn'): NewMessage[]
 
 export function isSummaryCall(call: FakeCall): boolean {
   const first = call.body?.messages?.[0];
+  const lifted = call.body?.system;
   const system =
-    typeof call.body?.system === 'string' ? call.body.system : first?.role === 'system' ? String(first.content) : '';
+    typeof lifted === 'string'
+      ? lifted
+      : Array.isArray(lifted)
+        ? lifted.map((b: any) => b.text ?? '').join('')
+        : first?.role === 'system'
+          ? String(first.content)
+          : '';
   return /^You (compress|merge|write a continuation)/.test(system);
 }
 

@@ -20,7 +20,22 @@
  * `messages`, more than one, or without the compact beta header, or whose
  * assistant turns after the block lost the thinking block (with its
  * signature) the fake sent with them.
+ *
+ * Prompt caching, as the real APIs report it (unless a script sets `cachedTokens`):
+ *   Anthropic  more than 4 `cache_control` breakpoints, or one on a thinking or
+ *              compaction block, is a 400. A breakpoint writes the prefix up to and
+ *              including its block (tools, system, messages; `cache_control` itself
+ *              is not part of the prefix) when it is at least `cacheMinTokens` long;
+ *              a later request reads the longest written prefix found at one of its
+ *              breakpoints or up to 20 blocks before one. Usage: input_tokens (the
+ *              rest), cache_read_input_tokens, cache_creation_input_tokens.
+ *   OpenAI     automatic: the longest run of leading messages (after the tools)
+ *              that an earlier request with the same `prompt_cache_key` sent, when
+ *              at least `cacheMinTokens`, in 128-token steps, is reported as
+ *              prompt_tokens_details.cached_tokens (part of prompt_tokens).
+ * Every cache figure is kept in `cacheReports`, in request order.
  */
+import { createHash, type Hash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -91,6 +106,10 @@ export interface FakeProvider {
   enforceCompaction: boolean;
   /** models listed by GET /api/tags and GET /v1/models; default ['fake:latest'] */
   models: string[];
+  /** the shortest prefix (in tokens) the prompt caches keep; default 1024 as the real APIs */
+  cacheMinTokens: number;
+  /** what the simulated prompt caches reported for each OpenAI/Anthropic chat request, in order */
+  cacheReports: { api: FakeApi; read: number; write: number; prompt: number }[];
   enqueue(...scripts: FakeScript[]): void;
   /** resolves once `count` POST requests in all have arrived (their bodies are in `requests`) */
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
@@ -108,13 +127,18 @@ export function gate(): { promise: Promise<void>; open(): void } {
 }
 const asList = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
+const blockChars = (p: any): number => String(p?.text ?? p?.content ?? '').length;
+const contentChars = (content: unknown): number =>
+  typeof content === 'string'
+    ? content.length
+    : Array.isArray(content)
+      ? content.reduce((n: number, p) => n + blockChars(p), 0)
+      : 0;
+
 /** Characters of the prompt: message contents, system, tools. */
 function promptChars(body: any): number {
-  let n = typeof body?.system === 'string' ? body.system.length : 0;
-  for (const m of body?.messages ?? []) {
-    if (typeof m.content === 'string') n += m.content.length;
-    else if (Array.isArray(m.content)) for (const p of m.content) n += (p.text ?? p.content ?? '').length;
-  }
+  let n = contentChars(body?.system);
+  for (const m of body?.messages ?? []) n += contentChars(m.content);
   if (body?.tools) n += JSON.stringify(body.tools).length;
   return n;
 }
@@ -137,6 +161,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     enforceCompaction: true,
     rejections: [],
     models: ['fake:latest'],
+    cacheMinTokens: 1024,
+    cacheReports: [],
     enqueue: (...s) => void queue.push(...s),
     waitForRequests: (count, timeoutMs = 60_000) =>
       new Promise<void>((resolve, reject) => {
@@ -162,6 +188,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
   };
 
   const issued: Issued = { seq: 0, thinking: [], compactions: new Map() };
+  const caches: Caches = { anthropic: new Map(), openai: new Map() };
 
   const server = createServer((req, res) => {
     void handle(req, res).catch(() => res.destroy());
@@ -215,6 +242,13 @@ export async function startFakeProvider(): Promise<FakeProvider> {
         return json(res, 400, problem);
       }
     }
+    if (req.method === 'POST' && api === 'anthropic') {
+      const problem = anthropicCacheControlError(body);
+      if (problem) {
+        fake.rejections.push({ api, message: problem.error.message, body });
+        return json(res, 400, problem);
+      }
+    }
     if (fake.enforceCompaction && req.method === 'POST' && api === 'anthropic') {
       const problem = anthropicCompactionError(body, req.headers, issued);
       if (problem) {
@@ -250,7 +284,16 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     }
     const text = asList(script.text);
     const completionTokens = script.completionTokens ?? Math.max(1, Math.ceil(text.join('').length / 4));
-    const counts = { promptTokens, completionTokens, cachedTokens: script.cachedTokens ?? 0 };
+    const counts: Counts = { promptTokens, completionTokens, cachedTokens: script.cachedTokens ?? 0, cacheWrite: 0 };
+    if (script.cachedTokens === undefined && (api === 'anthropic' || api === 'openai')) {
+      const { read, write } =
+        api === 'anthropic'
+          ? anthropicCache(body, caches.anthropic, fake.tokensPerChar, fake.cacheMinTokens)
+          : openaiCache(body, caches.openai, fake.tokensPerChar, fake.cacheMinTokens);
+      counts.cachedTokens = Math.min(read, promptTokens);
+      counts.cacheWrite = Math.min(write, promptTokens - counts.cachedTokens);
+      fake.cacheReports.push({ api, read: counts.cachedTokens, write: counts.cacheWrite, prompt: promptTokens });
+    }
 
     if (api === 'anthropic' && !streaming) {
       return json(res, 200, anthropicJson(script, body, req.headers, counts, issued));
@@ -421,7 +464,118 @@ export function anthropicPairingError(
 interface Counts {
   promptTokens: number;
   completionTokens: number;
+  /** OpenAI cached_tokens / Anthropic cache_read_input_tokens */
   cachedTokens: number;
+  /** Anthropic cache_creation_input_tokens */
+  cacheWrite: number;
+}
+
+// ---------------------------------------------------------------- prompt caching
+
+/** Written prefixes: Anthropic by prefix hash, OpenAI by prompt_cache_key then prefix hash; values are tokens. */
+interface Caches {
+  anthropic: Map<string, number>;
+  openai: Map<string, Map<string, number>>;
+}
+
+const withoutCacheControl = (b: any): unknown => {
+  if (!b || typeof b !== 'object' || Array.isArray(b)) return b;
+  const { cache_control: _c, ...rest } = b;
+  return rest;
+};
+
+/** Blocks that may not carry cache_control on the Messages API. */
+const UNCACHEABLE = new Set(['thinking', 'redacted_thinking', 'compaction']);
+
+/** Every block of an Anthropic request in prompt order (tools, system, messages), with its role. */
+function anthropicUnits(body: any): { role: string; block: any }[] {
+  const units: { role: string; block: any }[] = [];
+  for (const t of Array.isArray(body?.tools) ? body.tools : []) units.push({ role: 'tools', block: t });
+  const system = body?.system;
+  if (typeof system === 'string') units.push({ role: 'system', block: { type: 'text', text: system } });
+  else if (Array.isArray(system)) for (const b of system) units.push({ role: 'system', block: b });
+  for (const m of Array.isArray(body?.messages) ? body.messages : []) {
+    const blocks = typeof m?.content === 'string' ? [{ type: 'text', text: m.content }] : (m?.content ?? []);
+    for (const b of blocks) units.push({ role: String(m?.role), block: b });
+  }
+  return units;
+}
+
+/** The Messages API's rules on cache_control: at most 4 breakpoints, none on thinking or compaction blocks. */
+export function anthropicCacheControlError(
+  body: any,
+): { type: 'error'; error: { type: 'invalid_request_error'; message: string } } | null {
+  const fail = (message: string) => ({
+    type: 'error' as const,
+    error: { type: 'invalid_request_error' as const, message },
+  });
+  const marked = anthropicUnits(body).filter((u) => u.block?.cache_control);
+  if (marked.length > 4) {
+    return fail(`A maximum of 4 blocks with cache_control may be provided. Found ${marked.length}.`);
+  }
+  const bad = marked.find((u) => UNCACHEABLE.has(String(u.block?.type)));
+  if (bad) return fail(`${bad.block.type} blocks cannot be marked with cache_control`);
+  return null;
+}
+
+/** Prefix hashes and token sizes after each unit (a running hash, copied at every step). */
+function prefixes(model: string, units: unknown[], chars: (u: any) => number, tokensPerChar: number) {
+  const hash: Hash = createHash('sha256').update(String(model));
+  let n = 0;
+  return units.map((u) => {
+    hash.update(`\u0000${JSON.stringify(u)}`);
+    n += chars(u);
+    return { key: hash.copy().digest('hex'), tokens: Math.ceil(n * tokensPerChar) };
+  });
+}
+
+function anthropicCache(body: any, cache: Map<string, number>, tokensPerChar: number, min: number) {
+  const units = anthropicUnits(body);
+  const steps = prefixes(
+    body?.model ?? '',
+    units.map((u) => ({ role: u.role, block: withoutCacheControl(u.block) })),
+    (u) => (u.role === 'tools' ? JSON.stringify(u.block).length : blockChars(u.block)),
+    tokensPerChar,
+  );
+  const breakpoints = units.flatMap((u, i) => (u.block?.cache_control ? [i] : []));
+  let read = 0;
+  let readAt = -1;
+  for (const bp of breakpoints) {
+    for (let j = bp; j >= Math.max(0, bp - 20); j--) {
+      if (!cache.has(steps[j]!.key)) continue;
+      if (steps[j]!.tokens > read) {
+        read = steps[j]!.tokens;
+        readAt = j;
+      }
+      break;
+    }
+  }
+  let write = 0;
+  for (const bp of breakpoints) {
+    if (bp <= readAt || steps[bp]!.tokens < min) continue;
+    cache.set(steps[bp]!.key, steps[bp]!.tokens);
+    write = Math.max(write, steps[bp]!.tokens - read);
+  }
+  return { read, write };
+}
+
+function openaiCache(body: any, caches: Map<string, Map<string, number>>, tokensPerChar: number, min: number) {
+  const key = typeof body?.prompt_cache_key === 'string' ? body.prompt_cache_key : '';
+  const cache = caches.get(key) ?? new Map<string, number>();
+  caches.set(key, cache);
+  const tools = Array.isArray(body?.tools) ? [{ tools: body.tools }] : [];
+  const steps = prefixes(
+    body?.model ?? '',
+    [...tools, ...(Array.isArray(body?.messages) ? body.messages : [])],
+    (u) => (u.tools ? JSON.stringify(u.tools).length : contentChars(u.content)),
+    tokensPerChar,
+  );
+  let read = 0;
+  for (const step of steps) {
+    if (cache.has(step.key)) read = step.tokens;
+  }
+  for (const step of steps) cache.set(step.key, step.tokens);
+  return { read: read >= min ? Math.floor(read / 128) * 128 : 0, write: 0 };
 }
 
 const argsString = (a: Record<string, unknown> | string) => (typeof a === 'string' ? a : JSON.stringify(a));
@@ -622,9 +776,9 @@ export function anthropicCompactionError(
 
 function anthropicUsage(c: Counts) {
   return {
-    input_tokens: c.promptTokens - c.cachedTokens,
+    input_tokens: c.promptTokens - c.cachedTokens - c.cacheWrite,
     cache_read_input_tokens: c.cachedTokens,
-    cache_creation_input_tokens: 0,
+    cache_creation_input_tokens: c.cacheWrite,
     output_tokens: c.completionTokens,
   };
 }

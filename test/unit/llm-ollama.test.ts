@@ -41,7 +41,7 @@ describe('OllamaProvider', () => {
       { type: 'text', text: 'Hel' },
       { type: 'text', text: 'lo' },
       { type: 'text', text: ' world' },
-      { type: 'usage', usage: { promptTokens: 42, completionTokens: 7, cachedPromptTokens: 0 } },
+      { type: 'usage', usage: { promptTokens: 42, completionTokens: 7, cachedPromptTokens: 0, cacheWriteTokens: 0 } },
       { type: 'done', reason: 'stop' },
     ]);
   });
@@ -168,7 +168,7 @@ describe('OllamaProvider', () => {
     fake.enqueue({ text: ['A ', 'title'], promptTokens: 10, completionTokens: 2 });
     await expect(provider.complete(req())).resolves.toEqual({
       text: 'A title',
-      usage: { promptTokens: 10, completionTokens: 2, cachedPromptTokens: 0 },
+      usage: { promptTokens: 10, completionTokens: 2, cachedPromptTokens: 0, cacheWriteTokens: 0 },
     });
   });
 
