@@ -91,6 +91,12 @@ const settings = {
     undefined,
     'Serve GraphQL introspection; unset = on in local mode, off with AUTH_ENABLED=true',
   ],
+  persistedOperations: [
+    z.enum(['off', 'allow', 'only']),
+    'off',
+    "Persisted operations (the web client's manifest, web/dist/persisted-documents.json): off = any document; " +
+      'allow = persisted ids and any document; only = persisted ids alone (PERSISTED_QUERY_ONLY otherwise)',
+  ],
 
   ollamaHost: [z.string().url(), 'http://127.0.0.1:11434', 'Ollama server'],
   ollamaNumCtx: [int(256), '8192', 'Context window of profiles that set none'],

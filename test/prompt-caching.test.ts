@@ -5,7 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { costOf } from '../src/domain/cost.js';
-import type { FakeCall } from './support/fake-provider.js';
+import {
+  type AnthropicBlock,
+  type AnthropicMessage,
+  type AnthropicMessagesRequest,
+  anthropicRequest,
+  type FakeCall,
+  openaiRequest,
+} from './support/fake-provider.js';
 import { createTestServer, dbKind, type ServerContext } from './support/harness.js';
 import { COMPACT, isSummaryCall, profileSession, respond, sendAndWait } from './support/compression.js';
 
@@ -28,47 +35,52 @@ interface Breakpoint {
   block: number;
 }
 
-function breakpoints(body: any): Breakpoint[] {
+const blocksOf = (m: AnthropicMessage): AnthropicBlock[] => (Array.isArray(m.content) ? m.content : []);
+const systemOf = (body: AnthropicMessagesRequest) => (Array.isArray(body.system) ? body.system : []);
+const marked = (b: object): boolean => 'cache_control' in b && Boolean(b.cache_control);
+
+function breakpoints(body: AnthropicMessagesRequest): Breakpoint[] {
   const out: Breakpoint[] = [];
-  (Array.isArray(body.system) ? body.system : []).forEach((b: any, j: number) => {
-    if (b.cache_control) out.push({ message: -1, block: j });
+  systemOf(body).forEach((b, j) => {
+    if (marked(b)) out.push({ message: -1, block: j });
   });
-  body.messages.forEach((m: any, i: number) =>
-    (Array.isArray(m.content) ? m.content : []).forEach((b: any, j: number) => {
-      if (b.cache_control) out.push({ message: i, block: j });
+  body.messages.forEach((m, i) =>
+    blocksOf(m).forEach((b, j) => {
+      if (marked(b)) out.push({ message: i, block: j });
     }),
   );
   return out;
 }
 
-const strip = (b: any) => {
-  const { cache_control: _c, ...rest } = b;
+const strip = (b: object): object => {
+  const { cache_control: _c, ...rest } = b as { cache_control?: unknown };
   return rest;
 };
 
 /** The request up to and including the breakpoint's block (tools, system, messages), cache_control left out. */
-function prefixThrough(body: any, bp: Breakpoint): string {
-  const system = (Array.isArray(body.system) ? body.system : []).map(strip);
+function prefixThrough(body: AnthropicMessagesRequest, bp: Breakpoint): string {
+  const system = systemOf(body).map(strip);
   if (bp.message === -1) return JSON.stringify({ tools: body.tools, system: system.slice(0, bp.block + 1) });
-  const messages = body.messages.slice(0, bp.message + 1).map((m: any, i: number) => ({
+  const messages = body.messages.slice(0, bp.message + 1).map((m, i) => ({
     role: m.role,
-    content: (i === bp.message ? m.content.slice(0, bp.block + 1) : m.content).map(strip),
+    content: (i === bp.message ? blocksOf(m).slice(0, bp.block + 1) : blocksOf(m)).map(strip),
   }));
   return JSON.stringify({ tools: body.tools, system, messages });
 }
 
 /** Every breakpoint of `a` marks a prefix `b` repeats byte for byte. */
-function expectStablePrefixes(a: any, b: any) {
+function expectStablePrefixes(a: AnthropicMessagesRequest, b: AnthropicMessagesRequest) {
   const marks = breakpoints(a);
   expect(marks.length).toBeGreaterThan(0);
   for (const bp of marks) expect(prefixThrough(b, bp)).toBe(prefixThrough(a, bp));
 }
 
-function lastBlockBeforeLatestUser(body: any): Breakpoint {
+function lastBlockBeforeLatestUser(body: AnthropicMessagesRequest): Breakpoint {
   let latest = body.messages.length - 1;
-  const isUserText = (m: any) => m.role === 'user' && m.content.some((b: any) => b.type !== 'tool_result');
+  const isUserText = (m: AnthropicMessage | undefined) =>
+    m?.role === 'user' && blocksOf(m).some((b) => b.type !== 'tool_result');
   while (!isUserText(body.messages[latest])) latest--;
-  return { message: latest - 1, block: body.messages[latest - 1].content.length - 1 };
+  return { message: latest - 1, block: blocksOf(body.messages[latest - 1]!).length - 1 };
 }
 
 const turnCalls = (from: number): FakeCall[] =>
@@ -90,7 +102,7 @@ describe(`prompt caching (${dbKind})`, () => {
     const calls = turnCalls(from);
     expect(calls).toHaveLength(3);
     expect(t.fake.rejections).toEqual([]);
-    const [one, two, three] = calls.map((c) => c.body);
+    const [one, two, three] = calls.map((c) => anthropicRequest(c.body));
     // The first call has no history yet: only the system block.
     expect(breakpoints(one)).toEqual([{ message: -1, block: 0 }]);
     for (const body of [two, three]) {
@@ -151,7 +163,7 @@ describe(`prompt caching (${dbKind})`, () => {
     );
     const { events } = await sendAndWait(t, s.id, `Look up two words: ${'carefully '.repeat(30)}`);
     expect(events.find((e) => e.__typename === 'TurnEnded')?.turn.status).toBe('COMPLETED');
-    const calls = turnCalls(from).map((c) => c.body);
+    const calls = turnCalls(from).map((c) => anthropicRequest(c.body));
     expect(calls).toHaveLength(4);
     expect(t.fake.rejections).toEqual([]);
     const [, first, second, third] = calls;
@@ -162,7 +174,7 @@ describe(`prompt caching (${dbKind})`, () => {
       expect(marks).toHaveLength(3);
       const newest = marks.at(-1)!;
       expect(newest.message).toBe(body.messages.length - 1);
-      expect(body.messages[newest.message].content[newest.block].type).toBe('tool_result');
+      expect(blocksOf(body.messages[newest.message]!)[newest.block]!.type).toBe('tool_result');
       expect(marks[1]).toEqual(lastBlockBeforeLatestUser(body));
     }
     for (let i = 1; i < calls.length; i++) expectStablePrefixes(calls[i - 1], calls[i]);
@@ -193,7 +205,7 @@ describe(`prompt caching (${dbKind})`, () => {
     }
     t.fake.responder = undefined;
     expect(t.fake.rejections).toEqual([]);
-    const [four, five] = turnCalls(from).map((c) => c.body);
+    const [four, five] = turnCalls(from).map((c) => anthropicRequest(c.body));
     expect(JSON.stringify(four.messages[0])).toContain('Summary of the talk so far');
     for (const body of [four, five]) {
       expect(breakpoints(body)).toEqual([{ message: -1, block: 0 }, lastBlockBeforeLatestUser(body)]);
@@ -216,7 +228,7 @@ describe(`prompt caching (${dbKind})`, () => {
     t.fake.responder = undefined;
     const calls = t.fake.calls.slice(from).filter((c) => c.api === 'openai' && c.method === 'POST');
     expect(calls).toHaveLength(3);
-    const keys = calls.map((c) => c.body.prompt_cache_key);
+    const keys = calls.map((c) => openaiRequest(c.body).prompt_cache_key);
     expect(keys[0]).toMatch(/^session-[0-9a-f]{32}$/);
     expect(keys[1]).toBe(keys[0]);
     expect(keys[2]).not.toBe(keys[0]);

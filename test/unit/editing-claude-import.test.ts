@@ -4,7 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { looksLikeClaudeExport, parseClaudeExport } from '../../src/domain/claude-import.js';
 
 const fixture = readFileSync(new URL('../fixtures/claude-conversations.json', import.meta.url), 'utf8');
-const conversations = () => JSON.parse(fixture) as any[];
+/** The fixture's shape, as far as these tests edit it. */
+interface FixtureMessage {
+  uuid: string;
+  parent_message_uuid?: string;
+  [key: string]: unknown;
+}
+interface FixtureConversation {
+  uuid?: string;
+  chat_messages: FixtureMessage[];
+  [key: string]: unknown;
+}
+const conversations = () => JSON.parse(fixture) as [FixtureConversation, ...FixtureConversation[]];
 
 describe('parseClaudeExport', () => {
   it('imports the path to the latest leaf as the active path, a retried reply as a branch', () => {

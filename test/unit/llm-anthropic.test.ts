@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AnthropicProvider, buildBody } from '../../src/llm/anthropic.js';
 import { ProviderUnavailableError, type ChatChunk, type ChatRequest } from '../../src/llm/types.js';
-import { drain, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { anthropicRequest, drain, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 
 let fake: FakeProvider;
 let provider: AnthropicProvider;
@@ -68,7 +68,7 @@ describe('AnthropicProvider', () => {
       thinking: { type: 'enabled', budget_tokens: 2000 },
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }],
     });
-    expect(call.body.temperature).toBeUndefined();
+    expect(anthropicRequest(call.body).temperature).toBeUndefined();
   });
 
   it('assembles tool_use input_json_delta into tool calls; tools sent with input_schema', async () => {
@@ -160,8 +160,8 @@ describe('AnthropicProvider', () => {
     });
     const call = fake.calls[0];
     expect(call.headers['anthropic-beta']).toBe('compact-2026-01-12');
-    expect(call.body.context_management).toEqual({ edits: [{ type: 'compact_20260112' }] });
-    expect(call.body.stream).toBe(false);
+    expect(anthropicRequest(call.body).context_management).toEqual({ edits: [{ type: 'compact_20260112' }] });
+    expect(anthropicRequest(call.body).stream).toBe(false);
   });
 
   it('compact() retries once on 5xx; a non-JSON answer is ProviderUnavailableError', async () => {
@@ -210,9 +210,9 @@ describe('AnthropicProvider', () => {
       expect(good.error).toBeUndefined();
       const call = fake.calls.at(-1)!;
       expect(call.headers['anthropic-beta']).toBe('compact-2026-01-12');
-      expect(call.body.messages[0]).toEqual({ role: 'assistant', content: [block] });
+      expect(anthropicRequest(call.body).messages[0]).toEqual({ role: 'assistant', content: [block] });
       // the last block before the latest user message carries the history's cache breakpoint
-      expect(call.body.messages[2].content).toEqual([
+      expect(anthropicRequest(call.body).messages[2]!.content).toEqual([
         thinkingBlocks[0],
         { type: 'text', text: 'kept answer', cache_control: { type: 'ephemeral' } },
       ]);
@@ -329,7 +329,9 @@ describe('AnthropicProvider', () => {
     };
     const refused = await post(five);
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as any).error.message).toMatch(/maximum of 4 blocks with cache_control/);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /maximum of 4 blocks with cache_control/,
+    );
     five.messages[2]!.content.pop();
     expect((await post(five)).status).toBe(200);
     const onThinking = await post({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAICompatibleProvider } from '../../src/llm/openai.js';
 import type { ChatChunk, ChatRequest } from '../../src/llm/types.js';
-import { drain, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { drain, openaiRequest, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 
 let fake: FakeProvider;
 let provider: OpenAICompatibleProvider;
@@ -59,7 +59,7 @@ describe('OpenAICompatibleProvider', () => {
   it('sends prompt_cache_key when the request has a cache key, and none otherwise', async () => {
     await drain(provider.streamChat(req({ cacheKey: 'session-abc' })));
     await drain(provider.streamChat(req()));
-    expect(fake.requests[0].prompt_cache_key).toBe('session-abc');
+    expect(openaiRequest(fake.requests[0]).prompt_cache_key).toBe('session-abc');
     expect('prompt_cache_key' in fake.requests[1]).toBe(false);
   });
 
