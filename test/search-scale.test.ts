@@ -14,7 +14,7 @@ import type { Database } from '../src/db/client.js';
 import { SearchService } from '../src/search/service.js';
 import { SearchStore, type SearchTuning } from '../src/store/search.js';
 import { createGraphQLHandler } from '../src/server.js';
-import { SearchSessionsDocument } from './generated/graphql.js';
+import { SearchSessionsDocument, type SearchSessionsQuery } from './generated/graphql.js';
 import { createTestDatabase, dbKind, queryText, testConfig } from './support/harness.js';
 
 let app: App;
@@ -22,7 +22,7 @@ let db: Database;
 let drop: () => Promise<void>;
 /** raw statements sent while `capturing` is set: [sql, ...params] */
 let captured: unknown[][] | undefined;
-let gql: (variables: Record<string, unknown>) => Promise<{ data?: any; errors?: unknown[] }>;
+let gql: (variables: Record<string, unknown>) => Promise<{ data?: SearchSessionsQuery; errors?: unknown[] }>;
 const LONG_ROWS = 3_000;
 const viewer = { userId: 'anonymous', userName: null, isAdmin: false, permissions: [], authEnabled: false };
 
@@ -79,7 +79,7 @@ describe(`search count cap (${dbKind})`, () => {
     const count = async (q: string) => {
       const r = await gql({ q, first: 2 });
       expect(r.errors).toBeUndefined();
-      return [r.data.sessions.totalCount, r.data.sessions.totalCountIsExact, r.data.sessions.edges.length];
+      return [r.data!.sessions.totalCount, r.data!.sessions.totalCountIsExact, r.data!.sessions.edges.length];
     };
     expect(await count('twoword')).toEqual([2, true, 2]);
     expect(await count('threeword')).toEqual([3, true, 2]);
@@ -89,16 +89,17 @@ describe(`search count cap (${dbKind})`, () => {
     const names: string[] = [];
     let after: string | null = null;
     for (;;) {
-      const r: any = await gql({ q: 'capword', first: 2, after });
-      names.push(...r.data.sessions.edges.map((e: any) => e.node.name));
-      expect([r.data.sessions.totalCount, r.data.sessions.totalCountIsExact]).toEqual([3, false]);
-      if (!r.data.sessions.pageInfo.hasNextPage) break;
-      after = r.data.sessions.pageInfo.endCursor;
+      const r: { data?: SearchSessionsQuery } = await gql({ q: 'capword', first: 2, after });
+      const sessions = r.data!.sessions;
+      names.push(...sessions.edges.map((e) => e.node.name ?? ''));
+      expect([sessions.totalCount, sessions.totalCountIsExact]).toEqual([3, false]);
+      if (!sessions.pageInfo.hasNextPage) break;
+      after = sessions.pageInfo.endCursor ?? null;
     }
     expect(names.sort()).toEqual(['many 0', 'many 1', 'many 2', 'many 3', 'many 4']);
     // The plain list's count is not capped.
     const plain = await gql({ first: 2 });
-    expect([plain.data.sessions.totalCount, plain.data.sessions.totalCountIsExact]).toEqual([10, true]);
+    expect([plain.data!.sessions.totalCount, plain.data!.sessions.totalCountIsExact]).toEqual([10, true]);
   });
 
   it('applies the same cap under the index and the probe plan', async () => {
