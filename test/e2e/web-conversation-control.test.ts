@@ -93,7 +93,7 @@ describe.skipIf(browserUnavailable)('web client conversation control in Chromium
   const turnStatuses = async (id: string) =>
     (await server.app.db.prisma.turn.findMany({ where: { sessionId: rawId(id) } })).map((t) => t.status).sort();
 
-  it('edits a user message (Enter saves, Esc cancels), regenerates an answer and switches between versions', async () => {
+  it('edits a user message (Enter saves, Esc cancels), regenerates, switches versions', async () => {
     const id = await seeded('Editable', [
       { role: 'user', content: 'Question zero' },
       { role: 'assistant', content: 'Answer zero' },
@@ -170,11 +170,15 @@ describe.skipIf(browserUnavailable)('web client conversation control in Chromium
     await mode.waitFor();
     expect(await mode.inputValue()).toBe('QUEUE');
     await page.getByRole('button', { name: 'Queue', exact: true }).waitFor();
+    const queued = page.locator('.queued li');
     await box.fill('Queued one');
     await box.press('Enter');
+    await expect.poll(() => queued.count(), POLL).toBe(1);
+    await expect.poll(() => box.inputValue(), POLL).toBe('');
+    // The first send has its answer (the button is enabled again) before the second goes.
+    await expect.poll(() => page.getByRole('button', { name: 'Queue', exact: true }).isEnabled(), POLL).toBe(true);
     await box.fill('Queued two');
     await box.press('Enter');
-    const queued = page.locator('.queued li');
     await expect.poll(() => queued.count(), POLL).toBe(2);
     expect(await queued.locator('.queued-text').allTextContents()).toEqual(['Queued one', 'Queued two']);
     expect((await server.gql(QUEUED, { id })).data.session.queuedMessages.map((q: any) => q.content)).toEqual([
@@ -257,7 +261,7 @@ describe.skipIf(browserUnavailable)('web client conversation control in Chromium
     await page.screenshot({ path: join(ARTIFACTS, 'web-interrupt.png') });
   });
 
-  it('shares from the dialog: live link with an expiry, clear it, a snapshot, the list, revoke one and all', async () => {
+  it('shares from the dialog: live link with an expiry, clear it, a snapshot, list, revoke one, all', async () => {
     const id = await seeded('Shared talk', [
       { role: 'user', content: 'Share this' },
       { role: 'assistant', content: 'Shared' },

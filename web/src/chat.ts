@@ -771,7 +771,8 @@ async function chatScreen(
       if (!input.images.length) delete (input as Partial<typeof input>).images;
       if (!input.files.length) delete (input as Partial<typeof input>).files;
       const { sendMessage } = await gql<{ sendMessage: SendAnswer }>(SEND, { input });
-      textarea.value = '';
+      // What was typed while the message was on its way stays.
+      if (textarea.value.trim() === content) textarea.value = '';
       attachments.length = 0;
       renderAttachments();
       if (conversation.sessionId !== sessionId) return;
