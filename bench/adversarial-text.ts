@@ -11,6 +11,7 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { heuristicTitle, TITLE_PROMPT } from '../src/domain/titles.js';
 import { createTestServer, EVENTS_SUBSCRIPTION } from '../test/support/harness.js';
+import { messagesOf } from '../test/support/fake-provider.js';
 
 const shapes = process.argv[2] ? [process.argv[2]] : ['[', '(', '*', '`', '![', '<a'];
 const size = Number(process.argv[3] ?? 200_000);
@@ -27,7 +28,7 @@ try {
     const created = await t.http(`mutation { createSession(input: {}) { id } }`);
     const sessionId = created.data.createSession.id as string;
     t.fake.responder = (call) =>
-      call.body?.messages?.[0]?.content === TITLE_PROMPT ? { text: 'A generated title' } : { text: 'ok' };
+      messagesOf(call.body)[0]?.content === TITLE_PROMPT ? { text: 'A generated title' } : { text: 'ok' };
     const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: '0' });
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();

@@ -35,7 +35,13 @@ const priceTable = z
   .pipe(
     z.record(
       z.string(),
-      z.object({ input: z.number().min(0), output: z.number().min(0), cachedInput: z.number().min(0).optional() }),
+      z.object({
+        input: z.number().min(0),
+        output: z.number().min(0),
+        cacheRead: z.number().min(0).optional(),
+        cachedInput: z.number().min(0).optional(),
+        cacheWrite: z.number().min(0).optional(),
+      }),
     ),
   );
 
@@ -85,6 +91,12 @@ const settings = {
     undefined,
     'Serve GraphQL introspection; unset = on in local mode, off with AUTH_ENABLED=true',
   ],
+  persistedOperations: [
+    z.enum(['off', 'allow', 'only']),
+    'off',
+    "Persisted operations (the web client's manifest, web/dist/persisted-documents.json): off = any document; " +
+      'allow = persisted ids and any document; only = persisted ids alone (PERSISTED_QUERY_ONLY otherwise)',
+  ],
 
   ollamaHost: [z.string().url(), 'http://127.0.0.1:11434', 'Ollama server'],
   ollamaNumCtx: [int(256), '8192', 'Context window of profiles that set none'],
@@ -101,7 +113,11 @@ const settings = {
   defaultSystemPrompt: [z.string(), 'You are a helpful assistant.', 'System prompt of the default profile'],
   titleModel: [z.string(), '', 'Small model for generated titles (empty = the profile model)'],
   titleGenerationEnabled: [bool, 'true', 'Generate a title after the first exchange'],
-  modelPrices: [priceTable, '{}', 'JSON {model: {input, output, cachedInput}} in USD per million tokens'],
+  modelPrices: [
+    priceTable,
+    '{}',
+    'JSON {model: {input, output, cacheRead?, cacheWrite?}} in USD per million tokens (cachedInput = cacheRead)',
+  ],
 
   contextCompressionEnabled: [bool, 'true', 'Compress the model context when it nears the window'],
   contextCompressionThreshold: [ratio, '0.90', 'Trigger at this share of the window (real tokens)'],
@@ -136,13 +152,13 @@ const settings = {
   recallPollMs: [
     int(50),
     '5000',
-    'How often each process looks for due scheduled recalls ' +
-      '(the longest a recall scheduled by another process waits past its time)',
+    'How often each process looks for due scheduled recalls and dispatchable queued messages ' +
+      '(the longest a recall scheduled, or a turn ended, on another process waits)',
   ],
   recallLeaseMs: [
     int(100),
     '60000',
-    'A claimed recall not fired within this long (its process died) is claimed again by any process',
+    'A claimed recall or queued message not fired within this long (its process died) is claimed again by any process',
   ],
   recallMaxAheadDays: [int(1), '365', 'How far ahead a recall may be scheduled'],
   recallMaxPendingPerSession: [int(1), '100', 'Pending scheduled recalls per session at most'],

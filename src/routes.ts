@@ -160,8 +160,10 @@ export const sharedFileRoute: RouteHandler = async (req, res, app) => {
 };
 const WEB_DIST = fileURLToPath(new URL('../web/dist', import.meta.url));
 
-export function appRoutes(_app: App): RouteHandler[] {
-  const web = createStaticHandler(WEB_DIST);
+export function appRoutes(app: App): RouteHandler[] {
+  // The client sends persisted ids (web/src/api.ts) only to a server that accepts them.
+  const mode = app.config.persistedOperations;
+  const web = createStaticHandler(WEB_DIST, mode === 'off' ? {} : { meta: { 'persisted-operations': mode } });
   // The web client is last: it claims only `/` and its own assets.
   return [fileDownloadRoute, sharedFileRoute, (req, res) => web(req, res)];
 }

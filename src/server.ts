@@ -6,7 +6,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { createYoga, type YogaInitialContext } from 'graphql-yoga';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
+import { createYoga, handleStreamOrSingleExecutionResult, type Plugin, type YogaInitialContext } from 'graphql-yoga';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { ExecutionResult, GraphQLError } from 'graphql';
@@ -26,6 +27,7 @@ import { applyRequestTimeouts, limitPlugins, wsSubscriptionLimits } from './http
 import { drainServer, trackRequests } from './shutdown.js';
 import { connectionCap } from './http/connections.js';
 import { ErrorCode } from './domain/error-codes.js';
+import { loadPersistedDocuments, persistedOperationsPlugins, resolveSocketOperation } from './http/persisted.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, app: App) => Promise<boolean>;
 
@@ -68,7 +70,46 @@ function authorizationFrom(initial: YogaInitialContext & WsInitialContext & { so
   return initial.request?.headers.get('authorization') ?? null;
 }
 
-export function createGraphQLHandler(app: App) {
+type Mask = (error: unknown, message: string) => Error;
+
+/**
+ * Masks the errors of incremental payloads (`@defer`/`@stream`): Yoga's
+ * masking sees only a result's top-level `errors`, and a deferred fragment's
+ * or streamed item's errors travel in `incremental[].errors` (or
+ * `completed[].errors`). Applies to HTTP, SSE and graphql-ws alike (an
+ * envelop hook).
+ */
+function useMaskedIncrementalErrors(mask: Mask): Plugin {
+  type Errors = { errors?: readonly unknown[] };
+  const masked = <T extends Errors>(items: readonly T[] | undefined) =>
+    items?.map((item) =>
+      item.errors ? { ...item, errors: item.errors.map((error) => mask(error, 'Unexpected error.')) } : item,
+    );
+  return {
+    onExecute: () => ({
+      onExecuteDone: (payload) =>
+        handleStreamOrSingleExecutionResult(payload, ({ result, setResult }) => {
+          const incremental = result as { incremental?: Errors[]; completed?: Errors[] };
+          if (!incremental.incremental && !incremental.completed) return;
+          setResult({
+            ...result,
+            ...(incremental.incremental ? { incremental: masked(incremental.incremental) } : {}),
+            ...(incremental.completed ? { completed: masked(incremental.completed) } : {}),
+          } as never);
+        }),
+    }),
+  };
+}
+
+export function createGraphQLHandler(app: App, persistedDocuments = persistedDocumentsFor(app)) {
+  const mask: Mask = (error, message) => {
+    const masked = maskError(error, message) as GraphQLError;
+    const code = masked.extensions?.code as string | undefined;
+    logGraphQLError(app.log, error, code, masked.path);
+    if (code === ErrorCode.INTERNAL_SERVER_ERROR && process.env.DEBUG_ERRORS)
+      console.error((error as { originalError?: unknown }).originalError ?? error);
+    return masked;
+  };
   return createYoga<Record<string, unknown>, Context>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
@@ -76,16 +117,7 @@ export function createGraphQLHandler(app: App) {
       ? { subscriptionsProtocol: 'WS', title: 'Chat session service', defaultTabs: GRAPHIQL_TABS }
       : false,
     renderGraphiQL: renderLocalGraphiQL,
-    maskedErrors: {
-      maskError: (error, message) => {
-        const masked = maskError(error, message) as GraphQLError;
-        const code = masked.extensions?.code as string | undefined;
-        logGraphQLError(app.log, error, code, masked.path);
-        if (code === ErrorCode.INTERNAL_SERVER_ERROR && process.env.DEBUG_ERRORS)
-          console.error((error as { originalError?: unknown }).originalError ?? error);
-        return masked;
-      },
-    },
+    maskedErrors: { maskError: mask },
     batching: false,
     // CORS is answered by the origin policy in startServer (Yoga's default reflects any Origin).
     cors: false,
@@ -95,6 +127,11 @@ export function createGraphQLHandler(app: App) {
     logging: yogaLogger(app.log),
     plugins: [
       useCsrfHeader(),
+      // PERSISTED_OPERATIONS=allow|only: ids of the web client's manifest (graphql-ws: resolveSocketOperation below).
+      ...persistedOperationsPlugins(app.config.persistedOperations, persistedDocuments),
+      // @defer / @stream (graphql 16 has neither: Yoga's executor runs them, the plugin adds the directives and rules).
+      useDeferStream(),
+      useMaskedIncrementalErrors(mask),
       EnvelopArmorPlugin(
         withRejectionCodes({
           maxDepth: { n: 12 },
@@ -134,6 +171,11 @@ export function createGraphQLHandler(app: App) {
   });
 }
 
+/** The manifest when PERSISTED_OPERATIONS needs one (a missing one stops start-up), else null. */
+function persistedDocumentsFor(app: App): Map<string, string> | null {
+  return app.config.persistedOperations === 'off' ? null : loadPersistedDocuments();
+}
+
 export interface RunningServer {
   server: Server;
   url: string;
@@ -155,7 +197,8 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
     );
   }
   const origins = createOriginPolicy(app.config);
-  const yoga = createGraphQLHandler(app);
+  const persistedDocuments = persistedDocumentsFor(app);
+  const yoga = createGraphQLHandler(app, persistedDocuments);
   const routes = [healthRoute, ...(app.config.graphiql ? [serveGraphiQLAsset] : []), ...(options.routes ?? [])];
   const server = createServer(async (req, res) => {
     // Only origin-form targets (`/path`): an absolute-form URL would reach the URL parser of the fetch layer.
@@ -199,11 +242,14 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
       execute: (args: any) => args.rootValue.execute(args),
       subscribe: (args: any) => args.rootValue.subscribe(args),
       onSubscribe: async (ctx, _id, payload) => {
+        // Yoga's onParams (the persisted-operations plugin) does not run here: the same rules, applied to the payload.
+        const query = resolveSocketOperation(app.config.persistedOperations, persistedDocuments, payload);
+        if (typeof query !== 'string') return [query as never];
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           ...ctx,
           req: ctx.extra.request,
           socket: ctx.extra.socket,
-          params: payload,
+          params: { ...payload, query },
         });
         let contextValue: unknown;
         try {
@@ -216,7 +262,7 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
           const args = {
             schema,
             operationName: payload.operationName,
-            document: parse(payload.query),
+            document: parse(query),
             variableValues: payload.variables,
             contextValue,
             rootValue: { execute, subscribe },

@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TITLE_PROMPT } from '../src/domain/titles.js';
 import { createTestServer, dbKind, EVENTS_SUBSCRIPTION, type ServerContext } from './support/harness.js';
+import { messagesOf } from './support/fake-provider.js';
 
 let t: ServerContext;
 beforeAll(async () => {
@@ -56,7 +57,7 @@ describe(`adversarial text (${dbKind})`, () => {
       // The reply streams the same shape in small pieces (the repeat guard sees every one);
       // the title reply hides a long run of it in a reasoning block before the title.
       t.fake.responder = (call) =>
-        call.body?.messages?.[0]?.content === TITLE_PROMPT
+        messagesOf(call.body)[0]?.content === TITLE_PROMPT
           ? { text: `<think>${content.slice(0, 100_000)}</think>\n${title}` }
           : { text: chunks(content, 997) };
       const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: '0' });

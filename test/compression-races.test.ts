@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, dbKind, type ServerContext } from './support/harness.js';
-import { COMPACT, exchanges, isSummaryCall, profileSession } from './support/compression.js';
+import { COMPACT, exchanges, isSummaryCall, isSummaryRequest, profileSession } from './support/compression.js';
 
 let t: ServerContext;
 beforeAll(async () => {
@@ -33,7 +33,7 @@ describe(`compression racing other writers (${dbKind})`, () => {
       const s = await profileSession(t, { window: 4096 });
       await t.app.store.append(s.raw, exchanges(10, 300));
       const before = await t.app.store.context(s.raw);
-      const summariesBefore = t.fake.requests.filter((b) => isSummaryCall({ body: b } as any)).length;
+      const summariesBefore = t.fake.requests.filter((b) => isSummaryRequest(b)).length;
       const held = holdSummary('- summary of the early turns\nKEYS: alpha');
       const pass = t.http(COMPACT, { id: s.id });
       await held.arrived;
@@ -47,7 +47,7 @@ describe(`compression racing other writers (${dbKind})`, () => {
       expect(r.errors).toBeUndefined();
       expect(r.data.compactSession.summary).toContain('summary of the early turns');
       // The summary was paid for once, and kept.
-      expect(t.fake.requests.filter((b) => isSummaryCall({ body: b } as any)).length - summariesBefore).toBe(1);
+      expect(t.fake.requests.filter((b) => isSummaryRequest(b)).length - summariesBefore).toBe(1);
       const after = await t.app.store.context(s.raw);
       expect(after.filter((m) => m.isSummary)).toHaveLength(1);
       expect(after[0]!.isSummary).toBe(true);

@@ -3,13 +3,15 @@
  * (cap/spill/prune/shake, read back), NATIVE (Anthropic compaction).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, codeOf, dbKind, type ServerContext } from './support/harness.js';
+import { createTestServer, codeOf, dbKind, type SessionEvent, type ServerContext } from './support/harness.js';
+import { anthropicRequest, ollamaRequest } from './support/fake-provider.js';
 import {
   COMPACT,
   PLAN,
   compressed,
   exchanges,
   isSummaryCall,
+  isSummaryRequest,
   profileSession,
   respond,
   sendAndWait,
@@ -26,7 +28,7 @@ afterEach(() => {
   t.fake.responder = undefined;
 });
 
-const done = (es: any[]) => compressed(es).length > 0;
+const done = (es: SessionEvent[]) => compressed(es).length > 0;
 
 function toolTurn(i: number, body: string): NewMessage[] {
   return [
@@ -59,7 +61,7 @@ describe(`compression strategies (${dbKind})`, () => {
     expect(context[0]!.content).toBe('task 9');
     expect(context.at(-1)).toMatchObject({ isSummary: true, isDisplay: false });
     expect(context.at(-1)!.content).toContain('Continue from step 3.');
-    expect(t.fake.requests.filter((b) => isSummaryCall({ body: b } as any)).at(-1).messages[0].content).toMatch(
+    expect(ollamaRequest(t.fake.requests.filter((b) => isSummaryRequest(b)).at(-1)).messages![0]!.content).toMatch(
       /^You write a continuation/,
     );
     expect((await t.app.store.allMessages(s.raw)).filter((m) => m.isDisplay && !m.isCompression)).toHaveLength(10);
@@ -146,7 +148,7 @@ describe(`compression strategies (${dbKind})`, () => {
           { text: `done ${turn}` },
         );
         const { events } = await sendAndWait(t, s.id, `run dump ${turn}`);
-        expect(events.at(-1).__typename).toBe('TurnEnded');
+        expect(events.at(-1)?.__typename).toBe('TurnEnded');
       }
       const all = await t.app.store.allMessages(s.raw);
       const callIds = all.flatMap((m) => m.toolCalls.map((c) => c.id));
@@ -199,7 +201,7 @@ describe(`compression strategies (${dbKind})`, () => {
       for (let i = 1; i <= 3; i++) {
         t.fake.enqueue({ thinking: `thought ${i}`, text: `answer ${i}` });
         const { events } = await sendAndWait(t, s.id, `question ${i}`);
-        expect(events.at(-1).__typename).toBe('TurnEnded');
+        expect(events.at(-1)?.__typename).toBe('TurnEnded');
       }
       const stored = (await t.app.store.allMessages(s.raw)).filter((m) => m.role === 'assistant');
       expect(stored.at(-1)!.metadata.thinkingBlocks).toEqual([
@@ -213,11 +215,11 @@ describe(`compression strategies (${dbKind})`, () => {
 
       t.fake.enqueue({ thinking: 'thought 4', text: 'answer 4' });
       const { events } = await sendAndWait(t, s.id, 'question 4');
-      expect(events.at(-1).__typename).toBe('TurnEnded');
+      expect(events.at(-1)?.__typename).toBe('TurnEnded');
       expect(t.fake.rejections.slice(rejectedBefore)).toEqual([]);
       const call = t.fake.calls.filter((c) => c.api === 'anthropic').at(-1)!;
       expect(String(call.headers['anthropic-beta'])).toContain('compact-2026-01-12');
-      const [carrier, user3, assistant3, user4, ...rest] = call.body.messages;
+      const [carrier, user3, assistant3, user4, ...rest] = anthropicRequest(call.body).messages;
       expect(rest).toEqual([]);
       expect(carrier).toEqual({
         role: 'assistant',
@@ -236,7 +238,8 @@ describe(`compression strategies (${dbKind})`, () => {
           thinking: 'thought 3',
           signature: (stored.at(-1)!.metadata.thinkingBlocks as { signature: string }[])[0]!.signature,
         },
-        { type: 'text', text: 'answer 3' },
+        // the last block before the latest user message: the history's prompt-cache breakpoint
+        { type: 'text', text: 'answer 3', cache_control: { type: 'ephemeral' } },
       ]);
       expect(user4.content.at(-1)).toMatchObject({ type: 'text', text: expect.stringContaining('question 4') });
     },
@@ -255,7 +258,7 @@ describe(`compression strategies (${dbKind})`, () => {
     const call = t.fake.calls.at(-1)!;
     expect(call.api).toBe('anthropic');
     expect(String(call.headers['anthropic-beta'])).toContain('compact-2026-01-12');
-    expect(call.body.context_management.edits[0].type).toBe('compact_20260112');
+    expect(anthropicRequest(call.body).context_management!.edits[0]!.type).toBe('compact_20260112');
     expect(compressed(events)[0]).toMatchObject({
       strategy: 'NATIVE',
       summary: 'Provider summary of the first three turns.',
@@ -272,9 +275,9 @@ describe(`compression strategies (${dbKind})`, () => {
 
     // A later turn sends the block back typed and verbatim (the fake refuses it as text).
     const next = await sendAndWait(t, s.id, 'and now?');
-    expect(next.events.at(-1).__typename).toBe('TurnEnded');
+    expect(next.events.at(-1)?.__typename).toBe('TurnEnded');
     const sent = t.fake.calls.at(-1)!;
-    expect(sent.body.messages[0]).toEqual({
+    expect(anthropicRequest(sent.body).messages[0]).toEqual({
       role: 'assistant',
       content: [
         { type: 'compaction', content: 'Provider summary of the first three turns.', signature: expect.any(String) },

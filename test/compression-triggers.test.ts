@@ -1,8 +1,25 @@
 /** When compression runs: pre-turn, mid-turn (a long autonomous turn), post-turn, truncated prompts, no re-firing. */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CONTEXT_TOO_LARGE_REPLY } from '../src/turns/runner.js';
-import { createTestServer, dbKind, eventually, type ServerContext } from './support/harness.js';
-import { compressed, exchanges, isSummaryCall, profileSession, respond, sendAndWait } from './support/compression.js';
+import type { SessionMetadata } from '../src/domain/session-metadata.js';
+import {
+  createTestServer,
+  dbKind,
+  eventually,
+  isEvent,
+  type SessionEvent,
+  type ServerContext,
+} from './support/harness.js';
+import { type OllamaChatRequest, ollamaRequest } from './support/fake-provider.js';
+import {
+  compressed,
+  exchanges,
+  isSummaryCall,
+  isSummaryRequest,
+  profileSession,
+  respond,
+  sendAndWait,
+} from './support/compression.js';
 
 let t: ServerContext;
 beforeAll(async () => {
@@ -15,9 +32,13 @@ afterEach(() => {
 });
 
 const SUMMARY = '- Earlier work summarized.\nKEYS: earlier';
-const turnCalls = (from: number) => t.fake.requests.slice(from).filter((b) => !isSummaryCall({ body: b } as any));
-const promptChars = (b: any) =>
-  (b.messages ?? []).reduce((n: number, m: any) => n + String(m.content ?? '').length, 0) +
+const turnCalls = (from: number) =>
+  t.fake.requests
+    .slice(from)
+    .filter((b) => !isSummaryRequest(b))
+    .map(ollamaRequest);
+const promptChars = (b: OllamaChatRequest) =>
+  (b.messages ?? []).reduce((n, m) => n + String(m.content ?? '').length, 0) +
   (b.tools ? JSON.stringify(b.tools).length : 0);
 const tooLarge = CONTEXT_TOO_LARGE_REPLY(0, 0).slice(0, 40);
 
@@ -36,11 +57,11 @@ describe(`compression triggers (${dbKind})`, () => {
       expect(done[0]).toMatchObject({ reason: 'PRETURN', strategy: 'SUMMARY', maxContextTokens: 2048 });
       expect(types.indexOf('CompressionStarted')).toBeLessThan(types.indexOf('ContextCompressed'));
       expect(types.indexOf('ContextCompressed')).toBeLessThan(types.indexOf('TurnEnded'));
-      const call = turnCalls(from)[0];
-      expect(call.messages[0].content).toContain('[Summary of the earlier conversation]');
-      expect(call.messages.at(-1).content.startsWith('next question')).toBe(true);
-      const ended = events.find((e) => e.__typename === 'TurnEnded');
-      expect(ended.assistantMessage.content).toBe('fine');
+      const call = turnCalls(from)[0]!;
+      expect(call.messages![0]!.content).toContain('[Summary of the earlier conversation]');
+      expect(call.messages!.at(-1)!.content.startsWith('next question')).toBe(true);
+      const ended = events.find(isEvent('TurnEnded'));
+      expect(ended!.assistantMessage!.content).toBe('fine');
     },
   );
 
@@ -67,10 +88,10 @@ describe(`compression triggers (${dbKind})`, () => {
       // One read for the call (the post-turn worker, which may have started by now, reads once more).
       expect(reads).toBeLessThanOrEqual(2);
       // The call got the whole context: the summary, the earlier exchanges and the new message.
-      const call = turnCalls(from)[0];
-      expect(call.messages.some((m: any) => String(m.content).includes('Earlier work summarized'))).toBe(true);
-      expect(call.messages.filter((m: any) => String(m.content).startsWith('turn ')).length).toBe(12);
-      expect(String(call.messages.at(-1).content).startsWith('one more question')).toBe(true);
+      const call = turnCalls(from)[0]!;
+      expect(call.messages!.some((m) => String(m.content).includes('Earlier work summarized'))).toBe(true);
+      expect(call.messages!.filter((m) => String(m.content).startsWith('turn ')).length).toBe(12);
+      expect(String(call.messages!.at(-1)!.content).startsWith('one more question')).toBe(true);
     } finally {
       store.context = original;
     }
@@ -101,7 +122,7 @@ describe(`compression triggers (${dbKind})`, () => {
       t.fake.enqueue({ text: 'fine' });
       await sendAndWait(t, s.id, 'status?');
       expect(recorded).toBe(true);
-      const call = turnCalls(from)[0];
+      const call = turnCalls(from)[0]!;
       expect(JSON.stringify(call.messages)).toContain('LATE-NOTE from the build watcher');
     } finally {
       hooks.turnContext = recall;
@@ -112,7 +133,7 @@ describe(`compression triggers (${dbKind})`, () => {
     const s = await profileSession(t, { window: 2048, keepRecent: 2 });
     await t.app.store.append(s.raw, exchanges(8, 220));
     respond(t, SUMMARY);
-    const all: any[] = [];
+    const all: SessionEvent[] = [];
     // A negative check: a needless post-turn pass would start after the last TurnEnded; waited for, not paused for.
     const worker = t.app.hooks.afterTurn!;
     let passes = 0;
@@ -152,10 +173,10 @@ describe(`compression triggers (${dbKind})`, () => {
       const s = await profileSession(t, { window: 4096, keepRecent: 1 });
       respond(t, SUMMARY);
       await sendAndWait(t, s.id, 'hello there');
-      const first = (await t.app.store.get(s.raw))!.metadata as any;
+      const first = (await t.app.store.get(s.raw))!.metadata as SessionMetadata;
       expect(first.baseline?.promptTokens).toBeGreaterThan(0);
 
-      const seen: any[] = [];
+      const seen: Awaited<ReturnType<ServerContext['app']['store']['get']>>[] = [];
       const worker = t.app.hooks.afterTurn!;
       t.app.hooks.afterTurn = async (ctx) => {
         seen.push(await t.app.store.get(s.raw));
@@ -166,11 +187,12 @@ describe(`compression triggers (${dbKind})`, () => {
         t.fake.enqueue({ text: 'partial view', promptTokens: 200 });
         await t.app.store.append(s.raw, exchanges(2, 880, 'pasted'));
         const { events } = await sendAndWait(t, s.id, 'what do you make of it?', (es) => compressed(es).length > 0);
-        const row = seen[0];
-        expect(row.metadata.contextTruncated).toBe(true);
-        expect(row.metadata.baseline).toEqual(first.baseline);
+        const row = seen[0]!;
+        const meta = row.metadata as SessionMetadata;
+        expect(meta.contextTruncated).toBe(true);
+        expect(meta.baseline).toEqual(first.baseline);
         expect(row.contextTokenCount).toBeGreaterThan(1000);
-        const done = compressed(events)[0];
+        const done = compressed(events)[0]!;
         expect(done.reason).toBe('POSTTURN');
         // Below the threshold: only the flag made it fire.
         expect(row.contextTokenCount).toBeLessThan(0.75 * 4096);
@@ -198,11 +220,11 @@ describe(`compression triggers (${dbKind})`, () => {
     );
     const from = t.fake.requests.length;
     const { events } = await sendAndWait(t, s.id, 'show me the log');
-    const ended = events.find((e) => e.__typename === 'TurnEnded');
-    expect(ended.turn.status).toBe('COMPLETED');
-    expect(ended.assistantMessage.content).toBe('The log ends with END.');
-    const second = turnCalls(from)[1];
-    const tool = second.messages.find((m: any) => m.role === 'tool');
+    const ended = events.find(isEvent('TurnEnded'));
+    expect(ended!.turn.status).toBe('COMPLETED');
+    expect(ended!.assistantMessage!.content).toBe('The log ends with END.');
+    const second = turnCalls(from)[1]!;
+    const tool = second.messages!.find((m) => m.role === 'tool')!;
     expect(tool.content).toContain('chars truncated');
     expect(tool.content.length).toBeLessThan(10_000);
     const stored = (await t.app.store.allMessages(s.raw)).find((m) => m.role === 'tool')!;
@@ -233,9 +255,9 @@ describe(`compression triggers (${dbKind})`, () => {
       (es) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'),
       200_000,
     );
-    const ended = events.find((e) => e.__typename === 'TurnEnded');
+    const ended = events.find(isEvent('TurnEnded'));
     expect(ended?.turn.status).toBe('COMPLETED');
-    expect(ended.assistantMessage.content).toBe('all 200 steps done');
+    expect(ended!.assistantMessage!.content).toBe('all 200 steps done');
     const mid = compressed(events).filter((e) => e.reason === 'MIDTURN');
     expect(mid.length).toBeGreaterThan(3);
     // Every call the model received fit its window (the fake counts 0.25 token/char and would truncate past num_ctx).
@@ -244,7 +266,7 @@ describe(`compression triggers (${dbKind})`, () => {
     for (const c of calls) expect(promptChars(c) * 0.25).toBeLessThan(window);
     // The request is always kept verbatim, and nothing was lost from the display history.
     for (const c of calls.slice(-5))
-      expect(c.messages.some((m: any) => m.role === 'user' && m.content === 'run the 200 steps')).toBe(true);
+      expect(c.messages!.some((m) => m.role === 'user' && m.content === 'run the 200 steps')).toBe(true);
     const all = await t.app.store.allMessages(s.raw);
     expect(all.filter((m) => m.role === 'tool' && m.isDisplay)).toHaveLength(200);
     expect(all.some((m) => m.content.startsWith(tooLarge))).toBe(false);

@@ -3,13 +3,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { NewMessage } from '../src/domain/types.js';
 import { MemoryIndex } from '../src/store/memory.js';
 import { termQuery } from '../src/domain/memory-text.js';
-import { codeOf, createTestServer, dbKind, type ServerContext } from './support/harness.js';
+import { codeOf, createTestServer, dbKind, type SessionEvent, type ServerContext } from './support/harness.js';
+import { ollamaRequest } from './support/fake-provider.js';
 import {
   COMPACT,
   PLAN,
   compressed,
   exchanges,
   isSummaryCall,
+  isSummaryRequest,
   lastUserText,
   profileSession,
   respond,
@@ -36,7 +38,7 @@ afterEach(() => {
 const SUMMARY =
   '- The user asked about the gateway.\n- Decided to deploy on port 8443.\nKEYS: port 8443, gateway rollout';
 
-const compactEvents = (es: any[]) => es.some((e) => e.__typename === 'ContextCompressed');
+const compactEvents = (es: SessionEvent[]) => es.some((e) => e.__typename === 'ContextCompressed');
 
 describe(`compression: forced compaction and the dual buffer (${dbKind})`, () => {
   it(
@@ -107,7 +109,7 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
       expect(after.filter((m) => m.sequenceNumber < 8).every((m) => !m.isContext)).toBe(true);
 
       // The summary call: think off, temperature 0.3, the profile's max tokens, the window as num_ctx.
-      const call = t.fake.requests.find((b) => isSummaryCall({ body: b } as any))!;
+      const call = ollamaRequest(t.fake.requests.find((b) => isSummaryRequest(b)));
       expect(call.think).toBe(false);
       expect(call.options).toMatchObject({ temperature: 0.3, num_predict: 777, num_ctx: 2048 });
       expect(lastUserText(call)).toContain('turn 0 question');
@@ -140,9 +142,7 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
       messagesToSummarize: 0,
       messagesToKeep: 2,
     });
-    expect(t.fake.requests.some((b) => isSummaryCall({ body: b } as any) && JSON.stringify(b).includes('hello'))).toBe(
-      false,
-    );
+    expect(t.fake.requests.some((b) => isSummaryRequest(b) && JSON.stringify(b).includes('hello'))).toBe(false);
     expect(codeOf(await t.http(COMPACT, { id: one.id, s: 'NATIVE' }))).toBe('BAD_USER_INPUT');
   });
 
@@ -169,7 +169,7 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
       const r = await t.http(COMPACT, { id: s.id });
       t.fake.responder = undefined;
       expect(r.errors).toBeUndefined();
-      expect(t.fake.requests.slice(before).filter((b) => isSummaryCall({ body: b } as any))).toHaveLength(2);
+      expect(t.fake.requests.slice(before).filter((b) => isSummaryRequest(b))).toHaveLength(2);
       const context = await t.app.store.context(s.raw);
       expect(context.map((m) => (m.isSummary ? `S:${m.content.split('\n').at(-1)}` : m.content.slice(0, 14)))).toEqual([
         'S:- run summary 1',
@@ -219,7 +219,7 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
       '[Summary of the earlier conversation]\n- second summary',
     ]);
     expect(context[0]!.isSummary).toBe(true);
-    const summaryCall = t.fake.requests.filter((b) => isSummaryCall({ body: b } as any)).at(-1);
+    const summaryCall = t.fake.requests.filter((b) => isSummaryRequest(b)).at(-1);
     expect(lastUserText(summaryCall)).toContain(
       'PREVIOUS SUMMARY: [Summary of the earlier conversation]\n- first summary',
     );
@@ -232,9 +232,7 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     const before = t.fake.requests.length;
     const { result, events } = await withEvents(t, s.id, () => t.http(COMPACT, { id: s.id }), compactEvents);
     expect(result.errors).toBeUndefined();
-    expect(
-      t.fake.requests.slice(before).filter((b) => isSummaryCall({ body: b } as any)).length,
-    ).toBeGreaterThanOrEqual(2);
+    expect(t.fake.requests.slice(before).filter((b) => isSummaryRequest(b)).length).toBeGreaterThanOrEqual(2);
     const all = await t.app.store.allMessages(s.raw);
     expect(all.filter((m) => m.isDisplay && !m.isCompression)).toHaveLength(20);
     const marker = all.find((m) => m.isCompression)!;

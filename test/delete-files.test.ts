@@ -42,7 +42,7 @@ async function sessionWithFiles(t: ServerContext, dirOf: (id: string) => string)
     { sessionId: id, content: 'look' },
     { images: [{ name: 'p.png', bytes: PNG_1x1, type: 'image/png' }] },
   );
-  expect(sent.events.at(-1).__typename).toBe('TurnEnded');
+  expect(sent.events.at(-1)?.__typename).toBe('TurnEnded');
   expect((await fs.readdir(dirOf(id))).sort()).toEqual(['image_1.png', 'report.txt']);
   return id;
 }

@@ -10,7 +10,7 @@
  * can neither queue nor cancel.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gate } from './support/fake-provider.js';
+import { gate, messagesOf } from './support/fake-provider.js';
 import { codeOf, createTestServer, dbKind, eventually, type ServerContext } from './support/harness.js';
 
 let t: ServerContext;
@@ -31,7 +31,7 @@ beforeAll(async () => {
   auditor = (await t.app.auth.createUser('auditor', { permissions: ['sessions.read_all'] })).key;
   admin = (await t.app.auth.createUser('admin', { admin: true })).key;
   t.fake.responder = (call) => {
-    const users = (call.body?.messages ?? []).filter((m: any) => m.role === 'user');
+    const users = messagesOf(call.body).filter((m) => m.role === 'user');
     return { text: `answer to ${textOf(users.at(-1)).split('\n')[0]}` };
   };
 }, 60_000);
@@ -303,7 +303,7 @@ describe(`double-texting (${dbKind})`, () => {
       expect(events.find((e) => e.__typename === 'QueuedMessageDispatched')).toMatchObject({ turnId, steered: true });
       // The next request carries the steered message after the tool result.
       expect(t.fake.requests.length).toBe(before + 1);
-      const messages = t.fake.requests.at(-1).messages as any[];
+      const messages = messagesOf(t.fake.requests.at(-1));
       const wire = JSON.stringify(messages);
       expect(wire.indexOf('and Bergen too')).toBeGreaterThan(wire.indexOf('sunny'));
       expect(textOf(messages.at(-1))).toContain('and Bergen too');

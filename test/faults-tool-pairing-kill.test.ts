@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_RESULT_SERVER_STOPPED } from '../src/turns/tool-pairing.js';
 import { startChildServer, type ChildServer } from './support/child-server.js';
-import { startFakeProvider, type FakeProvider } from './support/fake-provider.js';
+import { openaiRequest, startFakeProvider, type FakeProvider } from './support/fake-provider.js';
 import { eventually } from './support/harness.js';
 
 let fake: FakeProvider;
@@ -86,8 +86,8 @@ describe('kill -9 during a client tool wait (child process, embedded database)',
     );
     expect(ended.data.turn.status, JSON.stringify(fake.rejections.map((r) => r.message))).toBe('COMPLETED');
     expect(fake.rejections).toEqual([]);
-    const last = fake.requests.at(-1);
-    expect(last.messages.filter((m: any) => m.role === 'tool')).toEqual([
+    const last = openaiRequest(fake.requests.at(-1));
+    expect(last.messages.filter((m) => m.role === 'tool')).toEqual([
       { role: 'tool', tool_call_id: 'call_killed', content: TOOL_RESULT_SERVER_STOPPED },
     ]);
   }, 600_000);

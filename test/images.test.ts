@@ -2,7 +2,8 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, dbKind, type ServerContext } from './support/harness.js';
+import { createTestServer, dbKind, isEvent, type ServerContext } from './support/harness.js';
+import { ollamaRequest } from './support/fake-provider.js';
 import { GIF_1x1, JPEG_1x1, PNG_1x1, PNG_2x2 } from './fixtures/files/images.js';
 import { newSession, rawId, sendWithAttachments, upload } from './support/uploads.js';
 
@@ -41,10 +42,9 @@ const dirOf = (id: string) => path.join(filesDir, 'session_files', rawId(id));
 const entries = async (dir: string) => (await fs.readdir(dir).catch(() => [] as string[])).sort();
 const img = (name: string, bytes: Buffer) => ({ name, bytes, type: 'image/png' });
 const lastUser = () =>
-  t.fake.requests
-    .at(-1)
-    .messages.filter((m: any) => m.role === 'user')
-    .at(-1);
+  ollamaRequest(t.fake.requests.at(-1))
+    .messages!.filter((m) => m.role === 'user')
+    .at(-1)!;
 
 describe(`pasted images (${dbKind})`, () => {
   it('numbers images across formats, keeps bytes exactly and sends the exact in-context notice', async () => {
@@ -58,7 +58,7 @@ describe(`pasted images (${dbKind})`, () => {
       },
     );
     expect(first.result.body.errors).toBeUndefined();
-    expect(first.events.at(-1).__typename).toBe('TurnEnded');
+    expect(first.events.at(-1)?.__typename).toBe('TurnEnded');
     expect(await entries(dirOf(id))).toEqual(['image_1.png', 'image_2.jpg']);
     expect((await fs.readFile(path.join(dirOf(id), 'image_1.png'))).equals(PNG_1x1)).toBe(true);
     expect((await fs.readFile(path.join(dirOf(id), 'image_2.jpg'))).equals(JPEG_1x1)).toBe(true);
@@ -109,7 +109,7 @@ describe(`pasted images (${dbKind})`, () => {
         images: [img('1', PNG_1x1), img('2', PNG_2x2), img('3', JPEG_1x1)],
       },
     );
-    expect(r.events.at(-1).__typename).toBe('TurnEnded');
+    expect(r.events.at(-1)?.__typename).toBe('TurnEnded');
     const user = lastUser();
     expect(user.content).toBe(
       `compare\n\n[3 images attached inline — 1 are in your context, the rest were not loaded;\n` +
@@ -127,15 +127,15 @@ describe(`pasted images (${dbKind})`, () => {
       { text: 'I see a blue square' },
     );
     const second = await sendWithAttachments(t, { sessionId: id, content: 'open the second one' }, {});
-    expect(second.events.at(-1).__typename).toBe('TurnEnded');
-    const tool = second.events.find((e) => e.__typename === 'MessageSaved' && e.message.role === 'TOOL');
+    expect(second.events.at(-1)?.__typename).toBe('TurnEnded');
+    const tool = second.events.filter(isEvent('MessageSaved')).find((e) => e.message.role === 'TOOL')!;
     expect(tool.message.content).toBe(`Loaded session_files/${sid}/image_2.png (image/png, 2×2).`);
     expect(tool.message.metadata).toMatchObject({
       is_image: true,
       base64: PNG_2x2.toString('base64'),
       path: `session_files/${sid}/image_2.png`,
     });
-    const toolMsg = t.fake.requests.at(-1).messages.find((m: any) => m.role === 'tool');
+    const toolMsg = ollamaRequest(t.fake.requests.at(-1)).messages!.find((m) => m.role === 'tool')!;
     expect(toolMsg.content).toBe(`Loaded session_files/${sid}/image_2.png (image/png, 2×2).`);
     t.fake.enqueue(
       {
@@ -152,7 +152,8 @@ describe(`pasted images (${dbKind})`, () => {
     );
     const third = await sendWithAttachments(t, { sessionId: id, content: 'peek' }, {});
     const refused = third.events
-      .filter((e) => e.__typename === 'MessageSaved' && e.message.role === 'TOOL')
+      .filter(isEvent('MessageSaved'))
+      .filter((e) => e.message.role === 'TOOL')
       .map((e) => e.message.content);
     expect(refused[0]).toMatch(/^Error: path must name an image in this session's directory/);
     expect(refused[1]).toBe(`Error: no file session_files/${sid}/image_9.png`);
@@ -183,7 +184,7 @@ describe(`pasted images (${dbKind})`, () => {
         files: [{ name: 'f.txt', bytes: 'x' }],
       },
     );
-    expect(hidden.events.at(-1).__typename).toBe('TurnEnded');
+    expect(hidden.events.at(-1)?.__typename).toBe('TurnEnded');
     expect(await entries(dirOf(id))).toEqual([]);
     expect(lastUser().content).toBe('{"form":"submit"}');
     expect(lastUser().images).toBeUndefined();
@@ -201,7 +202,7 @@ describe(`pasted images (${dbKind})`, () => {
       },
     );
     expect(r.result.body.errors).toBeUndefined();
-    expect(r.events.at(-1).__typename).toBe('TurnEnded');
+    expect(r.events.at(-1)?.__typename).toBe('TurnEnded');
     expect(await entries(dirOf(id))).toEqual(['image_1.png']);
     expect(lastUser().content).toBe(
       'two pics\n\n[1 image attached inline — already in your context, no ' +
@@ -229,17 +230,18 @@ describe(`pasted images (${dbKind})`, () => {
     );
     const r = await sendWithAttachments(t, { sessionId: id, content: 'show them' }, {});
     const tools = r.events
-      .filter((e) => e.__typename === 'MessageSaved' && e.message.role === 'TOOL')
+      .filter(isEvent('MessageSaved'))
+      .filter((e) => e.message.role === 'TOOL')
       .map((e) => e.message);
-    expect(JSON.parse(tools[0].content)).toEqual({
+    expect(JSON.parse(tools[0]!.content)).toEqual({
       url: `/sessions/${sid}/files/chart.txt`,
       filename: 'chart.txt',
       contentType: 'image/png',
       kind: 'image',
       size: PNG_1x1.length,
     });
-    expect(tools[0].metadata.card.kind).toBe('image');
-    expect(JSON.parse(tools[1].content)).toMatchObject({ filename: 'model.stl', kind: 'model' });
+    expect((tools[0]!.metadata as { card: { kind: string } }).card.kind).toBe('image');
+    expect(JSON.parse(tools[1]!.content)).toMatchObject({ filename: 'model.stl', kind: 'model' });
     expect(tools[2].content).toMatch(/^Error: No file "missing.pdf" in session_files\//);
     expect(tools[3].content).toMatch(/^Error: /);
     expect(await entries(dirOf(id))).toEqual(['chart.txt', 'model.stl']);

@@ -6,12 +6,15 @@
  * default with auth on).
  */
 import { promises as fs, watch } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import net from 'node:net';
 import { getIntrospectionQuery } from 'graphql';
+import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { loadConfig } from '../src/config.js';
+import { useStreamingUploads } from '../src/files/multipart.js';
 import { introspectionEnabled } from '../src/http/limits.js';
 import {
   codeOf,
@@ -305,6 +308,81 @@ describe('bounded resources over real sockets', () => {
       expect(codeOf(await t.http(fanOut))).toBe('GRAPHQL_VALIDATION_FAILED');
     },
   );
+});
+
+describe('body limit of non-multipart requests (useStreamingUploads maxOtherBodyBytes)', () => {
+  const LIMIT = 256;
+  /** whether the parser got the request Yoga received (true) or a replacement wrapping its body (false) */
+  const sameRequest: boolean[] = [];
+  // Listed before useStreamingUploads: its parser is the one useStreamingUploads wraps.
+  const recorder: Plugin = {
+    onRequestParse({ request, requestParser, setRequestParser }) {
+      if (!requestParser) return;
+      setRequestParser((req) => {
+        sameRequest.push(req === request);
+        return requestParser(req);
+      });
+    },
+  };
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    const yoga = createYoga({
+      schema: createSchema({ typeDefs: 'type Query { echo(s: String): String }', resolvers: {} }),
+      maxRequestBodySize: false,
+      plugins: [
+        recorder,
+        useStreamingUploads({ spoolDir: '/tmp/limits-spool', maxBytes: 1024, maxOtherBodyBytes: LIMIT }),
+      ],
+      logging: false,
+    });
+    server = createServer(yoga);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/graphql`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+  });
+  const body = (n: number) => {
+    const text = JSON.stringify({ query: `{ echo(s: "${'x'.repeat(n)}") }` });
+    return text;
+  };
+  /** A chunked body (no Content-Length): the limit must be counted while it streams. */
+  const chunked = (text: string) =>
+    fetch(base, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new ReadableStream({
+        start(c) {
+          const bytes = new TextEncoder().encode(text);
+          for (let i = 0; i < bytes.length; i += 64) c.enqueue(bytes.slice(i, i + 64));
+          c.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+
+  it('passes a JSON request with a Content-Length to the parser as it came (no body stream)', async () => {
+    sameRequest.length = 0;
+    const r = await fetch(base, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(10) });
+    expect(r.status).toBe(200);
+    expect(sameRequest).toEqual([true]);
+  });
+
+  it('refuses a declared Content-Length over the limit with 413 PAYLOAD_TOO_LARGE', async () => {
+    const r = await fetch(base, { method: 'POST', headers: { 'content-type': 'application/json' }, body: body(LIMIT) });
+    expect(r.status).toBe(413);
+    expect((await r.json()).errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('counts a chunked body: within the limit it is served, over it 413 PAYLOAD_TOO_LARGE', async () => {
+    const ok = await chunked(body(10));
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).data).toEqual({ echo: null });
+    const over = await chunked(body(LIMIT));
+    expect(over.status).toBe(413);
+    expect((await over.json()).errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+  });
 });
 
 describe('introspection with auth on', () => {

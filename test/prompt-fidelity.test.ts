@@ -8,6 +8,9 @@ import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message as OllamaMessage } from 'ollama';
+import { ModelViewDocument, type ModelViewQuery } from './generated/graphql.js';
+import { ollamaRequest } from './support/fake-provider.js';
 import { createTestServer, dbKind, eventually, type ServerContext } from './support/harness.js';
 import { makePng } from './fixtures/files/images.js';
 import { PLAN } from './support/compression.js';
@@ -51,12 +54,8 @@ async function profile(opts: { window?: number; vision?: boolean; systemPrompt?:
   return { id: r.data.upsertProfile.id as string, model: `model-${key}` };
 }
 
-const MODEL_VIEW = `query($id: ID!) { session(id: $id) { contextTokens modelView {
-  estimatedTokens contextWindow model profile { id }
-  messages {
-    role content sequenceNumber toolCallId name toolCalls { id name arguments } images { path name bytes tokens }
-  }
-} } }`;
+const MODEL_VIEW = ModelViewDocument;
+type ViewMessage = NonNullable<ModelViewQuery['session']>['modelView']['messages'][number];
 
 /** One message in a provider-neutral shape: what the model reads. */
 interface Seen {
@@ -68,28 +67,30 @@ interface Seen {
 }
 
 /** What the fake Ollama server received. */
-const received = (m: any): Seen => ({
+const received = (m: OllamaMessage): Seen => ({
   role: m.role,
   content: m.content,
-  images: m.images ?? [],
-  toolCalls: (m.tool_calls ?? []).map((c: any) => ({ name: c.function.name, arguments: c.function.arguments })),
+  // JSON on the wire: base64 strings
+  images: (m.images ?? []) as string[],
+  toolCalls: (m.tool_calls ?? []).map((c) => ({ name: c.function.name, arguments: c.function.arguments })),
   toolName: m.tool_name ?? null,
 });
 
 /** What modelView says will be sent, with each referenced image read from disk. */
-async function shown(m: any): Promise<Seen> {
+async function shown(m: ViewMessage): Promise<Seen> {
   return {
     role: m.role.toLowerCase(),
     content: m.content,
     images: await Promise.all(
-      m.images.map(async (i: any) => (await fs.readFile(path.join(filesDir, i.path))).toString('base64')),
+      m.images.map(async (i) => (await fs.readFile(path.join(filesDir, i.path))).toString('base64')),
     ),
-    toolCalls: m.toolCalls.map((c: any) => ({ name: c.name, arguments: c.arguments })),
+    toolCalls: m.toolCalls.map((c) => ({ name: c.name, arguments: c.arguments })),
     toolName: m.role === 'TOOL' ? m.name : null,
   };
 }
 
-const chatCalls = () => t.fake.calls.filter((c) => c.path === '/api/chat');
+/** The bodies the fake Ollama server received on /api/chat. */
+const chatCalls = () => t.fake.calls.filter((c) => c.path === '/api/chat').map((c) => ollamaRequest(c.body));
 
 /**
  * One turn, waited for by polling its status (no subscription to miss on a
@@ -114,7 +115,7 @@ async function turn(
     [...images.map((_, i) => `variables.input.images.${i}`), ...files.map((_, i) => `variables.input.files.${i}`)],
   );
   expect(sent.body.errors).toBeUndefined();
-  const turnId = sent.body.data.sendMessage.turn.id;
+  const turnId = sent.body.data!.sendMessage.turn.id;
   const ended = await eventually(
     async () =>
       (await t.http(`query($id: ID!) { turn(id: $id) { status } }`, { id: turnId })).data.turn.status as string,
@@ -146,33 +147,33 @@ describe(`what the model sees (${dbKind})`, () => {
 
     const r = await t.http(MODEL_VIEW, { id });
     expect(r.errors).toBeUndefined();
-    const view = r.data.session.modelView;
+    const view = r.data!.session!.modelView;
     expect(view).toMatchObject({ contextWindow: 32_768, model: p.model, profile: { id: p.id } });
-    expect(view.estimatedTokens).toBe(r.data.session.contextTokens);
+    expect(view.estimatedTokens).toBe(r.data!.session!.contextTokens);
     const [system, user, call, tool, answer] = view.messages;
     expect(view.messages).toHaveLength(5);
     expect(system).toMatchObject({ role: 'SYSTEM', content: 'You are the build assistant.', sequenceNumber: null });
     // the upload and image notices are in the text the model reads
-    expect(user.content).toContain(`[Uploaded files on disk:\n- build.cfg → session_files/${sid}/build.cfg]`);
-    expect(user.content).toContain(
+    expect(user!.content).toContain(`[Uploaded files on disk:\n- build.cfg → session_files/${sid}/build.cfg]`);
+    expect(user!.content).toContain(
       '[1 image attached inline — already in your context, no extra ' +
         `loading needed.\nOn disk: session_files/${sid}/image_1.png]`,
     );
-    expect(user.images).toEqual([
+    expect(user!.images).toEqual([
       { path: `session_files/${sid}/image_1.png`, name: 'image_1.png', bytes: screenshot.length, tokens: 1026 },
     ]);
-    expect(call.toolCalls).toMatchObject([{ name: 'dump_log', arguments: {} }]);
+    expect(call!.toolCalls).toMatchObject([{ name: 'dump_log', arguments: {} }]);
     // the 60,000-char result is shown as cut, not whole
-    expect(tool).toMatchObject({ role: 'TOOL', name: 'dump_log', toolCallId: call.toolCalls[0].id });
-    expect(tool.content.length).toBeLessThan(30_000);
-    expect(tool.content).toMatch(/^BUILD LOG START[\s\S]*chars truncated[\s\S]*BUILD LOG END$/);
+    expect(tool).toMatchObject({ role: 'TOOL', name: 'dump_log', toolCallId: call!.toolCalls[0]!.id });
+    expect(tool!.content.length).toBeLessThan(30_000);
+    expect(tool!.content).toMatch(/^BUILD LOG START[\s\S]*chars truncated[\s\S]*BUILD LOG END$/);
     expect(answer).toMatchObject({ role: 'ASSISTANT', content: 'The build failed at the end.' });
 
     // the next turn sends exactly that, then the new request
     const before = chatCalls().length;
     await turn(id, 'and now?');
-    const next = chatCalls()[before]!.body;
-    const sent: Seen[] = next.messages.map(received);
+    const next = chatCalls()[before]!;
+    const sent: Seen[] = next.messages!.map(received);
     expect(sent.slice(0, -1)).toEqual(await Promise.all(view.messages.map(shown)));
     expect(sent.at(-1)).toEqual({ role: 'user', content: 'and now?', images: [], toolCalls: [], toolName: null });
   });
@@ -182,10 +183,10 @@ describe(`what the model sees (${dbKind})`, () => {
     const id = await newSession(t, undefined, p.id);
     const r = await t.http(MODEL_VIEW, { id });
     expect(r.errors).toBeUndefined();
-    expect(r.data.session.modelView.messages.map((m: any) => [m.role, m.content])).toEqual([
+    expect(r.data!.session!.modelView.messages.map((m) => [m.role, m.content])).toEqual([
       ['SYSTEM', 'Answer in French.'],
     ]);
-    expect(r.data.session.modelView.estimatedTokens).toBe(r.data.session.contextTokens);
+    expect(r.data!.session!.modelView.estimatedTokens).toBe(r.data!.session!.contextTokens);
   });
 });
 
@@ -245,14 +246,14 @@ describe(`images against the size guard (${dbKind})`, () => {
       expect(answer.content).toBe('ok');
       const sentCall = chatCalls()[before];
       expect(sentCall).toBeDefined();
-      const user = sentCall!.body.messages.filter((m: any) => m.role === 'user').at(-1);
+      const user = sentCall!.messages!.filter((m) => m.role === 'user').at(-1)!;
       expect(user.images).toEqual([shots[0]!.bytes.toString('base64'), shots[1]!.bytes.toString('base64')]);
       expect(user.content).toBe(
         `compare these three\n\n[3 images attached inline — 2 are in your context, the rest were not loaded;\n` +
           `open them with image_view: session_files/${sid}/image_3.png]`,
       );
       const v = await t.http(MODEL_VIEW, { id });
-      expect(v.data.session.modelView.messages[1].images.map((i: any) => i.tokens)).toEqual([1026, 1026]);
+      expect(v.data!.session!.modelView.messages[1]!.images.map((i) => i.tokens)).toEqual([1026, 1026]);
     },
   );
 
@@ -266,10 +267,10 @@ describe(`images against the size guard (${dbKind})`, () => {
       // the whole prompt's, images included if they were counted
       t.fake.enqueue({ text: 'I cannot see images.', promptTokens: 0 });
       await turn(id, 'look', { images: [{ name: 'a.png', bytes: makePng(1024, 1024, 9), type: 'image/png' }] });
-      expect(chatCalls()[before]!.body.messages.some((m: any) => m.images)).toBe(false);
+      expect(chatCalls()[before]!.messages!.some((m) => m.images)).toBe(false);
       const v = await t.http(MODEL_VIEW, { id });
-      const view = v.data.session.modelView;
-      expect(view.messages.flatMap((m: any) => m.images)).toEqual([]);
+      const view = v.data!.session!.modelView;
+      expect(view.messages.flatMap((m) => m.images)).toEqual([]);
       const plan = await t.http(PLAN, { id, s: 'SUMMARY' });
       expect(plan.errors).toBeUndefined();
       // the dry run prices the prompt that is sent: a few words, not a 1,026-token screenshot

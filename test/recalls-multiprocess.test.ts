@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChildServer, startChildServer } from './support/child-server.js';
 import { createServerDatabase } from './support/durability.js';
-import { type FakeProvider, startFakeProvider } from './support/fake-provider.js';
+import { type FakeProvider, messagesOf, startFakeProvider } from './support/fake-provider.js';
 import { eventually, serverUrl } from './support/harness.js';
 
 const SESSIONS = 6;
@@ -27,7 +27,7 @@ describe.skipIf(!serverUrl)('scheduled recalls with two processes on one Postgre
   beforeAll(async () => {
     fake = await startFakeProvider();
     fake.responder = (call) => {
-      const users = (call.body?.messages ?? []).filter((m: any) => m.role === 'user');
+      const users = messagesOf(call.body).filter((m) => m.role === 'user');
       return { text: `answer to ${String(users.at(-1)?.content ?? '').split('\n')[0]}` };
     };
     dir = await mkdtemp(join(tmpdir(), 'recall-multi-'));

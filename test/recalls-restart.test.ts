@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.js';
 import { type ChildServer, startChildServer } from './support/child-server.js';
 import { createServerDatabase } from './support/durability.js';
-import { type FakeProvider, startFakeProvider } from './support/fake-provider.js';
+import { type FakeProvider, messagesOf, startFakeProvider } from './support/fake-provider.js';
 import { eventually, serverUrl } from './support/harness.js';
 
 let fake: FakeProvider;
@@ -41,7 +41,7 @@ const env = () => ({
 beforeAll(async () => {
   fake = await startFakeProvider();
   fake.responder = (call) => {
-    const users = (call.body?.messages ?? []).filter((m: any) => m.role === 'user');
+    const users = messagesOf(call.body).filter((m) => m.role === 'user');
     const last = String(users.at(-1)?.content ?? '');
     return { text: `answer to ${last.split('\n')[0]}` };
   };

@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, codeOf, eventually, type ServerContext } from './support/harness.js';
+import { ollamaRequest } from './support/fake-provider.js';
 
 let t: ServerContext;
 let alice: string;
@@ -114,8 +115,8 @@ describe('scheduled recalls', () => {
       assistantMessage: { content: 'Time to stretch!' },
     });
     // The model saw the text, with the notice that it is a scheduled recall.
-    const asked = t.fake.requests.at(-1);
-    const lastUser = asked.messages.filter((m: any) => m.role === 'user').at(-1);
+    const asked = ollamaRequest(t.fake.requests.at(-1));
+    const lastUser = asked.messages!.filter((m) => m.role === 'user').at(-1)!;
     expect(lastUser.content).toContain('Remind me to stretch');
     expect(lastUser.content).toContain('[Scheduled recall');
 

@@ -94,7 +94,7 @@ describe(`share holders learn no ids or paths (${dbKind})`, () => {
       { files: [{ name: 'spec.pdf', bytes: '%PDF-1.4\n%%EOF\n' }] },
       alice,
     );
-    expect(sent.events.at(-1).__typename).toBe('TurnEnded');
+    expect(sent.events.at(-1)?.__typename).toBe('TurnEnded');
 
     // The owner's own view keeps the real URLs (the test would prove nothing otherwise).
     const owner = await t.http(

@@ -41,7 +41,7 @@ describe(`store (${dbKind})`, () => {
 
   it('folds a model call into the stored usage and keeps the rest of the row', async () => {
     const s = await newSession();
-    const usage = { promptTokens: 10, completionTokens: 3, cachedPromptTokens: 1 };
+    const usage = { promptTokens: 10, completionTokens: 3, cachedPromptTokens: 1, cacheWriteTokens: 4 };
     await t.app.store.recordCall(s.id, {
       metadata: { set: { baseline: { promptTokens: 10 } } },
       usage,
@@ -55,7 +55,7 @@ describe(`store (${dbKind})`, () => {
     expect(row).toMatchObject({
       id: s.id,
       profileId: s.profileId,
-      usage: { promptTokens: 20, completionTokens: 6, cachedPromptTokens: 2 },
+      usage: { promptTokens: 20, completionTokens: 6, cachedPromptTokens: 2, cacheWriteTokens: 8 },
       contextTokenCount: 25,
       metadata: { baseline: { promptTokens: 10 }, contextTruncated: true },
     });

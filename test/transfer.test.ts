@@ -1,4 +1,4 @@
-/** Issue 6: export (MARKDOWN, JSON) and import (our JSON, ChatGPT conversations.json). */
+/** Issue 6: export (MARKDOWN, JSON) and import (our JSON, ChatGPT and Claude conversations.json). */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageToJson } from '../src/domain/tree.js';
@@ -217,6 +217,74 @@ describe(`export and import (${dbKind})`, () => {
     });
     const otherBranches = await t.app.db.prisma.sessionBranch.findMany({ where: { sessionId: other!.id } });
     expect(otherBranches).toHaveLength(1);
+  });
+
+  it('imports a Claude conversations.json: conversations, retries as branches, attachments, idempotent', async () => {
+    const data = readFileSync(new URL('./fixtures/claude-conversations.json', import.meta.url), 'utf8');
+    const before = await t.app.db.prisma.session.count();
+    const r = await t.http(IMPORT, { data }, alice);
+    expect(r.errors).toBeUndefined();
+    expect(r.data!.importSession).toMatchObject({ name: 'Flaky test in CI', titleSource: 'IMPORTED' });
+    expect(await t.app.db.prisma.session.count()).toBe(before + 2);
+    const sid = rawId(r.data!.importSession.id);
+    const row = await t.app.db.prisma.session.findUnique({ where: { id: sid } });
+    expect(row!.metadata).toMatchObject({
+      importedFrom: 'claude',
+      claudeConversationUuid: '5d0c6a3e-1f2b-4c8e-9a41-0c1d2e3f4a01',
+    });
+    const h = await t.http(HistoryRolesDocument, { id: r.data!.importSession.id }, alice);
+    const rows = h.data!.session!.history.edges.map((e) => e!.node);
+    expect(rows.map((m) => m.role)).toEqual(['USER', 'ASSISTANT', 'USER', 'ASSISTANT']);
+    expect(rows[0]!.content).toContain('[Attached file: ci-log.txt]\nFAIL test/orders.test.ts');
+    expect(rows[3]!.content).toBe('Yes: a fixed sleep is what made it flaky in the first place.');
+    // the retried reply is a branch from the first message, in the branch tree
+    const branches = await t.app.db.prisma.sessionBranch.findMany({ where: { sessionId: sid } });
+    expect(branches.map((b) => [b.name, b.baseSequence])).toEqual([['branch 1', 0]]);
+    expect((branches[0]!.suffix as { content: string }[]).map((m) => m.content)).toEqual([
+      'It looks like a timing problem: add a retry to the test.',
+    ]);
+    const tree = await t.http(
+      'query($id: ID!) { session(id: $id) { branches { name messageCount } tree { branch active } } }',
+      { id: r.data!.importSession.id },
+      alice,
+    );
+    expect(tree.errors).toBeUndefined();
+    // the shared first message and the retried reply
+    expect(tree.data.session.branches).toEqual([{ name: 'branch 1', messageCount: 2 }]);
+    expect(tree.data.session.tree.some((row: any) => row.branch === 'branch 1' && !row.active)).toBe(true);
+    // the same file again: the same sessions, nothing new
+    const again = await t.http(IMPORT, { data }, alice);
+    expect(again.data!.importSession.id).toBe(r.data!.importSession.id);
+    expect(await t.app.db.prisma.session.count()).toBe(before + 2);
+    // another user's import is theirs
+    const bobs = await t.http(IMPORT, { data }, bob);
+    expect(bobs.data!.importSession.id).not.toBe(r.data!.importSession.id);
+    expect(await t.app.db.prisma.session.count()).toBe(before + 4);
+  });
+
+  it('a malformed Claude export is BAD_USER_INPUT and writes no conversation of it', async () => {
+    const good = JSON.parse(readFileSync(new URL('./fixtures/claude-conversations.json', import.meta.url), 'utf8'));
+    const renamed = good.map((c: any, i: number) => ({ ...c, uuid: `${c.uuid}-x`, name: `copy ${i}` }));
+    const dangling = structuredClone(renamed);
+    dangling[1].chat_messages[1].parent_message_uuid = 'no-such-message';
+    const noSender = structuredClone(renamed);
+    delete noSender[1].chat_messages[0].sender;
+    const cases = [
+      JSON.stringify(dangling),
+      JSON.stringify(noSender),
+      JSON.stringify([{ ...renamed[0], chat_messages: {} }]),
+      JSON.stringify([{ ...renamed[0], current_leaf_message_uuid: 'gone' }]),
+    ];
+    const sessions = await t.app.db.prisma.session.count();
+    const imports = await t.app.db.prisma.sessionImport.count();
+    for (const data of cases) {
+      const r = await t.http(IMPORT, { data }, alice);
+      expect(codeOf(r), data.slice(0, 60)).toBe('BAD_USER_INPUT');
+      expect(r.errors![0]!.message).toMatch(/Claude|conversation 0|conversation 1/);
+    }
+    // the first conversation of each file was fine: none of it was written either
+    expect(await t.app.db.prisma.session.count()).toBe(sessions);
+    expect(await t.app.db.prisma.sessionImport.count()).toBe(imports);
   });
 
   it('malformed imports are BAD_USER_INPUT and write nothing', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { gate } from './support/fake-provider.js';
+import { gate, ollamaRequest } from './support/fake-provider.js';
 import {
   codeOf,
   createTestServer,
@@ -107,16 +107,16 @@ describe(`turns (${dbKind})`, () => {
         'model: "qwen3:8b", systemPrompt: "PROMPT-ONE" }) { id } }',
     );
     await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'first' } }));
-    expect(t.fake.requests.at(-1).messages[0]).toMatchObject({ role: 'system', content: 'PROMPT-ONE' });
+    expect(ollamaRequest(t.fake.requests.at(-1)).messages![0]).toMatchObject({ role: 'system', content: 'PROMPT-ONE' });
     await t.http(
       'mutation { upsertProfile(input: { key: "default", name: "Default", ' +
         'model: "qwen3:8b", systemPrompt: "PROMPT-TWO" }) { id } }',
     );
     await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'second' } }));
-    const sent = t.fake.requests.at(-1).messages;
+    const sent = ollamaRequest(t.fake.requests.at(-1)).messages!;
     expect(sent[0]).toMatchObject({ role: 'system', content: 'PROMPT-TWO' });
-    expect(sent.filter((m: any) => m.role === 'system')).toHaveLength(1);
-    expect(t.fake.requests.at(-1).options.num_ctx).toBe(8192);
+    expect(sent.filter((m) => m.role === 'system')).toHaveLength(1);
+    expect(ollamaRequest(t.fake.requests.at(-1)).options!.num_ctx).toBe(8192);
     const ctx = await t.http(`query($id: ID!) { session(id: $id) { context { role content } } }`, { id: sessionId });
     expect(ctx.data.session.context.some((m: any) => m.content.includes('PROMPT'))).toBe(false);
     await t.http(
@@ -152,7 +152,7 @@ describe(`turns (${dbKind})`, () => {
     });
     await t.http(rec, { i: { sessionId, source: 'audit_log', text: 'NOTE-BLOCKED' } });
     await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'go' } }));
-    const sent = JSON.stringify(t.fake.requests.at(-1).messages);
+    const sent = JSON.stringify(ollamaRequest(t.fake.requests.at(-1)).messages);
     expect(sent).toContain('NOTE-ALLOWED');
     expect(sent).not.toContain('NOTE-BLOCKED');
     const h = await t.http(`query($id: ID!) { session(id: $id) { history { edges { node { content role } } } } }`, {
@@ -272,7 +272,7 @@ describe(`turns (${dbKind})`, () => {
     const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'ToolCallRequested'));
     const request = events.find((e) => e.__typename === 'ToolCallRequested');
     expect(request).toMatchObject({ clientSide: true, toolCall: { name: 'get_weather', arguments: { city: 'Oslo' } } });
-    expect(t.fake.requests.at(-1).tools.map((x: any) => x.function.name)).toContain('get_weather');
+    expect(ollamaRequest(t.fake.requests.at(-1)).tools!.map((x) => x.function.name)).toContain('get_weather');
     const waiting = await eventually(
       () => t.http(`query($id: ID!) { turn(id: $id) { status pendingToolCalls { id name } } }`, { id: turnId }),
       (r: any) => r.data.turn.status === 'WAITING_FOR_TOOL',
@@ -290,7 +290,7 @@ describe(`turns (${dbKind})`, () => {
     expect(done.find((e) => e.__typename === 'TurnEnded').assistantMessage.content).toBe('It is sunny in Oslo.');
     const toolMsg = done.find((e) => e.__typename === 'MessageSaved' && e.message.role === 'TOOL');
     expect(toolMsg.message).toMatchObject({ toolCallId: request.toolCall.id, content: '{"sky":"clear"}' });
-    const lastReq = t.fake.requests.at(-1).messages;
+    const lastReq = ollamaRequest(t.fake.requests.at(-1)).messages!;
     expect(lastReq.at(-1)).toMatchObject({ role: 'tool', content: '{"sky":"clear"}' });
     sub.dispose();
   });

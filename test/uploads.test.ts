@@ -3,7 +3,8 @@ import nodeFs, { promises as fs } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, dbKind, eventually, type ServerContext } from './support/harness.js';
+import { createTestServer, dbKind, eventually, queryText, type ServerContext } from './support/harness.js';
+import { ollamaRequest } from './support/fake-provider.js';
 import { ELF_HEAD, PE_HEAD, PNG_1x1, SHEBANG } from './fixtures/files/images.js';
 import { multipart, newSession, rawId, sendWithAttachments, upload, UPLOAD } from './support/uploads.js';
 
@@ -40,10 +41,10 @@ describe(`uploads (${dbKind})`, () => {
     expect(r1.body.errors).toBeUndefined();
     const r2 = await upload(t, id, [{ name: 'report.pdf', bytes: '%PDF-1.4 other' }]);
     const r3 = await upload(t, id, [{ name: 'report.pdf', bytes: '%PDF-1.4 third' }]);
-    expect(r1.body.data.uploadSessionFiles.map((f: any) => f.filename)).toEqual(['report.pdf', 'notes.txt']);
-    expect(r2.body.data.uploadSessionFiles[0].filename).toBe('report (1).pdf');
-    expect(r3.body.data.uploadSessionFiles[0].filename).toBe('report (2).pdf');
-    expect(r1.body.data.uploadSessionFiles[1]).toMatchObject({
+    expect(r1.body.data!.uploadSessionFiles.map((f) => f.filename)).toEqual(['report.pdf', 'notes.txt']);
+    expect(r2.body.data!.uploadSessionFiles[0].filename).toBe('report (1).pdf');
+    expect(r3.body.data!.uploadSessionFiles[0].filename).toBe('report (2).pdf');
+    expect(r1.body.data!.uploadSessionFiles[1]).toMatchObject({
       size: 5,
       contentType: 'text/plain; charset=utf-8',
       url: `/sessions/${rawId(id)}/files/notes.txt`,
@@ -70,13 +71,13 @@ describe(`uploads (${dbKind})`, () => {
       { name: 'a\u0007b\u0001c.txt', bytes: 'z' },
     ]);
     expect(r.body.errors).toBeUndefined();
-    const names = r.body.data.uploadSessionFiles.map((f: any) => f.filename);
+    const names = r.body.data!.uploadSessionFiles.map((f) => f.filename);
     for (const n of names) expect(n).not.toMatch(/[/\\\u0000-\u001f]|^\./);
     expect(names).toEqual(['passwd', 'win.ini', 'abc.txt']);
     expect(await entries(dirOf(id))).toEqual(['abc.txt', 'passwd', 'win.ini']);
     expect(await entries(path.join(filesDir, 'etc'))).toEqual([]);
     const bad = await upload(t, id, [{ name: '..', bytes: 'x' }]);
-    expect(bad.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(bad.body.errors![0]!.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
   it('rejects executables by extension and by signature, writing nothing', async () => {
@@ -92,14 +93,14 @@ describe(`uploads (${dbKind})`, () => {
     for (const c of cases) {
       const r = await upload(t, id, [c]);
       expect(r.body.errors?.[0]?.extensions?.code, c.name).toBe('BAD_USER_INPUT');
-      expect(r.body.errors[0].message).toMatch(/Executable files are not accepted/);
+      expect(r.body.errors![0]!.message).toMatch(/Executable files are not accepted/);
     }
     // all or nothing: a good file next to a bad one is not kept
     const mixed = await upload(t, id, [
       { name: 'ok.txt', bytes: 'fine' },
       { name: 'bad.bin', bytes: ELF_HEAD },
     ]);
-    expect(mixed.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+    expect(mixed.body.errors![0]!.extensions?.code).toBe('BAD_USER_INPUT');
     expect(await entries(dirOf(id))).toEqual([]);
     expect(await entries(spoolDir())).toEqual([]);
   });
@@ -109,14 +110,14 @@ describe(`uploads (${dbKind})`, () => {
     const big = new Uint8Array(1024 * 1024 + 1).fill(65);
     const r = await upload(t, id, [{ name: 'big.txt', bytes: big }]);
     expect(r.status).toBe(413);
-    expect(r.body.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
-    expect(r.body.errors[0].message).toMatch(/exceeds the upload limit of 1 MB/);
+    expect(r.body.errors![0]!.extensions?.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(r.body.errors![0]!.message).toMatch(/exceeds the upload limit of 1 MB/);
     const exact = await upload(t, id, [{ name: 'exact.txt', bytes: new Uint8Array(1024 * 1024).fill(66) }]);
     expect(exact.body.errors).toBeUndefined();
     expect(await entries(dirOf(id))).toEqual(['exact.txt']);
     // much larger than the limit: refused as soon as the limit is crossed, connection still answered
     const huge = await upload(t, id, [{ name: 'huge.txt', bytes: new Uint8Array(8 * 1024 * 1024) }]);
-    expect(huge.body.errors[0].extensions.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(huge.body.errors![0]!.extensions?.code).toBe('PAYLOAD_TOO_LARGE');
     expect(await entries(dirOf(id))).toEqual(['exact.txt']);
     await eventually(
       () => entries(spoolDir()),
@@ -127,7 +128,7 @@ describe(`uploads (${dbKind})`, () => {
   it('a truncated multipart body is a clear error and writes nothing', async () => {
     const id = await newSession(t);
     const boundary = '----trunc';
-    const operations = JSON.stringify({ query: UPLOAD, variables: { sessionId: id, files: [null] } });
+    const operations = JSON.stringify({ query: queryText(UPLOAD), variables: { sessionId: id, files: [null] } });
     const body =
       `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n` +
       `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.files.0"]}\r\n` +
@@ -178,7 +179,7 @@ describe(`uploads (${dbKind})`, () => {
     // the file exists (a loaded machine). Each open is held here (a slow disk) until the test releases it.
     const id = await newSession(t);
     const boundary = '----late';
-    const operations = JSON.stringify({ query: UPLOAD, variables: { sessionId: id, files: [null] } });
+    const operations = JSON.stringify({ query: queryText(UPLOAD), variables: { sessionId: id, files: [null] } });
     const head =
       `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n${operations}\r\n` +
       `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.files.0"]}\r\n` +
@@ -268,12 +269,12 @@ describe(`uploads (${dbKind})`, () => {
       },
     );
     expect(result.body.errors).toBeUndefined();
-    expect(events.at(-1).__typename).toBe('TurnEnded');
+    expect(events.at(-1)?.__typename).toBe('TurnEnded');
     const sid = rawId(id);
     const expected =
       'Please read these\n\n[Uploaded files on disk:\n- spec.pdf → ' +
       `session_files/${sid}/spec.pdf\n- data.csv → session_files/${sid}/data.csv]`;
-    const sent = t.fake.requests.at(-1).messages;
+    const sent = ollamaRequest(t.fake.requests.at(-1)).messages!;
     expect(sent.at(-1)).toMatchObject({ role: 'user', content: expected });
     // the user's own words stay as typed in the display history
     const h = await t.http(`query($id: ID!) { session(id: $id) { history { edges { node { content files } } } } }`, {
@@ -357,7 +358,7 @@ describe(`downloads with auth (${dbKind})`, () => {
     const id = await newSession(a, alice);
     const up = await upload(a, id, [{ name: 'secret.txt', bytes: 'classified' }], alice);
     expect(up.body.errors).toBeUndefined();
-    const url = `${a.url}${up.body.data.uploadSessionFiles[0].url}`;
+    const url = `${a.url}${up.body.data!.uploadSessionFiles[0].url}`;
     const get = (token?: string) => fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
     expect(await (await get(alice)).text()).toBe('classified');
     expect(await (await get(reader)).text()).toBe('classified');
@@ -370,10 +371,10 @@ describe(`downloads with auth (${dbKind})`, () => {
     expect((await get()).status).toBe(401);
     // bob cannot upload into alice's session either
     const intrude = await upload(a, id, [{ name: 'x.txt', bytes: 'x' }], bob);
-    expect(intrude.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(intrude.body.errors![0]!.extensions?.code).toBe('NOT_FOUND');
     // nor the reader (read_all is not write)
     const readerUp = await upload(a, id, [{ name: 'x.txt', bytes: 'x' }], reader);
-    expect(readerUp.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(readerUp.body.errors![0]!.extensions?.code).toBe('NOT_FOUND');
     void multipart;
   });
 });

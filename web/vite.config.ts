@@ -3,11 +3,52 @@
  * server at `/` (src/web/serve.ts). Hashed file names under assets/ let the
  * server mark them immutable; index.html is served no-cache.
  */
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { generate } from '@graphql-codegen/cli';
 import { build as esbuild } from 'esbuild';
 import { defineConfig, type Plugin } from 'vite';
+import codegenConfig from '../scripts/codegen-web.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+const repo = fileURLToPath(new URL('..', import.meta.url));
+
+/** {operation name: persisted id}, filled by `persistedDocuments` before anything is bundled. */
+const persistedIds: Record<string, string> = {};
+
+/**
+ * Runs GraphQL Code Generator over the client's operations
+ * (scripts/codegen-web.ts → web/generated/persisted-documents.json), bakes
+ * {operation name: id} into the client as `__PERSISTED_IDS__`, and copies the
+ * manifest into the build as persisted-documents.json: the server reads it
+ * from web/dist, so the ids it knows are always those of the client it serves.
+ */
+function persistedDocuments(): Plugin {
+  let manifest = '';
+  return {
+    name: 'persisted-documents',
+    apply: 'build',
+    async config() {
+      const cwd = process.cwd();
+      process.chdir(repo);
+      try {
+        await generate(codegenConfig, true);
+      } finally {
+        process.chdir(cwd);
+      }
+      manifest = await readFile(`${repo}web/generated/persisted-documents.json`, 'utf8');
+      for (const [id, document] of Object.entries(JSON.parse(manifest) as Record<string, string>)) {
+        const name = /(?:^|\s)(?:query|mutation|subscription) (\w+)/.exec(document)?.[1];
+        if (!name) throw new Error(`persisted-documents: no operation name in ${id}`);
+        persistedIds[name] = id;
+      }
+      return { define: { __PERSISTED_IDS__: JSON.stringify(persistedIds) } };
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName: 'persisted-documents.json', source: manifest });
+    },
+  };
+}
 
 /**
  * Inlines src/boot.ts (bundled, minified, an IIFE) into index.html before the
@@ -47,7 +88,10 @@ function inlineBoot(): Plugin {
           target: 'es2022',
           charset: 'ascii',
           legalComments: 'none',
-          define: { __ROUTE_CHUNKS__: JSON.stringify({ chat: closure('chat'), share: closure('share') }) },
+          define: {
+            __ROUTE_CHUNKS__: JSON.stringify({ chat: closure('chat'), share: closure('share') }),
+            __PERSISTED_IDS__: JSON.stringify(persistedIds),
+          },
         });
         const code = out.outputFiles[0]!.text.trim();
         if (code.includes('</')) throw new Error('inline-boot: the boot script contains "</"');
@@ -63,7 +107,7 @@ export default defineConfig({
   root,
   base: '/',
   publicDir: false,
-  plugins: [inlineBoot()],
+  plugins: [persistedDocuments(), inlineBoot()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { heuristicTitle, type TitleSource } from './titles.js';
+import { importTree } from './import-tree.js';
 import type { StoredBranch } from './tree.js';
 import { makeMessage, type ChatMessage, type Role } from './types.js';
 import { ErrorCode } from './error-codes.js';
@@ -136,90 +137,27 @@ function toMessage(node: Node, fallbackTime: Date): ChatMessage | null {
   });
 }
 
-/** Node ids from the root down to `leaf`, or an error on a broken/cyclic parent chain. */
-function pathTo(conv: Conversation, leaf: string, label: string): string[] {
-  const ids: string[] = [];
-  const seen = new Set<string>();
-  let cur: string | null | undefined = leaf;
-  while (cur != null) {
-    if (seen.has(cur)) throw new ChatGptImportError(`${label}: the parent links of node ${cur} form a cycle`);
-    const node: Node | undefined = conv.mapping[cur];
-    if (!node) throw new ChatGptImportError(`${label}: node ${cur} is referenced but missing from mapping`);
-    seen.add(cur);
-    ids.push(cur);
-    cur = node.parent;
-  }
-  return ids.reverse();
-}
-
 function importConversation(conv: Conversation, index: number): ImportedConversation {
   const label = `conversation ${index}${conv.title ? ` ("${conv.title}")` : ''}`;
   const ids = Object.keys(conv.mapping);
   if (ids.length === 0) throw new ChatGptImportError(`${label}: mapping is empty`);
   const createdAt = fromEpoch(conv.create_time) ?? new Date(0);
   const lastActive = fromEpoch(conv.update_time) ?? createdAt;
-
-  // children lists are authoritative for order; fall back to parent links
-  const children = new Map<string, string[]>();
-  for (const id of ids) children.set(id, []);
-  for (const id of ids) {
-    const node = conv.mapping[id];
-    for (const c of node.children ?? [])
-      if (conv.mapping[c] && !children.get(id)!.includes(c)) children.get(id)!.push(c);
-    const p = node.parent;
-    if (p != null && conv.mapping[p] && !children.get(p)!.includes(id)) children.get(p)!.push(id);
+  const current = conv.current_node ?? null;
+  if (current != null && !conv.mapping[current]) {
+    throw new ChatGptImportError(`${label}: current_node ${current} is not in mapping`);
   }
-  const leaves = ids.filter((id) => children.get(id)!.length === 0);
-
-  let current = conv.current_node ?? null;
-  if (current == null) current = leaves[leaves.length - 1];
-  if (!conv.mapping[current]) throw new ChatGptImportError(`${label}: current_node ${current} is not in mapping`);
-
-  const convert = (id: string) => toMessage(conv.mapping[id], createdAt);
-  const activeIds = pathTo(conv, current, label);
-  const messages: ChatMessage[] = [];
-  const seqAtNode = new Map<string, number>(); // last active seq at or before each active node
-  for (const id of activeIds) {
-    const m = convert(id);
-    if (m) messages.push({ ...m, sequenceNumber: messages.length });
-    seqAtNode.set(id, messages.length - 1);
-  }
-
-  // leaves in depth-first order of the tree, so branch numbering follows the UI
-  const roots = ids.filter((id) => {
-    const p = conv.mapping[id].parent;
-    return p == null || !conv.mapping[p];
+  // children lists are authoritative for order; parent links fill in the rest
+  const { messages, branches } = importTree({
+    ids,
+    parentOf: (id) => conv.mapping[id]!.parent,
+    childrenOf: (id) => conv.mapping[id]!.children ?? [],
+    current,
+    convert: (id) => toMessage(conv.mapping[id]!, createdAt),
+    fail: (message) => {
+      throw new ChatGptImportError(`${label}: ${message}`);
+    },
   });
-  const order: string[] = [];
-  const stack = [...roots].reverse();
-  const visited = new Set<string>();
-  while (stack.length) {
-    const id = stack.pop()!;
-    if (visited.has(id)) continue;
-    visited.add(id);
-    order.push(id);
-    stack.push(...[...children.get(id)!].reverse());
-  }
-
-  const branches: StoredBranch[] = [];
-  const seen = new Set<string>();
-  for (const leaf of order) {
-    if (children.get(leaf)!.length > 0 || leaf === current || seqAtNode.has(leaf)) continue;
-    const path = pathTo(conv, leaf, label);
-    let shared = -1;
-    while (shared + 1 < path.length && seqAtNode.has(path[shared + 1])) shared++;
-    const baseSequence = shared >= 0 ? seqAtNode.get(path[shared])! : -1;
-    const suffix: ChatMessage[] = [];
-    for (const id of path.slice(shared + 1)) {
-      const m = convert(id);
-      if (m) suffix.push({ ...m, sequenceNumber: baseSequence + 1 + suffix.length });
-    }
-    if (suffix.length === 0) continue; // nothing of its own to keep
-    const key = `${baseSequence}|${suffix.map((m) => `${m.role}:${m.content}`).join('\u0000')}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    branches.push({ name: `branch ${branches.length + 1}`, baseSequence, suffix, createdAt: suffix[0].createdAt });
-  }
 
   const rawTitle = conv.title?.trim() || null;
   let title: string | null = rawTitle;

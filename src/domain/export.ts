@@ -98,6 +98,8 @@ export const ExportUsage = z.object({
   promptTokens: z.number().int().min(0),
   completionTokens: z.number().int().min(0),
   cachedPromptTokens: z.number().int().min(0),
+  /** left out when 0 (older exports have none): an export's fingerprint does not change with it */
+  cacheWriteTokens: z.number().int().min(0).optional(),
 });
 
 export const ExportCheckpoint = z.object({
@@ -303,6 +305,7 @@ export function buildExport(input: ExportInput, exportedAt: Date = new Date()): 
         promptTokens: s.usage.promptTokens,
         completionTokens: s.usage.completionTokens,
         cachedPromptTokens: s.usage.cachedPromptTokens,
+        ...(s.usage.cacheWriteTokens > 0 && { cacheWriteTokens: s.usage.cacheWriteTokens }),
       },
       planningLogs: canonicalJson(s.planningLogs ?? []),
       metadata: canonicalJson(s.metadata),
@@ -450,7 +453,7 @@ export function decodeExport(parsed: ExportV1): DecodedExport {
       pinned: s.pinned,
       createdAt: new Date(s.createdAt),
       lastActive: new Date(s.lastActive),
-      usage: s.usage,
+      usage: { ...s.usage, cacheWriteTokens: s.usage.cacheWriteTokens ?? 0 },
       planningLogs: s.planningLogs,
       metadata: s.metadata,
       profileKey: s.profileKey,

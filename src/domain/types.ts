@@ -68,10 +68,16 @@ export function makeMessage(partial: NewMessage & { sequenceNumber?: number; cre
   };
 }
 
+/**
+ * A call's (or a sum of calls') token counts. `promptTokens` is the whole prompt the model read,
+ * cache reads and writes included; `cachedPromptTokens` of it were read from the provider's prompt
+ * cache, `cacheWriteTokens` of it were written to the cache (Anthropic; 0 elsewhere).
+ */
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
   cachedPromptTokens: number;
+  cacheWriteTokens: number;
 }
 
-export const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
+export const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, cacheWriteTokens: 0 };

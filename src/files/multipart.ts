@@ -287,7 +287,10 @@ export function useStreamingUploads(opts: StreamingUploadsOptions): Plugin {
       if (!multipart) {
         const limit = opts.maxOtherBodyBytes ?? DEFAULT_MAX_OTHER_BODY_BYTES;
         if (length !== null && Number(length) > limit) throw bodyTooLarge();
-        if (requestParser && request.body) {
+        // With a Content-Length (checked above) Node's HTTP parser delivers exactly that many bytes, so the body
+        // needs no counting stream: only a chunked body (no length) is wrapped. JSON requests, the hot path, keep
+        // their body as it is (no TransformStream, no second Request).
+        if (length === null && requestParser && request.body) {
           const original = requestParser;
           setRequestParser((req) => original(limitBody(req, limit, fetchAPI as never)));
         }

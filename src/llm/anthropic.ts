@@ -96,6 +96,7 @@ export class AnthropicProvider extends ResilientProvider {
     const thoughts = new Map<number, Record<string, unknown>>();
     let prompt = 0;
     let cached = 0;
+    let written = 0;
     let output = 0;
     let stopReason: string | undefined;
     for await (const ev of readSse(res.body)) {
@@ -105,8 +106,9 @@ export class AnthropicProvider extends ResilientProvider {
         case 'message_start': {
           const u = data.message?.usage ?? {};
           cached = u.cache_read_input_tokens ?? 0;
+          written = u.cache_creation_input_tokens ?? 0;
           // input_tokens excludes cache reads/writes; the prompt the model saw is their sum.
-          prompt = (u.input_tokens ?? 0) + cached + (u.cache_creation_input_tokens ?? 0);
+          prompt = (u.input_tokens ?? 0) + cached + written;
           output = u.output_tokens ?? 0;
           break;
         }
@@ -154,12 +156,14 @@ export class AnthropicProvider extends ResilientProvider {
           const u = data.usage ?? {};
           if (typeof u.output_tokens === 'number') output = u.output_tokens;
           if (typeof u.input_tokens === 'number') {
-            prompt = u.input_tokens + (u.cache_read_input_tokens ?? cached) + (u.cache_creation_input_tokens ?? 0);
+            cached = u.cache_read_input_tokens ?? cached;
+            written = u.cache_creation_input_tokens ?? written;
+            prompt = u.input_tokens + cached + written;
           }
           break;
         }
         case 'message_stop':
-          yield { type: 'usage', usage: usage(prompt, output, cached) };
+          yield { type: 'usage', usage: usage(prompt, output, cached, written) };
           yield { type: 'done', reason: stopReason ?? 'end_turn' };
           return;
         case 'error': {
@@ -202,26 +206,50 @@ export class AnthropicProvider extends ResilientProvider {
   }
 }
 
-/** The Messages API body (without `stream`). */
+/** The Messages API's limit on `cache_control` breakpoints per request (more is a 400). */
+export const MAX_CACHE_BREAKPOINTS = 4;
+const EPHEMERAL = { type: 'ephemeral' } as const;
+/** Block types that may carry `cache_control` (thinking and compaction blocks may not). */
+const CACHEABLE = new Set(['text', 'image', 'tool_use', 'tool_result', 'document']);
+
+/**
+ * The Messages API body (without `stream`).
+ *
+ * Prompt caching: `cache_control` breakpoints mark the byte-stable prefix (tools, system, history),
+ * so the next call of the session reads it from the cache instead of paying for it again:
+ *   1. the system block (tools and system prompt);
+ *   2. the last block before the latest user message (the history every later call repeats);
+ *   3. in a tool loop, the newest tool_result (the next call of the loop repeats everything up to it).
+ * At most three, under the API's limit of four. The latest user message and the request-time recall
+ * context appended to it stay after the breakpoints: they change from call to call.
+ */
 export function buildBody(req: ChatRequest): Record<string, unknown> {
   const system = req.messages
     .filter((m) => m.role === 'system')
     .map((m) => m.content)
     .join('\n\n');
   const messages: AnthropicMessage[] = [];
-  for (const m of pairToolCalls(req.messages)) {
-    if (m.role === 'system') continue;
+  const paired = pairToolCalls(req.messages);
+  // the blocks each paired message became (the same objects `messages` holds)
+  const owned: Block[][] = [];
+  for (const m of paired) {
+    if (m.role === 'system') {
+      owned.push([]);
+      continue;
+    }
     const role = m.role === 'assistant' ? 'assistant' : 'user';
     const blocks = toBlocks(m);
+    owned.push(blocks);
     if (!blocks.length) continue;
     const last = messages[messages.length - 1];
     // The API wants alternating roles: merge consecutive same-role messages (tool results).
     if (last && last.role === role) last.content.push(...blocks);
-    else messages.push({ role, content: blocks });
+    else messages.push({ role, content: [...blocks] });
   }
+  markHistoryBreakpoints(paired, owned);
   let maxTokens = req.maxTokens ?? DEFAULT_MAX_TOKENS;
   const body: Record<string, unknown> = { model: req.model, messages };
-  if (system) body.system = system;
+  if (system) body.system = [{ type: 'text', text: system, cache_control: EPHEMERAL }];
   if (req.tools?.length) body.tools = req.tools.map(toAnthropicTool);
   if (req.think) {
     maxTokens = Math.max(maxTokens, 2048);
@@ -232,6 +260,26 @@ export function buildBody(req: ChatRequest): Record<string, unknown> {
   }
   body.max_tokens = maxTokens;
   return body;
+}
+
+/** Breakpoints 2 and 3 of `buildBody`, set on the blocks in place. */
+function markHistoryBreakpoints(paired: readonly LlmMessage[], owned: readonly Block[][]): void {
+  let latestUser = -1;
+  for (let i = paired.length - 1; i >= 0 && latestUser < 0; i--) if (paired[i]!.role === 'user') latestUser = i;
+  const lastCacheable = (from: number, to: number, accept: (m: LlmMessage) => boolean): Block | undefined => {
+    for (let i = to; i >= from; i--) {
+      if (!accept(paired[i]!)) continue;
+      const block = owned[i]!.findLast((b) => CACHEABLE.has(String(b.type)));
+      if (block) return block;
+    }
+    return undefined;
+  };
+  const marks = new Set<Block>();
+  const history = latestUser > 0 ? lastCacheable(0, latestUser - 1, () => true) : undefined;
+  if (history) marks.add(history);
+  const toolResult = lastCacheable(latestUser + 1, paired.length - 1, (m) => m.role === 'tool');
+  if (toolResult) marks.add(toolResult);
+  for (const block of marks) block.cache_control = EPHEMERAL;
 }
 
 function toBlocks(m: LlmMessage): Block[] {

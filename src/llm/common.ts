@@ -465,6 +465,12 @@ export function parseToolArguments(raw: unknown): Record<string, unknown> {
   return { _raw: raw };
 }
 
-export function usage(promptTokens: number, completionTokens: number, cachedPromptTokens = 0): Usage {
-  return { promptTokens, completionTokens, cachedPromptTokens };
+/** `promptTokens` includes the cache reads (`cachedPromptTokens`) and writes (`cacheWriteTokens`). */
+export function usage(
+  promptTokens: number,
+  completionTokens: number,
+  cachedPromptTokens = 0,
+  cacheWriteTokens = 0,
+): Usage {
+  return { promptTokens, completionTokens, cachedPromptTokens, cacheWriteTokens };
 }

@@ -53,6 +53,7 @@ export class OpenAICompatibleProvider extends ResilientProvider {
         ...(req.tools?.length ? { tools: req.tools.map(toOpenAITool) } : {}),
         ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
         ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
+        ...(req.cacheKey ? { prompt_cache_key: req.cacheKey } : {}),
       },
       { signal },
     );
@@ -78,6 +79,7 @@ export class OpenAICompatibleProvider extends ResilientProvider {
         reported = usage(
           chunk.usage.prompt_tokens ?? 0,
           chunk.usage.completion_tokens ?? 0,
+          // prompt_tokens includes the cached tokens; OpenAI reports no cache writes.
           chunk.usage.prompt_tokens_details?.cached_tokens ?? 0,
         );
       }

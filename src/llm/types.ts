@@ -36,6 +36,11 @@ export interface ChatRequest {
   temperature?: number;
   think?: boolean;
   maxTokens?: number;
+  /**
+   * A stable per-session key for the provider's prompt cache (OpenAI-compatible `prompt_cache_key`).
+   * Anthropic marks its cache breakpoints itself; Ollama has no such field.
+   */
+  cacheKey?: string;
   signal?: AbortSignal;
 }
 

@@ -14,12 +14,14 @@
  * - recall.ts: recalls
  */
 import { queryFromInfo } from '@pothos/plugin-prisma';
+import DataLoader from 'dataloader';
 import { can } from '../auth/policy.js';
 import { costOf, type Usage } from '../domain/cost.js';
+import { ZERO_USAGE } from '../domain/types.js';
 import { DEFAULT_SESSION_PAGE, listSessions, type SessionListEdge, type SessionListPage } from '../sessions/list.js';
 import { Forbidden } from '../store/errors.js';
 import { usersByIds } from '../store/users.js';
-import { builder } from './builder.js';
+import { builder, type Context } from './builder.js';
 import { argumentGiven, parseGlobalId, sessionGlobalId } from './ids.js';
 import { MessageRef } from './message.js';
 import { nextPromptOf } from './next-prompt.js';
@@ -33,6 +35,19 @@ const SessionOrderFieldEnum = builder.enumType('SessionOrderField', {
   values: ['LAST_ACTIVE', 'CREATED_AT', 'NAME'] as const,
 });
 const SortDirectionEnum = builder.enumType('SortDirection', { values: ['ASC', 'DESC'] as const });
+
+const previewLoaders = new WeakMap<Context, DataLoader<string, string | null>>();
+function previewLoader(ctx: Context): DataLoader<string, string | null> {
+  let loader = previewLoaders.get(ctx);
+  if (!loader) {
+    loader = new DataLoader(async (ids: readonly string[]) => {
+      const previews = await ctx.app.store.previews(ids);
+      return ids.map((id) => previews.get(id) ?? null);
+    });
+    previewLoaders.set(ctx, loader);
+  }
+  return loader;
+}
 
 /** Local-mode and legacy owners ('anonymous', null) have no User row. */
 const USER_ID = /^[0-9a-f-]{36}$/i;
@@ -59,15 +74,13 @@ export const SessionRef = builder.prismaNode('Session', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     lastActive: t.expose('lastActive', { type: 'DateTime' }),
     displayMessageCount: t.exposeInt('displayCount'),
-    // One query for every session on the page.
-    preview: t.loadable({
-      type: 'String',
+    // The list page's statement carries each row's preview; elsewhere one query for every session asked.
+    preview: t.string({
       nullable: true,
-      load: async (ids: string[], ctx) => {
-        const previews = await ctx.app.store.previews(ids);
-        return ids.map((id) => previews.get(id) ?? null);
+      resolve: (s, _a, ctx) => {
+        const carried = (s as { preview?: string | null }).preview;
+        return carried !== undefined ? carried : previewLoader(ctx).load(s.id);
       },
-      resolve: (s) => s.id,
     }),
     context: t.field({
       type: [MessageRef],
@@ -95,7 +108,7 @@ export const SessionRef = builder.prismaNode('Session', {
     usage: t.field({
       type: UsageRef,
       select: { usage: true },
-      resolve: (s) => ({ promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, ...(s.usage as object) }),
+      resolve: (s) => ({ ...ZERO_USAGE, ...(s.usage as object) }),
     }),
     cost: t.field({
       type: CostRef,

@@ -7,7 +7,10 @@ const ExportFormatEnum = builder.enumType('ExportFormat', { values: ['MARKDOWN',
 
 const ImportSessionInput = builder.inputType('ImportSessionInput', {
   fields: (t) => ({
-    data: t.string({ required: true, description: 'JSON as produced by export(format: JSON)' }),
+    data: t.string({
+      required: true,
+      description: "JSON as produced by export(format: JSON), or ChatGPT's or Claude's conversations.json",
+    }),
     // A plain id: an empty one means the default profile, which the relay plugin would refuse.
     profileId: t.id(),
   }),

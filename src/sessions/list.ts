@@ -68,11 +68,7 @@ export async function listSessions(
   // A search answers page, exact count and match positions together (src/search/service.ts).
   const { rows, hasNextPage, totalCount, matches } = args.search?.trim()
     ? await search.search(options, query, args.search)
-    : await Promise.all([store.list(options, query), store.count(viewer, args.profileId)]).then(([page, count]) => ({
-        ...page,
-        totalCount: count,
-        matches: null,
-      }));
+    : { ...(await plainPage(store, options, query)), matches: null };
   const edges = rows.map((node) => ({
     cursor: encodeJsonCursor(SessionStore.cursorOf(node, args.orderBy)),
     node,
@@ -88,4 +84,28 @@ export async function listSessions(
       endCursor: edges.at(-1)?.cursor ?? null,
     },
   };
+}
+
+/** What a Pothos selection asks beyond the session's own columns (relations): then Prisma reads the rows. */
+const wantsRelations = (query: SessionQuery) =>
+  Object.keys(query.include ?? {}).length > 0 || Object.keys(query.select ?? {}).length > 0;
+
+/**
+ * The plain list: one statement (count, page, previews). Only a selection
+ * with relations (profile, contextWindow, cost) adds Prisma's read of the
+ * page's rows, by id, keeping the statement's order and previews.
+ */
+async function plainPage(store: SessionStore, options: Parameters<SessionStore['listPage']>[0], query: SessionQuery) {
+  const page = await store.listPage(options);
+  if (!wantsRelations(query) || page.rows.length === 0) return page;
+  const full = await store.byIds(
+    page.rows.map((r) => r.id),
+    query,
+  );
+  const byId = new Map(full.map((row) => [row.id, row]));
+  const rows = page.rows.flatMap((r) => {
+    const row = byId.get(r.id);
+    return row ? [Object.assign(row, { preview: r.preview })] : [];
+  });
+  return { ...page, rows };
 }

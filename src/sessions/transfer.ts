@@ -1,6 +1,6 @@
 /**
  * Export (MARKDOWN for reading, JSON for a lossless round trip) and import
- * (our JSON export, or a ChatGPT `conversations.json`) of whole sessions.
+ * (our JSON export, or a ChatGPT or Claude `conversations.json`) of whole sessions.
  *
  * Import writes a new session owned by the caller in one transaction, so a
  * malformed or failing import leaves nothing behind; `session_imports`
@@ -11,6 +11,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { parseChatGptExport, type ImportedConversation } from '../domain/chatgpt-import.js';
+import { looksLikeClaudeExport, parseClaudeExport } from '../domain/claude-import.js';
 import {
   canonicalJson,
   decodeExport,
@@ -121,8 +122,10 @@ function fromExport(decoded: DecodedExport, fingerprint: string): SessionImport 
   };
 }
 
-function fromChatGpt(conv: ImportedConversation): SessionImport {
-  const fingerprint = `chatgpt:${sha256(JSON.stringify(canonicalJson(conv)))}`;
+/** A converted conversation of another app; the fingerprint is of the converted conversation. */
+function fromConversation(conv: ImportedConversation, source: 'chatgpt' | 'claude'): SessionImport {
+  const fingerprint = `${source}:${sha256(JSON.stringify(canonicalJson(conv)))}`;
+  const sourceKey = source === 'chatgpt' ? 'chatgptConversationId' : 'claudeConversationUuid';
   return {
     fingerprint,
     name: conv.title,
@@ -132,7 +135,7 @@ function fromChatGpt(conv: ImportedConversation): SessionImport {
     lastActive: conv.lastActive,
     usage: { ...ZERO_USAGE },
     planningLogs: [],
-    metadata: { importedFrom: 'chatgpt', ...(conv.sourceId ? { chatgptConversationId: conv.sourceId } : {}) },
+    metadata: { importedFrom: source, ...(conv.sourceId ? { [sourceKey]: conv.sourceId } : {}) },
     profileKey: null,
     checkpoint: null,
     lastRewindReport: null,
@@ -154,6 +157,13 @@ export function parseImport(data: string): SessionImport[] {
   } catch (e) {
     throw new BadInput(`Import data is not valid JSON: ${(e as Error).message}`);
   }
+  if (looksLikeClaudeExport(raw)) {
+    const conversations = parseClaudeExport(raw);
+    if (conversations.length > MAX_IMPORT_CONVERSATIONS) {
+      throw new BadInput(`A Claude export may hold at most ${MAX_IMPORT_CONVERSATIONS} conversations`);
+    }
+    return conversations.map((c) => fromConversation(c, 'claude'));
+  }
   const isChatGpt = Array.isArray(raw) || (raw !== null && typeof raw === 'object' && 'mapping' in raw);
   if (isChatGpt) {
     const conversations = parseChatGptExport(raw);
@@ -161,11 +171,11 @@ export function parseImport(data: string): SessionImport[] {
     if (conversations.length > MAX_IMPORT_CONVERSATIONS) {
       throw new BadInput(`A ChatGPT export may hold at most ${MAX_IMPORT_CONVERSATIONS} conversations`);
     }
-    return conversations.map(fromChatGpt);
+    return conversations.map((c) => fromConversation(c, 'chatgpt'));
   }
   if (raw === null || typeof raw !== 'object' || (raw as { format?: unknown }).format !== EXPORT_FORMAT) {
     throw new BadInput(
-      `Import data is neither a session export (format "${EXPORT_FORMAT}") nor a ChatGPT conversations.json`,
+      `Import data is neither a session export (format "${EXPORT_FORMAT}") nor a ChatGPT or Claude conversations.json`,
     );
   }
   const parsed = parseExport(data);

@@ -165,6 +165,71 @@ export class SessionStore {
     return { rows: ids.map((id) => byId.get(id)!).filter(Boolean), hasNextPage: rows.length > options.first };
   }
 
+  /**
+   * The plain list page in ONE statement: the exact count (an index-only scan
+   * of sessions_user_id_profile_id_idx), the page of full session rows
+   * (first + 1, for hasNextPage) joined laterally to it, and each row's
+   * preview (the `previews` rule). The same conditions, order and keyset as
+   * `list`. Runs on the raw driver: no Prisma result conversion on the hot
+   * read. Each row carries `preview`, which Session.preview reads.
+   */
+  async listPage(
+    options: Omit<ListOptions, 'ids' | 'probe'>,
+  ): Promise<{ rows: (SessionRow & { preview: string | null })[]; hasNextPage: boolean; totalCount: number }> {
+    const where = this.listWhere(options.viewer);
+    const params = [...where.params];
+    const add = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const scope = [where.sql];
+    if (options.profileId) scope.push(`s.profile_id = ${add(options.profileId)}::uuid`);
+    const conditions = [...scope];
+    const column = `s.${ORDER_COLUMN[options.orderBy]}`;
+    const dir = options.direction === 'ASC' ? 'ASC' : 'DESC';
+    const cmp = dir === 'ASC' ? '>' : '<';
+    const value = options.orderBy === 'NAME' ? `coalesce(${column}, '')` : column;
+    if (options.after) {
+      const { pinned, value: v, id } = options.after;
+      const vParam = options.orderBy === 'NAME' ? add(v ?? '') : `${add(v)}::timestamptz`;
+      const idParam = `${add(id)}::uuid`;
+      const pParam = add(pinned);
+      conditions.push(
+        `(s.pinned < ${pParam} OR (s.pinned = ${pParam} AND (${value} ${cmp} ${vParam} ` +
+          `OR (${value} = ${vParam} AND s.id ${cmp} ${idParam}))))`,
+      );
+    }
+    const limit = add(options.first + 1);
+    const columns = SESSION_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, '$1s.$2');
+    // The count's row is always there, so an empty page still answers its count (p.* then null).
+    const sql = `SELECT c.total, p.*, left(coalesce(
+        (SELECT m.content FROM session_messages m WHERE m.session_id = p.id AND m.display_index = p."displayCount" - 1),
+        (SELECT a.content FROM session_messages_archive a
+          WHERE a.session_id = p.id AND a.display_index = p."displayCount" - 1)
+      ), 200) AS preview
+      FROM (SELECT count(*)::int AS total FROM sessions s WHERE ${scope.join(' AND ')}) c
+      LEFT JOIN LATERAL (
+        SELECT ${columns}, ${value} AS sort_value FROM sessions s WHERE ${conditions.join(' AND ')}
+        ORDER BY s.pinned DESC, ${value} ${dir}, s.id ${dir} LIMIT ${limit}
+      ) p ON true
+      ORDER BY p.pinned DESC, p.sort_value ${dir}, p.id ${dir}`;
+    const result = await this.db.raw.query<Record<string, unknown>>(sql, params);
+    const totalCount = Number(result[0]?.total ?? 0);
+    const found = result.filter((r) => r.id !== null && r.id !== undefined);
+    const rows = found.slice(0, options.first).map((r) => {
+      const { total: _total, sort_value: _sort, ...row } = r;
+      return row as unknown as SessionRow & { preview: string | null };
+    });
+    return { rows, hasNextPage: found.length > options.first, totalCount };
+  }
+
+  /** Sessions by id with a Pothos selection (any order). */
+  byIds(ids: readonly string[], query: SessionQuery = {}): Promise<SessionRow[]> {
+    return this.prisma.session.findMany({ ...(query as object), where: { id: { in: [...ids] } } }) as Promise<
+      SessionRow[]
+    >;
+  }
+
   static cursorOf(row: SessionRow, orderBy: SessionOrderField): SessionCursor {
     const value =
       orderBy === 'NAME' ? (row.name ?? '') : (orderBy === 'CREATED_AT' ? row.createdAt : row.lastActive).toISOString();
@@ -250,7 +315,7 @@ export class SessionStore {
     id: string,
     input: {
       metadata: SessionMetadataPatch;
-      usage: { promptTokens: number; completionTokens: number; cachedPromptTokens: number };
+      usage: { promptTokens: number; completionTokens: number; cachedPromptTokens: number; cacheWriteTokens: number };
       contextTokenCount: number;
     },
   ): Promise<Session | null> {
@@ -261,7 +326,8 @@ export class SessionStore {
         this.metadataSql(2),
         `usage = jsonb_build_object('promptTokens', ${total('promptTokens', 4)}, ` +
           `'completionTokens', ${total('completionTokens', 5)},
-           'cachedPromptTokens', ${total('cachedPromptTokens', 6)})`,
+           'cachedPromptTokens', ${total('cachedPromptTokens', 6)},
+           'cacheWriteTokens', ${total('cacheWriteTokens', 8)})`,
         'context_token_count = $7',
       ],
       [
@@ -271,6 +337,7 @@ export class SessionStore {
         input.usage.completionTokens,
         input.usage.cachedPromptTokens,
         input.contextTokenCount,
+        input.usage.cacheWriteTokens,
       ],
     );
   }

@@ -12,6 +12,7 @@ import type { CalibrationRegistry, RealBaseline } from '../domain/tokens.js';
 import { TurnStatus } from '../domain/turn-status.js';
 import type { ToolCall, Usage } from '../domain/types.js';
 import { ZERO_USAGE } from '../domain/types.js';
+import { promptCacheKey } from '../domain/prompt-cache.js';
 import { contextLimit, evaluateContextSize } from '../domain/view.js';
 import type { EventBus } from '../events/bus.js';
 import type { SessionEventBody } from '../events/types.js';
@@ -221,6 +222,7 @@ class TurnRun {
             messages: call.messages,
             tools: tools.length > 0 ? tools : undefined,
             numCtx: window,
+            cacheKey: promptCacheKey(session.id),
             signal,
           },
           ctx,
@@ -362,6 +364,7 @@ class TurnRun {
       promptTokens: this.usage.promptTokens + usage.promptTokens,
       completionTokens: this.usage.completionTokens + usage.completionTokens,
       cachedPromptTokens: this.usage.cachedPromptTokens + usage.cachedPromptTokens,
+      cacheWriteTokens: this.usage.cacheWriteTokens + usage.cacheWriteTokens,
     };
     const outcome = this.deps.calibration.recordObservation(ctx.profile.model, call.chars, usage.promptTokens, {
       hadImages: call.hadImages,

@@ -127,7 +127,15 @@ export function contentSecurityPolicyFor(html: string): string | null {
 
 export type StaticHandler = (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
 
-export function createStaticHandler(distDir: string): StaticHandler {
+export interface StaticOptions {
+  /** `<meta name>` → content, added at the top of every HTML page's `<head>` (settings the client reads at boot) */
+  meta?: Record<string, string>;
+}
+
+export function createStaticHandler(distDir: string, options: StaticOptions = {}): StaticHandler {
+  const meta = Object.entries(options.meta ?? {})
+    .map(([name, content]) => `<meta name="${escapeAttribute(name)}" content="${escapeAttribute(content)}">`)
+    .join('');
   const root = resolve(distDir);
   const cache = new Map<string, Entry>();
 
@@ -145,7 +153,9 @@ export function createStaticHandler(distDir: string): StaticHandler {
     if (!info.isFile()) return null;
     const cached = cache.get(file);
     if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) return cached;
-    const raw = await readFile(file);
+    const read = await readFile(file);
+    const raw =
+      meta && extname(file) === '.html' ? Buffer.from(read.toString('utf8').replace(/<head>/i, `<head>${meta}`)) : read;
     // Compressed once per build, not per request.
     const gzipped = COMPRESSIBLE.has(extname(file)) && raw.length > 512 ? await gzip(raw, { level: 9 }) : null;
     const etag = `"${createHash('sha1').update(raw).digest('base64url').slice(0, 20)}"`;
@@ -232,4 +242,8 @@ export function acceptsGzip(header: string | string[] | undefined): boolean {
     if (coding === '*') star = weight > 0;
   }
   return star;
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 }

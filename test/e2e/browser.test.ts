@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { NewMessage } from '../../src/domain/types.js';
 import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import { ollamaRequest } from '../support/fake-provider.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 
@@ -306,8 +307,11 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
     await page.getByRole('button', { name: 'Retry', exact: true }).click();
     await page.locator('.msg-assistant', { hasText: 'Second time lucky' }).waitFor();
     // The resent request carried the failed turn's user message.
-    const resent = server.fake.requests.slice(before).find((r) => r.messages?.some((m: any) => m.role === 'user'));
-    expect(resent.messages.filter((m: any) => m.role === 'user').at(-1).content).toBe('Retry me');
+    const resent = server.fake.requests
+      .slice(before)
+      .map(ollamaRequest)
+      .find((r) => r.messages?.some((m) => m.role === 'user'));
+    expect(resent!.messages!.filter((m) => m.role === 'user').at(-1)!.content).toBe('Retry me');
     await expect.poll(() => page.getByRole('button', { name: 'Retry', exact: true }).count(), POLL).toBe(0);
     await page.screenshot({ path: join(ARTIFACTS, 'chat-retry.png') });
   });

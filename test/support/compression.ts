@@ -2,8 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import type { NewMessage } from '../../src/domain/types.js';
 import { parseGlobalId } from '../../src/schema/ids.js';
-import { EVENTS_SUBSCRIPTION, type ServerContext } from './harness.js';
-import type { FakeCall } from './fake-provider.js';
+import { isEvent, SESSION_EVENTS, type SessionEvent, type ServerContext } from './harness.js';
+import { type FakeCall, type FakeScript, jsonList, jsonRecord } from './fake-provider.js';
 
 export const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id status } } }`;
 export const COMPACT = `mutation($id: ID!, $s: CompressionStrategy) { compactSession(id: $id, strategy: $s) {
@@ -61,21 +61,35 @@ export function exchanges(turns: number, size = 200, tag = 'turn'): NewMessage[]
   return out;
 }
 
-export function isSummaryCall(call: FakeCall): boolean {
-  const first = call.body?.messages?.[0];
+/** A request body (any API's) is a summary call: its system prompt is one of the compression prompts. */
+export function isSummaryRequest(body: unknown): boolean {
+  const b = jsonRecord(body);
+  const first = jsonList(b.messages).map(jsonRecord)[0];
   const system =
-    typeof call.body?.system === 'string' ? call.body.system : first?.role === 'system' ? String(first.content) : '';
+    typeof b.system === 'string'
+      ? b.system
+      : Array.isArray(b.system)
+        ? jsonList(b.system)
+            .map((block) => String(jsonRecord(block).text ?? ''))
+            .join('')
+        : first?.role === 'system'
+          ? String(first.content)
+          : '';
   return /^You (compress|merge|write a continuation)/.test(system);
 }
 
-export function lastUserText(body: any): string {
-  const users = (body?.messages ?? []).filter((m: any) => m.role === 'user');
+export const isSummaryCall = (call: FakeCall): boolean => isSummaryRequest(call.body);
+
+export function lastUserText(body: unknown): string {
+  const users = jsonList(jsonRecord(body).messages)
+    .map(jsonRecord)
+    .filter((m) => m.role === 'user');
   const last = users.at(-1);
   return typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
 }
 
 /** Summary calls answer `summary`; turn calls answer `turn(call)` or plain text. */
-export function respond(t: ServerContext, summary: string, turn?: (call: FakeCall) => any) {
+export function respond(t: ServerContext, summary: string, turn?: (call: FakeCall) => FakeScript | undefined) {
   t.fake.responder = (call) => (isSummaryCall(call) ? { text: summary } : (turn?.(call) ?? { text: 'fine' }));
 }
 
@@ -83,22 +97,22 @@ export function sendAndWait(
   t: ServerContext,
   sessionId: string,
   content: string,
-  until = (es: any[]) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'),
+  until = (es: SessionEvent[]) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'),
   timeoutMs = 60_000,
 ) {
   return withEvents(t, sessionId, () => t.http(SEND, { input: { sessionId, content } }), until, timeoutMs);
 }
 
-export async function withEvents(
+export async function withEvents<R extends { errors?: unknown } | undefined>(
   t: ServerContext,
   sessionId: string,
-  action: () => Promise<any>,
-  until: (es: any[]) => boolean,
+  action: () => Promise<R>,
+  until: (es: SessionEvent[]) => boolean,
   timeoutMs = 60_000,
 ) {
   // Subscribe from the last event seen: anything published before the socket is live is replayed, not lost.
   const past = await t.app.bus.replay(parseGlobalId(sessionId, 'Session'), '0');
-  const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: past.at(-1)?.eventId ?? '0' });
+  const sub = t.subscribe(SESSION_EVENTS, { sessionId, after: past.at(-1)?.eventId ?? '0' });
   const result = await action();
   if (result?.errors) {
     sub.dispose();
@@ -109,4 +123,4 @@ export async function withEvents(
   return { result, events: [...events] };
 }
 
-export const compressed = (es: any[]) => es.filter((e) => e.__typename === 'ContextCompressed');
+export const compressed = (es: SessionEvent[]) => es.filter(isEvent('ContextCompressed'));

@@ -13,6 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { messagesOf } from './fake-provider.js';
 
 export interface SessionEntry {
   id: string;
@@ -210,8 +211,8 @@ export async function createServerDatabase(baseUrl: string): Promise<{ url: stri
 }
 
 /** Fake-provider responder answering replyTo(the last user message). */
-export function replyResponder(call: { body: any }): { text: string } {
-  const messages = (call.body?.messages ?? []) as { role: string; content: unknown }[];
+export function replyResponder(call: { body: unknown }): { text: string } {
+  const messages = messagesOf(call.body);
   const last = [...messages].reverse().find((m) => m.role === 'user');
   return { text: replyTo(typeof last?.content === 'string' ? last.content : '') };
 }

@@ -69,7 +69,12 @@ export function ensureWebBuild(): Promise<void> {
   built ??= (async () => {
     const index = join(distDir, 'index.html');
     const newest = newestMtime(join(webDir, 'src'));
-    if (existsSync(index) && statSync(index).mtimeMs >= Math.max(newest, statSync(join(webDir, 'index.html')).mtimeMs))
+    if (
+      existsSync(index) &&
+      // a build from before the persisted-documents manifest
+      existsSync(join(distDir, 'persisted-documents.json')) &&
+      statSync(index).mtimeMs >= Math.max(newest, statSync(join(webDir, 'index.html')).mtimeMs)
+    )
       return;
     const { build } = await import('vite');
     await build({ configFile: join(webDir, 'vite.config.ts'), logLevel: 'warn' });

@@ -36,7 +36,8 @@ export async function state(t: TestContext, id: string) {
   return r.data.session;
 }
 
-export const contents = (s: any): string[] => s.history.edges.map((e: any) => e.node.content);
+export const contents = (s: { history: { edges: { node: { content: string } }[] } }): string[] =>
+  s.history.edges.map((e) => e.node.content);
 
 /**
  * display_index dense 0..display_count-1 in order of sequence, counters match

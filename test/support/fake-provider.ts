@@ -20,9 +20,85 @@
  * `messages`, more than one, or without the compact beta header, or whose
  * assistant turns after the block lost the thinking block (with its
  * signature) the fake sent with them.
+ *
+ * Prompt caching, as the real APIs report it (unless a script sets `cachedTokens`):
+ *   Anthropic  more than 4 `cache_control` breakpoints, or one on a thinking or
+ *              compaction block, is a 400. A breakpoint writes the prefix up to and
+ *              including its block (tools, system, messages; `cache_control` itself
+ *              is not part of the prefix) when it is at least `cacheMinTokens` long;
+ *              a later request reads the longest written prefix found at one of its
+ *              breakpoints or up to 20 blocks before one. Usage: input_tokens (the
+ *              rest), cache_read_input_tokens, cache_creation_input_tokens.
+ *   OpenAI     automatic: the longest run of leading messages (after the tools)
+ *              that an earlier request with the same `prompt_cache_key` sent, when
+ *              at least `cacheMinTokens`, in 128-token steps, is reported as
+ *              prompt_tokens_details.cached_tokens (part of prompt_tokens).
+ * Every cache figure is kept in `cacheReports`, in request order.
  */
+import { createHash, type Hash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ChatRequest as OllamaChatRequest } from 'ollama';
+import type { ChatCompletionCreateParams } from 'openai/resources/chat/completions';
+
+export type { OllamaChatRequest };
+/** The body of POST /v1/chat/completions. */
+export type OpenAIChatRequest = ChatCompletionCreateParams;
+
+/** A content block of the Anthropic Messages API, as requests carry them. */
+export type AnthropicBlock =
+  | { type: 'text'; text: string; cache_control?: { type: 'ephemeral' } }
+  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'tool_result'; tool_use_id: string; content: string | AnthropicBlock[]; is_error?: boolean }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
+  | { type: 'compaction'; content: string; signature?: string };
+
+export interface AnthropicMessage {
+  role: 'user' | 'assistant';
+  content: string | AnthropicBlock[];
+}
+
+/** The body of POST /v1/messages (the fields the service sends). */
+export interface AnthropicMessagesRequest {
+  model: string;
+  max_tokens: number;
+  messages: AnthropicMessage[];
+  system?: string | { type: 'text'; text: string; cache_control?: { type: 'ephemeral' } }[];
+  tools?: { name: string; description?: string; input_schema: unknown }[];
+  stream?: boolean;
+  temperature?: number;
+  thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'disabled' };
+  context_management?: { edits: { type: string; [key: string]: unknown }[] };
+}
+
+/** A parsed POST body: narrow it with `ollamaRequest`, `openaiRequest` or `anthropicRequest`. */
+export type FakeRequest = OllamaChatRequest | OpenAIChatRequest | AnthropicMessagesRequest;
+
+/** The API each recorded body was posted to (bodies are kept as parsed, so the tag lives here). */
+const apiOf = new WeakMap<object, FakeApi>();
+
+/** Each API's request body. */
+export interface FakeRequestOf {
+  ollama: OllamaChatRequest;
+  openai: OpenAIChatRequest;
+  anthropic: AnthropicMessagesRequest;
+}
+
+function narrow<A extends FakeApi>(api: A) {
+  return (body: unknown): FakeRequestOf[A] => {
+    const actual = body && typeof body === 'object' ? apiOf.get(body) : undefined;
+    if (actual !== api) throw new Error(`fake provider: expected a ${api} request, got ${actual ?? String(body)}`);
+    return body as FakeRequestOf[A];
+  };
+}
+/** The request as the Ollama body it is (throws for another API's body). */
+export const ollamaRequest = narrow('ollama');
+/** The request as the OpenAI chat.completions body it is (throws for another API's body). */
+export const openaiRequest = narrow('openai');
+/** The request as the Anthropic Messages body it is (throws for another API's body). */
+export const anthropicRequest = narrow('anthropic');
 
 export interface FakeScript {
   /** reply text, as one chunk or as the given chunks */
@@ -63,20 +139,25 @@ export interface FakeScript {
 
 export type FakeApi = 'ollama' | 'openai' | 'anthropic';
 
-export interface FakeCall {
-  api: FakeApi | 'other';
+interface FakeCallBase {
   method: string;
   path: string;
   headers: IncomingMessage['headers'];
-  body: any;
   /** the client closed the connection before the reply was finished */
   aborted: boolean;
 }
 
+/** One request; `body` is the parsed JSON (typed by `api`; GETs and unknown routes: whatever came). */
+export type FakeCall =
+  | (FakeCallBase & { api: 'ollama'; body: OllamaChatRequest })
+  | (FakeCallBase & { api: 'openai'; body: OpenAIChatRequest })
+  | (FakeCallBase & { api: 'anthropic'; body: AnthropicMessagesRequest })
+  | (FakeCallBase & { api: 'other'; body: unknown });
+
 export interface FakeProvider {
   url: string;
-  /** parsed JSON bodies of every POST, in order */
-  requests: any[];
+  /** parsed JSON bodies of every POST, in order (narrow with `ollamaRequest` etc.) */
+  requests: FakeRequest[];
   /** every request with path, headers and whether the client hung up early */
   calls: FakeCall[];
   /** decides when the queue is empty; default `{ text: 'ok' }` */
@@ -86,11 +167,15 @@ export interface FakeProvider {
   /** refuse unpaired tool calls/results as OpenAI and Anthropic do (default true) */
   enforceToolPairing: boolean;
   /** the requests refused for unpaired tool calls, with the API's error message */
-  rejections: { api: FakeApi; message: string; body: any }[];
+  rejections: { api: FakeApi; message: string; body: unknown }[];
   /** refuse Anthropic requests that replay compaction or kept thinking wrongly (default true) */
   enforceCompaction: boolean;
   /** models listed by GET /api/tags and GET /v1/models; default ['fake:latest'] */
   models: string[];
+  /** the shortest prefix (in tokens) the prompt caches keep; default 1024 as the real APIs */
+  cacheMinTokens: number;
+  /** what the simulated prompt caches reported for each OpenAI/Anthropic chat request, in order */
+  cacheReports: { api: FakeApi; read: number; write: number; prompt: number }[];
   enqueue(...scripts: FakeScript[]): void;
   /** resolves once `count` POST requests in all have arrived (their bodies are in `requests`) */
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
@@ -108,14 +193,27 @@ export function gate(): { promise: Promise<void>; open(): void } {
 }
 const asList = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
+/** Untyped JSON as an object (anything else: an empty one), for the checks that must survive any body. */
+export const jsonRecord = (v: unknown): Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+/** Untyped JSON as a list (anything else: an empty one). */
+export const jsonList = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+/** The `messages` of any API's body as untyped JSON objects (for responders that serve every API). */
+export const messagesOf = (body: unknown): Record<string, unknown>[] =>
+  jsonList(jsonRecord(body).messages).map(jsonRecord);
+/** The length of a string (anything else: 0). */
+const len = (v: unknown): number => (typeof v === 'string' ? v.length : 0);
+
 /** Characters of the prompt: message contents, system, tools. */
-function promptChars(body: any): number {
-  let n = typeof body?.system === 'string' ? body.system.length : 0;
-  for (const m of body?.messages ?? []) {
+function promptChars(body: unknown): number {
+  const b = jsonRecord(body);
+  let n = typeof b.system === 'string' ? b.system.length : 0;
+  for (const p of jsonList(b.system).map(jsonRecord)) n += len(p.text);
+  for (const m of jsonList(b.messages).map(jsonRecord)) {
     if (typeof m.content === 'string') n += m.content.length;
-    else if (Array.isArray(m.content)) for (const p of m.content) n += (p.text ?? p.content ?? '').length;
+    else for (const p of jsonList(m.content).map(jsonRecord)) n += len(p.text ?? p.content ?? '');
   }
-  if (body?.tools) n += JSON.stringify(body.tools).length;
+  if (b.tools) n += JSON.stringify(b.tools).length;
   return n;
 }
 
@@ -137,6 +235,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     enforceCompaction: true,
     rejections: [],
     models: ['fake:latest'],
+    cacheMinTokens: 1024,
+    cacheReports: [],
     enqueue: (...s) => void queue.push(...s),
     waitForRequests: (count, timeoutMs = 60_000) =>
       new Promise<void>((resolve, reject) => {
@@ -162,6 +262,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
   };
 
   const issued: Issued = { seq: 0, thinking: [], compactions: new Map() };
+  const caches: Caches = { anthropic: new Map(), openai: new Map() };
 
   const server = createServer((req, res) => {
     void handle(req, res).catch(() => res.destroy());
@@ -179,15 +280,20 @@ export async function startFakeProvider(): Promise<FakeProvider> {
           : path.endsWith('/messages')
             ? 'anthropic'
             : 'other';
-    let body: any = undefined;
+    let body: unknown;
     try {
       body = raw ? JSON.parse(raw) : undefined;
     } catch {
       body = raw;
     }
-    const call: FakeCall = { api, method: req.method ?? 'GET', path, headers: req.headers, body, aborted: false };
+    // The body as the API's request: the service's clients send well-formed ones, and what the fake reads of it
+    // below is optional (the pairing and compaction checks read it as untyped JSON).
+    const call = { api, method: req.method ?? 'GET', path, headers: req.headers, body, aborted: false } as FakeCall;
     fake.calls.push(call);
-    if (req.method === 'POST') fake.requests.push(body);
+    if (req.method === 'POST') {
+      if (api !== 'other' && body !== null && typeof body === 'object') apiOf.set(body, api);
+      fake.requests.push(body as FakeRequest);
+    }
     for (const check of [...arrivals]) check();
     res.on('close', () => {
       if (!res.writableFinished) call.aborted = true;
@@ -215,6 +321,13 @@ export async function startFakeProvider(): Promise<FakeProvider> {
         return json(res, 400, problem);
       }
     }
+    if (req.method === 'POST' && api === 'anthropic') {
+      const problem = anthropicCacheControlError(body);
+      if (problem) {
+        fake.rejections.push({ api, message: problem.error.message, body });
+        return json(res, 400, problem);
+      }
+    }
     if (fake.enforceCompaction && req.method === 'POST' && api === 'anthropic') {
       const problem = anthropicCompactionError(body, req.headers, issued);
       if (problem) {
@@ -230,7 +343,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
       res.writeHead(200, { 'content-type': 'text/html' });
       return void res.end('<html><body>502 Bad Gateway (proxy)</body></html>');
     }
-    const streaming = api === 'ollama' ? body?.stream !== false : body?.stream === true;
+    const streaming = api === 'ollama' ? jsonRecord(body).stream !== false : jsonRecord(body).stream === true;
     const contentType = !streaming
       ? 'application/json'
       : api === 'ollama'
@@ -245,22 +358,31 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     let promptTokens = script.promptTokens ?? estimate;
     if (api === 'ollama') {
       // Ollama's silent truncation: an oversized prompt is cut to about half the window.
-      const numCtx = body?.options?.num_ctx ?? 2048;
+      const numCtx = (call.body as OllamaChatRequest | undefined)?.options?.num_ctx ?? 2048;
       if (promptTokens > numCtx) promptTokens = Math.floor(numCtx / 2);
     }
     const text = asList(script.text);
     const completionTokens = script.completionTokens ?? Math.max(1, Math.ceil(text.join('').length / 4));
-    const counts = { promptTokens, completionTokens, cachedTokens: script.cachedTokens ?? 0 };
+    const counts: Counts = { promptTokens, completionTokens, cachedTokens: script.cachedTokens ?? 0, cacheWrite: 0 };
+    if (script.cachedTokens === undefined && (api === 'anthropic' || api === 'openai')) {
+      const { read, write } =
+        api === 'anthropic'
+          ? anthropicCache(body, caches.anthropic, fake.tokensPerChar, fake.cacheMinTokens)
+          : openaiCache(body, caches.openai, fake.tokensPerChar, fake.cacheMinTokens);
+      counts.cachedTokens = Math.min(read, promptTokens);
+      counts.cacheWrite = Math.min(write, promptTokens - counts.cachedTokens);
+      fake.cacheReports.push({ api, read: counts.cachedTokens, write: counts.cacheWrite, prompt: promptTokens });
+    }
 
-    if (api === 'anthropic' && !streaming) {
-      return json(res, 200, anthropicJson(script, body, req.headers, counts, issued));
+    if (call.api === 'anthropic' && !streaming) {
+      return json(res, 200, anthropicJson(script, call.body, req.headers, counts, issued));
     }
     const pieces =
-      api === 'ollama'
-        ? ollamaPieces(script, body, counts)
-        : api === 'openai'
-          ? openaiPieces(script, body, counts)
-          : anthropicPieces(script, body, req.headers, counts, issued);
+      call.api === 'ollama'
+        ? ollamaPieces(script, call.body, counts)
+        : call.api === 'openai'
+          ? openaiPieces(script, call.body, counts)
+          : anthropicPieces(script, call.body as AnthropicMessagesRequest | undefined, req.headers, counts, issued);
     res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache' });
     res.flushHeaders();
     let content = 0;
@@ -312,9 +434,9 @@ function errorBody(api: FakeApi, status: number): unknown {
  * message must answer a call of the assistant message before it.
  */
 export function openaiPairingError(
-  body: any,
+  body: unknown,
 ): { error: { message: string; type: string; param: string | null; code: null } } | null {
-  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  const messages = jsonList(jsonRecord(body).messages).map(jsonRecord);
   const fail = (message: string, index: number) => ({
     error: { message, type: 'invalid_request_error', param: `messages.[${index}].role`, code: null },
   });
@@ -322,14 +444,15 @@ export function openaiPairingError(
   let callsAt = -1;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
-    if (m?.role === 'tool') {
-      if (!open || !open.has(m.tool_call_id)) {
+    if (m.role === 'tool') {
+      const id = String(m.tool_call_id);
+      if (!open || !open.has(id)) {
         return fail(
           "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
           i,
         );
       }
-      open.delete(m.tool_call_id);
+      open.delete(id);
       continue;
     }
     if (open && open.size > 0) {
@@ -340,8 +463,8 @@ export function openaiPairingError(
       );
     }
     open = null;
-    if (m?.role === 'assistant' && Array.isArray(m.tool_calls) && m.tool_calls.length > 0) {
-      open = new Set(m.tool_calls.map((c: any) => c.id));
+    if (m.role === 'assistant' && jsonList(m.tool_calls).length > 0) {
+      open = new Set(jsonList(m.tool_calls).map((c) => String(jsonRecord(c).id)));
       callsAt = i;
     }
   }
@@ -361,10 +484,11 @@ export function openaiPairingError(
  * the message before it.
  */
 export function anthropicPairingError(
-  body: any,
+  body: unknown,
 ): { type: 'error'; error: { type: 'invalid_request_error'; message: string } } | null {
-  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
-  const blocks = (m: any): any[] => (Array.isArray(m?.content) ? m.content : []);
+  const messages = jsonList(jsonRecord(body).messages).map(jsonRecord);
+  const blocks = (m: Record<string, unknown> | undefined): Record<string, unknown>[] =>
+    jsonList(m?.content).map(jsonRecord);
   const fail = (message: string) => ({
     type: 'error' as const,
     error: { type: 'invalid_request_error' as const, message },
@@ -373,15 +497,15 @@ export function anthropicPairingError(
     const uses =
       messages[i]?.role === 'assistant'
         ? blocks(messages[i])
-            .filter((b) => b?.type === 'tool_use')
-            .map((b) => b.id)
+            .filter((b) => b.type === 'tool_use')
+            .map((b) => String(b.id))
         : [];
     const next = messages[i + 1];
     const answered = new Set(
       next?.role === 'user'
         ? blocks(next)
-            .filter((b) => b?.type === 'tool_result')
-            .map((b) => b.tool_use_id)
+            .filter((b) => b.type === 'tool_result')
+            .map((b) => String(b.tool_use_id))
         : [],
     );
     const missing = uses.filter((id) => !answered.has(id));
@@ -395,21 +519,21 @@ export function anthropicPairingError(
     const previousUses = new Set(
       i > 0 && messages[i - 1]?.role === 'assistant'
         ? blocks(messages[i - 1])
-            .filter((b) => b?.type === 'tool_use')
-            .map((b) => b.id)
+            .filter((b) => b.type === 'tool_use')
+            .map((b) => String(b.id))
         : [],
     );
     const results =
       messages[i]?.role === 'user'
         ? blocks(messages[i])
             .map((b, j) => ({ b, j }))
-            .filter(({ b }) => b?.type === 'tool_result')
+            .filter(({ b }) => b.type === 'tool_result')
         : [];
     for (const { b, j } of results) {
-      if (!previousUses.has(b.tool_use_id)) {
+      if (!previousUses.has(String(b.tool_use_id))) {
         return fail(
           `messages.${i}.content.${j}: unexpected \`tool_use_id\` found in ` +
-            `\`tool_result\` blocks: ${b.tool_use_id}. Each \`tool_result\` block ` +
+            `\`tool_result\` blocks: ${String(b.tool_use_id)}. Each \`tool_result\` block ` +
             `must have a corresponding \`tool_use\` block in the previous message.`,
         );
       }
@@ -421,14 +545,140 @@ export function anthropicPairingError(
 interface Counts {
   promptTokens: number;
   completionTokens: number;
+  /** OpenAI cached_tokens / Anthropic cache_read_input_tokens */
   cachedTokens: number;
+  /** Anthropic cache_creation_input_tokens */
+  cacheWrite: number;
+}
+
+// ---------------------------------------------------------------- prompt caching
+
+/** Written prefixes: Anthropic by prefix hash, OpenAI by prompt_cache_key then prefix hash; values are tokens. */
+interface Caches {
+  anthropic: Map<string, number>;
+  openai: Map<string, Map<string, number>>;
+}
+
+const withoutCacheControl = (b: unknown): unknown => {
+  if (!b || typeof b !== 'object' || Array.isArray(b)) return b;
+  const { cache_control: _c, ...rest } = b as Record<string, unknown>;
+  return rest;
+};
+
+/** Characters of one content block (its text or content). */
+const blockChars = (p: unknown): number => {
+  const b = jsonRecord(p);
+  return String(b.text ?? b.content ?? '').length;
+};
+/** Characters of a message's content: a string or a list of blocks. */
+const contentChars = (content: unknown): number =>
+  typeof content === 'string' ? content.length : jsonList(content).reduce((n: number, p) => n + blockChars(p), 0);
+
+/** Blocks that may not carry cache_control on the Messages API. */
+const UNCACHEABLE = new Set(['thinking', 'redacted_thinking', 'compaction']);
+
+interface CacheUnit {
+  role: string;
+  block: Record<string, unknown>;
+}
+
+/** Every block of an Anthropic request in prompt order (tools, system, messages), with its role. */
+function anthropicUnits(body: unknown): CacheUnit[] {
+  const b = jsonRecord(body);
+  const units: CacheUnit[] = [];
+  for (const t of jsonList(b.tools)) units.push({ role: 'tools', block: jsonRecord(t) });
+  if (typeof b.system === 'string') units.push({ role: 'system', block: { type: 'text', text: b.system } });
+  else for (const block of jsonList(b.system)) units.push({ role: 'system', block: jsonRecord(block) });
+  for (const m of jsonList(b.messages).map(jsonRecord)) {
+    const blocks = typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : jsonList(m.content);
+    for (const block of blocks) units.push({ role: String(m.role), block: jsonRecord(block) });
+  }
+  return units;
+}
+
+/** The Messages API's rules on cache_control: at most 4 breakpoints, none on thinking or compaction blocks. */
+export function anthropicCacheControlError(
+  body: unknown,
+): { type: 'error'; error: { type: 'invalid_request_error'; message: string } } | null {
+  const fail = (message: string) => ({
+    type: 'error' as const,
+    error: { type: 'invalid_request_error' as const, message },
+  });
+  const marked = anthropicUnits(body).filter((u) => u.block.cache_control);
+  if (marked.length > 4) {
+    return fail(`A maximum of 4 blocks with cache_control may be provided. Found ${marked.length}.`);
+  }
+  const bad = marked.find((u) => UNCACHEABLE.has(String(u.block.type)));
+  if (bad) return fail(`${String(bad.block.type)} blocks cannot be marked with cache_control`);
+  return null;
+}
+
+/** Prefix hashes and token sizes after each unit (a running hash, copied at every step). */
+function prefixes<U>(model: string, units: U[], chars: (u: U) => number, tokensPerChar: number) {
+  const hash: Hash = createHash('sha256').update(String(model));
+  let n = 0;
+  return units.map((u) => {
+    hash.update(`\u0000${JSON.stringify(u)}`);
+    n += chars(u);
+    return { key: hash.copy().digest('hex'), tokens: Math.ceil(n * tokensPerChar) };
+  });
+}
+
+function anthropicCache(body: unknown, cache: Map<string, number>, tokensPerChar: number, min: number) {
+  const units = anthropicUnits(body);
+  const steps = prefixes(
+    String(jsonRecord(body).model ?? ''),
+    units.map((u) => ({ role: u.role, block: withoutCacheControl(u.block) })),
+    (u) => (u.role === 'tools' ? JSON.stringify(u.block).length : blockChars(u.block)),
+    tokensPerChar,
+  );
+  const breakpoints = units.flatMap((u, i) => (u.block.cache_control ? [i] : []));
+  let read = 0;
+  let readAt = -1;
+  for (const bp of breakpoints) {
+    for (let j = bp; j >= Math.max(0, bp - 20); j--) {
+      if (!cache.has(steps[j]!.key)) continue;
+      if (steps[j]!.tokens > read) {
+        read = steps[j]!.tokens;
+        readAt = j;
+      }
+      break;
+    }
+  }
+  let write = 0;
+  for (const bp of breakpoints) {
+    if (bp <= readAt || steps[bp]!.tokens < min) continue;
+    cache.set(steps[bp]!.key, steps[bp]!.tokens);
+    write = Math.max(write, steps[bp]!.tokens - read);
+  }
+  return { read, write };
+}
+
+function openaiCache(body: unknown, caches: Map<string, Map<string, number>>, tokensPerChar: number, min: number) {
+  const b = jsonRecord(body);
+  const key = typeof b.prompt_cache_key === 'string' ? b.prompt_cache_key : '';
+  const cache = caches.get(key) ?? new Map<string, number>();
+  caches.set(key, cache);
+  const tools: Record<string, unknown>[] = Array.isArray(b.tools) ? [{ tools: b.tools }] : [];
+  const steps = prefixes(
+    String(b.model ?? ''),
+    [...tools, ...jsonList(b.messages).map(jsonRecord)],
+    (u) => (u.tools ? JSON.stringify(u.tools).length : contentChars(u.content)),
+    tokensPerChar,
+  );
+  let read = 0;
+  for (const step of steps) {
+    if (cache.has(step.key)) read = step.tokens;
+  }
+  for (const step of steps) cache.set(step.key, step.tokens);
+  return { read: read >= min ? Math.floor(read / 128) * 128 : 0, write: 0 };
 }
 
 const argsString = (a: Record<string, unknown> | string) => (typeof a === 'string' ? a : JSON.stringify(a));
 
 // ---------------------------------------------------------------- Ollama NDJSON
 
-function ollamaPieces(s: FakeScript, body: any, c: Counts): Piece[] {
+function ollamaPieces(s: FakeScript, body: OllamaChatRequest | undefined, c: Counts): Piece[] {
   const model = body?.model ?? 'fake';
   const line = (o: object): string => JSON.stringify({ model, created_at: new Date().toISOString(), ...o }) + '\n';
   const msg = (m: object, kind: Piece['kind'] = 'content'): Piece => ({
@@ -468,7 +718,7 @@ function ollamaPieces(s: FakeScript, body: any, c: Counts): Piece[] {
 
 // ---------------------------------------------------------------- OpenAI SSE
 
-function openaiPieces(s: FakeScript, body: any, c: Counts): Piece[] {
+function openaiPieces(s: FakeScript, body: OpenAIChatRequest | undefined, c: Counts): Piece[] {
   const base = {
     id: 'chatcmpl-fake',
     object: 'chat.completion.chunk',
@@ -509,13 +759,13 @@ function openaiPieces(s: FakeScript, body: any, c: Counts): Piece[] {
 
 // ---------------------------------------------------------------- Anthropic
 
-function wantsCompaction(body: any, headers: IncomingMessage['headers']): boolean {
+function wantsCompaction(body: AnthropicMessagesRequest | undefined, headers: IncomingMessage['headers']): boolean {
   const beta = String(headers['anthropic-beta'] ?? '');
-  const edits: any[] = body?.context_management?.edits ?? [];
+  const edits = body?.context_management?.edits ?? [];
   return beta.includes('compact-2026-01-12') && edits.some((e) => e?.type === 'compact_20260112');
 }
 
-function compactionText(s: FakeScript, body: any): string {
+function compactionText(s: FakeScript, body: AnthropicMessagesRequest | undefined): string {
   return s.compaction ?? `Summary of ${(body?.messages ?? []).length} earlier messages.`;
 }
 
@@ -528,7 +778,11 @@ interface Issued {
   compactions: Map<string, Record<string, unknown>>;
 }
 
-function issueCompaction(s: FakeScript, body: any, issued: Issued): Record<string, unknown> {
+function issueCompaction(
+  s: FakeScript,
+  body: AnthropicMessagesRequest | undefined,
+  issued: Issued,
+): Record<string, unknown> {
   const content = compactionText(s, body);
   const block = issued.compactions.get(content) ?? { type: 'compaction', content, signature: `csig_${++issued.seq}` };
   issued.compactions.set(content, block);
@@ -558,27 +812,31 @@ const canonical = (v: unknown): string =>
  * file comment). `null` when the request is acceptable.
  */
 export function anthropicCompactionError(
-  body: any,
+  body: unknown,
   headers: IncomingMessage['headers'],
   issued: Issued,
 ): { type: 'error'; error: { type: 'invalid_request_error'; message: string } } | null {
-  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
-  const blocks = (m: any): any[] =>
-    Array.isArray(m?.content) ? m.content : typeof m?.content === 'string' ? [{ type: 'text', text: m.content }] : [];
+  const messages = jsonList(jsonRecord(body).messages).map(jsonRecord);
+  const blocks = (m: Record<string, unknown> | undefined): Record<string, unknown>[] =>
+    Array.isArray(m?.content)
+      ? m.content.map(jsonRecord)
+      : typeof m?.content === 'string'
+        ? [{ type: 'text', text: m.content }]
+        : [];
   const fail = (message: string) => ({
     type: 'error' as const,
     error: { type: 'invalid_request_error' as const, message },
   });
-  const found: { i: number; j: number; block: any }[] = [];
+  const found: { i: number; j: number; block: Record<string, unknown> }[] = [];
   for (const [i, m] of messages.entries()) {
     for (const [j, b] of blocks(m).entries()) {
-      if (b?.type === 'text' && issued.compactions.has(String(b.text ?? '').trim())) {
+      if (b.type === 'text' && issued.compactions.has(String(b.text ?? '').trim())) {
         return fail(
           `messages.${i}.content.${j}: a compaction summary was sent as ` +
             `text; send the \`compaction\` block back as it was returned`,
         );
       }
-      if (b?.type === 'compaction') found.push({ i, j, block: b });
+      if (b.type === 'compaction') found.push({ i, j, block: b });
     }
   }
   if (found.length === 0) return null;
@@ -598,17 +856,17 @@ export function anthropicCompactionError(
     if (messages[k]?.role !== 'assistant') continue;
     const bs = blocks(messages[k]);
     const text = bs
-      .filter((b) => b?.type === 'text')
+      .filter((b) => b.type === 'text')
       .map((b) => b.text)
       .join('');
     const toolUses = bs
-      .filter((b) => b?.type === 'tool_use')
+      .filter((b) => b.type === 'tool_use')
       .map((b) => b.name)
       .join(',');
     const sent = issued.thinking.filter((t) => t.text === text && t.toolUses === toolUses && (text || toolUses));
     if (sent.length === 0) continue;
     const kept = bs.some(
-      (b) => b?.type === 'thinking' && sent.some((t) => t.thinking === b.thinking && t.signature === b.signature),
+      (b) => b.type === 'thinking' && sent.some((t) => t.thinking === b.thinking && t.signature === b.signature),
     );
     if (!kept) {
       return fail(
@@ -622,16 +880,16 @@ export function anthropicCompactionError(
 
 function anthropicUsage(c: Counts) {
   return {
-    input_tokens: c.promptTokens - c.cachedTokens,
+    input_tokens: c.promptTokens - c.cachedTokens - c.cacheWrite,
     cache_read_input_tokens: c.cachedTokens,
-    cache_creation_input_tokens: 0,
+    cache_creation_input_tokens: c.cacheWrite,
     output_tokens: c.completionTokens,
   };
 }
 
 function anthropicJson(
   s: FakeScript,
-  body: any,
+  body: AnthropicMessagesRequest | undefined,
   headers: IncomingMessage['headers'],
   c: Counts,
   issued: Issued,
@@ -659,7 +917,7 @@ function anthropicJson(
 
 function anthropicPieces(
   s: FakeScript,
-  body: any,
+  body: AnthropicMessagesRequest | undefined,
   headers: IncomingMessage['headers'],
   c: Counts,
   issued: Issued,

@@ -83,7 +83,7 @@ export interface SendGql {
 const { print } = createRequire(import.meta.url)('graphql') as typeof import('graphql');
 const printed = new WeakMap<TypedDocumentNode<unknown, never>, string>();
 /** The text of a query string or a typed document. */
-export function queryText(query: string | TypedDocumentNode<any, any>): string {
+export function queryText(query: string | TypedDocumentNode<unknown, never>): string {
   if (typeof query === 'string') return query;
   let text = printed.get(query);
   if (text === undefined) printed.set(query, (text = print(query)));
@@ -110,7 +110,7 @@ export async function createTestApp(
   const app = await createApp(testConfig(overrides), { ...appOptions, db });
   const yoga = createGraphQLHandler(app);
   const gql: SendGql = async (
-    query: string | TypedDocumentNode<any, any>,
+    query: string | TypedDocumentNode<unknown, never>,
     variables: Record<string, unknown> = {},
     token?: string,
   ) => {
@@ -119,7 +119,7 @@ export async function createTestApp(
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify({ query: queryText(query), variables }),
     });
-    return (await response.json()) as GqlResult<any>;
+    return (await response.json()) as GqlResult<never>;
   };
   return {
     app,
@@ -205,7 +205,7 @@ export async function createTestServer(
   const wsUrl = `${url.replace('http', 'ws')}/graphql`;
   const clients: Client[] = [];
   const http: SendGql = async (
-    query: string | TypedDocumentNode<any, any>,
+    query: string | TypedDocumentNode<unknown, never>,
     variables: Record<string, unknown> = {},
     token?: string,
   ) => {
@@ -214,7 +214,7 @@ export async function createTestServer(
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify({ query: queryText(query), variables }),
     });
-    return (await response.json()) as GqlResult<any>;
+    return (await response.json()) as GqlResult<never>;
   };
   const ws = (token?: string) => {
     const client = createClient({
@@ -231,7 +231,7 @@ export async function createTestServer(
     return client;
   };
   const subscribe: Subscribe = (
-    query: string | TypedDocumentNode<any, any>,
+    query: string | TypedDocumentNode<unknown, never>,
     variables: Record<string, unknown>,
     token?: string,
   ): Subscription => {

@@ -1,7 +1,16 @@
 /** Helpers for the issue-6 tests: GraphQL multipart requests, turn completion, raw session ids. */
 import { decodeGlobalID } from '@pothos/plugin-relay';
 import { expect } from 'vitest';
-import { EVENTS_SUBSCRIPTION, rawSessionId, type ServerContext } from './harness.js';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { SendMessageWithFilesDocument, UploadSessionFilesDocument } from '../generated/graphql.js';
+import {
+  type GqlResult,
+  queryText,
+  rawSessionId,
+  SESSION_EVENTS,
+  type SessionEvent,
+  type ServerContext,
+} from './harness.js';
 
 export interface UploadPart {
   name: string;
@@ -10,16 +19,17 @@ export interface UploadPart {
 }
 
 /** POST a GraphQL multipart request (operations, map, files); `paths[i]` is where file i goes in the variables. */
-export async function multipart(
+export async function multipart<R, V>(
   t: ServerContext,
-  query: string,
+  query: TypedDocumentNode<R, V>,
+  // the multipart spec's variables: each file's place holds null
   variables: Record<string, unknown>,
   files: UploadPart[],
   paths: string[],
   token?: string,
-): Promise<{ status: number; body: any; headers: Headers }> {
+): Promise<{ status: number; body: GqlResult<R>; headers: Headers }> {
   const fd = new FormData();
-  fd.set('operations', JSON.stringify({ query, variables }));
+  fd.set('operations', JSON.stringify({ query: queryText(query), variables }));
   fd.set('map', JSON.stringify(Object.fromEntries(files.map((_, i) => [String(i), [paths[i]]]))));
   files.forEach((f, i) => {
     const data = typeof f.bytes === 'string' ? new TextEncoder().encode(f.bytes) : f.bytes;
@@ -31,18 +41,17 @@ export async function multipart(
     body: fd,
   });
   const text = await response.text();
-  let body: any;
+  let body: GqlResult<R>;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(text) as GqlResult<R>;
   } catch {
-    body = text;
+    // not JSON: the text as the one error, so `body.errors` says what came back
+    body = { errors: [{ message: text }] };
   }
   return { status: response.status, body, headers: response.headers };
 }
 
-export const UPLOAD = `mutation($sessionId: ID!, $files: [File!]!) {
-  uploadSessionFiles(sessionId: $sessionId, files: $files) { filename size contentType url createdAt }
-}`;
+export const UPLOAD = UploadSessionFilesDocument;
 
 export function upload(t: ServerContext, sessionId: string, files: UploadPart[], token?: string) {
   return multipart(
@@ -55,9 +64,7 @@ export function upload(t: ServerContext, sessionId: string, files: UploadPart[],
   );
 }
 
-export const SEND = `mutation($input: SendMessageInput!) {
-  sendMessage(input: $input) { turn { id status } userMessage { sequenceNumber content images files metadata } }
-}`;
+export const SEND = SendMessageWithFilesDocument;
 
 /**
  * Subscribes from the session's newest event on: what is published before the
@@ -65,10 +72,10 @@ export const SEND = `mutation($input: SendMessageInput!) {
  */
 async function subscribeFromNow(t: ServerContext, sessionId: string, token?: string) {
   const last = (await t.app.bus.replay(rawSessionId(sessionId), '0')).at(-1)?.eventId;
-  if (last) return t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: last }, token);
+  if (last) return t.subscribe(SESSION_EVENTS, { sessionId, after: last }, token);
   // An empty log: wait until the server listens (or refused the subscription, for a session the caller may not read).
   const before = t.listenerCount(sessionId);
-  const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, token);
+  const sub = t.subscribe(SESSION_EVENTS, { sessionId }, token);
   const refused = (async () => {
     while (sub.errors.length === 0 && t.listenerCount(sessionId) <= before) await new Promise((r) => setTimeout(r, 20));
   })();
@@ -96,7 +103,7 @@ export async function sendWithAttachments(
   );
   if (result.body?.errors) {
     sub.dispose();
-    return { result, events: [] as any[] };
+    return { result, events: [] as SessionEvent[] };
   }
   const events = await sub.waitFor((es) =>
     es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'),

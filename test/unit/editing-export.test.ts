@@ -35,7 +35,7 @@ const input: ExportInput = {
     pinned: true,
     createdAt: T0,
     lastActive: T1,
-    usage: { promptTokens: 100, completionTokens: 20, cachedPromptTokens: 50 },
+    usage: { promptTokens: 100, completionTokens: 20, cachedPromptTokens: 50, cacheWriteTokens: 0 },
     planningLogs: [{ step: 1, z: 'b', a: 'a' }],
     metadata: { zeta: 1, alpha: { y: 2, x: 1 } },
     profileKey: 'default',

@@ -169,7 +169,7 @@ describe('resume across a restart or a trim', () => {
         type: 'TurnEnded',
         turn: turn('t1'),
         assistantMessage: null,
-        usage: { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 },
+        usage: { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, cacheWriteTokens: 0 },
       });
       await bus.publish('s', { type: 'TurnStarted', turn: turn('t2'), userMessage });
       await bus.publish('s', { type: 'TextDelta', turnId: 't2', text: 'new' });

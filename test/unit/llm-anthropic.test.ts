@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AnthropicProvider } from '../../src/llm/anthropic.js';
+import { AnthropicProvider, buildBody } from '../../src/llm/anthropic.js';
 import { ProviderUnavailableError, type ChatChunk, type ChatRequest } from '../../src/llm/types.js';
-import { drain, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { anthropicRequest, drain, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 
 let fake: FakeProvider;
 let provider: AnthropicProvider;
@@ -45,7 +45,10 @@ describe('AnthropicProvider', () => {
       },
       { type: 'text', text: 'Hi' },
       { type: 'text', text: ' there' },
-      { type: 'usage', usage: { promptTokens: 300, completionTokens: 4, cachedPromptTokens: 100 } },
+      {
+        type: 'usage',
+        usage: { promptTokens: 300, completionTokens: 4, cachedPromptTokens: 100, cacheWriteTokens: 0 },
+      },
       { type: 'done', reason: 'end_turn' },
     ]);
   });
@@ -60,12 +63,12 @@ describe('AnthropicProvider', () => {
     expect(call.body).toMatchObject({
       model: 'claude-test',
       stream: true,
-      system: 'be brief',
+      system: [{ type: 'text', text: 'be brief', cache_control: { type: 'ephemeral' } }],
       max_tokens: 4000,
       thinking: { type: 'enabled', budget_tokens: 2000 },
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }],
     });
-    expect(call.body.temperature).toBeUndefined();
+    expect(anthropicRequest(call.body).temperature).toBeUndefined();
   });
 
   it('assembles tool_use input_json_delta into tool calls; tools sent with input_schema', async () => {
@@ -131,7 +134,8 @@ describe('AnthropicProvider', () => {
         role: 'user',
         content: [
           { type: 'tool_result', tool_use_id: 't1', content: 'r1' },
-          { type: 'tool_result', tool_use_id: 't2', content: 'r2' },
+          // the newest tool result of the loop: a cache breakpoint
+          { type: 'tool_result', tool_use_id: 't2', content: 'r2', cache_control: { type: 'ephemeral' } },
         ],
       },
     ]);
@@ -156,8 +160,8 @@ describe('AnthropicProvider', () => {
     });
     const call = fake.calls[0];
     expect(call.headers['anthropic-beta']).toBe('compact-2026-01-12');
-    expect(call.body.context_management).toEqual({ edits: [{ type: 'compact_20260112' }] });
-    expect(call.body.stream).toBe(false);
+    expect(anthropicRequest(call.body).context_management).toEqual({ edits: [{ type: 'compact_20260112' }] });
+    expect(anthropicRequest(call.body).stream).toBe(false);
   });
 
   it('compact() retries once on 5xx; a non-JSON answer is ProviderUnavailableError', async () => {
@@ -206,8 +210,12 @@ describe('AnthropicProvider', () => {
       expect(good.error).toBeUndefined();
       const call = fake.calls.at(-1)!;
       expect(call.headers['anthropic-beta']).toBe('compact-2026-01-12');
-      expect(call.body.messages[0]).toEqual({ role: 'assistant', content: [block] });
-      expect(call.body.messages[2].content).toEqual([thinkingBlocks[0], { type: 'text', text: 'kept answer' }]);
+      expect(anthropicRequest(call.body).messages[0]).toEqual({ role: 'assistant', content: [block] });
+      // the last block before the latest user message carries the history's cache breakpoint
+      expect(anthropicRequest(call.body).messages[2]!.content).toEqual([
+        thinkingBlocks[0],
+        { type: 'text', text: 'kept answer', cache_control: { type: 'ephemeral' } },
+      ]);
 
       // As text (the old replay), or with the kept thinking dropped: the API's 400.
       const asText = await drain(
@@ -259,5 +267,105 @@ describe('AnthropicProvider', () => {
       /"content_block":\{"type":"compaction","content":"Summary of 1 earlier messages.","signature":"csig_\d+"\}/,
     );
     expect(text.trim().endsWith('data: {"type":"message_stop"}')).toBe(true);
+  });
+  it('cache breakpoints: never on thinking or compaction blocks, never more than three', async () => {
+    const block = { type: 'compaction', content: 'Earlier talk.', signature: 'x' };
+    const body = buildBody({
+      model: 'm',
+      messages: [
+        { role: 'system', content: 'sys' },
+        { role: 'assistant', content: '', compaction: block },
+        { role: 'user', content: 'go on' },
+      ],
+    });
+    // the compaction block cannot carry one, and nothing before it can: only the system block
+    expect(JSON.stringify(body.messages)).not.toContain('cache_control');
+    expect(body.system).toEqual([{ type: 'text', text: 'sys', cache_control: { type: 'ephemeral' } }]);
+    const thinking = { type: 'thinking', thinking: 't', signature: 's' };
+    const withCall = buildBody({
+      model: 'm',
+      messages: [
+        { role: 'user', content: 'q1' },
+        {
+          role: 'assistant',
+          content: '',
+          thinkingBlocks: [thinking],
+          toolCalls: [{ id: 'c', name: 'f', arguments: {} }],
+        },
+        { role: 'tool', content: 'r', toolCallId: 'c' },
+        { role: 'user', content: 'q2' },
+        { role: 'assistant', content: '', toolCalls: [{ id: 'd', name: 'f', arguments: {} }] },
+        { role: 'tool', content: 'r2', toolCallId: 'd' },
+      ],
+    }) as { messages: { content: Record<string, unknown>[] }[] };
+    const marked = withCall.messages.flatMap((m) => m.content.filter((b) => b.cache_control));
+    expect(marked.map((b) => b.type)).toEqual(['tool_result', 'tool_result']);
+    expect(marked.map((b) => b.content)).toEqual(['r', 'r2']);
+  });
+
+  it('the fake refuses over 4 cache_control breakpoints, or one on a thinking block, as the API does', async () => {
+    const mark = { cache_control: { type: 'ephemeral' } };
+    const post = (body: unknown) =>
+      fetch(`${fake.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const five = {
+      model: 'm',
+      max_tokens: 10,
+      system: [{ type: 'text', text: 's', ...mark }],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'a', ...mark }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'b', ...mark }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'c', ...mark },
+            { type: 'text', text: 'd', ...mark },
+          ],
+        },
+      ],
+    };
+    const refused = await post(five);
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /maximum of 4 blocks with cache_control/,
+    );
+    five.messages[2]!.content.pop();
+    expect((await post(five)).status).toBe(200);
+    const onThinking = await post({
+      model: 'm',
+      max_tokens: 10,
+      messages: [
+        { role: 'user', content: 'q' },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 't', signature: 's', ...mark }] },
+        { role: 'user', content: 'r' },
+      ],
+    });
+    expect(onThinking.status).toBe(400);
+  });
+
+  it('reports cache reads and writes from the usage; input_tokens excludes both', async () => {
+    fake.enqueue({ text: 'x', promptTokens: 500, cachedTokens: 100, completionTokens: 1 });
+    const { chunks } = await drain(provider.streamChat(req()));
+    expect(chunks.find((c) => c.type === 'usage')).toEqual({
+      type: 'usage',
+      usage: { promptTokens: 500, completionTokens: 1, cachedPromptTokens: 100, cacheWriteTokens: 0 },
+    });
+    // the fake's simulated cache: a long enough system prefix is written, then read
+    const long = req({
+      messages: [
+        { role: 'system', content: 'rule '.repeat(1200) },
+        { role: 'user', content: 'hi' },
+      ],
+    });
+    const first = await drain(provider.streamChat(long));
+    const second = await drain(provider.streamChat(long));
+    const u1 = first.chunks.find((c) => c.type === 'usage');
+    const u2 = second.chunks.find((c) => c.type === 'usage');
+    expect(u1).toMatchObject({ usage: { cachedPromptTokens: 0, cacheWriteTokens: 1500 } });
+    expect(u2).toMatchObject({ usage: { cachedPromptTokens: 1500, cacheWriteTokens: 0 } });
+    expect(u2?.type === 'usage' && u2.usage.promptTokens).toBe(u1?.type === 'usage' && u1.usage.promptTokens);
   });
 });

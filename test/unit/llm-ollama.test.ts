@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OllamaProvider } from '../../src/llm/ollama.js';
 import type { ChatChunk, ChatRequest } from '../../src/llm/types.js';
-import { drain, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { drain, ollamaRequest, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 
 let fake: FakeProvider;
 let provider: OllamaProvider;
@@ -41,7 +41,7 @@ describe('OllamaProvider', () => {
       { type: 'text', text: 'Hel' },
       { type: 'text', text: 'lo' },
       { type: 'text', text: ' world' },
-      { type: 'usage', usage: { promptTokens: 42, completionTokens: 7, cachedPromptTokens: 0 } },
+      { type: 'usage', usage: { promptTokens: 42, completionTokens: 7, cachedPromptTokens: 0, cacheWriteTokens: 0 } },
       { type: 'done', reason: 'stop' },
     ]);
   });
@@ -49,7 +49,7 @@ describe('OllamaProvider', () => {
   it('sends num_ctx, temperature, think, max tokens and stream:true to /api/chat', async () => {
     await drain(provider.streamChat(req({ numCtx: 32768, temperature: 0.3, think: false, maxTokens: 512 })));
     expect(fake.calls[0].path).toBe('/api/chat');
-    const body = fake.requests[0];
+    const body = ollamaRequest(fake.requests[0]);
     expect(body.model).toBe('qwen3:8b');
     expect(body.stream).toBe(true);
     expect(body.think).toBe(false);
@@ -75,7 +75,7 @@ describe('OllamaProvider', () => {
     expect(error).toBeUndefined();
     const usage = chunks.find((c) => c.type === 'usage');
     expect(usage).toMatchObject({ usage: { promptTokens: 2048 } });
-    expect(fake.requests[0].options.num_ctx).toBe(4096);
+    expect(ollamaRequest(fake.requests[0]).options!.num_ctx).toBe(4096);
   });
 
   it('sends tools as function tools and yields tool calls with synthesized stable ids', async () => {
@@ -168,7 +168,7 @@ describe('OllamaProvider', () => {
     fake.enqueue({ text: ['A ', 'title'], promptTokens: 10, completionTokens: 2 });
     await expect(provider.complete(req())).resolves.toEqual({
       text: 'A title',
-      usage: { promptTokens: 10, completionTokens: 2, cachedPromptTokens: 0 },
+      usage: { promptTokens: 10, completionTokens: 2, cachedPromptTokens: 0, cacheWriteTokens: 0 },
     });
   });
 
@@ -180,7 +180,7 @@ describe('OllamaProvider', () => {
   });
 
   it('fake.responder decides when the queue is empty (echo)', async () => {
-    fake.responder = (call) => ({ text: `echo: ${call.body.messages.at(-1).content}` });
+    fake.responder = (call) => ({ text: `echo: ${ollamaRequest(call.body).messages!.at(-1)!.content}` });
     expect((await provider.complete(req())).text).toBe('echo: Say hello');
     fake.enqueue({ text: 'queued wins' });
     expect((await provider.complete(req())).text).toBe('queued wins');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OpenAICompatibleProvider } from '../../src/llm/openai.js';
 import type { ChatChunk, ChatRequest } from '../../src/llm/types.js';
-import { drain, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { drain, openaiRequest, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
 
 let fake: FakeProvider;
 let provider: OpenAICompatibleProvider;
@@ -33,7 +33,7 @@ describe('OpenAICompatibleProvider', () => {
       { type: 'thinking', text: 'hmm' },
       { type: 'text', text: 'Hel' },
       { type: 'text', text: 'lo' },
-      { type: 'usage', usage: { promptTokens: 120, completionTokens: 5, cachedPromptTokens: 64 } },
+      { type: 'usage', usage: { promptTokens: 120, completionTokens: 5, cachedPromptTokens: 64, cacheWriteTokens: 0 } },
       { type: 'done', reason: 'stop' },
     ]);
   });
@@ -54,6 +54,13 @@ describe('OpenAICompatibleProvider', () => {
         { role: 'user', content: 'hi' },
       ],
     });
+  });
+
+  it('sends prompt_cache_key when the request has a cache key, and none otherwise', async () => {
+    await drain(provider.streamChat(req({ cacheKey: 'session-abc' })));
+    await drain(provider.streamChat(req()));
+    expect(openaiRequest(fake.requests[0]).prompt_cache_key).toBe('session-abc');
+    expect('prompt_cache_key' in fake.requests[1]).toBe(false);
   });
 
   it('accumulates tool call deltas by index and parses arguments; bad JSON → {_raw}', async () => {
@@ -115,6 +122,9 @@ describe('OpenAICompatibleProvider', () => {
   it('complete() collects text and usage', async () => {
     fake.enqueue({ text: ['one ', 'two'], promptTokens: 9, completionTokens: 2 });
     const r = await provider.complete(req());
-    expect(r).toEqual({ text: 'one two', usage: { promptTokens: 9, completionTokens: 2, cachedPromptTokens: 0 } });
+    expect(r).toEqual({
+      text: 'one two',
+      usage: { promptTokens: 9, completionTokens: 2, cachedPromptTokens: 0, cacheWriteTokens: 0 },
+    });
   });
 });

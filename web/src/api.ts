@@ -6,6 +6,33 @@
  */
 const KEY_STORAGE = 'chat.apiKey';
 
+/** {operation name: persisted id}, baked in by the build (web/vite.config.ts); absent under Vite's dev server. */
+declare const __PERSISTED_IDS__: Record<string, string> | undefined;
+const PERSISTED_IDS: Record<string, string> = typeof __PERSISTED_IDS__ === 'object' ? __PERSISTED_IDS__ : {};
+
+/** Whether the server accepts persisted ids (PERSISTED_OPERATIONS=allow|only: it says so in index.html). */
+function serverPersists(): boolean {
+  try {
+    return !!document.querySelector('meta[name="persisted-operations"]');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The operation part of a request: `{ query }`, or, when the server accepts
+ * persisted operations and the build knows this one, only its id
+ * (`extensions.persistedQuery`, the manifest's sha256): the document itself
+ * never travels. `query` is then `''` (graphql-ws wants a string; HTTP reads
+ * an empty one as absent).
+ */
+export function operationPayload(query: string): { query: string; extensions?: Record<string, unknown> } {
+  const name = /^\s*(?:query|mutation|subscription)\s+(\w+)/.exec(query)?.[1];
+  const id = name ? PERSISTED_IDS[name] : undefined;
+  if (!id || !serverPersists()) return { query };
+  return { query: '', extensions: { persistedQuery: { version: 1, sha256Hash: id } } };
+}
+
 export class ApiError extends Error {
   constructor(
     message: string,
@@ -70,7 +97,7 @@ export function jsonRequest(query: string, variables: Record<string, unknown>): 
       accept: 'application/graphql-response+json, application/json',
       ...authHeaders(),
     },
-    body: JSON.stringify({ query, variables }),
+    body: JSON.stringify({ ...operationPayload(query), variables }),
     credentials: 'omit',
     referrerPolicy: 'no-referrer',
   };
@@ -84,7 +111,7 @@ export async function gql<T>(query: string, variables: Record<string, unknown> =
     init = jsonRequest(query, vars);
   } else {
     const form = new FormData();
-    form.append('operations', JSON.stringify({ query, variables: vars }));
+    form.append('operations', JSON.stringify({ ...operationPayload(query), variables: vars }));
     const map: Record<string, string[]> = {};
     uploads.forEach((u, i) => (map[String(i)] = [u.path]));
     form.append('map', JSON.stringify(map));

@@ -3,7 +3,7 @@
  * backoff, authenticated through `connectionParams.authorization`.
  */
 import { createClient, type Client } from 'graphql-ws';
-import { ApiError, keyListeners, storedKey } from './api.js';
+import { ApiError, keyListeners, operationPayload, storedKey } from './api.js';
 
 let socket: Client | null = null;
 const statusListeners = new Set<(status: 'connected' | 'reconnecting') => void>();
@@ -62,7 +62,7 @@ export function subscribe<T>(
   onData: (data: T) => void,
   onError: (error: ApiError) => void,
 ): Subscription {
-  const payload = { query, variables };
+  const payload = { ...operationPayload(query), variables };
   const dispose = socketClient().subscribe<T>(payload, {
     next: (result) => {
       if (result.errors?.length) {

@@ -1,0 +1,17 @@
+/** The part of autocannon (devDependency, no bundled types) that bench/peer.ts uses. */
+declare module 'autocannon' {
+  interface Options {
+    url: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    connections?: number;
+    duration?: number;
+  }
+  interface Result {
+    requests: { average: number };
+    non2xx: number;
+    errors: number;
+  }
+  export default function autocannon(options: Options): Promise<Result>;
+}

@@ -1,0 +1,399 @@
+/**
+ * Issue 18: this service against a peer and a floor, on the bench database
+ * (`npm run bench:seed`), each server in its own process:
+ * - PostGraphile 4 (devDependency) over the same tables: in its own schema
+ *   `peer_pg`, a view of sessions, a view over both message tables, a
+ *   computed `preview` column and a `history_page` function; created at
+ *   start, dropped at the end.
+ * - a bare node:http + `pg` endpoint running the service's own SQL
+ *   (SessionStore.listPage, the history's session read and displayRange) and
+ *   answering byte-identical JSON: the least any implementation can cost.
+ * - the service (startServer, local mode).
+ * For the sessions list (first 50), the newest and a deep history page (50 of
+ * the 100,000-message session): p50/p95/p99 measured sequentially and
+ * interleaved (one request to each server in turn), then throughput at 16
+ * connections (autocannon), PEER_REPEATS times (3); the goals beside each
+ * figure. Before measuring it checks that the three return the same rows
+ * (and the bare endpoint the same bytes as the service).
+ *   npx tsx bench/peer.ts     PEER_ITERATIONS=150 PEER_SECONDS=4 PEER_REPEATS=3
+ *   PEER_PROFILE=dir          writes a CPU profile of the service process (node --cpu-prof) into dir
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import { loadavg } from 'node:os';
+import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { encodeIndexCursor, encodeJsonCursor } from '../src/sessions/cursors.js';
+import { MESSAGE_COLUMNS, type MessageRow, toStoredMessage } from '../src/store/rows.js';
+import { percentile } from './lib.js';
+import { BENCH_URL, BIG_SESSION } from './seed.js';
+
+const ITERATIONS = Number(process.env.PEER_ITERATIONS ?? 150);
+const SECONDS = Number(process.env.PEER_SECONDS ?? 4);
+const REPEATS = Number(process.env.PEER_REPEATS ?? 3);
+const CONNECTIONS = 16;
+const PAGE = 50;
+const DEEP_BEFORE = 1000;
+
+const SERVICE_LIST =
+  '{ sessions(first: 50) { totalCount edges { cursor node ' +
+  '{ id name pinned lastActive displayMessageCount preview } } } }';
+const SERVICE_HISTORY =
+  'query($id: ID!, $last: Int, $before: String) { session(id: $id) { history(last: $last, before: $before) ' +
+  '{ totalCount edges { cursor displayIndex node { id role content createdAt } } } } }';
+const PG_LIST =
+  '{ allSessions(first: 50, orderBy: [PINNED_DESC, LAST_ACTIVE_DESC, ID_DESC], condition: { userId: "anonymous" }) ' +
+  '{ totalCount edges { cursor node { id name pinned lastActive displayCount preview } } } }';
+const PG_HISTORY =
+  'query($id: UUID!, $before: Int, $n: Int!) { sessionById(id: $id) { displayCount } ' +
+  'historyPage(sid: $id, beforeIndex: $before, n: $n) ' +
+  '{ nodes { sessionId sequenceNumber displayIndex role content createdAt } } }';
+
+/** PostGraphile's own schema (bench/peer-postgraphile.mjs creates it, and drops it on SIGTERM). */
+const PEER_SCHEMA = 'peer_pg';
+
+// ---------------------------------------------------------------------------------------------------------------
+// The servers (each run as `tsx bench/peer.ts serve-<kind>`, printing `LISTENING <url>`)
+
+async function serveBare() {
+  const { openDatabase } = await import('../src/db/client.js');
+  const { SessionStore } = await import('../src/store/sessions.js');
+  const { anonymousViewer: viewer } = await import('../src/auth/auth.js');
+  const db = await openDatabase({ url: BENCH_URL, poolSize: 10 });
+  const store = new SessionStore(db);
+  const pool = new pg.Pool({ connectionString: BENCH_URL, max: 10 });
+  const list = async () => {
+    const page = await store.listPage({ viewer, orderBy: 'LAST_ACTIVE', direction: 'DESC', first: PAGE });
+    const edges = page.rows.map((s) => ({
+      cursor: encodeJsonCursor({ pinned: s.pinned, value: s.lastActive.toISOString(), id: s.id }),
+      node: {
+        id: encodeGlobalID('Session', s.id),
+        name: s.name,
+        pinned: s.pinned,
+        lastActive: s.lastActive.toISOString(),
+        displayMessageCount: s.displayCount,
+        preview: s.preview,
+      },
+    }));
+    return { data: { sessions: { totalCount: page.totalCount, edges } } };
+  };
+  const history = async (variables: { id: string; last: number; before?: string }) => {
+    const id = decodeGlobalID(variables.id).id;
+    const session = await pool.query('SELECT display_count FROM sessions WHERE id = $1::uuid', [id]);
+    if (!session.rows[0]) return { data: { session: null } };
+    const total = Number(session.rows[0].display_count);
+    const before = variables.before ? Number(Buffer.from(variables.before, 'base64url').toString().slice(2)) : total;
+    const end = Math.min(before, total);
+    const start = Math.max(0, end - variables.last);
+    const rows = await pool.query(
+      `SELECT * FROM (
+         SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive
+          WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3
+         UNION ALL
+         SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages
+          WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3
+       ) m ORDER BY "displayIndex"`,
+      [id, start, end],
+    );
+    const edges = rows.rows.map((r: MessageRow & { archived: boolean }) => {
+      const m = toStoredMessage(r, r.archived);
+      return {
+        cursor: encodeIndexCursor(m.displayIndex!),
+        displayIndex: m.displayIndex,
+        node: {
+          id: encodeGlobalID('Message', `${m.sessionId}:${m.sequenceNumber}`),
+          role: m.role.toUpperCase(),
+          content: m.content,
+          createdAt: m.createdAt.toISOString(),
+        },
+      };
+    });
+    return { data: { session: { history: { totalCount: total, edges } } } };
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      try {
+        const { query, variables } = JSON.parse(Buffer.concat(chunks).toString());
+        const body = JSON.stringify(query.includes('sessions(') ? await list() : await history(variables));
+        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body);
+      } catch (error) {
+        res.writeHead(500).end(String(error));
+      }
+    });
+  });
+  server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as import('node:net').AddressInfo;
+    console.log(`LISTENING http://127.0.0.1:${port}/graphql`);
+  });
+  process.on('SIGTERM', async () => {
+    server.close();
+    await pool.end();
+    await db.close();
+    process.exit(0);
+  });
+}
+
+async function serveService() {
+  const { benchServer } = await import('./lib.js');
+  const { app, server } = await benchServer(BENCH_URL);
+  console.log(`LISTENING ${server.url}/graphql`);
+  process.on('SIGTERM', async () => {
+    await server.close();
+    await app.close();
+    process.exit(0);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The driver
+
+type Kind = 'service' | 'postgraphile' | 'bare';
+interface Target {
+  kind: Kind;
+  url: string;
+  child: ChildProcess;
+}
+
+function start(kind: Kind): Promise<Target> {
+  const profile =
+    kind === 'service' && process.env.PEER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PEER_PROFILE}`] : [];
+  // PostGraphile runs on plain Node: under tsx with the app's modules loaded, graphql's CommonJS and ESM copies
+  // would meet in one process.
+  const args =
+    kind === 'postgraphile'
+      ? ['bench/peer-postgraphile.mjs']
+      : [...profile, '--import', 'tsx', 'bench/peer.ts', `serve-${kind}`];
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /LISTENING (\S+)/.exec(out);
+      if (m) resolve({ kind, url: m[1]!, child });
+    });
+    child.on('exit', (code) => reject(new Error(`${kind} server exited (${code}) before listening: ${out}`)));
+  });
+}
+
+interface Page {
+  name: string;
+  body: Record<Kind, string>;
+}
+
+function pages(): Page[] {
+  const id = encodeGlobalID('Session', BIG_SESSION);
+  const json = (query: string, variables: object = {}) => JSON.stringify({ query, variables });
+  return [
+    {
+      name: 'sessions list (first 50)',
+      body: { service: json(SERVICE_LIST), postgraphile: json(PG_LIST), bare: json(SERVICE_LIST) },
+    },
+    {
+      name: 'history newest page (last 50)',
+      body: {
+        service: json(SERVICE_HISTORY, { id, last: PAGE }),
+        postgraphile: json(PG_HISTORY, { id: BIG_SESSION, n: PAGE }),
+        bare: json(SERVICE_HISTORY, { id, last: PAGE }),
+      },
+    },
+    {
+      name: 'history deep page (50 before @1000)',
+      body: {
+        service: json(SERVICE_HISTORY, { id, last: PAGE, before: encodeIndexCursor(DEEP_BEFORE) }),
+        postgraphile: json(PG_HISTORY, { id: BIG_SESSION, before: DEEP_BEFORE, n: PAGE }),
+        bare: json(SERVICE_HISTORY, { id, last: PAGE, before: encodeIndexCursor(DEEP_BEFORE) }),
+      },
+    },
+  ];
+}
+
+const HEADERS = { 'content-type': 'application/json' };
+
+async function post(url: string, body: string): Promise<string> {
+  const r = await fetch(url, { method: 'POST', headers: HEADERS, body });
+  const text = await r.text();
+  if (r.status !== 200) throw new Error(`${url}: ${r.status} ${text.slice(0, 300)}`);
+  return text;
+}
+
+/** The rows of an answer, in one shape whatever the server, for the same-rows check. */
+function rowsOf(kind: Kind, text: string): unknown {
+  const parsed = JSON.parse(text);
+  if (parsed.errors) throw new Error(`${kind}: ${JSON.stringify(parsed.errors).slice(0, 500)}`);
+  const data = parsed.data;
+  const iso = (v: string) => new Date(v).toISOString();
+  if (data.sessions || data.allSessions) {
+    const c = kind === 'postgraphile' ? data.allSessions : data.sessions;
+    return {
+      totalCount: c.totalCount,
+      rows: c.edges.map(({ node: n }: any) => [
+        kind === 'postgraphile' ? n.id : decodeGlobalID(n.id).id,
+        n.name,
+        n.pinned,
+        iso(n.lastActive),
+        kind === 'postgraphile' ? n.displayCount : n.displayMessageCount,
+        n.preview,
+      ]),
+    };
+  }
+  if (kind === 'postgraphile')
+    return {
+      totalCount: data.sessionById.displayCount,
+      rows: data.historyPage.nodes.map((n: any) => [
+        `${n.sessionId}:${n.sequenceNumber}`,
+        n.displayIndex,
+        n.role.toUpperCase(),
+        n.content,
+        iso(n.createdAt),
+      ]),
+    };
+  const h = data.session.history;
+  return {
+    totalCount: h.totalCount,
+    rows: h.edges.map((e: any) => [
+      decodeGlobalID(e.node.id).id,
+      e.displayIndex,
+      e.node.role,
+      e.node.content,
+      iso(e.node.createdAt),
+    ]),
+  };
+}
+
+async function sameRows(targets: Target[], page: Page): Promise<void> {
+  const answers = await Promise.all(targets.map((t) => post(t.url, page.body[t.kind])));
+  const byKind = Object.fromEntries(targets.map((t, i) => [t.kind, answers[i]!])) as Record<Kind, string>;
+  const rows = Object.fromEntries(targets.map((t) => [t.kind, JSON.stringify(rowsOf(t.kind, byKind[t.kind]))]));
+  const count = (JSON.parse(rows.service!) as { rows: unknown[] }).rows.length;
+  if (count !== PAGE) throw new Error(`${page.name}: the service answered ${count} rows, not ${PAGE}`);
+  if (rows.service !== rows.postgraphile)
+    throw new Error(
+      `${page.name}: PostGraphile's rows differ from the service's:\n${rows.postgraphile!.slice(0, 300)}\n` +
+        rows.service!.slice(0, 300),
+    );
+  if (byKind.service !== byKind.bare)
+    throw new Error(`${page.name}: the bare endpoint's JSON differs from the service's`);
+  console.log(`${page.name}: same ${count} rows from all three, bare JSON byte-identical to the service's`);
+}
+
+interface Latency {
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+async function latencies(targets: Target[], page: Page): Promise<Record<Kind, Latency>> {
+  const times = Object.fromEntries(targets.map((t) => [t.kind, [] as number[]])) as Record<Kind, number[]>;
+  for (let i = 0; i < 10; i++) for (const t of targets) await post(t.url, page.body[t.kind]);
+  for (let i = 0; i < ITERATIONS; i++) {
+    // Interleaved, in a rotating order, so that no server always follows the same one.
+    for (let j = 0; j < targets.length; j++) {
+      const t = targets[(i + j) % targets.length]!;
+      const started = performance.now();
+      await post(t.url, page.body[t.kind]);
+      times[t.kind].push(performance.now() - started);
+    }
+  }
+  const out = {} as Record<Kind, Latency>;
+  for (const t of targets) {
+    const sorted = times[t.kind].sort((a, b) => a - b);
+    out[t.kind] = { p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
+  }
+  return out;
+}
+
+async function throughput(t: Target, body: string): Promise<number> {
+  const result = await autocannon({
+    url: t.url,
+    method: 'POST',
+    headers: HEADERS,
+    body,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+  });
+  if (result.non2xx || result.errors) throw new Error(`${t.kind}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+
+async function main() {
+  const mode = process.argv[2];
+  if (mode === 'serve-bare') return serveBare();
+  if (mode === 'serve-service') return serveService();
+
+  // PostGraphile first: it creates its schema before the others read.
+  const postgraphile = await start('postgraphile');
+  const [service, bare] = await Promise.all([start('service'), start('bare')]);
+  const targets = [service, postgraphile, bare];
+  const stop = async () => {
+    await Promise.all(
+      targets.map(
+        (t) =>
+          new Promise<void>((resolve) => {
+            if (t.child.exitCode !== null) return resolve();
+            t.child.once('exit', () => resolve());
+            t.child.kill('SIGTERM');
+          }),
+      ),
+    );
+    // PostGraphile's process drops its schema on SIGTERM; again here in case it could not.
+    const c = new pg.Client({ connectionString: BENCH_URL });
+    await c.connect();
+    await c.query(`DROP SCHEMA IF EXISTS ${PEER_SCHEMA} CASCADE`);
+    await c.end();
+  };
+  try {
+    console.log(
+      `bench database ${new URL(BENCH_URL).pathname.slice(1)}; ${ITERATIONS} interleaved requests per server ` +
+        `and page, ${CONNECTIONS} connections × ${SECONDS} s for throughput, ${REPEATS} repeats; load ${load()}\n`,
+    );
+    const all = pages();
+    for (const page of all) await sameRows(targets, page);
+    for (let repeat = 1; repeat <= REPEATS; repeat++) {
+      console.log(`\nrepeat ${repeat} (load average at start ${load()})`);
+      for (const page of all) {
+        const lat = await latencies(targets, page);
+        const rps = {} as Record<Kind, number>;
+        for (const t of targets) rps[t.kind] = await throughput(t, page.body[t.kind]);
+        console.log(`${page.name}`);
+        for (const t of targets) {
+          const l = lat[t.kind];
+          console.log(
+            `  ${t.kind.padEnd(13)} p50 ${l.p50.toFixed(2).padStart(7)} ms  p95 ${l.p95.toFixed(2).padStart(7)} ms  ` +
+              `p99 ${l.p99.toFixed(2).padStart(7)} ms  ${rps[t.kind].toFixed(0).padStart(5)} req/s`,
+          );
+        }
+        const s = lat.service.p50;
+        const toPg = s / lat.postgraphile.p50;
+        const toBare = s / lat.bare.p50;
+        const tpPg = rps.service / rps.postgraphile;
+        const tpBare = rps.service / rps.bare;
+        console.log(
+          `  p50 here÷PostGraphile ${toPg.toFixed(2)} (goal ≤ 1: ${verdict(toPg <= 1)}), ` +
+            `here÷bare ${toBare.toFixed(2)} (goal ≤ 1.5: ${verdict(toBare <= 1.5)})`,
+        );
+        console.log(
+          `  throughput here÷PostGraphile ${tpPg.toFixed(2)} (goal ≥ 1: ${verdict(tpPg >= 1)}), ` +
+            `here÷bare ${tpBare.toFixed(2)} (goal ≥ 0.5: ${verdict(tpBare >= 0.5)})   load ${load()}`,
+        );
+      }
+    }
+  } finally {
+    await stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
