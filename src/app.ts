@@ -226,7 +226,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     bus,
     profiles,
     sessions,
-    search: new SearchService(new SearchStore(db, store, config.searchStatementTimeoutMs)),
+    search: new SearchService(
+      new SearchStore(db, store, config.searchStatementTimeoutMs, { countCap: config.searchCountCap }),
+    ),
     files,
     tools,
     calibration,

@@ -177,6 +177,12 @@ const settings = {
   repeatLineLimit: [int(2), '12', 'Same line repeated more than this stops the stream'],
   repeatParagraphLimit: [int(2), '4', 'Same paragraph repeated more than this stops the stream'],
   searchStatementTimeoutMs: [int(100), '5000', 'Statement timeout of a session search'],
+  searchCountCap: [
+    int(1),
+    '10000',
+    'A search counts matching sessions exactly up to this many; beyond, totalCount is this number and ' +
+      'totalCountIsExact false',
+  ],
   shutdownTimeoutMs: [int(100), '10000', 'Grace period for open requests on SIGTERM'],
   instanceId: [
     optionalString,

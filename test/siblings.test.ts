@@ -260,6 +260,37 @@ describe(`refusals (${dbKind})`, () => {
     expect(t.fake.requests.length).toBe(requests);
   });
 
+  it('a subscription kept open across two regenerates sees each saved answer with its current siblings', async () => {
+    const { id, raw } = await session();
+    await turns(raw, 2);
+    const SAVED = `subscription($sessionId: ID!, $after: String) { sessionEvents(sessionId: $sessionId, after: $after) {
+      __typename ... on MessageSaved { message { sequenceNumber role siblings { index count } } } } }`;
+    const past = await t.app.bus.replay(raw, '0');
+    const sub = t.subscribe(SAVED, { sessionId: id, after: past.at(-1)?.eventId ?? '0' }, alice);
+    try {
+      const endedTurns = (n: number) => (es: readonly unknown[]) =>
+        es.filter((e) => (e as { __typename?: string }).__typename === 'TurnEnded').length >= n;
+      const answers = (es: readonly unknown[]) =>
+        es
+          .map((e) => (e as { message?: { role: string; siblings: unknown } }).message)
+          .filter((m) => m?.role === 'ASSISTANT')
+          .map((m) => m!.siblings);
+      t.fake.enqueue({ text: 'second take' });
+      expect((await gql(REGEN, { m: messageId(raw, 3) })).errors).toBeUndefined();
+      await sub.waitFor(endedTurns(1), 30_000);
+      t.fake.enqueue({ text: 'third take' });
+      expect((await gql(REGEN, { m: messageId(raw, 3) })).errors).toBeUndefined();
+      const events = await sub.waitFor(endedTurns(2), 30_000);
+      // one context for the subscription's whole life: each event's siblings are read afresh
+      expect(answers(events)).toEqual([
+        { index: 1, count: 2 },
+        { index: 2, count: 3 },
+      ]);
+    } finally {
+      sub.dispose();
+    }
+  });
+
   it('while a turn runs: edit, regenerate and switchSibling answer CONFLICT and write nothing', async () => {
     const { id, raw } = await session();
     await turns(raw, 1);

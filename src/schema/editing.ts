@@ -23,7 +23,11 @@ const siblingMemos = new WeakMap<Context, Map<string, Promise<SiblingSource>>>()
 builder.objectFields(MessageRef, (t) => ({
   siblings: t.field({
     type: MessageSiblingsRef,
-    resolve: (m, _a, ctx) => {
+    resolve: (m, _a, ctx, info) => {
+      // A subscription's context lives as long as the subscription: a memo there would answer every later event
+      // with the branches of the first one (a regenerated answer's siblings as {0, 1}). Each event reads afresh.
+      if (info.operation.operation === 'subscription')
+        return ctx.app.editing.siblings(m.sessionId, m.sequenceNumber, new Map());
       let memo = siblingMemos.get(ctx);
       if (!memo) siblingMemos.set(ctx, (memo = new Map()));
       return ctx.app.editing.siblings(m.sessionId, m.sequenceNumber, memo);

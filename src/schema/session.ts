@@ -131,7 +131,16 @@ const SessionConnectionRef = builder.connectionObject(
   {
     type: SessionRef,
     name: 'SessionConnection',
-    fields: (t) => ({ totalCount: t.int({ resolve: (c) => (c as SessionListPage).totalCount }) }),
+    fields: (t) => ({
+      totalCount: t.int({ resolve: (c) => (c as SessionListPage).totalCount }),
+      totalCountIsExact: t.boolean({
+        description:
+          'False when a search matched more sessions than the server counts exactly (SEARCH_COUNT_CAP, ' +
+          'default 10,000): totalCount is then that cap, a lower bound (show it as "10,000+"). ' +
+          'Always true without search.',
+        resolve: (c) => (c as SessionListPage).totalCountIsExact,
+      }),
+    }),
   },
   {
     name: 'SessionEdge',

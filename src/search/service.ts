@@ -21,7 +21,8 @@ export class SearchService {
   }
 
   /**
-   * One page of sessions(search:): the plain list's order and pinned-first rule, exact totalCount, matches per edge.
+   * One page of sessions(search:): the plain list's order and pinned-first rule, totalCount exact up to the cap
+   * (totalCountIsExact), matches per edge.
    */
   search(options: Omit<ListOptions, 'ids' | 'probe'>, query: SessionQuery, raw: string): Promise<SearchPage> {
     return this.searches.search(options, query, this.validTerm(raw));

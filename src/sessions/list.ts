@@ -38,6 +38,8 @@ export interface SessionListEdge {
 export interface SessionListPage {
   edges: SessionListEdge[];
   totalCount: number;
+  /** false only for a search with more matching sessions than the count cap (totalCount is then the cap) */
+  totalCountIsExact: boolean;
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
 }
 
@@ -65,10 +67,10 @@ export async function listSessions(
   if (first < 0 || first > maxPageSize) throw new BadInput(`first must be between 0 and ${maxPageSize}`);
   const after = args.after ? decodeJsonCursor(args.after, isSessionCursor) : undefined;
   const options = { viewer, profileId: args.profileId, orderBy: args.orderBy, direction: args.direction, first, after };
-  // A search answers page, exact count and match positions together (src/search/service.ts).
-  const { rows, hasNextPage, totalCount, matches } = args.search?.trim()
+  // A search answers page, count (exact up to a cap) and match positions together (src/search/service.ts).
+  const { rows, hasNextPage, totalCount, totalCountIsExact, matches } = args.search?.trim()
     ? await search.search(options, query, args.search)
-    : { ...(await plainPage(store, options, query)), matches: null };
+    : { ...(await plainPage(store, options, query)), totalCountIsExact: true, matches: null };
   const edges = rows.map((node) => ({
     cursor: encodeJsonCursor(SessionStore.cursorOf(node, args.orderBy)),
     node,
@@ -77,6 +79,7 @@ export async function listSessions(
   return {
     edges,
     totalCount,
+    totalCountIsExact,
     pageInfo: {
       hasNextPage,
       hasPreviousPage: Boolean(after),

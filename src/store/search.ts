@@ -12,8 +12,11 @@
  *
  * Two exact plans, chosen per query:
  * - index (rare terms, and terms with no trigram such as 1–2 characters):
- *   the trigram index finds every matching row; the page is the plain list
- *   restricted to those sessions; totalCount is their number.
+ *   the trigram index finds every matching row, and that one statement
+ *   returns, per matching session, its matching display positions; the page
+ *   is the plain list restricted to those sessions, its positions are taken
+ *   from what the match found (no second look at any session's rows, however
+ *   long), and totalCount is the number of sessions.
  * - probe (terms in nearly every session): reading every matching row only to
  *   learn which sessions match is most of the heap, so each session is
  *   probed instead with an early-exit scan of its own display rows (the first
@@ -24,7 +27,13 @@
  * (index plan, no extra statement); otherwise a bounded sample of the
  * viewer's most recently active sessions decides. Both plans give the same
  * answers (test/search.test.ts compares them); only the cost differs.
- * Both end with one aggregate over the page's sessions (positions + snippet).
+ * The index plan ends with one lookup of each page session's first match
+ * (the snippet) by (session_id, display_index); the probe plan with one
+ * aggregate over the page's sessions (positions + snippet).
+ *
+ * totalCount is exact up to `countCap` sessions (SEARCH_COUNT_CAP); when more
+ * match, it is the cap and totalCountIsExact is false (the probe plan's count
+ * stops after cap + 1 sessions). Both plans apply the same rule.
  */
 import type { Database } from '../db/client.js';
 import { likePattern, snippetAround } from '../domain/search-text.js';
@@ -39,7 +48,10 @@ export interface SearchMatches {
 export interface SearchPage {
   rows: SessionRow[];
   hasNextPage: boolean;
+  /** matching sessions, exact up to the count cap; the cap itself (a lower bound) beyond it */
   totalCount: number;
+  /** false when more sessions than the cap match */
+  totalCountIsExact: boolean;
   matches: Map<string, SearchMatches>;
   /** which plan answered (for tests and the benchmark) */
   plan: 'index' | 'probe';
@@ -59,6 +71,8 @@ export interface SearchTuning {
   denseShare: number;
   /** statements the probe plan's count is split into on a server (one on PGlite) */
   countParts: number;
+  /** sessions counted exactly at most (SEARCH_COUNT_CAP): this changes answers, not only cost */
+  countCap: number;
 }
 
 const STATS_TTL_MS = 60_000;
@@ -71,7 +85,37 @@ const DEFAULT_TUNING: SearchTuning = {
   minSample: 16,
   denseShare: 0.9,
   countParts: 2,
+  countCap: 10_000,
 };
+
+/**
+ * The index plan's match statement: every display row matching the folded
+ * pattern (the trigram index finds them), grouped per session into its
+ * positions, joined to the sessions the viewer may list. A rare term's few
+ * sessions are looked up by id (the planner, not knowing how few, would
+ * hash-join every session). Exported for the benchmark's EXPLAIN.
+ */
+export function indexMatchSql(viewerSql: string, patternParam: string, rare: boolean): string {
+  const rowsOf = (table: string) =>
+    `SELECT session_id, display_index FROM ${table} WHERE display_index IS NOT NULL ` +
+    `AND content_folded LIKE ${patternParam}`;
+  return `WITH m AS MATERIALIZED (
+      SELECT session_id, array_agg(display_index ORDER BY display_index) AS indices
+        FROM (${rowsOf('session_messages')} UNION ALL ${rowsOf('session_messages_archive')}) x
+       GROUP BY session_id)
+    SELECT s.id, m.indices FROM sessions s JOIN m ON m.session_id = s.id
+     WHERE ${viewerSql}${rare ? ' AND s.id = ANY(ARRAY(SELECT session_id FROM m))' : ''}`;
+}
+
+/**
+ * The content of given display positions ($1 session ids, $2 positions, pairwise):
+ * one (session_id, display_index) index lookup per pair, archive then hot.
+ * Exported for the benchmark's EXPLAIN.
+ */
+export const CONTENT_AT_SQL = `SELECT p.id AS "sessionId", coalesce(
+    (SELECT a.content FROM session_messages_archive a WHERE a.session_id = p.id AND a.display_index = p.ix),
+    (SELECT h.content FROM session_messages h WHERE h.session_id = p.id AND h.display_index = p.ix)) AS content
+  FROM unnest($1::uuid[], $2::int[]) AS p(id, ix)`;
 
 /**
  * The per-session probe: does this session have a display row matching the
@@ -208,26 +252,16 @@ export class SearchStore {
   }
 
   /**
-   * One page of sessions(search:) for a valid term: the plain list's order and pinned-first rule, exact totalCount,
-   * matches per edge.
+   * One page of sessions(search:) for a valid term: the plain list's order and pinned-first rule, totalCount
+   * (exact up to the cap), matches per edge.
    */
   async search(options: Omit<ListOptions, 'ids' | 'probe'>, query: SessionQuery, term: string): Promise<SearchPage> {
     const concurrent = this.db.kind === 'postgres';
+    const cap = this.tuning.countCap;
+    const capped = (n: number) => ({ totalCount: Math.min(n, cap), totalCountIsExact: n <= cap });
     // The probe plan's count, split into parts (by a hash of the id) on
     // separate pooled connections of a server, runs alongside the page.
     let counting: Promise<number[]> | undefined;
-    const countIn = (tx: Tx, folded: string, part: number, parts: number) =>
-      this.store.count(
-        options.viewer,
-        options.profileId,
-        undefined,
-        (idSql, add) => {
-          const split =
-            parts > 1 ? `(hashtext(${idSql}::text) & 2147483647) % ${add(parts)}::int = ${add(part)}::int AND ` : '';
-          return `${split}${probeSql(idSql, add(folded))}`;
-        },
-        tx,
-      );
     const page = await this.bounded(async (tx, foldedTerm) => {
       // lower() never turns a character into \, % or _: folding the escaped term is escaping the folded one.
       const folded = likePattern(foldedTerm);
@@ -236,7 +270,7 @@ export class SearchStore {
         const parts = concurrent ? Math.max(1, this.tuning.countParts) : 1;
         if (concurrent) {
           counting = Promise.all(
-            Array.from({ length: parts }, (_, i) => this.bounded((t) => countIn(t, folded, i, parts))),
+            Array.from({ length: parts }, (_, i) => this.bounded((t) => this.probeCount(t, options, folded, i, parts))),
           );
           counting.catch(() => undefined);
         }
@@ -255,46 +289,72 @@ export class SearchStore {
             )
           : [{ n: 0 }];
         const matches = await this.matchesIn(tx, pageIds, folded, term, size!.n <= PAGE_SCAN_ROWS);
-        const totalCount = concurrent ? 0 : await countIn(tx, folded, 0, 1);
-        return { ...listed, matches, totalCount, plan: 'probe' as const };
+        const counted = concurrent ? capped(0) : capped(await this.probeCount(tx, options, folded, 0, 1));
+        return { ...listed, matches, ...counted, plan: 'probe' as const };
       }
       const where = this.store.listWhere(options.viewer);
       const params: unknown[] = [...where.params, folded];
-      const p = `$${params.length}`;
-      const matching =
-        `SELECT session_id FROM session_messages WHERE display_index IS NOT NULL ` +
-        `AND content_folded LIKE ${p}
-            UNION
-            SELECT session_id FROM session_messages_archive WHERE display_index IS NOT NULL ` +
-        `AND content_folded LIKE ${p}`;
-      // A rare term's few sessions are looked up by id (the planner, not
-      // knowing how few, would hash-join every session); otherwise a join.
-      const found = await tx.$queryRawUnsafe<{ id: string }[]>(
-        `SELECT s.id FROM sessions s
-          WHERE ${where.sql} AND ${density === 'rare' ? `s.id = ANY(ARRAY(${matching}))` : `s.id IN (${matching})`}`,
+      const found = await tx.$queryRawUnsafe<{ id: string; indices: number[] }[]>(
+        indexMatchSql(where.sql, `$${params.length}`, density === 'rare'),
         ...params,
       );
-      const ids = found.map((r) => r.id);
+      const positions = new Map(found.map((r) => [r.id, r.indices]));
+      const ids = [...positions.keys()];
       const listed = await this.store.list({ ...options, ids }, query, tx);
       // The match set already applied the viewer's filter: without a profile filter the count is its size.
-      const totalCount = options.profileId
-        ? await this.store.count(options.viewer, options.profileId, ids, undefined, tx)
-        : ids.length;
-      const matches = await this.matchesIn(
-        tx,
-        listed.rows.map((r) => r.id),
-        folded,
-        term,
+      const counted = capped(
+        options.profileId ? await this.store.count(options.viewer, options.profileId, ids, undefined, tx) : ids.length,
       );
-      return { ...listed, totalCount, matches, plan: 'index' as const };
+      const firsts = listed.rows.map((r) => ({ id: r.id, indices: positions.get(r.id)! }));
+      const contents = firsts.length
+        ? await tx.$queryRawUnsafe<{ sessionId: string; content: string | null }[]>(
+            CONTENT_AT_SQL,
+            firsts.map((f) => f.id),
+            firsts.map((f) => f.indices[0]!),
+          )
+        : [];
+      const content = new Map(contents.map((r) => [r.sessionId, r.content]));
+      const matches = new Map(
+        firsts.map((f) => [f.id, { displayIndices: f.indices, snippet: snippetAround(content.get(f.id) ?? '', term) }]),
+      );
+      return { ...listed, ...counted, matches, plan: 'index' as const };
     }, term);
-    if (counting) page.totalCount = (await counting).reduce((a, b) => a + b, 0);
+    if (counting) Object.assign(page, capped((await counting).reduce((a, b) => a + b, 0)));
     return page;
   }
 
   /**
-   * For each session of a page: every matching display position and a
-   * snippet around the first, in one statement. Content is read for the
+   * The probe plan's count (one part of it, by a hash of the id, when split):
+   * matching sessions the viewer may list, stopping after the cap + 1st.
+   */
+  private async probeCount(
+    tx: Tx,
+    options: Pick<ListOptions, 'viewer' | 'profileId'>,
+    folded: string,
+    part: number,
+    parts: number,
+  ): Promise<number> {
+    const where = this.store.listWhere(options.viewer);
+    const params: unknown[] = [...where.params];
+    const add = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const conditions = [where.sql];
+    if (options.profileId) conditions.push(`s.profile_id = ${add(options.profileId)}::uuid`);
+    if (parts > 1) conditions.push(`(hashtext(s.id::text) & 2147483647) % ${add(parts)}::int = ${add(part)}::int`);
+    conditions.push(probeSql('s.id', add(folded)));
+    const [row] = await tx.$queryRawUnsafe<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM sessions s WHERE ${conditions.join(' AND ')}
+        LIMIT ${add(this.tuning.countCap + 1)}) c`,
+      ...params,
+    );
+    return row?.n ?? 0;
+  }
+
+  /**
+   * The probe plan's positions: for each session of a page, every matching
+   * display position and a snippet around the first, in one statement. Content is read for the
    * matching rows only (trigram bitmap AND the page's sessions) and for the
    * first match of each session.
    */

@@ -13,6 +13,7 @@ import { icon } from './icons.js';
 import {
   BRANCHES,
   CANCEL,
+  CANCEL_QUEUED,
   CANCEL_RECALL,
   CREATE,
   EXPORT,
@@ -21,10 +22,10 @@ import {
   IMPORT,
   MARK_BRANCH,
   PROFILES,
+  QUEUED,
   RECALLS,
   REDO,
   SEND,
-  SHARE,
   SWITCH_BRANCH,
   UNDO,
   UPLOAD,
@@ -32,11 +33,15 @@ import {
   type BranchView,
   type Message,
   type ProfileView,
+  type QueuedView,
   type RecallView,
+  type SendAnswer,
   type SessionFileView,
   type SessionSummary,
+  type WhileRunning,
 } from './queries.js';
 import { modelViewPanel } from './model-view.js';
+import { shareDialog } from './share-dialog.js';
 import { Sidebar } from './sidebar.js';
 
 interface Attachment {
@@ -177,14 +182,7 @@ async function chatScreen(
   const meterId = uid('meter');
   const meter = h('meter', { id: meterId, min: '0', max: '1', value: '0', low: '0.7', high: '0.9', optimum: '0' });
   const meterText = h('span', { class: 'meter-text' });
-  const shareOut = h('input', {
-    type: 'text',
-    readonly: true,
-    class: 'share-link',
-    hidden: true,
-    'aria-label': 'Share link',
-  });
-  const shareButton = h('button', { type: 'button', text: 'Share', disabled: true });
+  const shareButton = h('button', { type: 'button', text: 'Share…', 'aria-haspopup': 'dialog', disabled: true });
   const filesList = h('ul', { class: 'session-files' });
   const filesSummary = h('summary', { text: 'Files' });
   const uploadId = uid('upload');
@@ -214,6 +212,26 @@ async function chatScreen(
   const attachmentsList = h('ul', { class: 'attachments pending', 'aria-label': 'Attachments to send' });
   const sendButton = h('button', { type: 'submit', class: 'primary', text: 'Send' });
   const cancelButton = h('button', { type: 'button', class: 'cancel', text: 'Stop', hidden: true });
+  // While a turn runs, what a sent message does: wait for it (Queue), replace it (Interrupt) or join it (Steer).
+  const modeId = uid('while');
+  const modeSelect = h(
+    'select',
+    { id: modeId, class: 'while-running' },
+    h('option', { value: 'QUEUE', text: 'Queue: send after this answer', selected: true }),
+    h('option', { value: 'INTERRUPT', text: 'Interrupt: stop it and send now' }),
+    h('option', { value: 'STEER', text: 'Steer: add to this answer' }),
+  );
+  const modeBox = h(
+    'span',
+    { class: 'while-running-box', hidden: true },
+    h('label', { for: modeId, text: 'While answering' }),
+    modeSelect,
+  );
+  const MODE_BUTTON: Record<WhileRunning, string> = { QUEUE: 'Queue', INTERRUPT: 'Interrupt', STEER: 'Steer' };
+  const sendLabel = () => {
+    sendButton.textContent = conversation.activeTurn ? MODE_BUTTON[modeSelect.value as WhileRunning] : 'Send';
+  };
+  modeSelect.addEventListener('change', sendLabel);
   const composer = h(
     'form',
     { class: 'composer' },
@@ -225,10 +243,61 @@ async function chatScreen(
       { class: 'composer-actions' },
       h('label', { for: attachId, class: 'button', text: 'Attach files' }),
       attachInput,
+      modeBox,
       cancelButton,
       sendButton,
     ),
   );
+
+  // Messages waiting for the running turn (whileRunning QUEUE / STEER), each with a Cancel button.
+  const queueList = h('ol', {});
+  const queuePanel = h(
+    'section',
+    { class: 'queued', 'aria-label': 'Queued messages', hidden: true },
+    h('h3', {}, icon('clock'), ' Waiting to be sent'),
+    queueList,
+  );
+  let queueRequest = 0;
+  const loadQueue = async () => {
+    const sessionId = conversation.sessionId;
+    if (!sessionId) return;
+    const request = ++queueRequest;
+    let queued: QueuedView[] = [];
+    try {
+      const data = await gql<{ session: { queuedMessages: QueuedView[] } | null }>(QUEUED, { id: sessionId });
+      queued = data.session?.queuedMessages ?? [];
+    } catch {
+      queued = [];
+    }
+    // Only the newest answer counts: each event asks again, so an older answer may be stale.
+    if (conversation.sessionId !== sessionId || request !== queueRequest) return;
+    queuePanel.hidden = queued.length === 0;
+    queueList.replaceChildren(
+      ...queued.map((q) =>
+        h(
+          'li',
+          { class: `queued-${q.kind.toLowerCase()}` },
+          h('span', { class: 'queued-kind', text: q.kind === 'STEER' ? 'Joins the answer' : 'Queued' }),
+          h('span', { class: 'queued-text', text: q.content, title: q.content }),
+          h('button', {
+            type: 'button',
+            class: 'link',
+            text: 'Cancel',
+            'aria-label': `Cancel queued message “${q.content.length > 40 ? `${q.content.slice(0, 40)}…` : q.content}”`,
+            onclick: async () => {
+              try {
+                await gql(CANCEL_QUEUED, { id: q.id });
+                announce(status, 'Queued message cancelled');
+              } catch (error) {
+                showError(error);
+              }
+              await loadQueue();
+            },
+          }),
+        ),
+      ),
+    );
+  };
 
   // Pending scheduled recalls, each with a Cancel button; hidden when there are none (or the viewer only reads).
   const recallsList = h('ul', {});
@@ -397,6 +466,11 @@ async function chatScreen(
     if (error instanceof ApiError && error.code === 'UNAUTHENTICATED') alert.append(' ', keyForm(null));
   };
 
+  const share = shareDialog(
+    () => conversation.sessionId,
+    (error) => showError(error),
+  );
+  shareButton.addEventListener('click', () => void share.open());
   const modelView = modelViewPanel(
     () => conversation.sessionId,
     (error) => showError(error),
@@ -408,7 +482,10 @@ async function chatScreen(
         title.textContent = session.name || 'New conversation';
         profile.textContent = `${session.profile.name} · ${session.profile.model}`;
         shareButton.disabled = false;
-        shareOut.hidden = true;
+        if (share.element.open) share.element.close();
+        queuePanel.hidden = true;
+        queueList.replaceChildren();
+        void loadQueue();
         filesPanel.open = false;
         filesSummary.textContent = 'Files';
         filesList.replaceChildren();
@@ -447,9 +524,11 @@ async function chatScreen(
         if (conversation.sessionId === sessionId)
           conversation.userMessageSent(sendMessage.turn.id, sendMessage.userMessage);
       },
+      queueChanged: () => void loadQueue(),
       busy: (turnId) => {
         cancelButton.hidden = !turnId;
-        sendButton.disabled = Boolean(turnId);
+        modeBox.hidden = !turnId;
+        sendLabel();
         setEditable();
         // A recall fires as a turn, and the model schedules them from one: the list changes around turns.
         void loadRecalls();
@@ -481,6 +560,8 @@ async function chatScreen(
         title.textContent = 'No conversation open';
         profile.textContent = meterText.textContent = '';
         shareButton.disabled = true;
+        if (share.element.open) share.element.close();
+        queuePanel.hidden = true;
         setEditable();
         modelView.reset();
         history.replaceState(null, '', location.pathname);
@@ -672,7 +753,9 @@ async function chatScreen(
   composer.addEventListener('submit', async (e) => {
     e.preventDefault();
     const content = textarea.value.trim();
-    if ((!content && !attachments.length) || conversation.activeTurn) return;
+    if ((!content && !attachments.length) || sendButton.disabled) return;
+    // During a turn the chosen policy; otherwise QUEUE, which starts at once (and waits if a turn just began).
+    const whileRunning = conversation.activeTurn ? (modeSelect.value as WhileRunning) : 'QUEUE';
     sendButton.disabled = true;
     alert.hidden = true;
     try {
@@ -683,20 +766,25 @@ async function chatScreen(
         images: attachments.filter((a) => a.kind === 'image').map((a) => a.file),
         files: attachments.filter((a) => a.kind === 'file').map((a) => a.file),
         idempotencyKey: crypto.randomUUID?.() ?? `${Date.now()}-${Math.random()}`,
+        whileRunning,
       };
       if (!input.images.length) delete (input as Partial<typeof input>).images;
       if (!input.files.length) delete (input as Partial<typeof input>).files;
-      const { sendMessage } = await gql<{ sendMessage: { turn: { id: string }; userMessage: Message } }>(SEND, {
-        input,
-      });
-      textarea.value = '';
+      const { sendMessage } = await gql<{ sendMessage: SendAnswer }>(SEND, { input });
+      // What was typed while the message was on its way stays.
+      if (textarea.value.trim() === content) textarea.value = '';
       attachments.length = 0;
       renderAttachments();
-      if (conversation.sessionId === sessionId)
-        conversation.userMessageSent(sendMessage.turn.id, sendMessage.userMessage);
+      if (conversation.sessionId !== sessionId) return;
+      if (sendMessage.queued) {
+        // Not in the history yet (its userMessage is provisional): it waits in the queue panel.
+        announce(status, whileRunning === 'STEER' ? 'Your message will join the answer' : 'Message queued');
+        await loadQueue();
+      } else conversation.userMessageSent(sendMessage.turn.id, sendMessage.userMessage);
     } catch (error) {
-      sendButton.disabled = false;
       showError(error);
+    } finally {
+      sendButton.disabled = false;
     }
   });
 
@@ -716,33 +804,13 @@ async function chatScreen(
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && !e.defaultPrevented && conversation.activeTurn) {
       const target = e.target as HTMLElement | null;
-      if (target?.closest('input, select, form:not(.composer)')) return;
+      if (target?.closest('input, select, dialog, form:not(.composer)')) return;
       e.preventDefault();
       void cancelTurn();
     } else if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') {
       e.preventDefault();
       sidebar.searchInput.focus();
       sidebar.searchInput.select();
-    }
-  });
-
-  shareButton.addEventListener('click', async () => {
-    if (!conversation.sessionId) return;
-    try {
-      const { shareSession } = await gql<{ shareSession: { url: string } }>(SHARE, { id: conversation.sessionId });
-      const link = location.origin + shareSession.url;
-      shareOut.value = link;
-      shareOut.hidden = false;
-      try {
-        await navigator.clipboard.writeText(link);
-        announce(status, 'Share link copied to the clipboard');
-      } catch {
-        shareOut.focus();
-        shareOut.select();
-        announce(status, 'Share link ready: copy it from the field');
-      }
-    } catch (error) {
-      showError(error);
     }
   });
 
@@ -778,7 +846,7 @@ async function chatScreen(
         { class: 'conversation-header' },
         h('div', { class: 'title-block' }, title, profile),
         h('div', { class: 'meter' }, h('label', { for: meterId, text: 'Context' }), meter, meterText),
-        h('div', { class: 'share' }, shareButton, shareOut),
+        h('div', { class: 'share' }, shareButton),
         h(
           'div',
           { class: 'session-actions', role: 'group', 'aria-label': 'Conversation actions' },
@@ -793,10 +861,12 @@ async function chatScreen(
       ),
       alert,
       scroller,
+      queuePanel,
       recallsPanel,
       composer,
       status,
     ),
+    share.element,
   );
 
   void viewerQuery.then((viewer) => {

@@ -8,9 +8,13 @@ import { subscribe, type Subscription } from './socket.js';
 import { announce, clear, h } from './dom.js';
 import { decorateCodeBlocks } from './copy.js';
 import { renderMarkdown } from './markdown.js';
+import { icon } from './icons.js';
 import {
   CONTEXT_METER,
+  EDIT_MESSAGE,
   OLDER,
+  REGENERATE,
+  SWITCH_SIBLING,
   OPEN_SESSION,
   SESSION_EVENTS,
   TURN_STATUS,
@@ -18,6 +22,7 @@ import {
   type Message,
   type SessionDetail,
   type SessionEvent,
+  type SendAnswer,
 } from './queries.js';
 import { revokeCardUrls } from './cards.js';
 import {
@@ -62,6 +67,8 @@ export interface ConversationEvents {
    * back first (undoLastTurn), so the history keeps one copy: a typed message without attachments.
    */
   retry(content: string, replace: boolean): Promise<void>;
+  /** The session's queue of waiting messages changed (queued, dispatched, steered, cancelled) or may have. */
+  queueChanged(): void;
 }
 
 export class Conversation {
@@ -81,6 +88,8 @@ export class Conversation {
   private subscription: Subscription | null = null;
   private loadingOlder: Promise<void> | null = null;
   private generation = 0;
+  /** true from an edit's request until its turn is known: no second edit meanwhile */
+  private editing = false;
 
   constructor(
     private readonly view: ConversationView,
@@ -126,6 +135,7 @@ export class Conversation {
 
   close(): void {
     this.generation++;
+    this.editing = false;
     this.subscription?.stop();
     this.subscription = null;
     this.sessionId = null;
@@ -199,7 +209,7 @@ export class Conversation {
     const nodes: HTMLElement[] = [];
     for (const edge of history.edges) {
       if (this.byMessage.has(edge.node.id)) continue;
-      const el = renderMessage(edge.node);
+      const el = this.render(edge.node);
       this.byMessage.set(edge.node.id, el);
       this.byIndex.set(edge.displayIndex, el);
       this.oldestIndex = Math.min(this.oldestIndex, edge.displayIndex);
@@ -225,7 +235,7 @@ export class Conversation {
     if (!message.isDisplay) return null;
     const existing = this.byMessage.get(message.id);
     if (existing) return existing;
-    const el = renderMessage(message);
+    const el = this.render(message);
     this.byMessage.set(message.id, el);
     this.byIndex.set(this.nextIndex++, el);
     if (before) before.before(el);
@@ -269,6 +279,7 @@ export class Conversation {
       // The server's log no longer holds what was missed (a restart, or trimmed): read the history again.
       if (this.subscription) this.subscription.variables.after = event.eventId;
       void this.reloadNewest();
+      this.on.queueChanged();
       return;
     }
     // Exactly once: replays after a reconnect repeat what was already applied.
@@ -334,6 +345,16 @@ export class Conversation {
         void this.refreshMeter();
         break;
       }
+      case 'MessageQueued':
+      case 'QueuedMessageDispatched':
+      case 'QueuedMessageCancelled':
+      case 'MessageSteered':
+        this.on.queueChanged();
+        if (event.__typename === 'MessageSteered') announce(this.view.status, 'Your message joined the answer');
+        break;
+      case 'TurnInterrupted':
+        announce(this.view.status, 'Answer interrupted: your new message is being answered');
+        break;
       case 'TurnFailed': {
         const stream = this.stream(event.turn.id);
         // The server's line names the cause (model missing, provider down, rate limit, refusal).
@@ -410,6 +431,7 @@ export class Conversation {
     stream.article.classList.remove('streaming');
     stream.article.removeAttribute('aria-busy');
     fillBody(stream.article, { ...message, thinking: message.thinking ?? (stream.thinkingText || null) });
+    this.decorate(stream.article, message);
     this.byMessage.set(message.id, stream.article);
     this.byIndex.set(this.nextIndex++, stream.article);
   }
@@ -441,7 +463,192 @@ export class Conversation {
     // A new turn makes older failures' Retry stale: it would take back the newer turn.
     if (turnId) for (const button of this.view.log.querySelectorAll('button.retry')) button.remove();
     this.activeTurn = turnId;
+    this.lockControls(Boolean(turnId));
     this.on.busy(turnId);
+  }
+
+  /** A saved message with its edit controls (Edit, Regenerate, the sibling arrows). */
+  private render(message: Message): HTMLElement {
+    const el = renderMessage(message);
+    this.decorate(el, message);
+    return el;
+  }
+
+  /**
+   * Edit on the user's own words, Regenerate on an answer, and "‹ 2/3 ›" where the position has alternatives.
+   * Disabled while a turn runs (the server answers CONFLICT then).
+   */
+  private decorate(article: HTMLElement, message: Message): void {
+    const header = article.querySelector(':scope > .msg-meta');
+    if (!header) return;
+    header.querySelector(':scope > .msg-controls')?.remove();
+    const controls = h('span', { class: 'msg-controls' });
+    const locked = Boolean(this.activeTurn) || this.editing;
+    const button = (label: string, name: Parameters<typeof icon>[0], text: string | null, run: () => void) => {
+      const b = h('button', { type: 'button', class: 'icon turn-control', 'aria-label': label, title: label });
+      b.append(icon(name), text ? h('span', { class: 'control-caption', text }) : '');
+      b.disabled = locked;
+      b.addEventListener('click', run);
+      return b;
+    };
+    const siblings = message.siblings;
+    if (siblings && siblings.count > 1) {
+      const prev = button('Previous version', 'chevronLeft', null, () => void this.switchSibling(message, -1));
+      const next = button('Next version', 'chevronRight', null, () => void this.switchSibling(message, 1));
+      prev.dataset.edge = String(siblings.index === 0);
+      next.dataset.edge = String(siblings.index === siblings.count - 1);
+      if (siblings.index === 0) prev.disabled = true;
+      if (siblings.index === siblings.count - 1) next.disabled = true;
+      controls.append(
+        h(
+          'span',
+          { class: 'siblings', role: 'group', 'aria-label': `Version ${siblings.index + 1} of ${siblings.count}` },
+          prev,
+          h('span', { class: 'sibling-count', text: `${siblings.index + 1}/${siblings.count}` }),
+          next,
+        ),
+      );
+    }
+    const plain = !message.isCompression && !message.isSummary;
+    if (message.role === 'USER' && !message.isRecall && plain)
+      controls.append(button('Edit message', 'pencil', 'Edit', () => this.startEdit(article, message)));
+    if (message.role === 'ASSISTANT' && plain)
+      controls.append(
+        button('Regenerate answer', 'regenerate', 'Regenerate', () => void this.regenerate(article, message)),
+      );
+    if (controls.childElementCount) header.querySelector(':scope > time')?.after(controls);
+  }
+
+  private lockControls(locked: boolean): void {
+    for (const b of this.view.log.querySelectorAll<HTMLButtonElement>('button.turn-control'))
+      b.disabled = locked || b.dataset.edge === 'true';
+  }
+
+  /** The inline editor: Enter saves and sends (editMessage), Shift+Enter is a new line, Esc cancels. */
+  private startEdit(article: HTMLElement, message: Message): void {
+    if (this.activeTurn || this.editing || article.querySelector('.edit-form')) return;
+    const textarea = h('textarea', { class: 'edit-text', rows: '3', 'aria-label': 'Edited message' });
+    textarea.value = message.content;
+    const close = () => {
+      form.remove();
+      article.classList.remove('editing');
+      (article.querySelector('button[aria-label="Edit message"]') as HTMLElement | null)?.focus();
+    };
+    const form = h(
+      'form',
+      { class: 'edit-form' },
+      textarea,
+      h(
+        'div',
+        { class: 'edit-actions' },
+        h('span', { class: 'hint', text: 'Enter saves and sends, Esc cancels' }),
+        h('button', { type: 'button', text: 'Cancel', onclick: close }),
+        h('button', { type: 'submit', class: 'primary', text: 'Save and send' }),
+      ),
+    );
+    textarea.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+        e.preventDefault();
+        form.requestSubmit();
+      } else if (e.key === 'Escape') {
+        e.preventDefault();
+        e.stopPropagation();
+        close();
+      }
+    });
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const content = textarea.value.trim();
+      if (!content || content === message.content.trim()) return close();
+      if (!this.sessionId || this.activeTurn) return;
+      void this.resend(article, () =>
+        gql<{ editMessage: SendAnswer }>(EDIT_MESSAGE, { messageId: message.id, content }).then((d) => d.editMessage),
+      );
+    });
+    article.classList.add('editing');
+    article.append(form);
+    textarea.focus();
+    textarea.setSelectionRange(textarea.value.length, textarea.value.length);
+  }
+
+  /** A new answer to the user message this answer replies to (regenerate): what followed it becomes a branch. */
+  private async regenerate(article: HTMLElement, message: Message): Promise<void> {
+    if (!this.sessionId || this.activeTurn || this.editing) return;
+    // The rows after the user message it answers are replaced: from the first message after that one.
+    let from: Element = article;
+    for (let el = article.previousElementSibling; el; el = el.previousElementSibling) {
+      if (el.classList.contains('msg-user')) break;
+      from = el;
+    }
+    await this.resend(from as HTMLElement, () =>
+      gql<{ regenerate: SendAnswer }>(REGENERATE, { messageId: message.id }).then((d) => d.regenerate),
+    );
+  }
+
+  /**
+   * Edit and regenerate: the replaced messages leave the page before the call, since the new ones take their
+   * positions (and so their ids) and the turn's events may come before the answer. A refusal reloads.
+   */
+  private async resend(from: HTMLElement, run: () => Promise<SendAnswer>): Promise<void> {
+    const generation = this.generation;
+    this.editing = true;
+    this.lockControls(true);
+    this.truncateFrom(from);
+    try {
+      const answer = await run();
+      if (generation !== this.generation) return;
+      this.editing = false;
+      this.userMessageSent(answer.turn.id, answer.userMessage);
+    } catch (error) {
+      this.editing = false;
+      this.on.error(error);
+      if (generation === this.generation) await this.reload();
+    }
+  }
+
+  /** Removes `from` and everything after it from the page and the maps. */
+  private truncateFrom(from: Element): void {
+    const removed = new Set<Element>();
+    for (let el: Element | null = from; el; ) {
+      const next: Element | null = el.nextElementSibling;
+      removed.add(el);
+      el.remove();
+      el = next;
+    }
+    for (const [id, el] of this.byMessage) if (removed.has(el)) this.byMessage.delete(id);
+    for (const [index, el] of this.byIndex)
+      if (removed.has(el)) {
+        this.byIndex.delete(index);
+        this.nextIndex = Math.min(this.nextIndex, index);
+      }
+    for (const [turnId, stream] of this.streams)
+      if (removed.has(stream.article)) {
+        cancelAnimationFrame(stream.frame);
+        this.streams.delete(turnId);
+      }
+  }
+
+  /** Shows the previous (-1) or next (+1) alternative at this message's position, then the history as it now is. */
+  private async switchSibling(message: Message, step: -1 | 1): Promise<void> {
+    const siblings = message.siblings;
+    if (!this.sessionId || this.activeTurn || this.editing || !siblings) return;
+    const index = siblings.index + step;
+    if (index < 0 || index >= siblings.count) return;
+    try {
+      await gql(SWITCH_SIBLING, { messageId: message.id, index });
+      await this.reload();
+      announce(this.view.status, `Version ${index + 1} of ${siblings.count}`);
+      const el = this.byMessage.get(message.id);
+      if (el) {
+        el.scrollIntoView({ block: 'nearest' });
+        const again = el.querySelector<HTMLButtonElement>(
+          `button[aria-label="${step < 0 ? 'Previous' : 'Next'} version"]:not(:disabled)`,
+        );
+        (again ?? el.querySelector<HTMLButtonElement>('.siblings button:not(:disabled)'))?.focus();
+      }
+    } catch (error) {
+      this.on.error(error);
+    }
   }
 
   private async refreshMeter(): Promise<void> {

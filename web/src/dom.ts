@@ -50,3 +50,8 @@ export function announce(region: HTMLElement, text: string): void {
   region.textContent = '';
   requestAnimationFrame(() => (region.textContent = text));
 }
+
+/** A search's match count: "3", "1,204", or "10,000+" when the server stopped counting at its cap. */
+export function matchCount(totalCount: number, exact: boolean): string {
+  return `${totalCount.toLocaleString('en-US')}${exact ? '' : '+'}`;
+}

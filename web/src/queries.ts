@@ -57,9 +57,50 @@ export const FILES = `query Files($id: ID!) { session(id: $id) { id files { file
 export const TURN_STATUS = `query TurnStatus($id: ID!) { turn(id: $id) { id status } }`;
 
 export const SEND = `mutation Send($input: SendMessageInput!) {
-  sendMessage(input: $input) { turn { id status } userMessage { ...Msg } }
+  sendMessage(input: $input) { turn { id status } userMessage { ...Msg } queued { id } }
 }
 ${MESSAGE_FIELDS}`;
+
+/** What a send answers; `queued` when the message waits (QUEUE, STEER): `userMessage` is then provisional. */
+export interface SendAnswer {
+  turn: { id: string; status: string };
+  userMessage: Message;
+  queued: { id: string } | null;
+}
+
+/** While a turn runs, what a sent message does (SendMessageInput.whileRunning). */
+export type WhileRunning = 'QUEUE' | 'INTERRUPT' | 'STEER';
+
+/** Messages waiting for the running turn (owner only). */
+export const QUEUED = `query Queued($id: ID!) {
+  session(id: $id) { id queuedMessages { id content createdAt position kind status } }
+}`;
+
+export const CANCEL_QUEUED = `mutation CancelQueued($id: ID!) { cancelQueuedMessage(id: $id) { id status } }`;
+
+export interface QueuedView {
+  id: string;
+  content: string;
+  createdAt: string;
+  position: number | null;
+  kind: 'QUEUE' | 'STEER';
+  status: string;
+}
+
+/** Edit-and-resend of a user message: the old text and what followed it become a branch (a sibling). */
+export const EDIT_MESSAGE = `mutation EditMessage($messageId: ID!, $content: String!) {
+  editMessage(messageId: $messageId, content: $content) { turn { id status } userMessage { ...Msg } }
+}
+${MESSAGE_FIELDS}`;
+
+export const REGENERATE = `mutation Regenerate($messageId: ID!) {
+  regenerate(messageId: $messageId) { turn { id status } userMessage { ...Msg } }
+}
+${MESSAGE_FIELDS}`;
+
+export const SWITCH_SIBLING = `mutation SwitchSibling($messageId: ID!, $index: Int!) {
+  switchSibling(messageId: $messageId, index: $index) { id }
+}`;
 
 /** Pending scheduled recalls of the open conversation (owner only: a reader is answered FORBIDDEN). */
 export const RECALLS = `query Recalls($id: ID!) { session(id: $id) { id recalls { id dueAt text status } } }`;
@@ -75,7 +116,31 @@ export interface RecallView {
 
 export const CANCEL = `mutation Cancel($turnId: ID!) { cancelTurn(turnId: $turnId) { id status } }`;
 
-export const SHARE = `mutation Share($id: ID!) { shareSession(id: $id) { url } }`;
+export const SHARE = `mutation Share($id: ID!, $expiresAt: DateTime, $snapshot: Boolean) {
+  shareSession(id: $id, expiresAt: $expiresAt, snapshot: $snapshot) { token url createdAt expiresAt snapshot }
+}`;
+
+/** Keeps the live link's expiry (the argument left out). */
+export const SHARE_KEEP_EXPIRY = `mutation ShareKeep($id: ID!) {
+  shareSession(id: $id) { token url createdAt expiresAt snapshot }
+}`;
+
+export const SHARE_LINKS = `query ShareLinks($id: ID!) {
+  session(id: $id) { id shareLinks { token url createdAt expiresAt expired snapshot } }
+}`;
+
+export const REVOKE_SHARE = `mutation RevokeShare($sessionId: ID!, $token: String) {
+  revokeShare(sessionId: $sessionId, token: $token) { revokedCount }
+}`;
+
+export interface ShareLinkView {
+  token: string;
+  url: string;
+  createdAt: string;
+  expiresAt: string | null;
+  expired: boolean;
+  snapshot: boolean;
+}
 
 export const UPLOAD = `mutation Upload($sessionId: ID!, $files: [File!]!) {
   uploadSessionFiles(sessionId: $sessionId, files: $files) { filename size contentType url }
@@ -147,6 +212,15 @@ export const LIST = `query List($after: String, $search: String) {
 }
 ${SESSION_FIELDS}`;
 
+/** A search's first page, with the count: exact up to the server's cap, else a lower bound ("10,000+"). */
+export const SEARCH = `query Search($search: String!) {
+  sessions(first: 50, search: $search) {
+    totalCount totalCountIsExact
+    edges { node { ...Summary } matches { displayIndices snippet } }
+  }
+}
+${SESSION_FIELDS}`;
+
 export const LIST_EVENTS = `subscription ListEvents { sessionListEvents { kind sessionId session { ...Summary } } }
 ${SESSION_FIELDS}`;
 
@@ -170,6 +244,11 @@ export const SESSION_EVENTS = `subscription Events($sessionId: ID!, $after: Stri
     ... on TurnEnded { turn { id status } assistantMessage { ...Msg } }
     ... on TurnFailed { turn { id status } code errorMessage: message }
     ... on EventsReset { reason }
+    ... on MessageQueued { queued { id } }
+    ... on QueuedMessageDispatched { queuedId steered }
+    ... on QueuedMessageCancelled { queuedId }
+    ... on MessageSteered { queuedId }
+    ... on TurnInterrupted { interruptedTurnId: turnId byTurnId }
   }
 }
 ${MESSAGE_FIELDS}`;
@@ -197,6 +276,10 @@ export type SessionEvent = { eventId: string } & (
   | { __typename: 'TurnEnded'; turn: { id: string; status: string }; assistantMessage: Message | null }
   | { __typename: 'TurnFailed'; turn: { id: string; status: string }; code: string; errorMessage: string }
   | { __typename: 'EventsReset'; reason: 'RESTARTED' | 'TRIMMED' }
+  | { __typename: 'MessageQueued'; queued: { id: string } }
+  | { __typename: 'QueuedMessageDispatched'; queuedId: string; steered: boolean }
+  | { __typename: 'QueuedMessageCancelled' | 'MessageSteered'; queuedId: string }
+  | { __typename: 'TurnInterrupted'; interruptedTurnId: string; byTurnId: string }
 );
 
 /** What the next model call sends (Session.modelView): the text as sent, images by reference. */

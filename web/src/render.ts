@@ -31,6 +31,8 @@ export interface MessageView {
   files?: string[];
   images?: string[];
   elapsedSeconds?: number | null;
+  /** where the message stands among the alternatives at its position (edits, regenerated answers) */
+  siblings?: { index: number; count: number };
 }
 
 const ROLE_LABEL: Record<Role, string> = { USER: 'You', ASSISTANT: 'Assistant', TOOL: 'Tool result', SYSTEM: 'System' };

@@ -5,14 +5,22 @@
  */
 import { gql } from './api.js';
 import { subscribe } from './socket.js';
-import { announce, clear, formatDate, h, uid } from './dom.js';
+import { announce, clear, formatDate, h, matchCount, uid } from './dom.js';
 import { icon } from './icons.js';
-import { DELETE, LIST, LIST_EVENTS, PIN, RENAME, type SessionSummary } from './queries.js';
+import { DELETE, LIST, LIST_EVENTS, PIN, RENAME, SEARCH, type SessionSummary } from './queries.js';
 
 interface ListPage {
   sessions: {
     pageInfo: { hasNextPage: boolean; endCursor: string | null };
     edges: { node: SessionSummary; matches: { displayIndices: number[]; snippet: string } | null }[];
+  };
+}
+
+interface SearchPage {
+  sessions: {
+    totalCount: number;
+    totalCountIsExact: boolean;
+    edges: ListPage['sessions']['edges'];
   };
 }
 
@@ -311,7 +319,7 @@ export class Sidebar {
       return;
     }
     try {
-      const data = await gql<ListPage>(LIST, { search: term, after: null });
+      const data = await gql<SearchPage>(SEARCH, { search: term });
       if (seq !== this.searchSeq) return;
       this.list.hidden = true;
       this.more.hidden = true;
@@ -345,13 +353,17 @@ export class Sidebar {
             : null,
         );
       });
+      const { totalCount, totalCountIsExact } = data.sessions;
+      const found = `${matchCount(totalCount, totalCountIsExact)} conversation${
+        totalCount === 1 && totalCountIsExact ? '' : 's'
+      } found`;
       this.results.replaceChildren(
         h('h2', { class: 'results-title', text: `Results for “${term}”` }),
-        items.length
-          ? h('ul', { class: 'session-list' }, ...items)
-          : h('p', { class: 'empty', text: 'No conversation matches.' }),
+        ...(items.length
+          ? [h('p', { class: 'results-count', text: found }), h('ul', { class: 'session-list' }, ...items)]
+          : [h('p', { class: 'empty', text: 'No conversation matches.' })]),
       );
-      announce(this.status, `${items.length} conversation${items.length === 1 ? '' : 's'} found`);
+      announce(this.status, found);
     } catch (error) {
       this.on.error(error);
     }
