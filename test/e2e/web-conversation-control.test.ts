@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { NewMessage } from '../../src/domain/types.js';
+import { messagesOf } from '../support/fake-provider.js';
 import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts');
@@ -72,9 +73,9 @@ describe.skipIf(browserUnavailable)('web client conversation control in Chromium
   }
 
   async function history(id: string): Promise<Row[]> {
-    const result = await server.gql(HISTORY, { id });
+    const result = await server.gql<{ session: { history: { edges: { node: Row }[] } } }>(HISTORY, { id });
     expect(result.errors).toBeUndefined();
-    return result.data.session.history.edges.map((e: any) => e.node);
+    return result.data!.session.history.edges.map((e) => e.node);
   }
   const texts = async (id: string) => (await history(id)).map((m) => `${m.role}:${m.content}`);
 
@@ -85,9 +86,9 @@ describe.skipIf(browserUnavailable)('web client conversation control in Chromium
 
   /** The user-message text of the newest request the fake provider got. */
   const lastPrompt = () =>
-    (server.fake.requests.at(-1)?.messages ?? [])
-      .filter((m: any) => m.role === 'user')
-      .map((m: any) => String(m.content));
+    messagesOf(server.fake.requests.at(-1))
+      .filter((m) => m.role === 'user')
+      .map((m) => String(m.content));
 
   /** The session's turn statuses, sorted (the order of two turns is not what is checked). */
   const turnStatuses = async (id: string) =>
@@ -181,19 +182,22 @@ describe.skipIf(browserUnavailable)('web client conversation control in Chromium
     await box.press('Enter');
     await expect.poll(() => queued.count(), POLL).toBe(2);
     expect(await queued.locator('.queued-text').allTextContents()).toEqual(['Queued one', 'Queued two']);
-    expect((await server.gql(QUEUED, { id })).data.session.queuedMessages.map((q: any) => q.content)).toEqual([
-      'Queued one',
-      'Queued two',
-    ]);
+    expect(
+      (
+        await server.gql<{ session: { queuedMessages: { content: string; status: string }[] } }>(QUEUED, { id })
+      ).data!.session.queuedMessages.map((q) => q.content),
+    ).toEqual(['Queued one', 'Queued two']);
     // Not in the conversation yet.
     expect(await page.locator('.msg-user', { hasText: 'Queued' }).count()).toBe(0);
     await page.screenshot({ path: join(ARTIFACTS, 'web-queue.png') });
 
     await page.getByRole('button', { name: 'Cancel queued message “Queued two”' }).click();
     await expect.poll(() => queued.count(), POLL).toBe(1);
-    expect((await server.gql(QUEUED, { id })).data.session.queuedMessages.map((q: any) => q.content)).toEqual([
-      'Queued one',
-    ]);
+    expect(
+      (
+        await server.gql<{ session: { queuedMessages: { content: string; status: string }[] } }>(QUEUED, { id })
+      ).data!.session.queuedMessages.map((q) => q.content),
+    ).toEqual(['Queued one']);
 
     // The first turn ends; the queued message becomes the next turn, the cancelled one never runs.
     server.fake.enqueue({ text: 'Answer to the queued one' });
