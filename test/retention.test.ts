@@ -77,7 +77,7 @@ async function profile(key: string, retentionDays: number | null) {
 
 describe(`retention (${dbKind})`, () => {
   it('removes sessions inactive past the retention with files, chunks and shares, in bounded passes', async () => {
-    // An old session holding everything: a file on disk, a memory chunk, a share link, a recall.
+    // An old session holding everything: a file on disk, a memory chunk, a share link.
     const full = await newSession(t, alice);
     const fullId = rawId(full);
     expect((await upload(t, full, [{ name: 'notes.txt', bytes: 'old notes' }], alice)).status).toBe(200);
@@ -99,7 +99,23 @@ describe(`retention (${dbKind})`, () => {
     await prisma().turn.create({
       data: { sessionId: running[0]!, status: 'RUNNING', heartbeatAt: new Date(Date.now() + DAY) },
     });
-    await setLastActive([fullId, ...old, ...pinned, ...running], ago(31));
+    // a recall still to fire and a queued message still to run: the session has been promised more activity
+    const promised = await bulkSessions(2);
+    await prisma().recall.create({
+      data: { sessionId: promised[0]!, dueAt: new Date(Date.now() + 100 * DAY), text: 'later' },
+    });
+    // claimed by a process whose lease outlives the test, so no dispatcher here takes it
+    await prisma().queuedMessage.create({
+      data: {
+        sessionId: promised[1]!,
+        content: 'next',
+        message: { role: 'user', content: 'next' },
+        status: 'CLAIMED',
+        claimedBy: 'elsewhere',
+        claimedAt: new Date(Date.now() + DAY),
+      },
+    });
+    await setLastActive([fullId, ...old, ...pinned, ...running, ...promised], ago(31));
     await setLastActive(recent, ago(29));
 
     const result = await t.app.sessions.sweepRetention();
@@ -108,8 +124,8 @@ describe(`retention (${dbKind})`, () => {
     expect(result.passes.length).toBeGreaterThanOrEqual(3);
 
     expect(await exists([fullId, ...old])).toEqual([]);
-    expect((await exists([...recent, ...pinned, ...running])).sort()).toEqual(
-      [...recent, ...pinned, ...running].sort(),
+    expect((await exists([...recent, ...pinned, ...running, ...promised])).sort()).toEqual(
+      [...recent, ...pinned, ...running, ...promised].sort(),
     );
     expect(existsSync(dir)).toBe(false);
     expect(await prisma().memoryChunk.count({ where: { sessionId: fullId } })).toBe(0);

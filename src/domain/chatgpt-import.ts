@@ -4,8 +4,8 @@
  * every other leaf's path a stored branch (edited prompts, regenerated replies).
  */
 import { z } from 'zod';
-import { heuristicTitle, type TitleSource } from './titles.js';
-import { importTree } from './import-tree.js';
+import type { TitleSource } from './titles.js';
+import { importedTitle, importTree, parseProblems } from './import-tree.js';
 import type { StoredBranch } from './tree.js';
 import { makeMessage, type ChatMessage, type Role } from './types.js';
 import { ErrorCode } from './error-codes.js';
@@ -116,7 +116,7 @@ function contentText(content: NonNullable<z.infer<typeof ChatGptMessage>['conten
 function toMessage(node: Node, fallbackTime: Date): ChatMessage | null {
   const msg = node.message;
   if (!msg || !msg.content) return null;
-  const role = ROLES[msg.author.role];
+  const role = Object.hasOwn(ROLES, msg.author.role) ? ROLES[msg.author.role] : undefined;
   if (!role) return null;
   const meta = msg.metadata ?? {};
   if (meta.is_visually_hidden_from_conversation === true) return null;
@@ -159,14 +159,7 @@ function importConversation(conv: Conversation, index: number): ImportedConversa
     },
   });
 
-  const rawTitle = conv.title?.trim() || null;
-  let title: string | null = rawTitle;
-  let titleSource: TitleSource = 'IMPORTED';
-  if (!title) {
-    const first = messages.find((m) => m.role === 'user');
-    title = first ? heuristicTitle(first.content) : null;
-    titleSource = title ? 'HEURISTIC' : 'DEFAULT';
-  }
+  const { title, titleSource } = importedTitle(conv.title, messages);
   return {
     sourceId: conv.conversation_id ?? conv.id ?? null,
     title,
@@ -195,10 +188,7 @@ export function parseChatGptExport(input: unknown): ImportedConversation[] {
   if (data && typeof data === 'object' && !Array.isArray(data)) data = [data];
   const result = ChatGptExport.safeParse(data);
   if (!result.success) {
-    const problems = result.error.issues
-      .slice(0, 5)
-      .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`);
-    throw new ChatGptImportError(`Not a ChatGPT conversations.json export: ${problems.join('; ')}`);
+    throw new ChatGptImportError(`Not a ChatGPT conversations.json export: ${parseProblems(result.error)}`);
   }
   return result.data.map((conv, i) => importConversation(conv, i));
 }

@@ -14,9 +14,8 @@
  */
 import { z } from 'zod';
 import { ErrorCode } from './error-codes.js';
-import { importTree } from './import-tree.js';
+import { importedTitle, importTree, parseProblems } from './import-tree.js';
 import type { ImportedConversation } from './chatgpt-import.js';
-import { heuristicTitle, type TitleSource } from './titles.js';
 import { makeMessage, type ChatMessage, type Role } from './types.js';
 
 export class ClaudeImportError extends Error {
@@ -144,7 +143,7 @@ function messageText(m: Message): { text: string; thinking: string } {
 }
 
 function toMessage(m: Message, fallbackTime: Date): ChatMessage | null {
-  const role = ROLES[m.sender];
+  const role = Object.hasOwn(ROLES, m.sender) ? ROLES[m.sender] : undefined;
   if (!role) return null;
   const { text, thinking } = messageText(m);
   if (text === '') return null;
@@ -179,11 +178,12 @@ function importConversation(conv: Conversation, index: number): ImportedConversa
     byId.set(m.uuid, m);
   }
   const ids = conv.chat_messages.map((m) => m.uuid);
+  const position = new Map(ids.map((id, i) => [id, i]));
   const linked = conv.chat_messages.some((m) => m.parent_message_uuid);
   // The root's parent is the all-zero uuid; without any parent links, each message follows the one before.
   const parentOf = (id: string): string | null => {
     if (!linked) {
-      const i = ids.indexOf(id);
+      const i = position.get(id)!;
       return i > 0 ? ids[i - 1]! : null;
     }
     const p = byId.get(id)!.parent_message_uuid;
@@ -215,14 +215,7 @@ function importConversation(conv: Conversation, index: number): ImportedConversa
       fail,
     }));
   }
-  const rawTitle = conv.name?.trim() || null;
-  let title: string | null = rawTitle;
-  let titleSource: TitleSource = 'IMPORTED';
-  if (!title) {
-    const first = messages.find((m) => m.role === 'user');
-    title = first ? heuristicTitle(first.content) : null;
-    titleSource = title ? 'HEURISTIC' : 'DEFAULT';
-  }
+  const { title, titleSource } = importedTitle(conv.name, messages);
   return { sourceId: conv.uuid, title, titleSource, createdAt, lastActive, messages, branches };
 }
 
@@ -235,10 +228,7 @@ export function parseClaudeExport(input: unknown): ImportedConversation[] {
   const data = input && typeof input === 'object' && !Array.isArray(input) ? [input] : input;
   const result = ClaudeExport.safeParse(data);
   if (!result.success) {
-    const problems = result.error.issues
-      .slice(0, 5)
-      .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`);
-    throw new ClaudeImportError(`Not a Claude conversations.json export: ${problems.join('; ')}`);
+    throw new ClaudeImportError(`Not a Claude conversations.json export: ${parseProblems(result.error)}`);
   }
   return result.data.map((conv, i) => importConversation(conv, i));
 }

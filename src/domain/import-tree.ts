@@ -4,6 +4,8 @@
  * imports: the path root → `current` becomes the active path; every other
  * leaf's path a branch from the last message it shares with the active path.
  */
+import type { z } from 'zod';
+import { heuristicTitle, type TitleSource } from './titles.js';
 import type { StoredBranch } from './tree.js';
 import type { ChatMessage } from './types.js';
 
@@ -22,6 +24,11 @@ export interface ImportTree {
   fail(message: string): never;
 }
 
+/** Branches (leaves off the active path) one imported conversation may have. */
+export const MAX_IMPORT_BRANCHES = 1000;
+/** Messages all of a conversation's branches may hold of their own, together. */
+export const MAX_IMPORT_BRANCH_NODES = 200_000;
+
 export function importTree(tree: ImportTree): { messages: ChatMessage[]; branches: StoredBranch[]; current: string } {
   const { ids } = tree;
   const known = new Set(ids);
@@ -29,16 +36,27 @@ export function importTree(tree: ImportTree): { messages: ChatMessage[]; branche
     const p = tree.parentOf(id);
     return p != null && known.has(p) ? p : null;
   };
+  // children in first-seen order (an array), with a set beside it so each add is O(1)
   const children = new Map<string, string[]>();
-  for (const id of ids) children.set(id, []);
+  const childSets = new Map<string, Set<string>>();
   for (const id of ids) {
-    for (const c of tree.childrenOf?.(id) ?? []) {
-      if (known.has(c) && !children.get(id)!.includes(c)) children.get(id)!.push(c);
-    }
+    children.set(id, []);
+    childSets.set(id, new Set());
+  }
+  const addChild = (of: string, c: string) => {
+    if (childSets.get(of)!.has(c)) return;
+    childSets.get(of)!.add(c);
+    children.get(of)!.push(c);
+  };
+  for (const id of ids) {
+    for (const c of tree.childrenOf?.(id) ?? []) if (known.has(c)) addChild(id, c);
     const p = parent(id);
-    if (p != null && !children.get(p)!.includes(id)) children.get(p)!.push(id);
+    if (p != null) addChild(p, id);
   }
   const leaves = ids.filter((id) => children.get(id)!.length === 0);
+  if (leaves.length > MAX_IMPORT_BRANCHES) {
+    tree.fail(`${leaves.length} branches (leaves); at most ${MAX_IMPORT_BRANCHES} per conversation are imported`);
+  }
   const current = tree.current ?? leaves[leaves.length - 1];
   if (current === undefined || !known.has(current)) tree.fail(`current node ${current} is not in the conversation`);
 
@@ -79,16 +97,34 @@ export function importTree(tree: ImportTree): { messages: ChatMessage[]; branche
     stack.push(...[...children.get(id)!].reverse());
   }
 
+  // A leaf's own path: from it up to (not including) the last node it shares with the active path, walked only
+  // that far (a comb of many leaves off a deep path stays linear), root first.
+  const ownPath = (leaf: string): { anchor: string | null; path: string[] } => {
+    const out: string[] = [];
+    const visited = new Set<string>();
+    let cur: string | null = leaf;
+    while (cur != null && !seqAtNode.has(cur)) {
+      if (visited.has(cur)) tree.fail(`the parent links of node ${cur} form a cycle`);
+      visited.add(cur);
+      out.push(cur);
+      const p = tree.parentOf(cur);
+      if (p != null && !known.has(p)) tree.fail(`node ${p} is referenced but missing`);
+      cur = p ?? null;
+    }
+    return { anchor: cur, path: out.reverse() };
+  };
+
+  let budget = MAX_IMPORT_BRANCH_NODES;
   const branches: StoredBranch[] = [];
   const seen = new Set<string>();
   for (const leaf of order) {
     if (children.get(leaf)!.length > 0 || leaf === current || seqAtNode.has(leaf)) continue;
-    const path = pathTo(leaf);
-    let shared = -1;
-    while (shared + 1 < path.length && seqAtNode.has(path[shared + 1]!)) shared++;
-    const baseSequence = shared >= 0 ? seqAtNode.get(path[shared]!)! : -1;
+    const { anchor, path } = ownPath(leaf);
+    const baseSequence = anchor != null ? seqAtNode.get(anchor)! : -1;
+    budget -= path.length;
+    if (budget < 0) tree.fail(`its branches hold more than ${MAX_IMPORT_BRANCH_NODES} messages of their own`);
     const suffix: ChatMessage[] = [];
-    for (const id of path.slice(shared + 1)) {
+    for (const id of path) {
       const m = tree.convert(id);
       if (m) suffix.push({ ...m, sequenceNumber: baseSequence + 1 + suffix.length });
     }
@@ -99,4 +135,24 @@ export function importTree(tree: ImportTree): { messages: ChatMessage[]; branche
     branches.push({ name: `branch ${branches.length + 1}`, baseSequence, suffix, createdAt: suffix[0]!.createdAt });
   }
   return { messages, branches, current };
+}
+
+/** The first problems of a failed schema parse, as one line each names the path: for an import's error message. */
+export function parseProblems(error: z.ZodError, max = 5): string {
+  return error.issues
+    .slice(0, max)
+    .map((i) => `${i.path.length ? i.path.map(String).join('.') : '(root)'}: ${i.message}`)
+    .join('; ');
+}
+
+/** An imported conversation's title: its own name, else a heuristic from the first user message, else none. */
+export function importedTitle(
+  name: string | null | undefined,
+  messages: readonly ChatMessage[],
+): { title: string | null; titleSource: TitleSource } {
+  const own = name?.trim() || null;
+  if (own) return { title: own, titleSource: 'IMPORTED' };
+  const first = messages.find((m) => m.role === 'user');
+  const title = first ? heuristicTitle(first.content) : null;
+  return { title, titleSource: title ? 'HEURISTIC' : 'DEFAULT' };
 }

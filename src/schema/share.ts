@@ -12,7 +12,7 @@ import { historyPage, type HistoryEdge } from '../sessions/history-page.js';
 import { isExpired, redactMessage, type ShareLink, shareRedactorFor, shareRoots, shareUrl } from '../sessions/share.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { SessionRow } from '../store/sessions.js';
-import type { ShareSnapshotCut } from '../store/shares.js';
+import { type ShareSnapshotCut, snapshotCut } from '../store/shares.js';
 import { builder } from './builder.js';
 import { MessageRoleEnum, ToolCallRef } from './message.js';
 import { SessionRef } from './session.js';
@@ -71,7 +71,7 @@ const SharedSessionRef = builder.objectRef<SharedSessionShape>('SharedSession').
         const window = cut
           ? { id: s.session.id, displayCount: Math.min(cut.displayCount, s.session.displayCount) }
           : s.session;
-        const page = await historyPage(ctx.app.store, window, args, ctx.app.config.maxPageSize, cut?.nextSequence);
+        const page = await historyPage(ctx.app.store, window, args, ctx.app.config.maxPageSize, snapshotCut(cut));
         const edges = page.edges.map((e) => ({ ...e, node: redactMessage(e.node, s.redact) }));
         return { edges, pageInfo: page.pageInfo };
       },

@@ -3,7 +3,7 @@
  */
 import { encodeIndexCursor } from './cursors.js';
 import type { StoredMessage } from '../store/rows.js';
-import type { SessionStore } from '../store/sessions.js';
+import type { SessionStore, SnapshotCut } from '../store/sessions.js';
 import { type PageArgs, pageWindow } from './paging.js';
 
 export interface HistoryEdge {
@@ -23,12 +23,12 @@ export async function historyPage(
   session: { id: string; displayCount: number },
   args: PageArgs,
   maxPageSize: number,
-  /** a snapshot share: only rows saved before this sequence number */
-  beforeSequence?: number,
+  /** a snapshot share: only the rows that existed when it was taken */
+  cut?: SnapshotCut,
 ): Promise<HistoryPage> {
   const total = session.displayCount;
   const { start, end } = pageWindow(args, total, maxPageSize);
-  const rows = await store.displayRange(session.id, start, end, beforeSequence);
+  const rows = await store.displayRange(session.id, start, end, cut);
   const edges = rows.map((node) => ({
     cursor: encodeIndexCursor(node.displayIndex!),
     displayIndex: node.displayIndex!,

@@ -15,7 +15,7 @@ import type { StoredMessage } from '../store/rows.js';
 import { BadInput, Conflict, Forbidden, NotFound } from '../store/errors.js';
 import { ANONYMOUS, can, type Viewer } from '../auth/policy.js';
 import type { SessionRow, SessionStore } from '../store/sessions.js';
-import { type ResolvedShare, type ShareLinkRow, ShareStore } from '../store/shares.js';
+import { type ResolvedShare, type ShareLinkRow, ShareStore, snapshotCut } from '../store/shares.js';
 
 /** 32 random bytes → 43 base64url characters. */
 export const SHARE_TOKEN_BYTES = 32;
@@ -216,7 +216,7 @@ export class ShareService {
    * snapshot link): the only files a holder may fetch.
    */
   async isPublished(shared: ResolvedShare, filename: string): Promise<boolean> {
-    return this.shares.isPublished(shared.session.id, filename, shared.snapshot?.nextSequence);
+    return this.shares.isPublished(shared.session.id, filename, snapshotCut(shared.snapshot));
   }
 
   /** The shared session behind a token; null for unknown, forged, revoked, expired or deleted alike. */

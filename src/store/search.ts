@@ -225,14 +225,7 @@ export class SearchStore {
     if (this.tuning.plan !== 'auto') return this.tuning.plan === 'probe' ? 'dense' : 'sparse';
     const stats = await this.statistics(tx);
     if (stats.length > 0 && !stats.some((v) => v.includes(foldedTerm))) return 'rare';
-    const where = this.store.listWhere(options.viewer);
-    const params: unknown[] = [...where.params];
-    const add = (value: unknown) => {
-      params.push(value);
-      return `$${params.length}`;
-    };
-    const conditions = [where.sql];
-    if (options.profileId) conditions.push(`s.profile_id = ${add(options.profileId)}::uuid`);
+    const { conditions, params, add } = this.store.listScope(options);
     const p = add(folded);
     const depth = add(this.tuning.sampleDepth);
     const firstRows = (table: string) =>
@@ -334,14 +327,7 @@ export class SearchStore {
     part: number,
     parts: number,
   ): Promise<number> {
-    const where = this.store.listWhere(options.viewer);
-    const params: unknown[] = [...where.params];
-    const add = (value: unknown) => {
-      params.push(value);
-      return `$${params.length}`;
-    };
-    const conditions = [where.sql];
-    if (options.profileId) conditions.push(`s.profile_id = ${add(options.profileId)}::uuid`);
+    const { conditions, params, add } = this.store.listScope(options);
     if (parts > 1) conditions.push(`(hashtext(s.id::text) & 2147483647) % ${add(parts)}::int = ${add(part)}::int`);
     conditions.push(probeSql('s.id', add(folded)));
     const [row] = await tx.$queryRawUnsafe<{ n: number }[]>(

@@ -20,6 +20,12 @@ export type SessionQuery = { include?: Prisma.SessionInclude; select?: Prisma.Se
 export type SessionOrderField = 'LAST_ACTIVE' | 'CREATED_AT' | 'NAME';
 export type SortDirection = 'ASC' | 'DESC';
 
+/** A snapshot share's cut: rows below `beforeSequence` that were saved at or before `takenAt`. */
+export interface SnapshotCut {
+  beforeSequence: number;
+  takenAt: Date;
+}
+
 export interface ListOptions {
   viewer: Viewer;
   profileId?: string;
@@ -95,6 +101,23 @@ export class SessionStore {
     return { sql, params };
   }
 
+  /** The list's scope (viewer, profile) as SQL conditions on `sessions s`, with its params and an `add` for more. */
+  listScope(options: Pick<ListOptions, 'viewer' | 'profileId'>): {
+    conditions: string[];
+    params: unknown[];
+    add: (value: unknown) => string;
+  } {
+    const where = this.listWhere(options.viewer);
+    const params = [...where.params];
+    const add = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const conditions = [where.sql];
+    if (options.profileId) conditions.push(`s.profile_id = ${add(options.profileId)}::uuid`);
+    return { conditions, params, add };
+  }
+
   /** The policy's `read` scope as a Prisma filter, so a read is one query. */
   readWhere(viewer: Viewer): Prisma.SessionWhereInput {
     const scope = sessionScope(viewer, 'read');
@@ -121,30 +144,9 @@ export class SessionStore {
     query: SessionQuery = {},
     tx?: Tx,
   ): Promise<{ rows: SessionRow[]; hasNextPage: boolean }> {
-    const where = this.listWhere(options.viewer);
-    const params = [...where.params];
-    const conditions = [where.sql];
-    const add = (value: unknown) => {
-      params.push(value);
-      return `$${params.length}`;
-    };
-    if (options.profileId) conditions.push(`s.profile_id = ${add(options.profileId)}::uuid`);
+    const { conditions, params, add } = this.listScope(options);
     if (options.ids) conditions.push(`s.id = ANY(${add(options.ids)}::uuid[])`);
-    const column = `s.${ORDER_COLUMN[options.orderBy]}`;
-    const dir = options.direction === 'ASC' ? 'ASC' : 'DESC';
-    const cmp = dir === 'ASC' ? '>' : '<';
-    // NAME may be null: order on coalesce so the keyset comparison is total.
-    const value = options.orderBy === 'NAME' ? `coalesce(${column}, '')` : column;
-    if (options.after) {
-      const { pinned, value: v, id } = options.after;
-      const vParam = options.orderBy === 'NAME' ? add(v ?? '') : `${add(v)}::timestamptz`;
-      const idParam = `${add(id)}::uuid`;
-      const pParam = add(pinned);
-      conditions.push(
-        `(s.pinned < ${pParam} OR (s.pinned = ${pParam} AND (${value} ${cmp} ${vParam} ` +
-          `OR (${value} = ${vParam} AND s.id ${cmp} ${idParam}))))`,
-      );
-    }
+    const { value, dir } = keyset(options, conditions, add);
     const order = `ORDER BY s.pinned DESC, ${value} ${dir}, s.id ${dir}`;
     // A probe filters the ordered ids from outside (OFFSET 0 keeps it out of
     // the subquery), so the LIMIT stops the walk: a subquery scan keeps the
@@ -176,29 +178,9 @@ export class SessionStore {
   async listPage(
     options: Omit<ListOptions, 'ids' | 'probe'>,
   ): Promise<{ rows: (SessionRow & { preview: string | null })[]; hasNextPage: boolean; totalCount: number }> {
-    const where = this.listWhere(options.viewer);
-    const params = [...where.params];
-    const add = (value: unknown) => {
-      params.push(value);
-      return `$${params.length}`;
-    };
-    const scope = [where.sql];
-    if (options.profileId) scope.push(`s.profile_id = ${add(options.profileId)}::uuid`);
+    const { conditions: scope, params, add } = this.listScope(options);
     const conditions = [...scope];
-    const column = `s.${ORDER_COLUMN[options.orderBy]}`;
-    const dir = options.direction === 'ASC' ? 'ASC' : 'DESC';
-    const cmp = dir === 'ASC' ? '>' : '<';
-    const value = options.orderBy === 'NAME' ? `coalesce(${column}, '')` : column;
-    if (options.after) {
-      const { pinned, value: v, id } = options.after;
-      const vParam = options.orderBy === 'NAME' ? add(v ?? '') : `${add(v)}::timestamptz`;
-      const idParam = `${add(id)}::uuid`;
-      const pParam = add(pinned);
-      conditions.push(
-        `(s.pinned < ${pParam} OR (s.pinned = ${pParam} AND (${value} ${cmp} ${vParam} ` +
-          `OR (${value} = ${vParam} AND s.id ${cmp} ${idParam}))))`,
-      );
-    }
+    const { value, dir } = keyset(options, conditions, add);
     const limit = add(options.first + 1);
     const columns = SESSION_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, '$1s.$2');
     // The count's row is always there, so an empty page still answers its count (p.* then null).
@@ -575,22 +557,26 @@ export class SessionStore {
    * display_index is dense (appends number it; edits only cut the tail), so
    * any page is two index range scans, as fast deep as at the end.
    */
-  /** Display rows with `from <= display_index < to`; only those below `beforeSequence` when given (snapshots). */
-  async displayRange(sessionId: string, from: number, to: number, beforeSequence?: number): Promise<StoredMessage[]> {
+  /**
+   * Display rows with `from <= display_index < to`; for a snapshot link only the rows that existed when it was
+   * taken: below its sequence cut AND saved no later than it (a revert or edit reuses sequence numbers, so the cut
+   * alone would let later messages in).
+   */
+  async displayRange(sessionId: string, from: number, to: number, cut?: SnapshotCut): Promise<StoredMessage[]> {
     if (to <= from) return [];
-    const cut = beforeSequence === undefined ? '' : ' AND sequence_number < $4';
+    const where = cut === undefined ? '' : ' AND sequence_number < $4 AND created_at <= $5';
     const rows = await this.prisma.$queryRawUnsafe<(MessageRow & { archived: boolean })[]>(
       `SELECT * FROM (
          SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive
-          WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3${cut}
+          WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3${where}
          UNION ALL
          SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages
-          WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3${cut}
+          WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3${where}
        ) m ORDER BY "displayIndex"`,
       sessionId,
       from,
       to,
-      ...(beforeSequence === undefined ? [] : [beforeSequence]),
+      ...(cut === undefined ? [] : [cut.beforeSequence, cut.takenAt]),
     );
     return rows.map((r) => toStoredMessage(r, r.archived));
   }
@@ -696,4 +682,31 @@ export function scopeSql(scope: SessionScope, ownerColumn: string, add: (value: 
   if ('all' in scope) return 'TRUE';
   if ('owned' in scope) return `${ownerColumn} IS NOT NULL`;
   return `${ownerColumn} = ${add(scope.userId)}`;
+}
+
+/**
+ * The list's order and keyset: the sort expression and direction, and (after a
+ * cursor) the condition that starts the page past it, pushed onto `conditions`.
+ * NAME may be null: it is ordered on coalesce so the keyset comparison is total.
+ */
+function keyset(
+  options: Pick<ListOptions, 'orderBy' | 'direction' | 'after'>,
+  conditions: string[],
+  add: (value: unknown) => string,
+): { value: string; dir: 'ASC' | 'DESC' } {
+  const column = `s.${ORDER_COLUMN[options.orderBy]}`;
+  const dir = options.direction === 'ASC' ? 'ASC' : 'DESC';
+  const cmp = dir === 'ASC' ? '>' : '<';
+  const value = options.orderBy === 'NAME' ? `coalesce(${column}, '')` : column;
+  if (options.after) {
+    const { pinned, value: v, id } = options.after;
+    const vParam = options.orderBy === 'NAME' ? add(v ?? '') : `${add(v)}::timestamptz`;
+    const idParam = `${add(id)}::uuid`;
+    const pParam = add(pinned);
+    conditions.push(
+      `(s.pinned < ${pParam} OR (s.pinned = ${pParam} AND (${value} ${cmp} ${vParam} ` +
+        `OR (${value} = ${vParam} AND s.id ${cmp} ${idParam}))))`,
+    );
+  }
+  return { value, dir };
 }

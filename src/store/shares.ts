@@ -4,7 +4,7 @@
  * published-file probe over a shared session's messages.
  */
 import type { Database } from '../db/client.js';
-import type { SessionRow } from './sessions.js';
+import type { SessionRow, SnapshotCut } from './sessions.js';
 
 /** One issued link as its owner sees it. */
 export interface ShareLinkRow {
@@ -21,6 +21,8 @@ export interface ShareSnapshotCut {
   lastActive: Date;
   displayCount: number;
   nextSequence: number;
+  /** when the link was taken: rows saved later are not in it, whatever their sequence number */
+  takenAt: Date;
 }
 
 export interface ResolvedShare {
@@ -28,6 +30,10 @@ export interface ResolvedShare {
   /** set for a snapshot link */
   snapshot: ShareSnapshotCut | null;
 }
+
+/** The rows filter of a snapshot link (none for the live link). */
+export const snapshotCut = (snapshot: ShareSnapshotCut | null): SnapshotCut | undefined =>
+  snapshot ? { beforeSequence: snapshot.nextSequence, takenAt: snapshot.takenAt } : undefined;
 
 const live = (now: Date) => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
 
@@ -110,9 +116,9 @@ export class ShareStore {
 
   /**
    * Whether a display `content_publish` result card of the session names `filename`
-   * (below `beforeSequence` for a snapshot link).
+   * (for a snapshot link: a card that existed when it was taken, see {@link SnapshotCut}).
    */
-  async isPublished(sessionId: string, filename: string, beforeSequence?: number): Promise<boolean> {
+  async isPublished(sessionId: string, filename: string, cut?: SnapshotCut): Promise<boolean> {
     const row = await this.prisma.sessionMessage.findFirst({
       where: {
         sessionId,
@@ -120,7 +126,7 @@ export class ShareStore {
         name: 'content_publish',
         isDisplay: true,
         metadata: { path: ['card', 'filename'], equals: filename },
-        ...(beforeSequence !== undefined && { sequenceNumber: { lt: beforeSequence } }),
+        ...(cut !== undefined && { sequenceNumber: { lt: cut.beforeSequence }, createdAt: { lte: cut.takenAt } }),
       },
       select: { sequenceNumber: true },
     });
@@ -135,7 +141,10 @@ export class ShareStore {
     const snap = await this.prisma.sessionShareSnapshot.findFirst({ where: { token, ...live(now) }, include });
     if (!snap?.session) return null;
     const { name, lastActive, displayCount, nextSequence } = snap;
-    return { session: flatten(snap.session), snapshot: { name, lastActive, displayCount, nextSequence } };
+    // The database keeps microseconds, a Date milliseconds: one more millisecond keeps the rows saved in the same
+    // millisecond before the link (a cut that reuses a sequence number takes far longer than that).
+    const takenAt = new Date(snap.createdAt.getTime() + 1);
+    return { session: flatten(snap.session), snapshot: { name, lastActive, displayCount, nextSequence, takenAt } };
   }
 }
 
