@@ -23,7 +23,8 @@ afterAll(async () => {
 
 const SHARE = `mutation($id: ID!) { shareSession(id: $id, snapshot: true) { token } }`;
 const LIVE = `mutation($id: ID!) { shareSession(id: $id) { token } }`;
-const SHARED = `query($token: String!) { sharedSession(token: $token) { snapshot history(last: 50) { edges { node { content } } } } }`;
+const SHARED = `query($token: String!) { sharedSession(token: $token) {
+  snapshot history(last: 50) { edges { node { content } } } } }`;
 const REVERT = `mutation($id: ID!, $s: Int!) { revertSession(id: $id, sequenceNumber: $s) { id displayMessageCount } }`;
 
 interface Shared {
