@@ -224,8 +224,18 @@ describe(`edits and running turns (${dbKind})`, () => {
       expect(await edits.hasActiveTurn(tx, raw)).toBe(false);
       t.fake.enqueue({ text: 'after the edit' });
       sent = t.http(SEND, { input: { sessionId: id, content: 'racing' } }).finally(() => (settled = true));
-      // A negative check (the send waits for the lock): nothing to wait on; a pause can only miss a regression.
-      await new Promise((r) => setTimeout(r, 400));
+      // On a server, wait until the send's backend is waiting on this transaction's row lock (an event, not a
+      // pause). The embedded database has one connection, which this transaction holds: the send cannot run a
+      // statement until it commits.
+      const LOCK_WAITS =
+        'SELECT count(*)::int AS n FROM pg_stat_activity ' +
+        "WHERE datname = current_database() AND wait_event_type = 'Lock'";
+      if (dbKind === 'postgres') {
+        await eventually(
+          () => t.app.db.raw.query<{ n: number }>(LOCK_WAITS),
+          (rows) => (rows[0]?.n ?? 0) > 0,
+        );
+      }
       expect(settled).toBe(false);
       await edits.deleteAfter(tx, raw, -1);
     });
