@@ -7,22 +7,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../src/app.js';
 import { openDatabase } from '../src/db/client.js';
 import { createGraphQLHandler } from '../src/server.js';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import {
+  FaultsDbCreateSessionDocument,
+  FaultsDbReadDocument,
+  type FaultsDbReadQuery,
+  FaultsDbRecordDocument,
+  FaultsDbRenameDocument,
+  FaultsDbSendDocument,
+} from './generated/graphql.js';
 import {
   codeOf,
   createTestServer,
   dbKind,
-  EVENTS_SUBSCRIPTION,
   eventually,
+  queryText,
+  SESSION_EVENTS,
   testConfig,
   type GqlResult,
+  type SendGql,
   type ServerContext,
 } from './support/harness.js';
 
-const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`;
-const RECORD =
-  'mutation($input: RecordSessionEventInput!) { ' + 'recordSessionEvent(input: $input) { sequenceNumber content } }';
-const RENAME = `mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id name } }`;
-const READ = `query($id: ID!) { session(id: $id) { id name history(last: 10) { edges { node { role content } } } } }`;
+const SEND = FaultsDbSendDocument;
+const RECORD = FaultsDbRecordDocument;
+const RENAME = FaultsDbRenameDocument;
+const READ = FaultsDbReadDocument;
 const rawId = (id: string) => Buffer.from(id, 'base64').toString().split(':')[1]!;
 
 describe.skipIf(dbKind !== 'postgres')('database faults (postgres)', () => {
@@ -58,9 +68,9 @@ describe.skipIf(dbKind !== 'postgres')('database faults (postgres)', () => {
   }
 
   async function newSession(): Promise<string> {
-    const r = await t.gql(`mutation { createSession(input: {}) { id } }`);
+    const r = await t.gql(FaultsDbCreateSessionDocument, {});
     expect(r.errors).toBeUndefined();
-    return r.data.createSession.id;
+    return r.data!.createSession.id;
   }
 
   it('a read whose connection is terminated while it runs still answers', async () => {
@@ -69,7 +79,7 @@ describe.skipIf(dbKind !== 'postgres')('database faults (postgres)', () => {
     // Park the read on a table lock so its backend is known, then terminate that backend.
     await admin.query('BEGIN');
     await admin.query('LOCK TABLE sessions IN ACCESS EXCLUSIVE MODE');
-    let read: Promise<GqlResult<any>> | null = null;
+    let read: Promise<GqlResult<FaultsDbReadQuery>> | null = null;
     try {
       read = t.gql(READ, { id: sessionId });
       await eventually(
@@ -89,7 +99,7 @@ describe.skipIf(dbKind !== 'postgres')('database faults (postgres)', () => {
     }
     const answer = await read!;
     expect(answer.errors).toBeUndefined();
-    expect(answer.data.session.history.edges.map((e: any) => e.node.content)).toEqual(['before']);
+    expect(answer.data!.session!.history.edges.map((e) => e.node.content)).toEqual(['before']);
     // And between requests: every pooled connection gone, the next reads answer.
     await terminateService();
     const reads = await Promise.all(Array.from({ length: 10 }, () => t.gql(READ, { id: sessionId })));
@@ -98,7 +108,7 @@ describe.skipIf(dbKind !== 'postgres')('database faults (postgres)', () => {
 
   it('a turn survives its connections being terminated while it streams', async () => {
     const sessionId = await newSession();
-    const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
+    const sub = t.subscribe(SESSION_EVENTS, { sessionId });
     const chunks = Array.from({ length: 40 }, (_, i) => `t${i} `);
     t.fake.enqueue({ text: chunks, chunkDelayMs: 30 });
     // The subscription is live once it sees a note (one recorded before it was may be missed).
@@ -123,26 +133,26 @@ describe.skipIf(dbKind !== 'postgres')('database faults (postgres)', () => {
     await terminateService();
     const read = await t.gql(READ, { id: sessionId });
     expect(read.errors).toBeUndefined();
-    expect(read.data.session.history.edges.at(-1).node).toEqual({ role: 'ASSISTANT', content: chunks.join('') });
+    expect(read.data!.session!.history.edges.at(-1)!.node).toEqual({ role: 'ASSISTANT', content: chunks.join('') });
     sub.dispose();
   }, 180_000);
 
   describe('a row held FOR UPDATE by another connection', () => {
     let busyApp: App;
-    let gql: (query: string, variables?: Record<string, unknown>) => Promise<GqlResult<any>>;
+    let gql: SendGql;
     beforeAll(async () => {
       // The same database, with a short lock timeout.
       const db = await openDatabase({ url: dbUrl, poolSize: 3, lockTimeoutMs: 500 });
       busyApp = await createApp(testConfig({ titleGenerationEnabled: false, ollamaHost: t.fake.url }), { db });
       const yoga = createGraphQLHandler(busyApp);
-      gql = async (query, variables = {}) =>
+      gql = async (query: string | TypedDocumentNode<unknown, never>, variables: Record<string, unknown> = {}) =>
         (await (
           await yoga.fetch('http://test/graphql', {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ query, variables }),
+            body: JSON.stringify({ query: queryText(query), variables }),
           })
-        ).json()) as GqlResult<any>;
+        ).json()) as GqlResult<never>;
     }, 180_000);
     afterAll(async () => {
       await busyApp?.close();
@@ -172,8 +182,8 @@ describe.skipIf(dbKind !== 'postgres')('database faults (postgres)', () => {
       );
       const recorded = await gql(RECORD, { input: { sessionId, source: 'task_note', text: 'after release' } });
       expect(recorded.errors).toBeUndefined();
-      expect(recorded.data.recordSessionEvent).toEqual({ sequenceNumber: 0, content: 'after release' });
-      expect((await gql(RENAME, { id: sessionId, name: 'after release' })).data.renameSession.name).toBe(
+      expect(recorded.data!.recordSessionEvent).toEqual({ sequenceNumber: 0, content: 'after release' });
+      expect((await gql(RENAME, { id: sessionId, name: 'after release' })).data!.renameSession.name).toBe(
         'after release',
       );
     }, 180_000);
@@ -187,7 +197,7 @@ describe.skipIf(dbKind !== 'postgres')('database faults (postgres)', () => {
         sessions.map((sessionId) => t.gql(SEND, { input: { sessionId, content: 'concurrent' } })),
       );
       expect(sent.map((r) => r.errors)).toEqual(Array(50).fill(undefined));
-      const ids = sent.map((r) => rawId(r.data.sendMessage.turn.id));
+      const ids = sent.map((r) => rawId(r.data!.sendMessage.turn.id));
       const statuses = await eventually(
         () => t.app.db.prisma.turn.findMany({ where: { id: { in: ids } }, select: { status: true } }),
         (rows) => rows.every((r) => !['RUNNING', 'WAITING_FOR_TOOL'].includes(r.status)),

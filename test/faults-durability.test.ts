@@ -22,6 +22,7 @@ import {
   writeRound,
 } from './support/durability.js';
 import { type FakeProvider, startFakeProvider } from './support/fake-provider.js';
+import { FaultsDurabilityCreateNamedDocument, FaultsDurabilityViewerDocument } from './generated/graphql.js';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const onPglite = !serverUrl;
@@ -103,7 +104,7 @@ describe(`durable writes (${onPglite ? 'PGlite' : 'PostgreSQL'})`, () => {
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     const key = keyOf(created.stdout);
-    expect((await first.gql('{ viewer { user { name } } }', {}, key)).data?.viewer.user?.name).toBe('alice');
+    expect((await first.gql(FaultsDurabilityViewerDocument, {}, key)).data?.viewer.user?.name).toBe('alice');
 
     const ledger = newLedger();
     for (let round = 0; round < 3; round++) await writeRound(first.url, ledger, `r${round}`, key);
@@ -117,8 +118,8 @@ describe(`durable writes (${onPglite ? 'PGlite' : 'PostgreSQL'})`, () => {
     const key2 = keyOf(second.stdout);
 
     const restarted = await start(env);
-    expect((await restarted.gql('{ viewer { user { name } } }', {}, key)).data?.viewer.user?.name).toBe('alice');
-    expect((await restarted.gql('{ viewer { user { name } } }', {}, key2)).data?.viewer.user?.name).toBe('alice');
+    expect((await restarted.gql(FaultsDurabilityViewerDocument, {}, key)).data?.viewer.user?.name).toBe('alice');
+    expect((await restarted.gql(FaultsDurabilityViewerDocument, {}, key2)).data?.viewer.user?.name).toBe('alice');
     expect(await verifyLedger(restarted.url, ledger, key)).toEqual({ lost: [], duplicates: [] });
     await kill9(restarted);
   }, 600_000);
@@ -160,9 +161,7 @@ describe.skipIf(!onPglite)('one process per embedded DATA_DIR', () => {
 
     const server = await start(env);
     expect(readFileSync(lock, 'utf8').trim()).toBe(String(server.pid));
-    expect(
-      (await server.gql('mutation { createSession(input: { name: "x" }) { name } }')).data?.createSession.name,
-    ).toBe('x');
+    expect((await server.gql(FaultsDurabilityCreateNamedDocument, {})).data?.createSession.name).toBe('x');
 
     server.kill('SIGTERM');
     expect((await server.exited).code).toBe(0);

@@ -10,7 +10,13 @@ import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type App, createApp } from '../src/app.js';
 import { startServer } from '../src/server.js';
-import { createTestServer, EVENTS_SUBSCRIPTION, testConfig, type ServerContext } from './support/harness.js';
+import {
+  FaultsRedisCreateSessionDocument,
+  FaultsRedisRecordDocument,
+  FaultsRedisRenameDocument,
+  FaultsRedisSendDocument,
+} from './generated/graphql.js';
+import { createTestServer, queryText, SESSION_EVENTS, testConfig, type ServerContext } from './support/harness.js';
 
 const hasRedis = (() => {
   try {
@@ -90,7 +96,7 @@ function subscribe(wsUrl: string, sessionId: string): Subscriber {
   const errors: unknown[] = [];
   const waiters = new Set<() => void>();
   client.subscribe(
-    { query: EVENTS_SUBSCRIPTION, variables: { sessionId } },
+    { query: queryText(SESSION_EVENTS), variables: { sessionId } },
     {
       next: (value) => {
         if (value.errors) errors.push(...value.errors);
@@ -132,10 +138,9 @@ function subscribe(wsUrl: string, sessionId: string): Subscriber {
   };
 }
 
-const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`;
-const RECORD =
-  'mutation($input: RecordSessionEventInput!) { ' + 'recordSessionEvent(input: $input) { sequenceNumber content } }';
-const RENAME = `mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id name } }`;
+const SEND = FaultsRedisSendDocument;
+const RECORD = FaultsRedisRecordDocument;
+const RENAME = FaultsRedisRenameDocument;
 const CHUNKS = Array.from({ length: 30 }, (_, i) => `w${i} `);
 
 const ids = (events: SessionEvent[]) => events.map((e) => e.eventId);
@@ -203,8 +208,8 @@ describe.skipIf(!hasRedis)('Redis faults', () => {
 
   /** Two subscribers, one per process, both proven live by an event they receive. */
   async function liveSession(name: string) {
-    const created = await a.http(`mutation { createSession(input: {}) { id } }`);
-    const sessionId = created.data.createSession.id as string;
+    const created = await a.http(FaultsRedisCreateSessionDocument, {});
+    const sessionId = created.data!.createSession.id;
     const onA = subscribe(a.wsUrl, sessionId);
     const onB = subscribe(bWs, sessionId);
     // Renames until both see one: the first may land before a subscription is live.
@@ -221,7 +226,7 @@ describe.skipIf(!hasRedis)('Redis faults', () => {
   it('a kill and restart mid-turn: the turn completes, both ' +
     'processes get every event once and in order, mutations answer', async () => {
     const { sessionId, onA, onB } = await liveSession('kill');
-    const other = (await a.http(`mutation { createSession(input: {}) { id } }`)).data.createSession.id as string;
+    const other = (await a.http(FaultsRedisCreateSessionDocument, {})).data!.createSession.id;
     a.fake.enqueue({ text: CHUNKS, chunkDelayMs: 40 });
     const sent = await a.http(SEND, { input: { sessionId, content: 'stream through the outage' } });
     expect(sent.errors).toBeUndefined();
@@ -233,7 +238,7 @@ describe.skipIf(!hasRedis)('Redis faults', () => {
       input: { sessionId, source: 'task_note', text: 'noted during the outage' },
     });
     expect(recorded.errors).toBeUndefined();
-    expect(recorded.data.recordSessionEvent.content).toBe('noted during the outage');
+    expect(recorded.data!.recordSessionEvent.content).toBe('noted during the outage');
     a.fake.enqueue({ text: 'second turn', chunkDelayMs: 10 });
     const second = await a.http(SEND, { input: { sessionId: other, content: 'sent during the outage' } });
     expect(second.errors).toBeUndefined();
@@ -257,10 +262,10 @@ describe.skipIf(!hasRedis)('Redis faults', () => {
         .map((e) => `${e.__typename}:${e.text ?? ''}`);
     expect(fromTurn(onA.events)[0]).toBe('TurnStarted:');
     expect(fromTurn(onB.events)).toEqual(fromTurn(onA.events));
-    const turnId = sent.data.sendMessage.turn.id;
+    const turnId = sent.data!.sendMessage.turn.id;
     const rawTurnId = Buffer.from(turnId, 'base64').toString().split(':')[1]!;
     expect((await a.app.db.prisma.turn.findUnique({ where: { id: rawTurnId } }))?.status).toBe('COMPLETED');
-    const secondId = Buffer.from(second.data.sendMessage.turn.id, 'base64').toString().split(':')[1]!;
+    const secondId = Buffer.from(second.data!.sendMessage.turn.id, 'base64').toString().split(':')[1]!;
     await expect
       .poll(async () => (await a.app.db.prisma.turn.findUnique({ where: { id: secondId } }))?.status, {
         timeout: 30_000,

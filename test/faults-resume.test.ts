@@ -14,20 +14,18 @@ import WebSocket from 'ws';
 import { type ChildServer, startChildServer } from './support/child-server.js';
 import { type FakeProvider, startFakeProvider } from './support/fake-provider.js';
 import { createServerDatabase } from './support/durability.js';
-import { createTestServer, dbKind, serverUrl, type ServerContext } from './support/harness.js';
+import {
+  FaultsResumeCreateSessionDocument,
+  FaultsResumeEventsDocument,
+  type FaultsResumeEventsSubscriptionVariables,
+  FaultsResumeHistoryDocument,
+  FaultsResumeRenameDocument,
+  FaultsResumeSendDocument,
+} from './generated/graphql.js';
+import { createTestServer, dbKind, queryText, type SendGql, serverUrl, type ServerContext } from './support/harness.js';
 
-export const RESUME_EVENTS = `subscription($sessionId: ID!, $after: String) {
-  sessionEvents(sessionId: $sessionId, after: $after) {
-    __typename eventId
-    ... on EventsReset { reason }
-    ... on TurnStarted { turn { id status } }
-    ... on TextDelta { turnId text }
-    ... on MessageSaved { savedTurnId: turnId message { role content } }
-    ... on TurnEnded { turn { id status } assistantMessage { content } }
-    ... on TurnFailed { turn { id status } code }
-    ... on SessionRenamed { name }
-  }
-}`;
+/** The event stream this file resumes (test/operations/faults-resume.graphql). */
+export const RESUME_EVENTS = queryText(FaultsResumeEventsDocument);
 
 /** A session event as RESUME_EVENTS selects it: the fields of its own type are there. */
 export interface ResumeEvent {
@@ -44,19 +42,10 @@ export interface ResumeEvent {
   name?: string;
 }
 
-const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`;
-const HISTORY = `query($id: ID!) { session(id: $id) {
-  activeTurn { id }
-  history { edges { node { role content metadata } } }
-  context { content isAgentNote }
-} }`;
-interface HistoryData {
-  session: {
-    activeTurn: { id: string } | null;
-    history: { edges: { node: { role: string; content: string; metadata: Record<string, unknown> } }[] };
-    context: { content: string; isAgentNote: boolean }[];
-  };
-}
+const SEND = FaultsResumeSendDocument;
+const HISTORY = FaultsResumeHistoryDocument;
+/** A message's metadata (JSON): the flags this file reads. */
+const metadataOf = (node: { metadata: unknown }) => node.metadata as { interrupted?: boolean };
 
 /** A fresh store for one child server family: a temp DATA_DIR, or a fresh database on TEST_DATABASE_URL. */
 export async function freshStore(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
@@ -86,7 +75,7 @@ export interface WsSub {
 
 export function wsSubscribe(
   url: string,
-  variables: Record<string, unknown>,
+  variables: FaultsResumeEventsSubscriptionVariables,
   onEvent?: (event: ResumeEvent) => void,
 ): WsSub {
   const sub: WsSub = {
@@ -156,15 +145,10 @@ export const shape = (e: ResumeEvent): string =>
         ? `TurnEnded:${e.turn!.status}`
         : e.__typename;
 
-type Gql = (query: string, variables?: Record<string, unknown>) => Promise<{ data?: unknown; errors?: unknown[] }>;
-
 /** Renames the session until the subscription shows it: from then on it receives every event. */
-export async function untilSubscribed(gql: Gql, sessionId: string, subs: { events: ResumeEvent[] }[]) {
+export async function untilSubscribed(gql: SendGql, sessionId: string, subs: { events: ResumeEvent[] }[]) {
   for (let i = 0; ; i++) {
-    await gql(`mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id } }`, {
-      id: sessionId,
-      name: `ready ${i}`,
-    });
+    await gql(FaultsResumeRenameDocument, { id: sessionId, name: `ready ${i}` });
     const seen = () =>
       subs.every((s) => s.events.some((e) => e.__typename === 'SessionRenamed' && e.name === `ready ${i}`));
     for (let k = 0; k < 10 && !seen(); k++) await new Promise((r) => setTimeout(r, 50));
@@ -206,8 +190,8 @@ describe(`faults: resume across restarts (${dbKind})`, () => {
     drops.push(store.drop);
     const env = childEnv(fake, store);
     let server = await start(env);
-    const created = await server.gql(`mutation { createSession(input: {}) { id } }`);
-    const sessionId = created.data.createSession.id;
+    const created = await server.gql(FaultsResumeCreateSessionDocument, {});
+    const sessionId = created.data!.createSession.id;
     const sub = wsSubscribe(server.url, { sessionId });
     await untilSubscribed(server.gql, sessionId, [sub]);
     fake.enqueue({ text: ['Hel', 'lo ', 'never sent'], chunkDelayMs: 300, stallAfterChunks: 2 });
@@ -235,11 +219,11 @@ describe(`faults: resume across restarts (${dbKind})`, () => {
       'TurnEnded:COMPLETED',
     ]);
     expect(resumed.events[1].turn!.status).toBe('INTERRUPTED');
-    const h = await server.gql<HistoryData>(HISTORY, { id: sessionId });
-    const history = h.data!.session.history.edges.map((e) => e.node);
+    const h = await server.gql(HISTORY, { id: sessionId });
+    const history = h.data!.session!.history.edges.map((e) => e.node);
     expect(history.map((m) => m.role)).toEqual(['USER', 'ASSISTANT', 'USER', 'ASSISTANT']);
     expect(history[1].content).toMatch(/^Hel/);
-    expect(history[1].metadata.interrupted).toBe(true);
+    expect(metadataOf(history[1]).interrupted).toBe(true);
     expect(history[3].content).toBe('fine');
     await resumed.dispose();
   }, 600_000);
@@ -250,8 +234,8 @@ describe(`faults: resume across restarts (${dbKind})`, () => {
     drops.push(store.drop);
     const env = childEnv(fake, store);
     let server = await start(env);
-    const created = await server.gql(`mutation { createSession(input: {}) { id } }`);
-    const sessionId = created.data.createSession.id;
+    const created = await server.gql(FaultsResumeCreateSessionDocument, {});
+    const sessionId = created.data!.createSession.id;
     let killed: Promise<unknown> | null = null;
     const sub = wsSubscribe(server.url, { sessionId }, (event) => {
       if (event.__typename === 'MessageSaved' && event.message!.role === 'ASSISTANT' && !killed) {
@@ -268,14 +252,14 @@ describe(`faults: resume across restarts (${dbKind})`, () => {
     await sub.dispose();
 
     server = await start(env);
-    const h = await server.gql<HistoryData>(HISTORY, { id: sessionId });
-    expect(h.data!.session.activeTurn).toBeNull();
-    const history = h.data!.session.history.edges.map((e) => e.node);
+    const h = await server.gql(HISTORY, { id: sessionId });
+    expect(h.data!.session!.activeTurn).toBeNull();
+    const history = h.data!.session!.history.edges.map((e) => e.node);
     expect(history.map((m) => [m.role, m.content])).toEqual([
       ['USER', 'question'],
       ['ASSISTANT', 'The whole answer'],
     ]);
-    expect(h.data!.session.context.some((m) => m.isAgentNote)).toBe(false);
+    expect(h.data!.session!.context.some((m) => m.isAgentNote)).toBe(false);
     fake.enqueue({ text: 'next' });
     expect((await server.gql(SEND, { input: { sessionId, content: 'more' } })).errors).toBeUndefined();
   }, 600_000);
@@ -286,8 +270,8 @@ describe(`faults: resume across restarts (${dbKind})`, () => {
     drops.push(store.drop);
     const env = childEnv(fake, store);
     let server = await start(env);
-    const created = await server.gql(`mutation { createSession(input: {}) { id } }`);
-    const sessionId = created.data.createSession.id;
+    const created = await server.gql(FaultsResumeCreateSessionDocument, {});
+    const sessionId = created.data!.createSession.id;
     const ws = wsSubscribe(server.url, { sessionId });
     const sse = sseSubscribe(server.url, { sessionId });
     await untilSubscribed(server.gql, sessionId, [ws, sse]);
@@ -315,21 +299,21 @@ describe(`faults: resume across restarts (${dbKind})`, () => {
     expect((await server.exited).code).toBe(0);
 
     server = await start(env);
-    const h = await server.gql<HistoryData>(HISTORY, { id: sessionId });
-    expect(h.data!.session.activeTurn).toBeNull();
-    const history = h.data!.session.history.edges.map((e) => e.node);
+    const h = await server.gql(HISTORY, { id: sessionId });
+    expect(h.data!.session!.activeTurn).toBeNull();
+    const history = h.data!.session!.history.edges.map((e) => e.node);
     expect(history.map((m) => [m.role, m.content])).toEqual([
       ['USER', 'long one'],
       ['ASSISTANT', 'Partial '],
     ]);
-    expect(history[1].metadata.interrupted).toBe(true);
+    expect(metadataOf(history[1]).interrupted).toBe(true);
     fake.enqueue({ text: 'back' });
     expect((await server.gql(SEND, { input: { sessionId, content: 'again' } })).errors).toBeUndefined();
   }, 600_000);
 });
 
 /** An SSE subscription read as text: its events, whether `event: complete` came, and when the stream ended. */
-function sseSubscribe(url: string, variables: Record<string, unknown>) {
+function sseSubscribe(url: string, variables: FaultsResumeEventsSubscriptionVariables) {
   const out = { events: [] as ResumeEvent[], completeFrame: false, ended: null as unknown as Promise<void> };
   out.ended = (async () => {
     const response = await fetch(`${url}/graphql`, {
@@ -347,7 +331,9 @@ function sseSubscribe(url: string, variables: Record<string, unknown>) {
         buffer = buffer.slice(end + 2);
         if (/^event: complete/m.test(frame)) out.completeFrame = true;
         const data = frame.split('\n').find((l) => l.startsWith('data: '));
-        const event = data ? JSON.parse(data.slice(6)).data?.sessionEvents : null;
+        const event = data
+          ? (JSON.parse(data.slice(6)) as { data?: { sessionEvents?: ResumeEvent } }).data?.sessionEvents
+          : null;
         if (event) out.events.push(event);
         end = buffer.indexOf('\n\n');
       }
@@ -390,8 +376,7 @@ describe(`resume and recovery in process (${dbKind})`, () => {
     await t?.close();
   }, 300_000);
   const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString().split(':')[1]!;
-  const newSession = async () =>
-    (await t.http(`mutation { createSession(input: {}) { id } }`)).data.createSession.id as string;
+  const newSession = async () => (await t.http(FaultsResumeCreateSessionDocument, {})).data!.createSession.id;
 
   it('a cursor past EVENT_RETENTION gets EventsReset TRIMMED, then ' +
     'only the end of the turn whose start was trimmed, then live events', async () => {

@@ -6,6 +6,13 @@
  * recall fires too. Waits are on state, never on time.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  RecallsFaultsCreateSessionDocument,
+  RecallsFaultsHistoryDocument,
+  RecallsFaultsNodeDocument,
+  RecallsFaultsRolesDocument,
+  RecallsFaultsScheduleDocument,
+} from './generated/graphql.js';
 import { createTestServer, eventually, type ServerContext } from './support/harness.js';
 
 let t: ServerContext;
@@ -21,11 +28,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-const SCHEDULE =
-  'mutation($s: ID!, $at: DateTime!, $text: String!) { ' +
-  'scheduleRecall(sessionId: $s, at: $at, text: $text) { id } }';
-const RECALL = `query($id: ID!) { node(id: $id) { ... on Recall { status turn { status } } } }`;
-const HISTORY = `query($id: ID!) { session(id: $id) { history(last: 50) { edges { node { content isRecall } } } } }`;
+const SCHEDULE = RecallsFaultsScheduleDocument;
+const RECALL = RecallsFaultsNodeDocument;
+const HISTORY = RecallsFaultsHistoryDocument;
 
 const connectionLost = () => Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
@@ -45,12 +50,12 @@ function inject<T extends object, K extends keyof T>(target: T, name: K, wrap: (
 }
 
 async function schedule(text: string, dueInMs: number) {
-  const sessionId = (await t.http(`mutation { createSession(input: {}) { id } }`)).data.createSession.id as string;
+  const sessionId = (await t.http(RecallsFaultsCreateSessionDocument, {})).data!.createSession.id;
   t.fake.enqueue({ text: `answer to ${text}` });
   // An hour ahead, so it is in the future however slow the request; then made due in the database.
   const r = await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text });
   expect(r.errors).toBeUndefined();
-  const id = r.data.scheduleRecall.id as string;
+  const id = r.data!.scheduleRecall.id;
   const rawId = Buffer.from(id, 'base64')
     .toString()
     .replace(/^[A-Za-z]+:/, '');
@@ -61,13 +66,14 @@ async function schedule(text: string, dueInMs: number) {
 const fired = (id: string) =>
   eventually(
     () => t.http(RECALL, { id }),
-    (r) => r.data?.node?.status === 'FIRED' && r.data.node.turn?.status === 'COMPLETED',
+    (r) => {
+      const node = r.data?.node;
+      return node != null && 'status' in node && node.status === 'FIRED' && node.turn?.status === 'COMPLETED';
+    },
   );
 
 async function recallMessages(sessionId: string, text: string) {
-  const edges = (await t.http(HISTORY, { id: sessionId })).data.session.history.edges as {
-    node: { content: string; isRecall: boolean };
-  }[];
+  const edges = (await t.http(HISTORY, { id: sessionId })).data!.session!.history.edges;
   return edges.filter((e) => e.node.isRecall && e.node.content === text).length;
 }
 
@@ -143,11 +149,8 @@ describe('recall scheduler under database faults', () => {
       expect((turns.store as { lost?: boolean }).lost).toBe(true);
       await schedulerStillRuns();
       expect(await recallMessages(r.sessionId, 'commit lost')).toBe(1);
-      const turnsOfSession = await t.http(
-        `query($id: ID!) { session(id: $id) { history(last: 50) { edges { node { role } } } } }`,
-        { id: r.sessionId },
-      );
-      expect(turnsOfSession.data.session.history.edges.map((e: any) => e.node.role)).toEqual(['USER', 'ASSISTANT']);
+      const turnsOfSession = await t.http(RecallsFaultsRolesDocument, { id: r.sessionId });
+      expect(turnsOfSession.data!.session!.history.edges.map((e) => e.node.role)).toEqual(['USER', 'ASSISTANT']);
     },
   );
 });

@@ -14,6 +14,11 @@ import { type ChildServer, startChildServer } from './support/child-server.js';
 import { createServerDatabase } from './support/durability.js';
 import { type FakeProvider, messagesOf, startFakeProvider } from './support/fake-provider.js';
 import { eventually, serverUrl } from './support/harness.js';
+import {
+  RecallsMultiCreateSessionDocument,
+  RecallsMultiScheduleDocument,
+  RecallsMultiSessionDocument,
+} from './generated/graphql.js';
 
 const SESSIONS = 6;
 const PER_SESSION = 3;
@@ -62,31 +67,20 @@ describe.skipIf(!serverUrl)('scheduled recalls with two processes on one Postgre
     const sessions: { id: string; texts: string[] }[] = [];
     for (let s = 0; s < SESSIONS; s++) {
       const owner = s % 2 === 0 ? a : b;
-      const id = (await owner.gql(`mutation { createSession(input: {}) { id } }`)).data.createSession.id as string;
+      const id = (await owner.gql(RecallsMultiCreateSessionDocument, {})).data!.createSession.id;
       const texts: string[] = [];
       for (let r = 0; r < PER_SESSION; r++) {
         // Scheduled on either process: each sees the other's rows through the database.
         const via = (s + r) % 2 === 0 ? a : b;
         const text = `recall ${s}.${r}`;
-        const res = await via.gql(
-          `mutation($s: ID!, $at: DateTime!, $t: String!) { scheduleRecall(sessionId: $s, at: $at, text: $t) { id } }`,
-          {
-            s: id,
-            at: dueAt,
-            t: text,
-          },
-        );
+        const res = await via.gql(RecallsMultiScheduleDocument, { s: id, at: dueAt, t: text });
         expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
         texts.push(text);
       }
       sessions.push({ id, texts });
     }
 
-    const QUERY = `query($id: ID!) { session(id: $id) {
-      activeTurn { id }
-      recalls(includeFinished: true) { text status turn { status } }
-      history(last: 100) { edges { node { role content isRecall } } }
-    } }`;
+    const QUERY = RecallsMultiSessionDocument;
     for (const { id, texts } of sessions) {
       // Read through one process, then checked through the other: one database.
       const final = await until(
@@ -94,10 +88,10 @@ describe.skipIf(!serverUrl)('scheduled recalls with two processes on one Postgre
         (r) =>
           r.data?.session?.activeTurn === null &&
           r.data.session.recalls.length === PER_SESSION &&
-          r.data.session.recalls.every((x: any) => x.status === 'FIRED' && x.turn?.status === 'COMPLETED'),
+          r.data.session.recalls.every((x) => x.status === 'FIRED' && x.turn?.status === 'COMPLETED'),
       );
-      const rows = final.data.session.history.edges.map((e: any) => e.node);
-      const recalled = rows.filter((m: any) => m.isRecall).map((m: any) => m.content);
+      const rows = final.data!.session!.history.edges.map((e) => e.node);
+      const recalled = rows.filter((m) => m.isRecall).map((m) => m.content);
       expect([...recalled].sort()).toEqual(texts);
       // Each recall answered by its own turn, right after it.
       for (let i = 0; i < rows.length; i += 2) {
@@ -105,7 +99,7 @@ describe.skipIf(!serverUrl)('scheduled recalls with two processes on one Postgre
         expect(rows[i + 1]).toEqual({ role: 'ASSISTANT', content: `answer to ${rows[i].content}`, isRecall: false });
       }
       expect(rows).toHaveLength(2 * PER_SESSION);
-      expect((await a.gql(QUERY, { id })).data.session.history.edges).toHaveLength(2 * PER_SESSION);
+      expect((await a.gql(QUERY, { id })).data!.session!.history.edges).toHaveLength(2 * PER_SESSION);
     }
     // One model call per recall, across both processes.
     expect(fake.calls.filter((c) => c.path === '/api/chat')).toHaveLength(SESSIONS * PER_SESSION);

@@ -20,6 +20,11 @@ import { type ChildServer, startChildServer } from './support/child-server.js';
 import { createServerDatabase } from './support/durability.js';
 import { type FakeProvider, messagesOf, startFakeProvider } from './support/fake-provider.js';
 import { eventually, serverUrl } from './support/harness.js';
+import {
+  RecallsRestartCreateSessionDocument,
+  RecallsRestartRecallsDocument,
+  RecallsRestartScheduleDocument,
+} from './generated/graphql.js';
 
 let fake: FakeProvider;
 let dir: string;
@@ -62,10 +67,7 @@ afterAll(async () => {
 
 const until = <T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 180_000) => eventually(fn, ok, timeoutMs);
 
-const RECALLS = `query($id: ID!) { session(id: $id) {
-  recalls(includeFinished: true) { id text status turn { status } }
-  history(last: 50) { edges { node { role content isRecall } } }
-} }`;
+const RECALLS = RecallsRestartRecallsDocument;
 
 const chats = () => fake.calls.filter((c) => c.path === '/api/chat').length;
 
@@ -79,20 +81,16 @@ describe('scheduled recalls across kill -9 and restarts (child process)', () => 
   it('a recall due while the server is down fires once after ' +
     'the restart; a dead claim is taken over and fires once', async () => {
     server = await startChildServer(env(), { timeoutMs: 180_000 });
-    const sessionId = (await server.gql(`mutation { createSession(input: {}) { id } }`)).data.createSession.id;
+    const sessionId = (await server.gql(RecallsRestartCreateSessionDocument, {})).data!.createSession.id;
     const rawSessionId = Buffer.from(sessionId, 'base64')
       .toString()
       .replace(/^Session:/, '');
     const dueAt = Date.now() + 3_000;
-    const scheduled = await server.gql(
-      'mutation($s: ID!, $at: DateTime!) { scheduleRecall(sessionId: ' +
-        '$s, at: $at, text: "while you were down") { id status } }',
-      {
-        s: sessionId,
-        at: new Date(dueAt).toISOString(),
-      },
-    );
-    expect(scheduled.data.scheduleRecall.status).toBe('PENDING');
+    const scheduled = await server.gql(RecallsRestartScheduleDocument, {
+      s: sessionId,
+      at: new Date(dueAt).toISOString(),
+    });
+    expect(scheduled.data!.scheduleRecall.status).toBe('PENDING');
     await killHard();
     // Nothing fired before the kill (the due time was not reached).
     expect(chats()).toBe(0);
@@ -109,7 +107,7 @@ describe('scheduled recalls across kill -9 and restarts (child process)', () => 
       (r) =>
         r.data?.session?.recalls?.[0]?.status === 'FIRED' && r.data.session.recalls[0].turn?.status === 'COMPLETED',
     );
-    const rows = afterRestart.data.session.history.edges.map((e: any) => e.node);
+    const rows = afterRestart.data!.session!.history.edges.map((e) => e.node);
     expect(rows).toEqual([
       { role: 'USER', content: 'while you were down', isRecall: true },
       { role: 'ASSISTANT', content: 'answer to while you were down', isRecall: false },
@@ -138,13 +136,13 @@ describe('scheduled recalls across kill -9 and restarts (child process)', () => 
     const taken = await until(
       () => server!.gql(RECALLS, { id: sessionId }),
       (r) =>
-        r.data?.session?.recalls?.every((x: any) => x.status === 'FIRED' && x.turn?.status === 'COMPLETED') &&
+        r.data?.session?.recalls?.every((x) => x.status === 'FIRED' && x.turn?.status === 'COMPLETED') === true &&
         r.data.session.recalls.length === 2,
     );
-    const recalled = taken.data.session.history.edges
-      .map((e: any) => e.node)
-      .filter((m: any) => m.isRecall)
-      .map((m: any) => m.content);
+    const recalled = taken
+      .data!.session!.history.edges.map((e) => e.node)
+      .filter((m) => m.isRecall)
+      .map((m) => m.content);
     expect(recalled).toEqual(['while you were down', 'claimed by the dead']);
     // One model call per recall: neither fired twice.
     expect(chats()).toBe(2);

@@ -10,6 +10,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, codeOf, eventually, type ServerContext } from './support/harness.js';
 import { ollamaRequest } from './support/fake-provider.js';
+import {
+  RecallsCancelDocument,
+  RecallsCreateSessionDocument,
+  RecallsEventsDocument,
+  type RecallsEventsSubscription,
+  RecallsHistoryDocument,
+  RecallsIdsDocument,
+  RecallsListedDocument,
+  RecallsNodeDocument,
+  RecallsPendingAndAllDocument,
+  RecallsPendingDocument,
+  RecallsScheduleDocument,
+  type RecallsScheduleMutationVariables,
+  RecallsSendLongQuestionDocument,
+  RecallsSendRemindMeDocument,
+  RecallsTurnStatusDocument,
+} from './generated/graphql.js';
 
 let t: ServerContext;
 let alice: string;
@@ -31,21 +48,20 @@ afterAll(async () => {
   await t?.close();
 });
 
-const SCHEDULE = `mutation($s: ID!, $at: DateTime!, $text: String!) {
-  scheduleRecall(sessionId: $s, at: $at, text: $text) { id status dueAt text source session { id } }
-}`;
-const CANCEL = `mutation($id: ID!) { cancelRecall(id: $id) { id status cancelledAt } }`;
-const RECALL =
-  'query($id: ID!) { node(id: $id) { ... on Recall { id status text source ' +
-  'firedAt message { content isRecall role } turn { id status } } } }';
-const HISTORY =
-  'query($id: ID!) { session(id: $id) { history(last: 100) { ' +
-  'edges { node { sequenceNumber role content isRecall } } } } }';
+const SCHEDULE = RecallsScheduleDocument;
+const CANCEL = RecallsCancelDocument;
+const RECALL = RecallsNodeDocument;
+const HISTORY = RecallsHistoryDocument;
 
 async function newSession(token = alice): Promise<string> {
-  const r = await t.http(`mutation { createSession(input: {}) { id } }`, {}, token);
-  return r.data.createSession.id;
+  const r = await t.http(RecallsCreateSessionDocument, {}, token);
+  return r.data!.createSession.id;
 }
+/** An event of RecallsEvents of the given type. */
+type EventOf<N extends RecallsEventsSubscription['sessionEvents']['__typename']> = Extract<
+  RecallsEventsSubscription['sessionEvents'],
+  { __typename: N }
+>;
 /** The database id inside a global id. */
 const rawId = (gid: string) =>
   Buffer.from(gid, 'base64')
@@ -56,13 +72,12 @@ const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 const makeDue = (...ids: string[]) =>
   t.app.db.prisma.recall.updateMany({ where: { id: { in: ids.map(rawId) } }, data: { dueAt: new Date() } });
 const history = async (sessionId: string) =>
-  (await t.http(HISTORY, { id: sessionId }, alice)).data.session.history.edges.map((e: any) => e.node) as {
-    sequenceNumber: number;
-    role: string;
-    content: string;
-    isRecall: boolean;
-  }[];
-const recall = async (id: string) => (await t.http(RECALL, { id }, alice)).data?.node;
+  (await t.http(HISTORY, { id: sessionId }, alice)).data!.session!.history.edges.map((e) => e.node);
+/** The recall (null when not found or not readable); `node` is typed as the Recall its fragment selects. */
+const recall = async (id: string) => {
+  const node = (await t.http(RECALL, { id }, alice)).data?.node;
+  return node && 'status' in node ? node : null;
+};
 const fired = (id: string) =>
   eventually(
     () => recall(id),
@@ -74,13 +89,7 @@ describe('scheduled recalls', () => {
   it('a due recall fires exactly once: an isRecall message, ' +
     'answered by a turn, announced on the session events', async () => {
     const sessionId = await newSession();
-    const sub = t.subscribe(
-      'subscription($s: ID!) { sessionEvents(sessionId: $s) { __typename ... ' +
-        'on TurnStarted { turn { id } userMessage { content isRecall } } ... ' +
-        'on TurnEnded { turn { id status } assistantMessage { content } } } }',
-      { s: sessionId },
-      alice,
-    );
+    const sub = t.subscribe(RecallsEventsDocument, { s: sessionId }, alice);
     t.fake.enqueue({ text: 'Time to stretch!' });
     const scheduled = await t.http(
       SCHEDULE,
@@ -88,30 +97,26 @@ describe('scheduled recalls', () => {
       alice,
     );
     expect(scheduled.errors).toBeUndefined();
-    expect(scheduled.data.scheduleRecall).toMatchObject({
+    expect(scheduled.data!.scheduleRecall).toMatchObject({
       status: 'PENDING',
       text: 'Remind me to stretch',
       source: 'USER',
       session: { id: sessionId },
     });
-    const id = scheduled.data.scheduleRecall.id;
-    const pending = await t.http(
-      `query($id: ID!) { session(id: $id) { recalls { id status } } }`,
-      { id: sessionId },
-      alice,
-    );
-    expect(pending.data.session.recalls).toEqual([{ id, status: 'PENDING' }]);
+    const id = scheduled.data!.scheduleRecall.id;
+    const pending = await t.http(RecallsPendingDocument, { id: sessionId }, alice);
+    expect(pending.data!.session!.recalls).toEqual([{ id, status: 'PENDING' }]);
     // The subscription is live before the recall is due, so it sees the recall's turn from its start.
     await t.listening(sessionId, 1);
     await makeDue(id);
 
-    const done = await fired(id);
+    const done = (await fired(id))!;
     expect(done.message).toEqual({ content: 'Remind me to stretch', isRecall: true, role: 'USER' });
     const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'), 60_000);
-    const started = events.find((e) => e.__typename === 'TurnStarted');
-    expect(started.userMessage).toEqual({ content: 'Remind me to stretch', isRecall: true });
+    const started = events.find((e): e is EventOf<'TurnStarted'> => e.__typename === 'TurnStarted');
+    expect(started!.userMessage).toEqual({ content: 'Remind me to stretch', isRecall: true });
     expect(events.find((e) => e.__typename === 'TurnEnded')).toMatchObject({
-      turn: { id: done.turn.id, status: 'COMPLETED' },
+      turn: { id: done.turn!.id, status: 'COMPLETED' },
       assistantMessage: { content: 'Time to stretch!' },
     });
     // The model saw the text, with the notice that it is a scheduled recall.
@@ -130,13 +135,9 @@ describe('scheduled recalls', () => {
       ['ASSISTANT', 'Time to stretch!'],
     ]);
     // Pending list is empty now; includeFinished shows it.
-    const after = await t.http(
-      `query($id: ID!) { session(id: $id) { recalls { id } all: recalls(includeFinished: true) { id status } } }`,
-      { id: sessionId },
-      alice,
-    );
-    expect(after.data.session.recalls).toEqual([]);
-    expect(after.data.session.all).toEqual([{ id, status: 'FIRED' }]);
+    const after = await t.http(RecallsPendingAndAllDocument, { id: sessionId }, alice);
+    expect(after.data!.session!.recalls).toEqual([]);
+    expect(after.data!.session!.all).toEqual([{ id, status: 'FIRED' }]);
     // A fired recall cannot be cancelled.
     expect(codeOf(await t.http(CANCEL, { id }, alice))).toBe('CONFLICT');
     sub.dispose();
@@ -146,18 +147,18 @@ describe('scheduled recalls', () => {
     const sessionId = await newSession();
     // Scheduled an hour ahead (however slow the machine, both are in the future when they arrive), then made due
     // in the database once one is cancelled: only the cancel keeps it from firing.
-    const first = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'cancelled one' }, alice)).data
+    const first = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'cancelled one' }, alice)).data!
       .scheduleRecall.id;
-    const second = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'kept one' }, alice)).data
+    const second = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'kept one' }, alice)).data!
       .scheduleRecall.id;
     const cancelled = await t.http(CANCEL, { id: first }, alice);
     expect(cancelled.errors).toBeUndefined();
-    expect(cancelled.data.cancelRecall).toMatchObject({ id: first, status: 'CANCELLED' });
+    expect(cancelled.data!.cancelRecall).toMatchObject({ id: first, status: 'CANCELLED' });
     // Cancelling again answers the same.
-    expect((await t.http(CANCEL, { id: first }, alice)).data.cancelRecall.status).toBe('CANCELLED');
+    expect((await t.http(CANCEL, { id: first }, alice)).data!.cancelRecall.status).toBe('CANCELLED');
     await makeDue(first, second);
     await fired(second);
-    expect((await recall(first)).status).toBe('CANCELLED');
+    expect((await recall(first))!.status).toBe('CANCELLED');
     const rows = await history(sessionId);
     expect(rows.filter((m) => m.isRecall).map((m) => m.content)).toEqual(['kept one']);
   }, 120_000);
@@ -165,18 +166,14 @@ describe('scheduled recalls', () => {
   it('a recall due while a turn runs waits for that turn, then fires', async () => {
     const sessionId = await newSession();
     t.fake.enqueue({ text: ['slow ', 'answer ', 'in ', 'parts'], chunkDelayMs: 400 }, { text: 'recall answered' });
-    const sent = await t.http(
-      `mutation($s: ID!) { sendMessage(input: { sessionId: $s, content: "long question" }) { turn { id } } }`,
-      { s: sessionId },
-      alice,
-    );
-    const turnId = sent.data.sendMessage.turn.id;
-    const id = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'while busy' }, alice)).data
+    const sent = await t.http(RecallsSendLongQuestionDocument, { s: sessionId }, alice);
+    const turnId = sent.data!.sendMessage.turn.id;
+    const id = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'while busy' }, alice)).data!
       .scheduleRecall.id;
     await makeDue(id);
     await fired(id);
-    const first = await t.http(`query($id: ID!) { turn(id: $id) { status } }`, { id: turnId }, alice);
-    expect(first.data.turn.status).toBe('COMPLETED');
+    const first = await t.http(RecallsTurnStatusDocument, { id: turnId }, alice);
+    expect(first.data!.turn!.status).toBe('COMPLETED');
     const rows = await history(sessionId);
     expect(rows.map((m) => [m.role, m.content, m.isRecall])).toEqual([
       ['USER', 'long question', false],
@@ -206,24 +203,15 @@ describe('scheduled recalls', () => {
       { text: 'I will remind you.' },
       { text: 'Oven check!' },
     );
-    await t.http(
-      `mutation($s: ID!) { sendMessage(input: { sessionId: $s, content: "remind me in a second" }) { turn { id } } }`,
-      { s: sessionId },
-      alice,
-    );
+    await t.http(RecallsSendRemindMeDocument, { s: sessionId }, alice);
     const listed = await eventually(
-      () =>
-        t.http(
-          `query($id: ID!) { session(id: $id) { recalls(includeFinished: true) { id source text status } } }`,
-          { id: sessionId },
-          alice,
-        ),
+      () => t.http(RecallsListedDocument, { id: sessionId }, alice),
       (r) => r.data?.session?.recalls?.length === 1,
       60_000,
     );
-    const scheduled = listed.data.session.recalls[0];
+    const scheduled = listed.data!.session!.recalls[0]!;
     expect(scheduled).toMatchObject({ source: 'MODEL', text: 'check the oven' });
-    const done = await fired(scheduled.id);
+    const done = (await fired(scheduled.id))!;
     expect(done.message).toMatchObject({ content: 'check the oven', isRecall: true });
     const rows = await history(sessionId);
     const recallAt = rows.findIndex((m) => m.isRecall);
@@ -279,7 +267,7 @@ describe('scheduled recalls', () => {
   it('refuses bad input with BAD_USER_INPUT and writes ' +
     "nothing; another user's session or recall is NOT_FOUND", async () => {
     const sessionId = await newSession();
-    const cases: [string, Record<string, unknown>][] = [
+    const cases: [string, RecallsScheduleMutationVariables][] = [
       ['past', { s: sessionId, at: inMs(-1_000), text: 'x' }],
       ['too far', { s: sessionId, at: inMs(400 * 86_400_000), text: 'x' }],
       ['empty', { s: sessionId, at: inMs(60_000), text: '   ' }],
@@ -296,16 +284,14 @@ describe('scheduled recalls', () => {
     expect(codeOf(await t.http(SCHEDULE, { s: sessionId, at: inMs(60_000), text: 'mine' }, bob))).toBe('NOT_FOUND');
     expect(await t.app.db.prisma.recall.count({ where: { sessionId: rawId(sessionId) } })).toBe(0);
 
-    const id = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'private' }, alice)).data
+    const id = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'private' }, alice)).data!
       .scheduleRecall.id;
     expect(codeOf(await t.http(CANCEL, { id }, bob))).toBe('NOT_FOUND');
-    expect((await t.http(RECALL, { id }, bob)).data.node).toBeNull();
-    expect(
-      codeOf(await t.http(`query($id: ID!) { session(id: $id) { recalls { id } } }`, { id: sessionId }, auditor)),
-    ).toBe('FORBIDDEN');
+    expect((await t.http(RECALL, { id }, bob)).data!.node).toBeNull();
+    expect(codeOf(await t.http(RecallsIdsDocument, { id: sessionId }, auditor))).toBe('FORBIDDEN');
     expect(codeOf(await t.http(CANCEL, { id: 'bogus' }, alice))).toBe('BAD_USER_INPUT');
-    expect((await recall(id)).status).toBe('PENDING');
-    expect((await t.http(CANCEL, { id }, alice)).data.cancelRecall.status).toBe('CANCELLED');
+    expect((await recall(id))!.status).toBe('PENDING');
+    expect((await t.http(CANCEL, { id }, alice)).data!.cancelRecall.status).toBe('CANCELLED');
   }, 120_000);
 
   it('bounds pending recalls per session', async () => {

@@ -2,10 +2,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { startServer } from '../src/server.js';
 import {
+  TransportCreateSessionDocument,
+  TransportDeepSessionsDocument,
+  TransportDeleteDocument,
+  TransportListEventsBareDocument,
+  TransportListEventsDocument,
+  TransportPinDocument,
+  TransportRenameToRenamedDocument,
+  TransportSendDocument,
+  TransportSmallEventsDocument,
+} from './generated/graphql.js';
+import {
   codeOf,
   createTestServer,
   dbKind,
-  EVENTS_SUBSCRIPTION,
+  isEvent,
+  queryText,
+  SESSION_EVENTS,
+  type SessionEvent,
   testConfig,
   watchListeners,
   type ServerContext,
@@ -22,10 +36,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 async function newSession(token: string) {
-  const r = await t.http(`mutation { createSession(input: {}) { id } }`, {}, token);
-  return r.data.createSession.id as string;
+  const r = await t.http(TransportCreateSessionDocument, {}, token);
+  return r.data!.createSession.id;
 }
-const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`;
+const SEND = TransportSendDocument;
+/** The session event stream (the harness's EVENTS_SUBSCRIPTION) as text, for the raw clients below. */
+const EVENTS_TEXT = queryText(SESSION_EVENTS);
 
 describe(`transports (${dbKind})`, () => {
   it('serves /healthz with a database check and GraphiQL on GET /graphql', async () => {
@@ -51,8 +67,7 @@ describe(`transports (${dbKind})`, () => {
     expect(batch.status).toBeGreaterThanOrEqual(400);
     const aliases = 'query { ' + Array.from({ length: 40 }, (_, i) => `a${i}: viewer { isAdmin }`).join(' ') + ' }';
     expect((await t.http(aliases, {}, alice)).errors?.[0]?.message).toMatch(/alias/i);
-    const ok = `{ sessions { edges { node { profile { id } history { edges { node { toolCalls { id } } } } } } } }`;
-    expect((await t.http(ok, {}, alice)).errors).toBeUndefined();
+    expect((await t.http(TransportDeepSessionsDocument, {}, alice)).errors).toBeUndefined();
     // The schema has no type cycles, so depth is bounded by construction; token count is the flooding vector.
     const flood = `{ viewer { ${'isAdmin '.repeat(2500)} } }`;
     expect(JSON.stringify(await t.http(flood, {}, alice))).toMatch(/token/i);
@@ -62,20 +77,20 @@ describe(`transports (${dbKind})`, () => {
 
   it('refuses subscriptions without credentials or to a session the caller may not read', async () => {
     const sessionId = await newSession(alice);
-    const anon = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
+    const anon = t.subscribe(SESSION_EVENTS, { sessionId });
     await anon.waitFor(() => anon.errors.length > 0);
     expect(JSON.stringify(anon.errors)).toMatch(/UNAUTHENTICATED|Authentication required/);
-    const foreign = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, bob);
+    const foreign = t.subscribe(SESSION_EVENTS, { sessionId }, bob);
     await foreign.waitFor(() => foreign.errors.length > 0);
     expect(JSON.stringify(foreign.errors)).toMatch(/NOT_FOUND|not found/);
     const bad = t.ws('csk_invalid');
     const failed = await new Promise<unknown>((resolve) => {
       bad.subscribe(
-        { query: EVENTS_SUBSCRIPTION, variables: { sessionId } },
+        { query: EVENTS_TEXT, variables: { sessionId } },
         { next: () => undefined, error: resolve, complete: () => resolve('complete') },
       );
     });
-    expect(String((failed as any)?.reason ?? failed)).toMatch(/Forbidden|4403|close/i);
+    expect(String((failed as { reason?: unknown } | null)?.reason ?? failed)).toMatch(/Forbidden|4403|close/i);
   });
 
   it('streams a turn over GraphQL SSE', async () => {
@@ -85,7 +100,7 @@ describe(`transports (${dbKind})`, () => {
     const response = await fetch(`${t.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'text/event-stream', authorization: `Bearer ${alice}` },
-      body: JSON.stringify({ query: EVENTS_SUBSCRIPTION, variables: { sessionId } }),
+      body: JSON.stringify({ query: EVENTS_TEXT, variables: { sessionId } }),
       signal: controller.signal,
     });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
@@ -106,17 +121,13 @@ describe(`transports (${dbKind})`, () => {
 
   it('keeps a session list current through sessionListEvents, only for its owner', async () => {
     const listBefore = t.listenerCount('list');
-    const mine = t.subscribe(
-      `subscription { sessionListEvents { kind sessionId session { name pinned } } }`,
-      {},
-      alice,
-    );
-    const theirs = t.subscribe(`subscription { sessionListEvents { kind sessionId } }`, {}, bob);
+    const mine = t.subscribe(TransportListEventsDocument, {}, alice);
+    const theirs = t.subscribe(TransportListEventsBareDocument, {}, bob);
     await t.listening('list', listBefore + 2);
     const id = await newSession(alice);
-    await t.http(`mutation($id: ID!) { renameSession(id: $id, name: "renamed") { id } }`, { id }, alice);
-    await t.http(`mutation($id: ID!) { setSessionPinned(id: $id, pinned: true) { id } }`, { id }, alice);
-    await t.http(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id }, alice);
+    await t.http(TransportRenameToRenamedDocument, { id }, alice);
+    await t.http(TransportPinDocument, { id }, alice);
+    await t.http(TransportDeleteDocument, { id }, alice);
     const events = await mine.waitFor((es) => es.some((e) => e.kind === 'deleted'));
     expect(events.filter((e) => e.sessionId === id).map((e) => e.kind)).toEqual([
       'created',
@@ -124,35 +135,28 @@ describe(`transports (${dbKind})`, () => {
       'pinned',
       'deleted',
     ]);
-    expect(events.find((e) => e.kind === 'pinned').session).toEqual({ name: 'renamed', pinned: true });
+    expect(events.find((e) => e.kind === 'pinned')!.session).toEqual({ name: 'renamed', pinned: true });
     expect(theirs.events.filter((e) => e.sessionId === id)).toEqual([]);
   });
 
   it('subscribers share event results per document, variables and viewer without mixing them up', async () => {
     const root = (await t.app.auth.createUser('root-shared', { admin: true })).key;
     const sessionId = await newSession(alice);
-    const first = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, alice);
+    const first = t.subscribe(SESSION_EVENTS, { sessionId }, alice);
     await t.listening(sessionId);
     t.fake.enqueue({ text: ['one ', 'two'], chunkDelayMs: 10 });
     await t.http(SEND, { input: { sessionId, content: 'first turn' } }, alice);
     const before = [...(await first.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded')))];
     const cursor = before[1].eventId; // resume from inside the first turn
 
-    const same = [
-      t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, alice),
-      t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, alice),
-    ];
-    const resumed = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: cursor }, alice);
-    const admin = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId }, root);
-    const small = t.subscribe(
-      `subscription($id: ID!) { sessionEvents(sessionId: $id) { __typename ... on TextDelta { text } } }`,
-      { id: sessionId },
-      alice,
-    );
+    const same = [t.subscribe(SESSION_EVENTS, { sessionId }, alice), t.subscribe(SESSION_EVENTS, { sessionId }, alice)];
+    const resumed = t.subscribe(SESSION_EVENTS, { sessionId, after: cursor }, alice);
+    const admin = t.subscribe(SESSION_EVENTS, { sessionId }, root);
+    const small = t.subscribe(TransportSmallEventsDocument, { id: sessionId }, alice);
     await t.listening(sessionId, 6); // `first` and these five
     t.fake.enqueue({ text: ['three ', 'four'], chunkDelayMs: 10 });
     await t.http(SEND, { input: { sessionId, content: 'second turn' } }, alice);
-    const ended = (es: any[]) => es.filter((e) => e.__typename === 'TurnEnded').length >= 1;
+    const ended = (es: SessionEvent[]) => es.filter((e) => e.__typename === 'TurnEnded').length >= 1;
     const live = await Promise.all([...same, admin].map((s) => s.waitFor(ended)));
     const all = await first.waitFor((es) => es.filter((e) => e.__typename === 'TurnEnded').length === 2);
     const secondTurn = all.slice(before.length);
@@ -166,13 +170,13 @@ describe(`transports (${dbKind})`, () => {
       { __typename: 'TextDelta', text: 'three ' },
       { __typename: 'TextDelta', text: 'four' },
     ]);
-    expect(Object.keys(smallEvents.find((e) => e.__typename === 'TurnEnded'))).toEqual(['__typename']);
+    expect(Object.keys(smallEvents.find((e) => e.__typename === 'TurnEnded')!)).toEqual(['__typename']);
     for (const s of [first, ...same, resumed, admin, small]) expect(s.errors).toEqual([]);
   });
 
   it('rejects a malformed resume cursor', async () => {
     const sessionId = await newSession(alice);
-    const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: 'not-an-id' }, alice);
+    const sub = t.subscribe(SESSION_EVENTS, { sessionId, after: 'not-an-id' }, alice);
     await sub.waitFor(() => sub.errors.length > 0);
     expect(JSON.stringify(sub.errors)).toMatch(/BAD_USER_INPUT|Malformed/);
     void codeOf;
@@ -188,8 +192,8 @@ describe.skipIf(!process.env.REDIS_URL)('two server processes sharing events thr
     const bListeners = watchListeners(bApp);
     const b = await startServer(bApp);
     try {
-      const created = await a.http(`mutation { createSession(input: {}) { id } }`);
-      const sessionId = created.data.createSession.id;
+      const created = await a.http(TransportCreateSessionDocument, {});
+      const sessionId = created.data!.createSession.id;
       const { createClient } = await import('graphql-ws');
       const WebSocket = (await import('ws')).default;
       const client = createClient({
@@ -197,14 +201,15 @@ describe.skipIf(!process.env.REDIS_URL)('two server processes sharing events thr
         webSocketImpl: WebSocket,
         retryAttempts: 0,
       });
-      const events: any[] = [];
+      const events: SessionEvent[] = [];
       const done = new Promise<void>((resolve, reject) => {
         client.subscribe(
-          { query: EVENTS_SUBSCRIPTION, variables: { sessionId } },
+          { query: EVENTS_TEXT, variables: { sessionId } },
           {
             next: (v) => {
-              events.push((v.data as any).sessionEvents);
-              if ((v.data as any).sessionEvents.__typename === 'TurnEnded') resolve();
+              const event = (v.data as { sessionEvents: SessionEvent }).sessionEvents;
+              events.push(event);
+              if (event.__typename === 'TurnEnded') resolve();
             },
             error: reject,
             complete: () => undefined,
@@ -218,7 +223,7 @@ describe.skipIf(!process.env.REDIS_URL)('two server processes sharing events thr
       await done;
       expect(
         events
-          .filter((e) => e.__typename === 'TextDelta')
+          .filter(isEvent('TextDelta'))
           .map((e) => e.text)
           .join(''),
       ).toBe('across processes');

@@ -55,7 +55,9 @@ describe('graphql-ws sockets per client address', () => {
     expect(await connect(t.wsUrl)).toEqual({ status: 429 });
     // The sockets already open are untouched: each still answers a query.
     const first = sockets[0]!;
-    const answer = new Promise<any>((resolve) => first.once('message', (data) => resolve(JSON.parse(data.toString()))));
+    const answer = new Promise<unknown>((resolve) =>
+      first.once('message', (data) => resolve(JSON.parse(data.toString()))),
+    );
     first.send(JSON.stringify({ id: 'q', type: 'subscribe', payload: { query: '{ __typename }' } }));
     expect(await answer).toMatchObject({ id: 'q', type: 'next', payload: { data: { __typename: 'Query' } } });
 

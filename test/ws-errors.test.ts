@@ -7,7 +7,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { createTestServer, type ServerContext } from './support/harness.js';
+import {
+  WsErrorsCreateSessionDocument,
+  WsErrorsLiveDocument,
+  type WsErrorsLiveSubscription,
+  WsErrorsRenameDocument,
+} from './generated/graphql.js';
+import { createTestServer, queryText, type ServerContext } from './support/harness.js';
 
 let t: ServerContext;
 beforeAll(async () => {
@@ -15,10 +21,10 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => t?.close());
 
-const LIVE = 'subscription($id: ID!){ sessionEvents(sessionId: $id){ __typename ... on SessionRenamed { name } } }';
+const LIVE = queryText(WsErrorsLiveDocument);
 
 it('a syntax error and an over-cost operation fail alone; the socket and its live subscription live on', async () => {
-  const { data } = await t.gql<{ createSession: { id: string } }>('mutation { createSession(input: {}) { id } }');
+  const { data } = await t.gql(WsErrorsCreateSessionDocument, {});
   const id = data!.createSession.id;
   let closed: unknown = null;
   let opened = 0;
@@ -37,7 +43,7 @@ it('a syntax error and an over-cost operation fail alone; the socket and its liv
       { query: LIVE, variables: { id } },
       {
         next: (value) => {
-          if (value.data) events.push((value.data as any).sessionEvents);
+          if (value.data) events.push((value.data as WsErrorsLiveSubscription).sessionEvents);
           onEvent();
         },
         error: () => undefined,
@@ -71,10 +77,7 @@ it('a syntax error and an over-cost operation fail alone; the socket and its liv
       };
     });
     await t.listening(id);
-    await t.gql('mutation($id: ID!, $n: String!) { renameSession(id: $id, name: $n) { id } }', {
-      id,
-      n: 'after the errors',
-    });
+    await t.gql(WsErrorsRenameDocument, { id, n: 'after the errors' });
     await renamed;
     expect(closed).toBeNull();
     expect(opened).toBe(1);

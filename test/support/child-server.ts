@@ -13,6 +13,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { print } from 'graphql';
+import type { GqlResult, SendGql } from './harness.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -25,11 +28,8 @@ export interface ChildServer {
   lines: string[];
   /** resolves with the exit code (or signal) once the process has exited */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  gql<T = any>(
-    query: string,
-    variables?: Record<string, unknown>,
-    token?: string,
-  ): Promise<{ data?: T; errors?: any[] }>;
+  /** GraphQL over HTTP, as the harness sends it: a typed document (test/generated) or a query string */
+  gql: SendGql;
   waitForLine(match: (line: string) => boolean, timeoutMs?: number): Promise<string>;
   kill(signal?: NodeJS.Signals): void;
 }
@@ -142,13 +142,17 @@ export async function startChildServer(
   } else {
     await exited;
   }
-  const gql = async <T>(query: string, variables: Record<string, unknown> = {}, token?: string) => {
+  const gql: SendGql = async (
+    query: string | TypedDocumentNode<unknown, never>,
+    variables: Record<string, unknown> = {},
+    token?: string,
+  ) => {
     const response = await fetch(`${url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ query, variables }),
+      body: JSON.stringify({ query: typeof query === 'string' ? query : print(query), variables }),
     });
-    return (await response.json()) as { data?: T; errors?: any[] };
+    return (await response.json()) as GqlResult<never>;
   };
   return {
     url,

@@ -12,7 +12,20 @@
  * there afterwards, both are fine).
  */
 import { randomBytes } from 'node:crypto';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { print } from 'graphql';
 import pg from 'pg';
+import {
+  DurabilityCreateSessionDocument,
+  DurabilityRenameDocument,
+  DurabilitySendDocument,
+  DurabilitySessionDocument,
+  DurabilityShareDocument,
+  DurabilitySharedSessionDocument,
+  DurabilityTurnStatusDocument,
+  DurabilityUploadDocument,
+  type DurabilityUploadMutation,
+} from '../generated/graphql.js';
 import { messagesOf } from './fake-provider.js';
 
 export interface SessionEntry {
@@ -37,18 +50,28 @@ export const newLedger = (): Ledger => ({ sessions: [], acknowledged: 0 });
 /** The reply the fake provider gives to a message: derived from it, so every reply is unique. */
 export const replyTo = (content: string) => `reply to ${content}`;
 
-type Gql = <T = any>(query: string, variables?: Record<string, unknown>) => Promise<T>;
+/**
+ * Sends one operation and answers its data, throwing on errors: a generated typed document (test/generated), whose
+ * variables and data are typed by it, or a query string, whose data is `T`.
+ */
+export interface Gql {
+  <R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables: V): Promise<R>;
+  <T = unknown>(query: string, variables?: Record<string, unknown>): Promise<T>;
+}
+
+const textOf = (query: string | TypedDocumentNode<unknown, never>) =>
+  typeof query === 'string' ? query : print(query);
 
 export function client(url: string, token?: string): Gql {
-  return async (query, variables = {}) => {
+  return async (query: string | TypedDocumentNode<unknown, never>, variables: Record<string, unknown> = {}) => {
     const response = await fetch(`${url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ query, variables }),
+      body: JSON.stringify({ query: textOf(query), variables }),
     });
-    const body = (await response.json()) as { data?: any; errors?: { message: string }[] };
+    const body = (await response.json()) as { data?: never; errors?: { message: string }[] };
     if (body.errors?.length) throw new Error(`GraphQL: ${body.errors.map((e) => e.message).join('; ')}`);
-    return body.data;
+    return body.data as never;
   };
 }
 
@@ -56,12 +79,7 @@ async function uploadFile(url: string, sessionId: string, filename: string, cont
   const fd = new FormData();
   fd.set(
     'operations',
-    JSON.stringify({
-      query:
-        'mutation($sessionId: ID!, $files: [File!]!) { ' +
-        'uploadSessionFiles(sessionId: $sessionId, files: $files) { filename size } }',
-      variables: { sessionId, files: [null] },
-    }),
+    JSON.stringify({ query: textOf(DurabilityUploadDocument), variables: { sessionId, files: [null] } }),
   );
   fd.set('map', JSON.stringify({ 0: ['variables.files.0'] }));
   fd.set('0', new Blob([content], { type: 'text/plain' }), filename);
@@ -70,18 +88,17 @@ async function uploadFile(url: string, sessionId: string, filename: string, cont
     headers: { 'x-graphql-yoga-csrf': '1', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: fd,
   });
-  const body = (await response.json()) as { data?: any; errors?: { message: string }[] };
+  const body = (await response.json()) as { data?: DurabilityUploadMutation; errors?: { message: string }[] };
   if (body.errors?.length || !body.data) throw new Error(`upload: ${JSON.stringify(body.errors)}`);
-  return body.data.uploadSessionFiles[0] as { filename: string; size: number };
+  return body.data.uploadSessionFiles[0]!;
 }
 
 /** Waits for the turn to leave RUNNING (the server's own record, read back until it changes). */
 async function waitTurnEnd(gql: Gql, turnId: string, timeoutMs = 60_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const { turn } = await gql<{ turn: { status: string } }>('query($id: ID!) { turn(id: $id) { status } }', {
-      id: turnId,
-    });
+    const { turn } = await gql(DurabilityTurnStatusDocument, { id: turnId });
+    if (!turn) throw new Error(`turn ${turnId} not found`);
     if (turn.status !== 'RUNNING') return turn.status;
     if (Date.now() > deadline) throw new Error(`turn ${turnId} still RUNNING after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 25));
@@ -95,19 +112,13 @@ async function waitTurnEnd(gql: Gql, turnId: string, timeoutMs = 60_000): Promis
  */
 export async function writeRound(url: string, ledger: Ledger, tag: string, token?: string): Promise<void> {
   const gql = client(url, token);
-  const { createSession } = await gql<{ createSession: { id: string; name: string | null } }>(
-    'mutation($name: String) { createSession(input: { name: $name }) { id name } }',
-    { name: `session ${tag}` },
-  );
+  const { createSession } = await gql(DurabilityCreateSessionDocument, { name: `session ${tag}` });
   const entry: SessionEntry = { id: createSession.id, name: createSession.name, messages: [], files: [] };
   ledger.sessions.push(entry);
   ledger.acknowledged++;
 
   const content = `message ${tag} ${randomBytes(4).toString('hex')}`;
-  const { sendMessage } = await gql<{ sendMessage: { turn: { id: string } } }>(
-    'mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }',
-    { input: { sessionId: entry.id, content } },
-  );
+  const { sendMessage } = await gql(DurabilitySendDocument, { input: { sessionId: entry.id, content } });
   entry.messages.push({ role: 'USER', content });
   ledger.acknowledged++;
   if ((await waitTurnEnd(gql, sendMessage.turn.id)) === 'COMPLETED') {
@@ -117,10 +128,7 @@ export async function writeRound(url: string, ledger: Ledger, tag: string, token
 
   const name = `renamed ${tag}`;
   entry.pendingName = name;
-  await gql('mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id } }', {
-    id: entry.id,
-    name,
-  });
+  await gql(DurabilityRenameDocument, { id: entry.id, name });
   entry.name = name;
   delete entry.pendingName;
   ledger.acknowledged++;
@@ -129,10 +137,7 @@ export async function writeRound(url: string, ledger: Ledger, tag: string, token
   entry.files.push(file);
   ledger.acknowledged++;
 
-  const { shareSession } = await gql<{ shareSession: { token: string } }>(
-    'mutation($id: ID!) { shareSession(id: $id) { token } }',
-    { id: entry.id },
-  );
+  const { shareSession } = await gql(DurabilityShareDocument, { id: entry.id });
   entry.shareToken = shareSession.token;
   ledger.acknowledged++;
 }
@@ -150,13 +155,7 @@ export async function verifyLedger(url: string, ledger: Ledger, token?: string):
   const lost: string[] = [];
   const duplicates: string[] = [];
   for (const entry of ledger.sessions) {
-    const { session } = await gql<{ session: any }>(
-      `query($id: ID!) { session(id: $id) {
-        name shareUrl files { filename size }
-        history(first: 200) { edges { node { role content } } }
-      } }`,
-      { id: entry.id },
-    );
+    const { session } = await gql(DurabilitySessionDocument, { id: entry.id });
     if (!session) {
       lost.push(`session ${entry.id}`);
       lost.push(...entry.messages.map((m) => `message ${m.content}`), ...entry.files.map((f) => `file ${f.filename}`));
@@ -166,24 +165,19 @@ export async function verifyLedger(url: string, ledger: Ledger, token?: string):
     }
     if (session.name !== entry.name && session.name !== entry.pendingName)
       lost.push(`rename ${entry.name} (found ${session.name})`);
-    const history = (session.history.edges as { node: { role: string; content: string } }[]).map((e) => e.node);
+    const history = session.history.edges.map((e) => e.node);
     for (const m of entry.messages) {
       const found = history.filter((h) => h.role === m.role && h.content === m.content).length;
       if (found === 0) lost.push(`${m.role} message ${m.content}`);
       if (found > 1) duplicates.push(`${m.role} message ${m.content} ×${found}`);
     }
     for (const f of entry.files) {
-      const found = (session.files as { filename: string; size: number }[]).filter(
-        (x) => x.filename === f.filename && x.size === f.size,
-      ).length;
+      const found = session.files.filter((x) => x.filename === f.filename && x.size === f.size).length;
       if (found === 0) lost.push(`file ${f.filename}`);
       if (found > 1) duplicates.push(`file ${f.filename} ×${found}`);
     }
     if (entry.shareToken) {
-      const { sharedSession } = await client(url)<{ sharedSession: { name: string | null } | null }>(
-        'query($token: String!) { sharedSession(token: $token) { name } }',
-        { token: entry.shareToken },
-      );
+      const { sharedSession } = await client(url)(DurabilitySharedSessionDocument, { token: entry.shareToken });
       if (!sharedSession || !session.shareUrl?.includes(entry.shareToken)) lost.push(`share ${entry.shareToken}`);
     }
   }
