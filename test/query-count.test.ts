@@ -134,7 +134,16 @@ it('answers session(id:) with one history page in one statement, the same page t
     'edges { cursor displayIndex node { id content archived sequenceNumber } } }';
   const read = (args: string, extra = '') =>
     gql(`{ session(id: "${id}") { id ${extra} ${fields.replace('ARGS', args)} } }`, owner.key);
-  for (const args of ['last: 3', 'first: 5', 'first: 2, after: "bTox"', 'last: 2, before: "bTo2"', 'last: 0']) {
+  for (const args of [
+    'last: 3',
+    'first: 5',
+    'first: 2, after: "bTox"',
+    'last: 2, before: "bTo2"',
+    'last: 0',
+    // cursors past any position (beyond 2^31 and 2^53): the same answer as the two-step path
+    'first: 2, after: "bTo5OTk5OTk5OTk5OTk5OTk5OTk5OQ"',
+    'last: 2, before: "bTo5OTk5OTk5OTk5"',
+  ]) {
     statements = 0;
     const one = await read(args);
     expect(one.errors).toBeUndefined();
@@ -143,7 +152,7 @@ it('answers session(id:) with one history page in one statement, the same page t
     statements = 0;
     const two = await read(args, 'profile { key }');
     // the row with its profile, and the page unless it is empty
-    if (args !== 'last: 0') expect(statements).toBeGreaterThan(1);
+    if (one.data.session.history.edges.length > 0) expect(statements).toBeGreaterThan(1);
     expect(one.data.session.history).toEqual(two.data.session.history);
     expect(one.data.session.history.totalCount).toBe(9);
   }

@@ -150,12 +150,15 @@ export class SessionStore {
     const params: unknown[] = [id];
     const add = (value: unknown) => `$${params.push(value)}`;
     const scope = scopeSql(sessionScope(viewer, 'read'), 's.user_id', add);
-    const lower = `${add(bounds.lower)}::int`;
-    const upper = bounds.before === null ? 's.display_count' : `LEAST(${add(bounds.before)}::int, s.display_count)`;
+    // A cursor may name any position (even past 2^53): positions are int columns, so clamping at 2^31 selects the
+    // same rows, and bigint arithmetic cannot overflow.
+    const position = (value: number) => `${add(Math.min(value, 2 ** 31))}::bigint`;
+    const lower = position(bounds.lower);
+    const upper = bounds.before === null ? 's.display_count' : `LEAST(${position(bounds.before)}, s.display_count)`;
     const [lo, hi] =
       bounds.first === null
-        ? [`GREATEST(${lower}, ${upper} - ${add(bounds.size)}::int)`, `GREATEST(${lower}, ${upper})`]
-        : [lower, `GREATEST(${lower}, LEAST(${upper}, ${lower} + ${add(bounds.first)}::int))`];
+        ? [`GREATEST(${lower}, ${upper} - ${add(bounds.size)}::bigint)`, `GREATEST(${lower}, ${upper})`]
+        : [lower, `GREATEST(${lower}, LEAST(${upper}, ${lower} + ${add(bounds.first)}::bigint))`];
     const columns = SESSION_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, '$1s.$2');
     const range = 'session_id = s.id AND display_index >= b.lo AND display_index < b.hi';
     const sql = `SELECT ${columns}, (SELECT json_agg(m ORDER BY m."displayIndex") FROM (
