@@ -25,7 +25,6 @@ import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { encodeIndexCursor, encodeJsonCursor } from '../src/sessions/cursors.js';
-import { MESSAGE_COLUMNS, type MessageRow, toStoredMessage } from '../src/store/rows.js';
 import { percentile } from './lib.js';
 import { BENCH_URL, BIG_SESSION } from './seed.js';
 
@@ -62,7 +61,6 @@ async function serveBare() {
   const { anonymousViewer: viewer } = await import('../src/auth/auth.js');
   const db = await openDatabase({ url: BENCH_URL, poolSize: 10 });
   const store = new SessionStore(db);
-  const pool = new pg.Pool({ connectionString: BENCH_URL, max: 10 });
   const list = async () => {
     const page = await store.listPage({ viewer, orderBy: 'LAST_ACTIVE', direction: 'DESC', first: PAGE });
     const edges = page.rows.map((s) => ({
@@ -80,24 +78,12 @@ async function serveBare() {
   };
   const history = async (variables: { id: string; last: number; before?: string }) => {
     const id = decodeGlobalID(variables.id).id;
-    const session = await pool.query('SELECT display_count FROM sessions WHERE id = $1::uuid', [id]);
-    if (!session.rows[0]) return { data: { session: null } };
-    const total = Number(session.rows[0].display_count);
-    const before = variables.before ? Number(Buffer.from(variables.before, 'base64url').toString().slice(2)) : total;
-    const end = Math.min(before, total);
-    const start = Math.max(0, end - variables.last);
-    const rows = await pool.query(
-      `SELECT * FROM (
-         SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive
-          WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3
-         UNION ALL
-         SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages
-          WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3
-       ) m ORDER BY "displayIndex"`,
-      [id, start, end],
-    );
-    const edges = rows.rows.map((r: MessageRow & { archived: boolean }) => {
-      const m = toStoredMessage(r, r.archived);
+    // The service's one statement (SessionStore.readableWithPage): the row with the access rule, and the page.
+    const before = variables.before ? Number(Buffer.from(variables.before, 'base64url').toString().slice(2)) : null;
+    const found = await store.readableWithPage(viewer, id, { lower: 0, before, first: null, size: variables.last });
+    if (!found) return { data: { session: null } };
+    const total = found.session.displayCount;
+    const edges = found.rows.map((m) => {
       return {
         cursor: encodeIndexCursor(m.displayIndex!),
         displayIndex: m.displayIndex,
@@ -130,7 +116,6 @@ async function serveBare() {
   });
   process.on('SIGTERM', async () => {
     server.close();
-    await pool.end();
     await db.close();
     process.exit(0);
   });

@@ -27,6 +27,11 @@ beforeAll(async () => {
         if (model !== 'ApiKey') statements++;
         return query(args);
       },
+      // Prisma's raw statements (the ordinary history page's displayRange): not seen by `$allOperations`.
+      $queryRawUnsafe: ({ args, query }) => {
+        statements++;
+        return query(args);
+      },
       user: {
         $allOperations: ({ args, query }) => {
           userQueries++;
@@ -110,4 +115,71 @@ it('answers a sessions list page (count, rows, previews) in one statement, whate
     'eve',
   ]);
   expect(statements).toBe(2);
+}, 120_000);
+
+it('answers session(id:) with one history page in one statement, the same page the two-step path answers', async () => {
+  const owner = await app.auth.createUser('hal');
+  const other = await app.auth.createUser('ida');
+  const created = await gql(`mutation { createSession(input: { name: "h" }) { id } }`, owner.key);
+  const id: string = created.data.createSession.id;
+  const raw = Buffer.from(id, 'base64').toString().split(':')[1]!;
+  await app.store.append(
+    raw,
+    Array.from({ length: 9 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `m${i}` }) as const),
+  );
+  // rows 0–3 archived: a page spans both tables
+  await app.store.archiveOldMessages(raw, 4);
+  const fields =
+    'displayMessageCount history(ARGS) { totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } ' +
+    'edges { cursor displayIndex node { id content archived sequenceNumber } } }';
+  const read = (args: string, extra = '') =>
+    gql(`{ session(id: "${id}") { id ${extra} ${fields.replace('ARGS', args)} } }`, owner.key);
+  for (const args of [
+    'last: 3',
+    'first: 5',
+    'first: 2, after: "bTox"',
+    'last: 2, before: "bTo2"',
+    'last: 0',
+    // cursors past any position (beyond 2^31 and 2^53): the same answer as the two-step path
+    'first: 2, after: "bTo5OTk5OTk5OTk5OTk5OTk5OTk5OQ"',
+    'last: 2, before: "bTo5OTk5OTk5OTk5"',
+  ]) {
+    statements = 0;
+    const one = await read(args);
+    expect(one.errors).toBeUndefined();
+    expect(statements).toBe(1);
+    // a relation in the selection takes the ordinary path (Prisma's row with its profile, then the page)
+    statements = 0;
+    const two = await read(args, 'profile { key }');
+    // the row with its profile, and the page unless it is empty
+    if (one.data.session.history.edges.length > 0) expect(statements).toBeGreaterThan(1);
+    expect(one.data.session.history).toEqual(two.data.session.history);
+    expect(one.data.session.history.totalCount).toBe(9);
+  }
+  const newest = await read('last: 5');
+  expect(newest.data.session.history.edges.map((e: { node: { archived: boolean } }) => e.node.archived)).toEqual([
+    false,
+    false,
+    false,
+    false,
+    false,
+  ]);
+  const spanning = await read('first: 6');
+  expect(spanning.data.session.history.edges.map((e: { node: { content: string } }) => e.node.content)).toEqual([
+    'm0',
+    'm1',
+    'm2',
+    'm3',
+    'm4',
+    'm5',
+  ]);
+  // another user: null, in the same one statement
+  statements = 0;
+  const foreign = await gql(`{ session(id: "${id}") { history(last: 2) { totalCount } } }`, other.key);
+  expect(foreign.errors).toBeUndefined();
+  expect(foreign.data.session).toBeNull();
+  expect(statements).toBe(1);
+  // bad page arguments are still reported at the history field
+  const bad = await read('first: 1, last: 1');
+  expect(bad.errors?.[0]).toMatchObject({ path: ['session', 'history'], extensions: { code: 'BAD_USER_INPUT' } });
 }, 120_000);

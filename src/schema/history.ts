@@ -1,6 +1,7 @@
 /** Session.history: the display history connection, hot and archived rows seamlessly. */
 import { historyPage, type HistoryEdge, type HistoryPage } from '../sessions/history-page.js';
 import { builder } from './builder.js';
+import { prefetchedHistory } from './history-prefetch.js';
 import { MessageRef } from './message.js';
 import { SessionRef } from './session.js';
 
@@ -27,6 +28,7 @@ builder.prismaObjectFields(SessionRef, (t) => ({
     args: { first: t.arg.int(), after: t.arg.string(), last: t.arg.int(), before: t.arg.string() },
     description: 'Display history, hot and archived, oldest first. `last: N` is the newest page.',
     select: { id: true, displayCount: true },
-    resolve: (s, args, ctx): Promise<HistoryPage> => historyPage(ctx.app.store, s, args, ctx.app.config.maxPageSize),
+    resolve: async (s, args, ctx, info): Promise<HistoryPage> =>
+      prefetchedHistory(s, info) ?? historyPage(ctx.app.store, s, args, ctx.app.config.maxPageSize),
   }),
 }));

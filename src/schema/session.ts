@@ -18,10 +18,18 @@ import DataLoader from 'dataloader';
 import { can } from '../auth/policy.js';
 import { costOf, type Usage } from '../domain/cost.js';
 import { ZERO_USAGE } from '../domain/types.js';
-import { DEFAULT_SESSION_PAGE, listSessions, type SessionListEdge, type SessionListPage } from '../sessions/list.js';
-import { Forbidden } from '../store/errors.js';
+import { readableWithHistoryPage } from '../sessions/history-page.js';
+import {
+  DEFAULT_SESSION_PAGE,
+  listSessions,
+  type SessionListEdge,
+  type SessionListPage,
+  wantsRelations,
+} from '../sessions/list.js';
+import { BadInput, Forbidden } from '../store/errors.js';
 import { usersByIds } from '../store/users.js';
 import { builder, type Context } from './builder.js';
+import { plainHistorySelection, withPrefetchedHistory } from './history-prefetch.js';
 import { argumentGiven, parseGlobalId, sessionGlobalId } from './ids.js';
 import { MessageRef } from './message.js';
 import { nextPromptOf } from './next-prompt.js';
@@ -155,8 +163,18 @@ builder.queryFields((t) => ({
     type: 'Session',
     nullable: true,
     args: { id: t.arg.globalID({ for: SessionRef, required: true }) },
-    // One query: the selection drives the SQL and the access rule is part of the filter.
-    resolve: (query, _root, args, ctx) => ctx.app.store.findReadable(ctx.viewer, args.id.id, query),
+    // One query: the selection drives the SQL and the access rule is part of the filter. A selection of the
+    // session's own columns and one history page reads both in that one statement (history-prefetch.ts).
+    resolve: async (query, _root, args, ctx, info) => {
+      const history = wantsRelations(query) ? null : plainHistorySelection(info);
+      if (!history) return ctx.app.store.findReadable(ctx.viewer, args.id.id, query);
+      const { store, config } = ctx.app;
+      const found = await readableWithHistoryPage(store, ctx.viewer, args.id.id, history.args, config.maxPageSize)
+        // bad page arguments: the ordinary path, so that the history field reports them at its own path
+        .catch((error: unknown) => (error instanceof BadInput ? undefined : Promise.reject(error)));
+      if (found === undefined) return store.findReadable(ctx.viewer, args.id.id, query);
+      return found && withPrefetchedHistory(found.session, history.field, found.page);
+    },
   }),
   sessions: t.withAuth({ authenticated: true }).field({
     type: SessionConnectionRef,

@@ -3,8 +3,9 @@
  */
 import { encodeIndexCursor } from './cursors.js';
 import type { StoredMessage } from '../store/rows.js';
-import type { SessionStore, SnapshotCut } from '../store/sessions.js';
-import { type PageArgs, pageWindow } from './paging.js';
+import type { SessionRow, SessionStore, SnapshotCut } from '../store/sessions.js';
+import type { Viewer } from '../auth/policy.js';
+import { type PageArgs, pageBounds, pageWindow, windowOf } from './paging.js';
 
 export interface HistoryEdge {
   cursor: string;
@@ -28,7 +29,29 @@ export async function historyPage(
 ): Promise<HistoryPage> {
   const total = session.displayCount;
   const { start, end } = pageWindow(args, total, maxPageSize);
-  const rows = await store.displayRange(session.id, start, end, cut);
+  return pageOf(await store.displayRange(session.id, start, end, cut), start, end, total);
+}
+
+/**
+ * `session(id:)` with its history page in one statement (SessionStore.readableWithPage): the session row (null when
+ * the viewer may not read it) and the page its `history` field answers.
+ */
+export async function readableWithHistoryPage(
+  store: SessionStore,
+  viewer: Viewer,
+  id: string,
+  args: PageArgs,
+  maxPageSize: number,
+): Promise<{ session: SessionRow; page: HistoryPage } | null> {
+  const bounds = pageBounds(args, maxPageSize);
+  const found = await store.readableWithPage(viewer, id, bounds);
+  if (!found) return null;
+  const total = found.session.displayCount;
+  const { start, end } = windowOf(bounds, total);
+  return { session: found.session, page: pageOf(found.rows, start, end, total) };
+}
+
+function pageOf(rows: StoredMessage[], start: number, end: number, total: number): HistoryPage {
   const edges = rows.map((node) => ({
     cursor: encodeIndexCursor(node.displayIndex!),
     displayIndex: node.displayIndex!,

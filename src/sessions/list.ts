@@ -90,7 +90,7 @@ export async function listSessions(
 }
 
 /** What a Pothos selection asks beyond the session's own columns (relations): then Prisma reads the rows. */
-const wantsRelations = (query: SessionQuery) =>
+export const wantsRelations = (query: SessionQuery) =>
   Object.keys(query.include ?? {}).length > 0 || Object.keys(query.select ?? {}).length > 0;
 
 /**

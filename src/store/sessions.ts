@@ -135,6 +135,50 @@ export class SessionStore {
   }
 
   /**
+   * A session the viewer may read and one page of its display history, in
+   * one statement on the raw driver (the `session(id:) { history }` read):
+   * the access rule is in the filter, the page's bounds are computed from the
+   * row's display_count the way `pageWindow` does, and the page comes back as
+   * one JSON array beside the session's columns. Null when the viewer may not
+   * read the session (or it does not exist).
+   */
+  async readableWithPage(
+    viewer: Viewer,
+    id: string,
+    bounds: PageBounds,
+  ): Promise<{ session: SessionRow; rows: StoredMessage[] } | null> {
+    const params: unknown[] = [id];
+    const add = (value: unknown) => `$${params.push(value)}`;
+    const scope = scopeSql(sessionScope(viewer, 'read'), 's.user_id', add);
+    // A cursor may name any position (even past 2^53): positions are int columns, so clamping at 2^31 selects the
+    // same rows, and bigint arithmetic cannot overflow.
+    const position = (value: number) => `${add(Math.min(value, 2 ** 31))}::bigint`;
+    const lower = position(bounds.lower);
+    const upper = bounds.before === null ? 's.display_count' : `LEAST(${position(bounds.before)}, s.display_count)`;
+    const [lo, hi] =
+      bounds.first === null
+        ? [`GREATEST(${lower}, ${upper} - ${add(bounds.size)}::bigint)`, `GREATEST(${lower}, ${upper})`]
+        : [lower, `GREATEST(${lower}, LEAST(${upper}, ${lower} + ${add(bounds.first)}::bigint))`];
+    const columns = SESSION_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, '$1s.$2');
+    const range = 'session_id = s.id AND display_index >= b.lo AND display_index < b.hi';
+    const sql = `SELECT ${columns}, (SELECT json_agg(m ORDER BY m."displayIndex") FROM (
+        SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive WHERE ${range}
+        UNION ALL
+        SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages WHERE ${range}
+      ) m) AS page
+      FROM sessions s CROSS JOIN LATERAL (SELECT ${lo} AS lo, ${hi} AS hi) b
+      WHERE s.id = $1::uuid AND ${scope}`;
+    const [found] = await this.db.raw.query<SessionRow & { page: (MessageRow & { archived: boolean })[] | null }>(
+      sql,
+      params,
+    );
+    if (!found) return null;
+    const { page, ...session } = found;
+    const rows = (page ?? []).map((r) => toStoredMessage({ ...r, createdAt: new Date(r.createdAt) }, r.archived));
+    return { session: session as SessionRow, rows };
+  }
+
+  /**
    * One page of session summaries: pinned first, then the requested order,
    * keyset-paginated on (pinned, order value, id). History is never loaded;
    * displayMessageCount is a column kept by appends.
@@ -676,6 +720,18 @@ const SESSION_COLUMNS =
   context_token_count AS "contextTokenCount", created_at AS "createdAt", last_active AS "lastActive",
   planning_logs AS "planningLogs", usage, metadata, checkpoint, last_rewind_report AS "lastRewindReport",
   next_sequence AS "nextSequence", display_count AS "displayCount"`;
+
+/**
+ * A history page's bounds before the session's display count is known (see `pageWindow`): the lower position (after
+ * the `after` cursor), the `before` cursor's position (null: the end), and either `first` or the page `size` back
+ * from the upper bound.
+ */
+export interface PageBounds {
+  lower: number;
+  before: number | null;
+  first: number | null;
+  size: number;
+}
 
 /** A policy scope as an SQL condition on a sessions owner column (`s.user_id`); `add` binds a parameter. */
 export function scopeSql(scope: SessionScope, ownerColumn: string, add: (value: unknown) => string): string {
