@@ -1,5 +1,6 @@
 /** Entry point of `npm start`: configuration, app, server, graceful shutdown. */
-import { ConfigError, loadConfig } from './config.js';
+import { setFlagsFromString } from 'node:v8';
+import { type Config, ConfigError, loadConfig } from './config.js';
 import { createApp } from './app.js';
 import { startServer } from './server.js';
 import { appRoutes } from './routes.js';
@@ -7,7 +8,7 @@ import { startAdminSocket } from './admin/socket.js';
 import { checkProvidersInBackground } from './llm/check.js';
 
 async function main() {
-  let config;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
@@ -17,6 +18,11 @@ async function main() {
     }
     throw error;
   }
+  // On a PostgreSQL server the only WebAssembly here is Prisma's query compiler, which runs once per query shape
+  // (its plans are cached): V8's optimizing tier for it costs ~50 MB of idle RSS and buys nothing measurable
+  // (docs/performance.md, "Idle memory"). The embedded PGlite is itself WebAssembly and keeps the optimizing tier.
+  // Set before the app is built: the module compiles on the first query.
+  if (config.databaseUrl) setFlagsFromString('--liftoff-only');
   const app = await createApp(config);
   const running = await startServer(app, { routes: appRoutes(app) });
   await app.start?.();

@@ -12,6 +12,7 @@
  * test waits for the event it needs, never for a fixed time.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
@@ -74,12 +75,21 @@ function spawnNode(
   });
 }
 
+/** Runs package.json's `start` command (`node <node flags> scripts/start.mjs`) as npm would, without npm. */
+function spawnNpmStart(env: Record<string, string | undefined>): ChildProcess {
+  const { scripts } = JSON.parse(readFileSync(`${repoRoot}package.json`, 'utf8')) as { scripts: { start: string } };
+  const [command, ...words] = scripts.start.split(/\s+/);
+  const script = words.pop();
+  if (command !== 'node' || !script) throw new Error(`unexpected start script: ${scripts.start}`);
+  return spawnNode(script, env, words);
+}
+
 export async function startChildServer(
   env: Record<string, string | undefined>,
   options: ChildServerOptions = {},
 ): Promise<ChildServer> {
   const serverEnv = { HOST: '127.0.0.1', PORT: '0', ...env };
-  const child = options.asNpmStart ? spawnNode('scripts/start.mjs', serverEnv) : spawnTsx('src/main.ts', [], serverEnv);
+  const child = options.asNpmStart ? spawnNpmStart(serverEnv) : spawnTsx('src/main.ts', [], serverEnv);
   const lines: string[] = [];
   const waiters: { match: (line: string) => boolean; resolve: (line: string) => void }[] = [];
   const onLine = (line: string) => {
