@@ -73,7 +73,7 @@ export interface SendGql {
     variables: V,
     token?: string,
   ): Promise<GqlResult<R>>;
-  <T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GqlResult<T>>;
+  <T = unknown>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GqlResult<T>>;
 }
 
 /**
@@ -170,7 +170,7 @@ export interface Subscribe {
   (query: string, variables: Record<string, unknown>, token?: string): Subscription;
 }
 
-export interface Subscription<E = any> {
+export interface Subscription<E = unknown> {
   events: E[];
   errors: unknown[];
   waitFor(predicate: (events: E[]) => boolean, timeoutMs?: number): Promise<E[]>;
