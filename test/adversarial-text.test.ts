@@ -10,7 +10,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TITLE_PROMPT } from '../src/domain/titles.js';
-import { createTestServer, dbKind, EVENTS_SUBSCRIPTION, type ServerContext } from './support/harness.js';
+import { AdversarialTextCreateSessionDocument, AdversarialTextSendDocument } from './generated/graphql.js';
+import { createTestServer, dbKind, isEvent, type ServerContext, SESSION_EVENTS } from './support/harness.js';
 import { messagesOf } from './support/fake-provider.js';
 
 let t: ServerContext;
@@ -51,8 +52,8 @@ describe(`adversarial text (${dbKind})`, () => {
     'a %j message of 200,000 characters completes, with its reply and its title',
     async (unit) => {
       const content = fill(unit);
-      const created = await t.http(`mutation { createSession(input: {}) { id name } }`);
-      const sessionId = created.data.createSession.id as string;
+      const created = await t.http(AdversarialTextCreateSessionDocument, {});
+      const sessionId = created.data!.createSession.id;
       const title = `Shape ${SHAPES.indexOf(unit)} title`;
       // The reply streams the same shape in small pieces (the repeat guard sees every one);
       // the title reply hides a long run of it in a reasoning block before the title.
@@ -60,28 +61,23 @@ describe(`adversarial text (${dbKind})`, () => {
         messagesOf(call.body)[0]?.content === TITLE_PROMPT
           ? { text: `<think>${content.slice(0, 100_000)}</think>\n${title}` }
           : { text: chunks(content, 997) };
-      const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: '0' });
-      const sent = await t.http(
-        `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } userMessage { content } } }`,
-        {
-          input: { sessionId, content },
-        },
-      );
+      const sub = t.subscribe(SESSION_EVENTS, { sessionId, after: '0' });
+      const sent = await t.http(AdversarialTextSendDocument, { input: { sessionId, content } });
       expect(sent.errors).toBeUndefined();
-      expect(sent.data.sendMessage.userMessage.content).toBe(content);
-      const turnId = sent.data.sendMessage.turn.id;
+      expect(sent.data!.sendMessage.userMessage.content).toBe(content);
+      const turnId = sent.data!.sendMessage.turn.id;
       const events = await sub.waitFor(
         (es) => es.some((e) => e.__typename === 'TurnEnded' && e.turn.id === turnId),
         300_000,
       );
-      const ended = events.find((e) => e.__typename === 'TurnEnded');
+      const ended = events.find(isEvent('TurnEnded'))!;
       expect(ended.turn.status).toBe('COMPLETED');
-      expect(ended.assistantMessage.content).toBe(content);
+      expect(ended.assistantMessage!.content).toBe(content);
       const renamed = await sub.waitFor(
         (es) => es.some((e) => e.__typename === 'SessionRenamed' && e.titleSource === 'GENERATED'),
         300_000,
       );
-      expect(renamed.find((e) => e.__typename === 'SessionRenamed' && e.titleSource === 'GENERATED').name).toBe(title);
+      expect(renamed.filter(isEvent('SessionRenamed')).find((e) => e.titleSource === 'GENERATED')!.name).toBe(title);
       sub.dispose();
     },
     600_000,

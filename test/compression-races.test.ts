@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, dbKind, type ServerContext } from './support/harness.js';
-import { COMPACT, exchanges, isSummaryCall, isSummaryRequest, profileSession } from './support/compression.js';
+import { CompressionRacesRecordEventDocument, CompressionRacesUndoDocument } from './generated/graphql.js';
+import { COMPACT_DOC, exchanges, isSummaryCall, isSummaryRequest, profileSession } from './support/compression.js';
 
 let t: ServerContext;
 beforeAll(async () => {
@@ -35,9 +36,9 @@ describe(`compression racing other writers (${dbKind})`, () => {
       const before = await t.app.store.context(s.raw);
       const summariesBefore = t.fake.requests.filter((b) => isSummaryRequest(b)).length;
       const held = holdSummary('- summary of the early turns\nKEYS: alpha');
-      const pass = t.http(COMPACT, { id: s.id });
+      const pass = t.http(COMPACT_DOC, { id: s.id });
       await held.arrived;
-      const note = await t.http(`mutation($i: RecordSessionEventInput!) { recordSessionEvent(input: $i) { id } }`, {
+      const note = await t.http(CompressionRacesRecordEventDocument, {
         i: { sessionId: s.id, source: 'task_note', text: 'note recorded while the summary was written' },
       });
       expect(note.errors).toBeUndefined();
@@ -45,7 +46,7 @@ describe(`compression racing other writers (${dbKind})`, () => {
       const r = await pass;
       t.fake.responder = undefined;
       expect(r.errors).toBeUndefined();
-      expect(r.data.compactSession.summary).toContain('summary of the early turns');
+      expect(r.data!.compactSession.summary).toContain('summary of the early turns');
       // The summary was paid for once, and kept.
       expect(t.fake.requests.filter((b) => isSummaryRequest(b)).length - summariesBefore).toBe(1);
       const after = await t.app.store.context(s.raw);
@@ -102,7 +103,7 @@ describe(`compression racing other writers (${dbKind})`, () => {
     // the pass is running (its summary request arrived) before the undo is sent;
     // the slow summary leaves the undo time to jump ahead if it did not wait
     await t.fake.waitForRequests(requests + 1);
-    const undo = t.http(`mutation($id: ID!) { undoLastTurn(id: $id) { id } }`, { id: s.id }).then((r) => {
+    const undo = t.http(CompressionRacesUndoDocument, { id: s.id }).then((r) => {
       order.push('undone');
       return r;
     });

@@ -6,8 +6,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, codeOf, dbKind, type SessionEvent, type ServerContext } from './support/harness.js';
 import { anthropicRequest, ollamaRequest } from './support/fake-provider.js';
 import {
-  COMPACT,
-  PLAN,
+  COMPACT_DOC,
+  PLAN_DOC,
   compressed,
   exchanges,
   isSummaryCall,
@@ -48,7 +48,12 @@ describe(`compression strategies (${dbKind})`, () => {
     const s = await profileSession(t, { window: 4096 });
     await t.app.store.append(s.raw, [...exchanges(3), ...toolTurn(9, 'short output')]);
     respond(t, '- Continue from step 3.\nKEYS: step 3');
-    const { result, events } = await withEvents(t, s.id, () => t.http(COMPACT, { id: s.id, s: 'FULL_REPLACE' }), done);
+    const { result, events } = await withEvents(
+      t,
+      s.id,
+      () => t.http(COMPACT_DOC, { id: s.id, s: 'FULL_REPLACE' }),
+      done,
+    );
     expect(result.errors).toBeUndefined();
     expect(compressed(events)[0]).toMatchObject({
       strategy: 'FULL_REPLACE',
@@ -69,9 +74,9 @@ describe(`compression strategies (${dbKind})`, () => {
     const s2 = await profileSession(t, { window: 4096 });
     await t.app.store.append(s2.raw, [...exchanges(3), ...toolTurn(9, 'short output')]);
     t.fake.responder = (call) => (isSummaryCall(call) ? { status: 500 } : { text: 'ok' });
-    const r2 = await t.http(COMPACT, { id: s2.id, s: 'FULL_REPLACE' });
+    const r2 = await t.http(COMPACT_DOC, { id: s2.id, s: 'FULL_REPLACE' });
     expect(r2.errors).toBeUndefined();
-    expect(r2.data.compactSession.summary).toContain('compacted without a summarizer');
+    expect(r2.data!.compactSession.summary).toContain('compacted without a summarizer');
   });
 
   it(
@@ -88,13 +93,13 @@ describe(`compression strategies (${dbKind})`, () => {
         ...toolTurn(5, 'r5'),
       ]);
       const before = t.fake.requests.length;
-      const plan = (await t.http(PLAN, { id: s.id, s: 'LOCAL' })).data.compressionPlan;
+      const plan = (await t.http(PLAN_DOC, { id: s.id, s: 'LOCAL' })).data!.compressionPlan;
       expect(plan).toMatchObject({ wouldCompress: true, strategy: 'LOCAL' });
-      const { result, events } = await withEvents(t, s.id, () => t.http(COMPACT, { id: s.id, s: 'LOCAL' }), done);
+      const { result, events } = await withEvents(t, s.id, () => t.http(COMPACT_DOC, { id: s.id, s: 'LOCAL' }), done);
       expect(result.errors).toBeUndefined();
       expect(t.fake.requests.length).toBe(before);
       expect(compressed(events)[0]).toMatchObject({ strategy: 'LOCAL' });
-      expect(compressed(events)[0].contextTokens).toBeLessThanOrEqual(plan.estimatedTokensAfter);
+      expect(compressed(events)[0]!.contextTokens).toBeLessThanOrEqual(plan.estimatedTokensAfter);
 
       const context = await t.app.store.context(s.raw);
       const tools = context.filter((m) => m.role === 'tool');
@@ -160,7 +165,7 @@ describe(`compression strategies (${dbKind})`, () => {
         expect(r.content.startsWith(`BODY-${call.arguments.n} `)).toBe(true);
       }
 
-      const r = await t.http(COMPACT, { id: s.id, s: 'LOCAL' });
+      const r = await t.http(COMPACT_DOC, { id: s.id, s: 'LOCAL' });
       expect(r.errors).toBeUndefined();
       const spilled = (await t.app.store.context(s.raw)).filter((m) => typeof m.metadata.spilled === 'string');
       expect(spilled.length).toBeGreaterThanOrEqual(2);
@@ -182,7 +187,7 @@ describe(`compression strategies (${dbKind})`, () => {
     const msgs: NewMessage[] = [];
     for (let i = 0; i < 12; i++) msgs.push(...toolTurn(i, `out ${i} ${'o'.repeat(600)}`));
     await t.app.store.append(s.raw, msgs);
-    const r = await t.http(COMPACT, { id: s.id, s: 'LOCAL' });
+    const r = await t.http(COMPACT_DOC, { id: s.id, s: 'LOCAL' });
     expect(r.errors).toBeUndefined();
     const context = await t.app.store.context(s.raw);
     expect(context[0]).toMatchObject({ isSummary: true });
@@ -209,9 +214,9 @@ describe(`compression strategies (${dbKind})`, () => {
       ]);
 
       t.fake.enqueue({ compaction: 'Turns 1 and 2: the user asked two questions.' });
-      const r = await t.http(COMPACT, { id: s.id, s: 'NATIVE' });
+      const r = await t.http(COMPACT_DOC, { id: s.id, s: 'NATIVE' });
       expect(r.errors).toBeUndefined();
-      expect(r.data.compactSession).toMatchObject({ messagesBefore: 6, messagesAfter: 3 });
+      expect(r.data!.compactSession).toMatchObject({ messagesBefore: 6, messagesAfter: 3 });
 
       t.fake.enqueue({ thinking: 'thought 4', text: 'answer 4' });
       const { events } = await sendAndWait(t, s.id, 'question 4');
@@ -253,7 +258,7 @@ describe(`compression strategies (${dbKind})`, () => {
       { role: 'assistant', content: 'latest answer' },
     ]);
     t.fake.enqueue({ compaction: 'Provider summary of the first three turns.' });
-    const { result, events } = await withEvents(t, s.id, () => t.http(COMPACT, { id: s.id, s: 'NATIVE' }), done);
+    const { result, events } = await withEvents(t, s.id, () => t.http(COMPACT_DOC, { id: s.id, s: 'NATIVE' }), done);
     expect(result.errors).toBeUndefined();
     const call = t.fake.calls.at(-1)!;
     expect(call.api).toBe('anthropic');
@@ -287,9 +292,9 @@ describe(`compression strategies (${dbKind})`, () => {
 
     const o = await profileSession(t, { provider: 'ollama' });
     await t.app.store.append(o.raw, exchanges(4));
-    const bad = await t.http(COMPACT, { id: o.id, s: 'NATIVE' });
+    const bad = await t.http(COMPACT_DOC, { id: o.id, s: 'NATIVE' });
     expect(codeOf(bad)).toBe('BAD_USER_INPUT');
     expect(bad.errors![0]!.message).toContain('no native compaction');
-    expect(codeOf(await t.http(PLAN, { id: o.id, s: 'NATIVE' }))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await t.http(PLAN_DOC, { id: o.id, s: 'NATIVE' }))).toBe('BAD_USER_INPUT');
   });
 });

@@ -11,10 +11,10 @@ import {
   type ServerContext,
 } from './support/harness.js';
 import { type OllamaChatRequest, ollamaRequest } from './support/fake-provider.js';
+import { CompressionTriggersRecordEventDocument } from './generated/graphql.js';
 import {
   compressed,
   exchanges,
-  isSummaryCall,
   isSummaryRequest,
   profileSession,
   respond,
@@ -107,12 +107,9 @@ describe(`compression triggers (${dbKind})`, () => {
     hooks.turnContext = async (ctx) => {
       if (!recorded && ctx.session.id === s.raw) {
         recorded = true;
-        const r = await t.gql(
-          `mutation($i: RecordSessionEventInput!) { recordSessionEvent(input: $i) { isContext } }`,
-          {
-            i: { sessionId: s.id, source: 'task_note', text: 'LATE-NOTE from the build watcher' },
-          },
-        );
+        const r = await t.gql(CompressionTriggersRecordEventDocument, {
+          i: { sessionId: s.id, source: 'task_note', text: 'LATE-NOTE from the build watcher' },
+        });
         expect(r.errors).toBeUndefined();
       }
       return recall ? recall(ctx) : null;

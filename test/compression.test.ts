@@ -6,8 +6,17 @@ import { termQuery } from '../src/domain/memory-text.js';
 import { codeOf, createTestServer, dbKind, type SessionEvent, type ServerContext } from './support/harness.js';
 import { ollamaRequest } from './support/fake-provider.js';
 import {
-  COMPACT,
-  PLAN,
+  CompressionDeleteSessionDocument,
+  CompressionLastHistoryDocument,
+  CompressionMemorySearchDocument,
+  CompressionMemorySearchEverywhereDocument,
+  CompressionMemorySearchIdsDocument,
+  CompressionMemorySearchUnderscoresDocument,
+  CompressionSendDocument,
+} from './generated/graphql.js';
+import {
+  COMPACT_DOC,
+  PLAN_DOC,
   compressed,
   exchanges,
   isSummaryCall,
@@ -53,9 +62,9 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
       });
       respond(t, SUMMARY);
 
-      const { result, events } = await withEvents(t, s.id, () => t.http(COMPACT, { id: s.id }), compactEvents);
+      const { result, events } = await withEvents(t, s.id, () => t.http(COMPACT_DOC, { id: s.id }), compactEvents);
       expect(result.errors).toBeUndefined();
-      const payload = result.data.compactSession;
+      const payload = result.data!.compactSession;
       expect(payload).toMatchObject({ messagesBefore: 12, messagesAfter: 5 });
       expect(payload.summary).toContain('Decided to deploy on port 8443.');
       expect(payload.summary).not.toContain('KEYS:');
@@ -63,7 +72,7 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
       const types = events.map((e) => e.__typename);
       expect(types.indexOf('CompressionStarted')).toBeGreaterThanOrEqual(0);
       expect(types.indexOf('CompressionStarted')).toBeLessThan(types.indexOf('ContextCompressed'));
-      const done = compressed(events)[0];
+      const done = compressed(events)[0]!;
       expect(done).toMatchObject({
         reason: 'FORCED',
         strategy: 'SUMMARY',
@@ -87,13 +96,9 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
         content: 'Context compressed: 12 → 5 messages',
       });
       expect(marker.metadata.summary).toBe(payload.summary);
-      const history = await t.http(
-        'query($id: ID!) { session(id: $id) { displayMessageCount ' +
-          'history(last: 1) { edges { node { role content isDisplay } } } } }',
-        { id: s.id },
-      );
-      expect(history.data.session.displayMessageCount).toBe(13);
-      expect(history.data.session.history.edges[0].node.content).toBe('Context compressed: 12 → 5 messages');
+      const history = await t.http(CompressionLastHistoryDocument, { id: s.id });
+      expect(history.data!.session!.displayMessageCount).toBe(13);
+      expect(history.data!.session!.history.edges[0].node.content).toBe('Context compressed: 12 → 5 messages');
 
       // Context: the summary sits before the kept turns although it was appended last.
       const context = await t.app.store.context(s.raw);
@@ -127,23 +132,23 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
 
   it('answers NOTHING_TO_COMPACT when nothing can shrink, for every strategy', async () => {
     const empty = await profileSession(t);
-    expect(codeOf(await t.http(COMPACT, { id: empty.id }))).toBe('NOTHING_TO_COMPACT');
+    expect(codeOf(await t.http(COMPACT_DOC, { id: empty.id }))).toBe('NOTHING_TO_COMPACT');
     const one = await profileSession(t);
     await t.app.store.append(one.raw, [
       { role: 'user', content: 'hello' },
       { role: 'assistant', content: 'hi' },
     ]);
-    for (const s of ['SUMMARY', 'FULL_REPLACE', 'LOCAL']) {
-      expect(codeOf(await t.http(COMPACT, { id: one.id, s }))).toBe('NOTHING_TO_COMPACT');
+    for (const s of ['SUMMARY', 'FULL_REPLACE', 'LOCAL'] as const) {
+      expect(codeOf(await t.http(COMPACT_DOC, { id: one.id, s }))).toBe('NOTHING_TO_COMPACT');
     }
-    const plan = await t.http(PLAN, { id: one.id });
-    expect(plan.data.compressionPlan).toMatchObject({
+    const plan = await t.http(PLAN_DOC, { id: one.id });
+    expect(plan.data!.compressionPlan).toMatchObject({
       wouldCompress: false,
       messagesToSummarize: 0,
       messagesToKeep: 2,
     });
     expect(t.fake.requests.some((b) => isSummaryRequest(b) && JSON.stringify(b).includes('hello'))).toBe(false);
-    expect(codeOf(await t.http(COMPACT, { id: one.id, s: 'NATIVE' }))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await t.http(COMPACT_DOC, { id: one.id, s: 'NATIVE' }))).toBe('BAD_USER_INPUT');
   });
 
   it(
@@ -166,7 +171,7 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
       let n = 0;
       t.fake.responder = (call) =>
         isSummaryCall(call) ? { text: `- run summary ${++n}\nKEYS: k${n}` } : { text: 'ok' };
-      const r = await t.http(COMPACT, { id: s.id });
+      const r = await t.http(COMPACT_DOC, { id: s.id });
       t.fake.responder = undefined;
       expect(r.errors).toBeUndefined();
       expect(t.fake.requests.slice(before).filter((b) => isSummaryRequest(b))).toHaveLength(2);
@@ -186,7 +191,7 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
   it('the dry run shares the planner with the real run', async () => {
     const s = await profileSession(t, { keepRecent: 3 });
     await t.app.store.append(s.raw, exchanges(7));
-    const plan = (await t.http(PLAN, { id: s.id })).data.compressionPlan;
+    const plan = (await t.http(PLAN_DOC, { id: s.id })).data!.compressionPlan;
     expect(plan).toMatchObject({
       wouldCompress: true,
       strategy: 'SUMMARY',
@@ -196,7 +201,7 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     });
     expect(plan.estimatedTokensAfter).toBeLessThan(plan.contextTokens);
     respond(t, SUMMARY);
-    const done = (await t.http(COMPACT, { id: s.id })).data.compactSession;
+    const done = (await t.http(COMPACT_DOC, { id: s.id })).data!.compactSession;
     expect(done.messagesBefore - done.messagesAfter + 1).toBe(plan.messagesToSummarize);
   });
 
@@ -204,10 +209,10 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     const s = await profileSession(t, { keepRecent: 2 });
     await t.app.store.append(s.raw, exchanges(5, 200, 'first'));
     respond(t, '- first summary\nKEYS: alpha');
-    await t.http(COMPACT, { id: s.id });
+    await t.http(COMPACT_DOC, { id: s.id });
     await t.app.store.append(s.raw, exchanges(5, 200, 'second'));
     respond(t, '- second summary\nKEYS: beta');
-    const second = await t.http(COMPACT, { id: s.id });
+    const second = await t.http(COMPACT_DOC, { id: s.id });
     expect(second.errors).toBeUndefined();
     const all = await t.app.store.allMessages(s.raw);
     const summaries = all.filter((m) => m.isSummary);
@@ -230,7 +235,7 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     await t.app.store.append(s.raw, exchanges(10, 300));
     t.fake.responder = (call) => (isSummaryCall(call) ? { status: 500 } : { text: 'ok' });
     const before = t.fake.requests.length;
-    const { result, events } = await withEvents(t, s.id, () => t.http(COMPACT, { id: s.id }), compactEvents);
+    const { result, events } = await withEvents(t, s.id, () => t.http(COMPACT_DOC, { id: s.id }), compactEvents);
     expect(result.errors).toBeUndefined();
     expect(t.fake.requests.slice(before).filter((b) => isSummaryRequest(b)).length).toBeGreaterThanOrEqual(2);
     const all = await t.app.store.allMessages(s.raw);
@@ -242,7 +247,7 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     expect(context[0]!.metadata).toMatchObject({ hardTruncated: true });
     expect(context.at(-1)!.content).toContain('turn 9 answer');
     // Under half the window (hard-truncate budget) as the compressor measures it, the stub summary included.
-    expect(compressed(events)[0].contextTokens).toBeLessThan(2048 * 0.5);
+    expect(compressed(events)[0]!.contextTokens).toBeLessThan(2048 * 0.5);
   });
 
   it('a store failure mid-save rolls everything back', async () => {
@@ -258,7 +263,7 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     saveHooks.afterWrites = () => {
       throw new Error('disk full');
     };
-    const r = await t.http(COMPACT, { id: s.id });
+    const r = await t.http(COMPACT_DOC, { id: s.id });
     expect(r.errors?.length).toBeGreaterThan(0);
     const after = await t.app.store.allMessages(s.raw);
     expect(after).toEqual(before);
@@ -268,18 +273,18 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     expect(await t.app.db.prisma.memoryChunk.count({ where: { sessionId: s.raw } })).toBe(chunksBefore);
     // And it works once the store does.
     saveHooks.afterWrites = undefined;
-    expect((await t.http(COMPACT, { id: s.id })).errors).toBeUndefined();
+    expect((await t.http(COMPACT_DOC, { id: s.id })).errors).toBeUndefined();
   });
 
   it('CONFLICT while a turn is running', async () => {
     const s = await profileSession(t);
     await t.app.store.append(s.raw, exchanges(6));
     t.fake.responder = () => ({ text: ['a', 'b', 'c', 'd'], chunkDelayMs: 300 });
-    const sent = await t.http(`mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`, {
+    const sent = await t.http(CompressionSendDocument, {
       input: { sessionId: s.id, content: 'long one' },
     });
     expect(sent.errors).toBeUndefined();
-    expect(codeOf(await t.http(COMPACT, { id: s.id }))).toBe('CONFLICT');
+    expect(codeOf(await t.http(COMPACT_DOC, { id: s.id }))).toBe('CONFLICT');
     await t.app.turns.drain();
   });
 });
@@ -295,7 +300,7 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
       ...exchanges(4),
     ]);
     respond(t, SUMMARY);
-    expect((await t.http(COMPACT, { id: s.id })).errors).toBeUndefined();
+    expect((await t.http(COMPACT_DOC, { id: s.id })).errors).toBeUndefined();
     const chunks = await t.app.db.prisma.memoryChunk.findMany({
       where: { sessionId: s.raw },
       orderBy: { turnStart: 'asc' },
@@ -303,7 +308,7 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
     expect(chunks.length).toBeGreaterThan(0);
     const text = chunks.map((c) => c.content).join('\n\n');
     expect(text).toContain(special);
-    expect(text).toContain('turn 1 answer: ' + 'a'.repeat(200));
+    expect(text).toContain(`turn 1 answer: ${'a'.repeat(200)}`);
     expect(text).not.toContain('turn 3 question');
     expect(chunks[0]).toMatchObject({ turnStart: 0 });
     expect(chunks[0]!.breadcrumbs).toEqual(
@@ -320,21 +325,14 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
     ).toBe(0);
     expect(await t.app.db.prisma.memoryChunk.count({ where: { sessionId: s.raw } })).toBe(chunks.length);
 
-    const found = await t.http(
-      'query($id: ID, $q: String!) { memorySearch(sessionId: $id, query: $q, ' +
-        'first: 3) { id content breadcrumbs turnStart turnEnd firstAt lastAt score } }',
-      { id: s.id, q: 'zebrafish gateway' },
-    );
+    const found = await t.http(CompressionMemorySearchDocument, { id: s.id, q: 'zebrafish gateway' });
     expect(found.errors).toBeUndefined();
-    expect(found.data.memorySearch[0].content).toContain(special);
-    expect(found.data.memorySearch[0].score).toBeGreaterThan(0.3);
-    const everywhere = await t.http(`query($q: String!) { memorySearch(query: $q) { content } }`, { q: 'zebrafish' });
-    expect(everywhere.data.memorySearch.length).toBeGreaterThan(0);
-    const nothing = await t.http(`query($id: ID, $q: String!) { memorySearch(sessionId: $id, query: $q) { id } }`, {
-      id: s.id,
-      q: 'platypus',
-    });
-    expect(nothing.data.memorySearch).toEqual([]);
+    expect(found.data!.memorySearch[0].content).toContain(special);
+    expect(found.data!.memorySearch[0].score).toBeGreaterThan(0.3);
+    const everywhere = await t.http(CompressionMemorySearchEverywhereDocument, { q: 'zebrafish' });
+    expect(everywhere.data!.memorySearch.length).toBeGreaterThan(0);
+    const nothing = await t.http(CompressionMemorySearchIdsDocument, { id: s.id, q: 'platypus' });
+    expect(nothing.data!.memorySearch).toEqual([]);
     // Fallback ranking without pg_trgm (word overlap over ILIKE).
     const plain = await new MemoryIndex(t.app.db.prisma, false).search({
       scope: { sessionIds: [s.raw] },
@@ -344,7 +342,7 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
     expect(plain[0]!.content).toContain(special);
     expect(plain[0]!.score).toBe(1);
     // Deleted with the session.
-    await t.http(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: s.id });
+    await t.http(CompressionDeleteSessionDocument, { id: s.id });
     expect(await t.app.db.prisma.memoryChunk.count({ where: { sessionId: s.raw } })).toBe(0);
   });
 
@@ -475,7 +473,7 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
         ).toEqual([s.id]);
       }
     }
-    const viaGql = await t.http(`query { memorySearch(query: "___") { id } }`);
+    const viaGql = await t.http(CompressionMemorySearchUnderscoresDocument, {});
     expect(viaGql.errors).toBeUndefined();
   });
 
@@ -525,7 +523,7 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
       throw new Error('index down');
     };
     try {
-      const r = await t.http(COMPACT, { id: s.id });
+      const r = await t.http(COMPACT_DOC, { id: s.id });
       expect(r.errors).toBeUndefined();
       expect((await t.app.store.context(s.raw))[0]!.isSummary).toBe(true);
     } finally {
@@ -541,7 +539,7 @@ describe(`compression: raw-history index and recall (${dbKind})`, () => {
       ...exchanges(4),
     ]);
     respond(t, SUMMARY);
-    expect((await t.http(COMPACT, { id: s.id })).errors).toBeUndefined();
+    expect((await t.http(COMPACT_DOC, { id: s.id })).errors).toBeUndefined();
 
     let seen = '';
     respond(t, SUMMARY, (call) => {

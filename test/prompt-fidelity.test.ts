@@ -9,11 +9,20 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message as OllamaMessage } from 'ollama';
-import { ModelViewDocument, type ModelViewQuery } from './generated/graphql.js';
-import { ollamaRequest } from './support/fake-provider.js';
+import {
+  ModelViewDocument,
+  type ModelViewQuery,
+  PromptFidelityContextTokensDocument,
+  PromptFidelityLastMessageDocument,
+  PromptFidelityRecordEventDocument,
+  PromptFidelityTurnStatusDocument,
+  PromptFidelityUpsertProfileDocument,
+  PromptFidelityUsageDocument,
+} from './generated/graphql.js';
+import { jsonRecord, ollamaRequest } from './support/fake-provider.js';
 import { createTestServer, dbKind, eventually, type ServerContext } from './support/harness.js';
 import { makePng } from './fixtures/files/images.js';
-import { PLAN } from './support/compression.js';
+import { PLAN_DOC } from './support/compression.js';
 import { multipart, newSession, rawId, SEND, type UploadPart } from './support/uploads.js';
 
 let t: ServerContext;
@@ -40,7 +49,7 @@ afterAll(async () => {
 /** A profile of its own (unique model: calibration never leaks between tests). */
 async function profile(opts: { window?: number; vision?: boolean; systemPrompt?: string } = {}) {
   const key = `pf_${randomBytes(4).toString('hex')}`;
-  const r = await t.http(`mutation($i: UpsertProfileInput!) { upsertProfile(input: $i) { id } }`, {
+  const r = await t.http(PromptFidelityUpsertProfileDocument, {
     i: {
       key,
       name: key,
@@ -51,7 +60,7 @@ async function profile(opts: { window?: number; vision?: boolean; systemPrompt?:
     },
   });
   expect(r.errors).toBeUndefined();
-  return { id: r.data.upsertProfile.id as string, model: `model-${key}` };
+  return { id: r.data!.upsertProfile.id, model: `model-${key}` };
 }
 
 const MODEL_VIEW = ModelViewDocument;
@@ -102,8 +111,7 @@ async function turn(
   attachments: { images?: UploadPart[]; files?: UploadPart[] } = {},
 ) {
   const usage = async () =>
-    (await t.http(`query($id: ID!) { session(id: $id) { usage { promptTokens } } }`, { id: sessionId })).data.session
-      .usage.promptTokens as number;
+    (await t.http(PromptFidelityUsageDocument, { id: sessionId })).data!.session!.usage.promptTokens;
   const before = await usage();
   const images = attachments.images ?? [];
   const files = attachments.files ?? [];
@@ -117,17 +125,13 @@ async function turn(
   expect(sent.body.errors).toBeUndefined();
   const turnId = sent.body.data!.sendMessage.turn.id;
   const ended = await eventually(
-    async () =>
-      (await t.http(`query($id: ID!) { turn(id: $id) { status } }`, { id: turnId })).data.turn.status as string,
+    async () => (await t.http(PromptFidelityTurnStatusDocument, { id: turnId })).data!.turn!.status,
     (status) => !['RUNNING', 'WAITING_FOR_TOOL'].includes(status),
     90_000,
   );
   expect(ended).toBe('COMPLETED');
-  const last = await t.http(
-    `query($id: ID!) { session(id: $id) { history(last: 1) { edges { node { role content metadata } } } } }`,
-    { id: sessionId },
-  );
-  return { promptTokens: (await usage()) - before, answer: last.data.session.history.edges[0].node };
+  const last = await t.http(PromptFidelityLastMessageDocument, { id: sessionId });
+  return { promptTokens: (await usage()) - before, answer: last.data!.session!.history.edges[0].node };
 }
 
 describe(`what the model sees (${dbKind})`, () => {
@@ -207,8 +211,7 @@ describe(`the context meter (${dbKind})`, () => {
       t.fake.enqueue({ text: words });
       const long = await turn(id, 'write me a long essay');
       const meter = async () =>
-        (await t.http(`query($id: ID!) { session(id: $id) { contextTokens } }`, { id })).data.session
-          .contextTokens as number;
+        (await t.http(PromptFidelityContextTokensDocument, { id })).data!.session!.contextTokens;
       const afterAnswer = await meter();
       // the answer is in it: well above the prompt that produced it
       expect(afterAnswer).toBeGreaterThan(long.promptTokens + words.length / 8);
@@ -219,7 +222,7 @@ describe(`the context meter (${dbKind})`, () => {
       // a message saved without a turn (a task note) moves the meter by its calibrated size
       const before = await meter();
       const note = `build watcher: ${'step passed; '.repeat(300)}`;
-      const r = await t.http(`mutation($i: RecordSessionEventInput!) { recordSessionEvent(input: $i) { isContext } }`, {
+      const r = await t.http(PromptFidelityRecordEventDocument, {
         i: { sessionId: id, source: 'task_note', text: note },
       });
       expect(r.errors).toBeUndefined();
@@ -242,7 +245,7 @@ describe(`images against the size guard (${dbKind})`, () => {
       const shots = [1, 2, 3].map((n) => ({ name: `s${n}.png`, bytes: makePng(1024, 1024, n), type: 'image/png' }));
       const before = chatCalls().length;
       const { answer } = await turn(id, 'compare these three', { images: shots });
-      expect(answer.metadata?.contextTooLarge).toBeUndefined();
+      expect(jsonRecord(answer.metadata).contextTooLarge).toBeUndefined();
       expect(answer.content).toBe('ok');
       const sentCall = chatCalls()[before];
       expect(sentCall).toBeDefined();
@@ -271,10 +274,10 @@ describe(`images against the size guard (${dbKind})`, () => {
       const v = await t.http(MODEL_VIEW, { id });
       const view = v.data!.session!.modelView;
       expect(view.messages.flatMap((m) => m.images)).toEqual([]);
-      const plan = await t.http(PLAN, { id, s: 'SUMMARY' });
+      const plan = await t.http(PLAN_DOC, { id, s: 'SUMMARY' });
       expect(plan.errors).toBeUndefined();
       // the dry run prices the prompt that is sent: a few words, not a 1,026-token screenshot
-      expect(plan.data.compressionPlan.contextTokens).toBe(view.estimatedTokens);
+      expect(plan.data!.compressionPlan.contextTokens).toBe(view.estimatedTokens);
       expect(view.estimatedTokens).toBeLessThan(200);
     },
   );

@@ -1,5 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, dbKind, EVENTS_SUBSCRIPTION, eventually, type ServerContext } from './support/harness.js';
+import type { SessionMetadata } from '../src/domain/session-metadata.js';
+import { jsonList } from './support/fake-provider.js';
+import {
+  TurnsFeaturesCreateSessionDocument,
+  TurnsFeaturesPlanningDocument,
+  TurnsFeaturesProfilesDocument,
+  TurnsFeaturesRenameMineDocument,
+  TurnsFeaturesSendDocument,
+  TurnsFeaturesTitleDocument,
+  TurnsFeaturesUpsertProfileDocument,
+  TurnsFeaturesUsageDocument,
+  type UpsertProfileInput,
+} from './generated/graphql.js';
+import {
+  createTestServer,
+  dbKind,
+  eventually,
+  isEvent,
+  type ServerContext,
+  SESSION_EVENTS,
+} from './support/harness.js';
 
 let t: ServerContext;
 beforeAll(async () => {
@@ -7,22 +27,19 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`;
+const SEND = TurnsFeaturesSendDocument;
 
-async function profileSession(key: string, extra = '') {
-  await t.http(
-    `mutation { upsertProfile(input: { key: "${key}", name: "${key}", model: "${key}-model" ${extra} }) { id } }`,
-  );
-  const p = (await t.http(`{ profiles { id key } }`)).data.profiles.find((x: any) => x.key === key).id;
-  return (await t.http(`mutation($p: ID!) { createSession(input: { profileId: $p }) { id } }`, { p })).data
-    .createSession.id as string;
+async function profileSession(key: string, extra: Partial<UpsertProfileInput> = {}) {
+  await t.http(TurnsFeaturesUpsertProfileDocument, { i: { key, name: key, model: `${key}-model`, ...extra } });
+  const p = (await t.http(TurnsFeaturesProfilesDocument, {})).data!.profiles.find((x) => x.key === key)!.id;
+  return (await t.http(TurnsFeaturesCreateSessionDocument, { p })).data!.createSession.id;
 }
 
 async function runTurn(sessionId: string, content: string) {
   // after: '0' replays from the start of the log, so a slow subscription start misses nothing
-  const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: '0' });
+  const sub = t.subscribe(SESSION_EVENTS, { sessionId, after: '0' });
   const sent = await t.http(SEND, { input: { sessionId, content } });
-  const turnId = sent.data.sendMessage.turn.id;
+  const turnId = sent.data!.sendMessage.turn.id;
   const all = await sub.waitFor((es) =>
     es.some((e) => (e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed') && e.turn.id === turnId),
   );
@@ -45,13 +62,15 @@ describe(`turn features (${dbKind})`, () => {
     const all = await sub.waitFor((es) =>
       es.some((e) => e.__typename === 'SessionRenamed' && e.titleSource === 'GENERATED'),
     );
-    expect(all.find((e) => e.titleSource === 'GENERATED').name).toBe('Trip To Lisbon');
+    expect(all.filter(isEvent('SessionRenamed')).find((e) => e.titleSource === 'GENERATED')!.name).toBe(
+      'Trip To Lisbon',
+    );
     sub.dispose();
-    const s = await t.http(`query($id: ID!) { session(id: $id) { name titleSource } }`, { id: sessionId });
-    expect(s.data.session).toEqual({ name: 'Trip To Lisbon', titleSource: 'GENERATED' });
+    const s = await t.http(TurnsFeaturesTitleDocument, { id: sessionId });
+    expect(s.data!.session).toEqual({ name: 'Trip To Lisbon', titleSource: 'GENERATED' });
 
     const manual = await profileSession('titles2');
-    await t.http(`mutation($id: ID!) { renameSession(id: $id, name: "Mine") { id } }`, { id: manual });
+    await t.http(TurnsFeaturesRenameMineDocument, { id: manual });
     const second = await runTurn(manual, 'Another long question about something entirely different');
     second.sub.dispose();
     // A negative check: a manual title makes the title job return before any request. Waited on instead of a
@@ -67,24 +86,21 @@ describe(`turn features (${dbKind})`, () => {
         (b) => JSON.stringify(b).includes('You name chat sessions') && JSON.stringify(b).includes('entirely different'),
       ),
     ).toBe(false);
-    const kept = await t.http(`query($id: ID!) { session(id: $id) { name titleSource } }`, { id: manual });
-    expect(kept.data.session).toEqual({ name: 'Mine', titleSource: 'MANUAL' });
+    const kept = await t.http(TurnsFeaturesTitleDocument, { id: manual });
+    expect(kept.data!.session).toEqual({ name: 'Mine', titleSource: 'MANUAL' });
     t.fake.responder = undefined;
   });
 
   it('planning profiles save an isPlan message and a planning log before answering', async () => {
-    const sessionId = await profileSession('planner', ', planning: true');
+    const sessionId = await profileSession('planner', { planning: true });
     t.fake.enqueue({ text: '1. look\n2. answer' }, { text: 'Done.' });
     const { sub } = await runTurn(sessionId, 'do the thing');
     sub.dispose();
-    const s = await t.http(
-      `query($id: ID!) { session(id: $id) { planningLogs history { edges { node { role content isPlan } } } } }`,
-      { id: sessionId },
-    );
-    const rows = s.data.session.history.edges.map((e: any) => e.node);
-    expect(rows.find((r: any) => r.isPlan)).toMatchObject({ role: 'ASSISTANT', content: '1. look\n2. answer' });
+    const s = await t.http(TurnsFeaturesPlanningDocument, { id: sessionId });
+    const rows = s.data!.session!.history.edges.map((e) => e.node);
+    expect(rows.find((r) => r.isPlan)).toMatchObject({ role: 'ASSISTANT', content: '1. look\n2. answer' });
     expect(rows.at(-1)).toMatchObject({ content: 'Done.', isPlan: false });
-    expect(s.data.session.planningLogs[0]).toMatchObject({ output: '1. look\n2. answer' });
+    expect(jsonList(s.data!.session!.planningLogs)[0]).toMatchObject({ output: '1. look\n2. answer' });
   });
 
   it('runs server-side tools from the registry and stops at the iteration limit', async () => {
@@ -98,36 +114,32 @@ describe(`turn features (${dbKind})`, () => {
     t.fake.enqueue({ toolCalls: [{ name: 'add', arguments: { a: 2, b: 3 } }] }, { text: 'The sum is 5.' });
     const { events, sub } = await runTurn(sessionId, 'add 2 and 3');
     sub.dispose();
-    const req = events.find((e) => e.__typename === 'ToolCallRequested');
+    const req = events.find(isEvent('ToolCallRequested'));
     expect(req).toMatchObject({ clientSide: false, toolCall: { name: 'add' } });
-    const tool = events.find((e) => e.__typename === 'MessageSaved' && e.message.role === 'TOOL');
+    const tool = events.filter(isEvent('MessageSaved')).find((e) => e.message.role === 'TOOL')!;
     expect(tool.message.content).toBe('5');
-    expect(events.find((e) => e.__typename === 'TurnEnded').assistantMessage.content).toBe('The sum is 5.');
+    expect(events.find(isEvent('TurnEnded'))!.assistantMessage!.content).toBe('The sum is 5.');
 
     const looping = await profileSession('loop');
     t.fake.responder = () => ({ toolCalls: [{ name: 'add', arguments: { a: 1, b: 1 } }] });
     const loop = await runTurn(looping, 'loop forever');
     loop.sub.dispose();
     t.fake.responder = undefined;
-    const ended = loop.events.find((e) => e.__typename === 'TurnEnded');
+    const ended = loop.events.find(isEvent('TurnEnded'))!;
     expect(ended.turn.status).toBe('COMPLETED');
-    expect(ended.assistantMessage.content).toMatch(/Stopped after 3 model calls/);
+    expect(ended.assistantMessage!.content).toMatch(/Stopped after 3 model calls/);
   });
 
   it('speaks to OpenAI-compatible servers with usage including cached prompt tokens', async () => {
-    const sessionId = await profileSession('oai', ', provider: "openai"');
+    const sessionId = await profileSession('oai', { provider: 'openai' });
     t.fake.enqueue({ text: ['open', 'ai'], promptTokens: 50, completionTokens: 2, cachedTokens: 30 });
     const { events, sub } = await runTurn(sessionId, 'hello');
     sub.dispose();
     expect(t.fake.calls.at(-1)!.path).toBe('/v1/chat/completions');
-    expect(events.find((e) => e.__typename === 'TurnEnded').assistantMessage.content).toBe('openai');
-    const s = await t.http(
-      'query($id: ID!) { session(id: $id) { usage { promptTokens ' +
-        'cachedPromptTokens completionTokens } cost { priced usd } } }',
-      { id: sessionId },
-    );
-    expect(s.data.session.usage).toEqual({ promptTokens: 50, cachedPromptTokens: 30, completionTokens: 2 });
-    expect(s.data.session.cost).toEqual({ priced: false, usd: 0 });
+    expect(events.find(isEvent('TurnEnded'))!.assistantMessage!.content).toBe('openai');
+    const s = await t.http(TurnsFeaturesUsageDocument, { id: sessionId });
+    expect(s.data!.session!.usage).toEqual({ promptTokens: 50, cachedPromptTokens: 30, completionTokens: 2 });
+    expect(s.data!.session!.cost).toEqual({ priced: false, usd: 0 });
   });
 
   it('records each real prompt count against the size of the prompt sent (calibration)', async () => {
@@ -139,12 +151,12 @@ describe(`turn features (${dbKind})`, () => {
     t.fake.enqueue({ text: 'b', promptTokens: 900 });
     (await runTurn(sessionId, 'y'.repeat(2000))).sub.dispose();
     const observations = t.app.calibration.calibrationFor('calib-model').observations;
-    expect(observations.map((o: any) => o.tokens)).toEqual([400, 900]);
+    expect(observations.map((o) => o.tokens)).toEqual([400, 900]);
     const raw = Buffer.from(sessionId, 'base64').toString().split(':')[1]!;
     const row = await eventually(
       () => t.app.store.get(raw),
       (r) => r!.contextTokenCount === 900,
     );
-    expect((row!.metadata as any).baseline.promptTokens).toBe(900);
+    expect((row!.metadata as SessionMetadata).baseline!.promptTokens).toBe(900);
   });
 });

@@ -4,12 +4,36 @@ import {
   codeOf,
   createTestServer,
   dbKind,
-  EVENTS_SUBSCRIPTION,
   eventually,
   type GqlResult,
+  isEvent,
   type ServerContext,
+  SESSION_EVENTS,
 } from './support/harness.js';
 import { compareEventIds } from '../src/events/bus.js';
+import {
+  TurnsCancelDocument,
+  TurnsCancelIdDocument,
+  TurnsContextDocument,
+  TurnsCreateSessionDocument,
+  TurnsCreateSessionOnProfileDocument,
+  TurnsDeleteSessionDocument,
+  TurnsHistoryAndContextDocument,
+  TurnsHistoryCountAndContextDocument,
+  TurnsHistoryCountDocument,
+  TurnsHistoryDocument,
+  TurnsPendingToolCallsDocument,
+  TurnsProfilesDocument,
+  TurnsRecordEventDocument,
+  TurnsRecoveredSessionDocument,
+  TurnsSendDocument,
+  type TurnsSendMutation,
+  TurnsSessionAfterTurnDocument,
+  TurnsSubmitToolResultDocument,
+  TurnsTurnErrorDocument,
+  TurnsUpsertDefaultProfileDocument,
+  TurnsUpsertTinyProfileDocument,
+} from './generated/graphql.js';
 
 let t: ServerContext;
 beforeAll(async () => {
@@ -21,44 +45,15 @@ beforeEach(() => {
 });
 
 async function newSession(name?: string) {
-  const r = await t.http(`mutation($n: String) { createSession(input: { name: $n }) { id } }`, { n: name ?? null });
-  return r.data.createSession.id as string;
+  const r = await t.http(TurnsCreateSessionDocument, { n: name ?? null });
+  return r.data!.createSession.id;
 }
 
-const SEND =
-  'mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { ' +
-  'id status } userMessage { sequenceNumber content isDisplay isContext } } }';
+const SEND = TurnsSendDocument;
 
-interface SentData {
-  sendMessage: {
-    turn: { id: string; status: string };
-    userMessage: { sequenceNumber: number; content: string; isDisplay: boolean; isContext: boolean };
-  };
-}
-interface Message {
-  role: string;
-  content: string;
-  thinking?: string | null;
-  metadata?: Record<string, unknown> | null;
-  isAgentNote?: boolean;
-}
-/** A session as the queries below select it. */
-interface SessionData {
-  session: {
-    activeTurn?: { id: string } | null;
-    displayMessageCount?: number;
-    preview?: string | null;
-    contextTokens?: number;
-    usage?: { promptTokens: number; completionTokens: number };
-    cost?: { usd: number; priced: boolean };
-    history: { edges: { displayIndex?: number; node: Message }[] };
-    context: Message[];
-  };
-}
-
-async function turnEnded(sessionId: string, send: () => Promise<GqlResult<SentData>>) {
+async function turnEnded(sessionId: string, send: () => Promise<GqlResult<TurnsSendMutation>>) {
   // after: '0' replays from the start of the log, so a slow subscription start misses nothing
-  const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: '0' });
+  const sub = t.subscribe(SESSION_EVENTS, { sessionId, after: '0' });
   const sent = await send();
   expect(sent.errors).toBeUndefined();
   const turnId = sent.data!.sendMessage.turn.id;
@@ -81,23 +76,23 @@ describe(`turns (${dbKind})`, () => {
       promptTokens: 120,
       completionTokens: 7,
     });
-    const other = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
+    const other = t.subscribe(SESSION_EVENTS, { sessionId });
     // `other` has no replay cursor: it must be listening before the turn starts
     await t.listening(sessionId);
     const { events } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'Hi there' } }));
     const types = events.map((e) => e.__typename);
     expect(types[0]).toBe('TurnStarted');
-    expect(events.filter((e) => e.__typename === 'TextDelta').map((e) => e.text)).toEqual(['Hel', 'lo ', 'world']);
+    expect(events.filter(isEvent('TextDelta')).map((e) => e.text)).toEqual(['Hel', 'lo ', 'world']);
     expect(
       events
-        .filter((e) => e.__typename === 'ThinkingDelta')
+        .filter(isEvent('ThinkingDelta'))
         .map((e) => e.text)
         .join(''),
     ).toBe('Let me think.');
     expect(types.indexOf('MessageSaved')).toBeGreaterThan(types.lastIndexOf('TextDelta'));
-    const ended = events.find((e) => e.__typename === 'TurnEnded');
+    const ended = events.find(isEvent('TurnEnded'))!;
     expect(ended.turn.status).toBe('COMPLETED');
-    expect(ended.assistantMessage.content).toBe('Hello world');
+    expect(ended.assistantMessage!.content).toBe('Hello world');
     expect(ended.usage).toEqual({ promptTokens: 120, completionTokens: 7, totalTokens: 127 });
     // ids strictly increase
     const ids: string[] = events.map((e) => e.eventId);
@@ -106,13 +101,8 @@ describe(`turns (${dbKind})`, () => {
     expect(seenByOther.map((e) => e.eventId)).toEqual(events.map((e) => e.eventId));
     other.dispose();
 
-    const s = await t.http<SessionData>(
-      'query($id: ID!) { session(id: $id) { displayMessageCount preview contextTokens ' +
-        'usage { promptTokens completionTokens } cost { usd priced } history { edges { ' +
-        'displayIndex node { role content thinking } } } context { role content } } }',
-      { id: sessionId },
-    );
-    const session = s.data!.session;
+    const s = await t.http(TurnsSessionAfterTurnDocument, { id: sessionId });
+    const session = s.data!.session!;
     expect(session.history.edges.map((e) => [e.displayIndex, e.node.role, e.node.content])).toEqual([
       [0, 'USER', 'Hi there'],
       [1, 'ASSISTANT', 'Hello world'],
@@ -130,29 +120,18 @@ describe(`turns (${dbKind})`, () => {
 
   it('injects the profile system prompt fresh on every call and never stores it', async () => {
     const sessionId = await newSession();
-    await t.http(
-      'mutation { upsertProfile(input: { key: "default", name: "Default", ' +
-        'model: "qwen3:8b", systemPrompt: "PROMPT-ONE" }) { id } }',
-    );
+    await t.http(TurnsUpsertDefaultProfileDocument, { systemPrompt: 'PROMPT-ONE' });
     await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'first' } }));
     expect(ollamaRequest(t.fake.requests.at(-1)).messages![0]).toMatchObject({ role: 'system', content: 'PROMPT-ONE' });
-    await t.http(
-      'mutation { upsertProfile(input: { key: "default", name: "Default", ' +
-        'model: "qwen3:8b", systemPrompt: "PROMPT-TWO" }) { id } }',
-    );
+    await t.http(TurnsUpsertDefaultProfileDocument, { systemPrompt: 'PROMPT-TWO' });
     await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'second' } }));
     const sent = ollamaRequest(t.fake.requests.at(-1)).messages!;
     expect(sent[0]).toMatchObject({ role: 'system', content: 'PROMPT-TWO' });
     expect(sent.filter((m) => m.role === 'system')).toHaveLength(1);
     expect(ollamaRequest(t.fake.requests.at(-1)).options!.num_ctx).toBe(8192);
-    const ctx = await t.http<SessionData>(`query($id: ID!) { session(id: $id) { context { role content } } }`, {
-      id: sessionId,
-    });
-    expect(ctx.data!.session.context.some((m) => m.content.includes('PROMPT'))).toBe(false);
-    await t.http(
-      'mutation { upsertProfile(input: { key: "default", name: "Default", model: ' +
-        '"qwen3:8b", systemPrompt: "You are a helpful assistant." }) { id } }',
-    );
+    const ctx = await t.http(TurnsContextDocument, { id: sessionId });
+    expect(ctx.data!.session!.context.some((m) => m.content.includes('PROMPT'))).toBe(false);
+    await t.http(TurnsUpsertDefaultProfileDocument, { systemPrompt: 'You are a helpful assistant.' });
   });
 
   it('hidden turns go to the context only', async () => {
@@ -161,21 +140,16 @@ describe(`turns (${dbKind})`, () => {
       t.http(SEND, { input: { sessionId, content: '{"form":1}', hidden: true } }),
     );
     expect(sent.data!.sendMessage.userMessage).toMatchObject({ isDisplay: false, isContext: true });
-    const s = await t.http<SessionData>(
-      `query($id: ID!) { session(id: $id) { history { edges { node { role content } } } context { role content } } }`,
-      { id: sessionId },
-    );
-    expect(s.data!.session.history.edges.map((e) => e.node.role)).toEqual(['ASSISTANT']);
-    expect(s.data!.session.context.map((m) => m.content)[0]).toBe('{"form":1}');
+    const s = await t.http(TurnsHistoryAndContextDocument, { id: sessionId });
+    expect(s.data!.session!.history.edges.map((e) => e.node.role)).toEqual(['ASSISTANT']);
+    expect(s.data!.session!.context.map((m) => m.content)[0]).toBe('{"form":1}');
   });
 
   it('only allowlisted stored system records reach the model', async () => {
     const sessionId = await newSession();
-    const rec =
-      'mutation($i: RecordSessionEventInput!) { ' +
-      'recordSessionEvent(input: $i) { role content isContext metadata } }';
+    const rec = TurnsRecordEventDocument;
     const a = await t.http(rec, { i: { sessionId, source: 'task_note', text: 'NOTE-ALLOWED' } });
-    expect(a.data.recordSessionEvent).toMatchObject({
+    expect(a.data!.recordSessionEvent).toMatchObject({
       role: 'SYSTEM',
       isContext: true,
       metadata: { source: 'task_note' },
@@ -185,13 +159,8 @@ describe(`turns (${dbKind})`, () => {
     const sent = JSON.stringify(ollamaRequest(t.fake.requests.at(-1)).messages);
     expect(sent).toContain('NOTE-ALLOWED');
     expect(sent).not.toContain('NOTE-BLOCKED');
-    const h = await t.http<SessionData>(
-      `query($id: ID!) { session(id: $id) { history { edges { node { content role } } } } }`,
-      {
-        id: sessionId,
-      },
-    );
-    expect(h.data!.session.history.edges.map((e) => e.node.content)).toContain('NOTE-BLOCKED');
+    const h = await t.http(TurnsHistoryDocument, { id: sessionId });
+    expect(h.data!.session!.history.edges.map((e) => e.node.content)).toContain('NOTE-BLOCKED');
   });
 
   it('refuses a second turn while one runs (CONFLICT) and honours idempotency keys', async () => {
@@ -204,14 +173,14 @@ describe(`turns (${dbKind})`, () => {
     const second = await t.http(SEND, { input: { sessionId, content: 'two' } });
     expect(codeOf(second)).toBe('CONFLICT');
     const again = await t.http(SEND, { input: { sessionId, content: 'one', idempotencyKey: 'k-1' } });
-    expect(again.data.sendMessage.turn.id).toBe(first.data.sendMessage.turn.id);
+    expect(again.data!.sendMessage.turn.id).toBe(first.data!.sendMessage.turn.id);
     held.open();
     await eventually(
       () => t.app.db.prisma.turn.findMany({ where: { status: 'RUNNING' } }),
       (r) => r.length === 0,
     );
-    const s = await t.http(`query($id: ID!) { session(id: $id) { history { totalCount } } }`, { id: sessionId });
-    expect(s.data.session.history.totalCount).toBe(2);
+    const s = await t.http(TurnsHistoryCountDocument, { id: sessionId });
+    expect(s.data!.session!.history.totalCount).toBe(2);
   });
 
   it('rejects bad input and writes nothing', async () => {
@@ -220,17 +189,15 @@ describe(`turns (${dbKind})`, () => {
     expect(codeOf(await t.http(SEND, { input: { sessionId, content: 'x'.repeat(200_001) } }))).toBe('BAD_USER_INPUT');
     const unknown = Buffer.from('Session:00000000-0000-4000-8000-000000000000').toString('base64');
     expect(codeOf(await t.http(SEND, { input: { sessionId: unknown, content: 'hi' } }))).toBe('NOT_FOUND');
-    expect(codeOf(await t.http(`mutation { cancelTurn(turnId: "nope") { id } }`))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await t.http(TurnsCancelIdDocument, { id: 'nope' }))).toBe('BAD_USER_INPUT');
     // A client tool may not take a server tool's name: its "result" would be trusted as the server's (a publish card).
     const impostor = { name: 'content_publish', description: 'mine', parameters: { type: 'object' } };
     expect(codeOf(await t.http(SEND, { input: { sessionId, content: 'hi', clientTools: [impostor] } }))).toBe(
       'BAD_USER_INPUT',
     );
-    const s = await t.http(`query($id: ID!) { session(id: $id) { history { totalCount } context { content } } }`, {
-      id: sessionId,
-    });
-    expect(s.data.session.history.totalCount).toBe(0);
-    expect(s.data.session.context).toEqual([]);
+    const s = await t.http(TurnsHistoryCountAndContextDocument, { id: sessionId });
+    expect(s.data!.session!.history.totalCount).toBe(0);
+    expect(s.data!.session!.context).toEqual([]);
   });
 
   it('cancel ends the turn CANCELLED with the partial answer saved', async () => {
@@ -238,39 +205,37 @@ describe(`turns (${dbKind})`, () => {
     // the reply stops after its first chunk until the cancel is answered
     const held = gate();
     t.fake.enqueue({ text: ['part one ', 'part two ', 'never'], hold: held.promise, holdBeforeChunk: 1 });
-    const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
+    const sub = t.subscribe(SESSION_EVENTS, { sessionId });
     await t.listening(sessionId);
     const sent = await t.http(SEND, { input: { sessionId, content: 'long please' } });
     await sub.waitFor((es) => es.some((e) => e.__typename === 'TextDelta'));
-    const cancelled = await t.http(`mutation($id: ID!) { cancelTurn(turnId: $id) { status } }`, {
-      id: sent.data.sendMessage.turn.id,
-    });
-    expect(cancelled.data.cancelTurn.status).toBe('CANCELLED');
+    const cancelled = await t.http(TurnsCancelDocument, { id: sent.data!.sendMessage.turn.id });
+    expect(cancelled.data!.cancelTurn.status).toBe('CANCELLED');
     held.open();
     const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
-    expect(events.find((e) => e.__typename === 'TurnEnded').turn.status).toBe('CANCELLED');
-    const saved = events.find((e) => e.__typename === 'MessageSaved' && e.message.role === 'ASSISTANT');
+    expect(events.find(isEvent('TurnEnded'))!.turn.status).toBe('CANCELLED');
+    const saved = events.filter(isEvent('MessageSaved')).find((e) => e.message.role === 'ASSISTANT')!;
     expect(saved.message.content.startsWith('part one')).toBe(true);
     expect(saved.message.metadata).toMatchObject({ cancelled: true });
     sub.dispose();
     // the session works on the next message
     t.fake.enqueue({ text: 'fine' });
     const { events: next } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'again' } }));
-    expect(next.find((e) => e.__typename === 'TurnEnded').assistantMessage.content).toBe('fine');
+    expect(next.find(isEvent('TurnEnded'))!.assistantMessage!.content).toBe('fine');
   });
 
   it('a provider dying mid-stream fails the turn, keeps the partial, and the session goes on', async () => {
     const sessionId = await newSession();
     t.fake.enqueue({ text: ['alpha ', 'beta ', 'gamma'], failAfterChunks: 2 });
     const { events } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'break' } }));
-    const failed = events.find((e) => e.__typename === 'TurnFailed');
+    const failed = events.find(isEvent('TurnFailed'));
     expect(failed).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', turn: { status: 'FAILED' } });
-    const partial = events.find((e) => e.__typename === 'MessageSaved' && e.message.role === 'ASSISTANT');
+    const partial = events.filter(isEvent('MessageSaved')).find((e) => e.message.role === 'ASSISTANT')!;
     expect(partial.message.content).toBe('alpha beta ');
     expect(partial.message.metadata).toMatchObject({ partial: true });
     t.fake.enqueue({ text: 'recovered' });
     const { events: next } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'again' } }));
-    expect(next.find((e) => e.__typename === 'TurnEnded').assistantMessage.content).toBe('recovered');
+    expect(next.find(isEvent('TurnEnded'))!.assistantMessage!.content).toBe('recovered');
   });
 
   it('an unreachable provider answers TurnFailed PROVIDER_UNAVAILABLE', async () => {
@@ -286,7 +251,7 @@ describe(`turns (${dbKind})`, () => {
       { toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] },
       { text: 'It is sunny in Oslo.' },
     );
-    const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
+    const sub = t.subscribe(SESSION_EVENTS, { sessionId });
     await t.listening(sessionId);
     const sent = await t.http(SEND, {
       input: {
@@ -301,31 +266,27 @@ describe(`turns (${dbKind})`, () => {
         ],
       },
     });
-    const turnId = sent.data.sendMessage.turn.id;
+    const turnId = sent.data!.sendMessage.turn.id;
     const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'ToolCallRequested'));
-    const request = events.find((e) => e.__typename === 'ToolCallRequested');
+    const request = events.find(isEvent('ToolCallRequested'))!;
     expect(request).toMatchObject({ clientSide: true, toolCall: { name: 'get_weather', arguments: { city: 'Oslo' } } });
     expect(ollamaRequest(t.fake.requests.at(-1)).tools!.map((x) => x.function.name)).toContain('get_weather');
     const waiting = await eventually(
-      () =>
-        t.http<{ turn: { status: string; pendingToolCalls: { id: string; name: string }[] } }>(
-          `query($id: ID!) { turn(id: $id) { status pendingToolCalls { id name } } }`,
-          { id: turnId },
-        ),
-      (r) => r.data!.turn.status === 'WAITING_FOR_TOOL',
+      () => t.http(TurnsPendingToolCallsDocument, { id: turnId }),
+      (r) => r.data!.turn!.status === 'WAITING_FOR_TOOL',
     );
-    expect(waiting.data!.turn.pendingToolCalls[0].name).toBe('get_weather');
-    const bogus = await t.http(`mutation($i: SubmitToolResultInput!) { submitToolResult(input: $i) { status } }`, {
+    expect(waiting.data!.turn!.pendingToolCalls[0].name).toBe('get_weather');
+    const bogus = await t.http(TurnsSubmitToolResultDocument, {
       i: { turnId, toolCallId: 'not-a-call', content: 'x' },
     });
     expect(codeOf(bogus)).toBe('BAD_USER_INPUT');
-    const ok = await t.http(`mutation($i: SubmitToolResultInput!) { submitToolResult(input: $i) { status } }`, {
+    const ok = await t.http(TurnsSubmitToolResultDocument, {
       i: { turnId, toolCallId: request.toolCall.id, content: '{"sky":"clear"}' },
     });
     expect(ok.errors).toBeUndefined();
     const done = await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
-    expect(done.find((e) => e.__typename === 'TurnEnded').assistantMessage.content).toBe('It is sunny in Oslo.');
-    const toolMsg = done.find((e) => e.__typename === 'MessageSaved' && e.message.role === 'TOOL');
+    expect(done.find(isEvent('TurnEnded'))!.assistantMessage!.content).toBe('It is sunny in Oslo.');
+    const toolMsg = done.filter(isEvent('MessageSaved')).find((e) => e.message.role === 'TOOL')!;
     expect(toolMsg.message).toMatchObject({ toolCallId: request.toolCall.id, content: '{"sky":"clear"}' });
     const lastReq = ollamaRequest(t.fake.requests.at(-1)).messages!;
     expect(lastReq.at(-1)).toMatchObject({ role: 'tool', content: '{"sky":"clear"}' });
@@ -334,21 +295,21 @@ describe(`turns (${dbKind})`, () => {
 
   it('resumes after a dropped socket with no gap and no duplicate', async () => {
     const sessionId = await newSession();
-    const first = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
+    const first = t.subscribe(SESSION_EVENTS, { sessionId });
     await t.listening(sessionId);
     t.fake.enqueue({ text: Array.from({ length: 12 }, (_, i) => `w${i} `), chunkDelayMs: 60 });
     await t.http(SEND, { input: { sessionId, content: 'stream' } });
     await first.waitFor((es) => es.filter((e) => e.__typename === 'TextDelta').length >= 3);
     await first.client.dispose(); // the socket drops
     const seen = [...first.events];
-    const lastId = seen.at(-1).eventId;
+    const lastId = seen.at(-1)!.eventId;
     // the turn goes on while no one listens: the resume must replay that gap
     const raw0 = Buffer.from(sessionId, 'base64').toString().split(':')[1]!;
     await eventually(
       () => t.app.bus.replay(raw0, lastId),
       (missed) => missed.length > 0,
     );
-    const resumed = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: lastId });
+    const resumed = t.subscribe(SESSION_EVENTS, { sessionId, after: lastId });
     const rest = await resumed.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
     const all = [...seen, ...rest];
     const ids: string[] = all.map((e) => e.eventId);
@@ -361,7 +322,7 @@ describe(`turns (${dbKind})`, () => {
       .filter((id) => compareEventIds(id, ids[0]!) >= 0);
     expect(ids).toEqual(log);
     const text = all
-      .filter((e) => e.__typename === 'TextDelta')
+      .filter(isEvent('TextDelta'))
       .map((e) => e.text)
       .join('');
     expect(text).toBe(Array.from({ length: 12 }, (_, i) => `w${i} `).join(''));
@@ -370,22 +331,16 @@ describe(`turns (${dbKind})`, () => {
 
   it('a prompt that cannot fit gets a synthesized "too large" reply and a normal turn end', async () => {
     // A system prompt larger than the window: no compression or view truncation can help.
-    await t.http(
-      'mutation($p: String) { upsertProfile(input: { key: "tiny", name: "Tiny", ' +
-        'model: "tiny-model", contextWindow: 1024, systemPrompt: $p }) { id } }',
-      {
-        p: 'z'.repeat(4000),
-      },
-    );
-    const profiles = await t.http<{ profiles: { id: string; key: string }[] }>(`{ profiles { id key } }`);
+    await t.http(TurnsUpsertTinyProfileDocument, { p: 'z'.repeat(4000) });
+    const profiles = await t.http(TurnsProfilesDocument, {});
     const tiny = profiles.data!.profiles.find((p) => p.key === 'tiny')!.id;
-    const created = await t.http(`mutation($p: ID!) { createSession(input: { profileId: $p }) { id } }`, { p: tiny });
-    const sid = created.data.createSession.id;
+    const created = await t.http(TurnsCreateSessionOnProfileDocument, { p: tiny });
+    const sid = created.data!.createSession.id;
     const before = t.fake.requests.length;
     const { events } = await turnEnded(sid, () => t.http(SEND, { input: { sessionId: sid, content: 'one more' } }));
-    const ended = events.find((e) => e.__typename === 'TurnEnded');
+    const ended = events.find(isEvent('TurnEnded'))!;
     expect(ended.turn.status).toBe('COMPLETED');
-    expect(ended.assistantMessage.content).toMatch(/too large/);
+    expect(ended.assistantMessage!.content).toMatch(/too large/);
     expect(t.fake.requests.length).toBe(before);
   });
 
@@ -407,14 +362,10 @@ describe(`turns (${dbKind})`, () => {
     expect(recovered).toBe(1);
     const turn = await t.app.db.prisma.turn.findUnique({ where: { id: orphan.id } });
     expect(turn!.status).toBe('INTERRUPTED');
-    const h = await t.http<SessionData>(
-      'query($id: ID!) { session(id: $id) { activeTurn { id } history { edges ' +
-        '{ node { role content metadata } } } context { content isAgentNote } } }',
-      { id: sessionId },
-    );
-    expect(h.data!.session.activeTurn).toBeNull();
-    expect(h.data!.session.history.edges.map((e) => e.node.content)).toEqual(['are you there', 'I was saying']);
-    expect(h.data!.session.context.some((m) => m.isAgentNote && /interrupted/.test(m.content))).toBe(true);
+    const h = await t.http(TurnsRecoveredSessionDocument, { id: sessionId });
+    expect(h.data!.session!.activeTurn).toBeNull();
+    expect(h.data!.session!.history.edges.map((e) => e.node.content)).toEqual(['are you there', 'I was saying']);
+    expect(h.data!.session!.context.some((m) => m.isAgentNote && /interrupted/.test(m.content))).toBe(true);
     // the session takes the next message
     const { events } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'hello again' } }));
     expect(events.find((e) => e.__typename === 'TurnEnded')).toBeTruthy();
@@ -435,10 +386,10 @@ describe(`turn robustness (${dbKind})`, () => {
         hold: held.promise,
         holdBeforeChunk: 5,
       });
-      const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId });
+      const sub = t.subscribe(SESSION_EVENTS, { sessionId });
       await t.listening(sessionId);
       const sent = await t.http(SEND, { input: { sessionId, content: 'long please' } });
-      const turnId = Buffer.from(sent.data.sendMessage.turn.id, 'base64').toString().split(':')[1]!;
+      const turnId = Buffer.from(sent.data!.sendMessage.turn.id, 'base64').toString().split(':')[1]!;
       const started = await t.app.db.prisma.turn.findUniqueOrThrow({ where: { id: turnId } });
       await sub.waitFor((es) => es.filter((e) => e.__typename === 'TextDelta').length >= 2);
       const row = await eventually(
@@ -468,14 +419,14 @@ describe(`turn robustness (${dbKind})`, () => {
     const held = gate();
     t.fake.enqueue({ text: ['a ', 'b ', 'c ', 'd '], hold: held.promise, holdBeforeChunk: 1 });
     const sent = await t.http(SEND, { input: { sessionId, content: 'long' } });
-    const turnId = Buffer.from(sent.data.sendMessage.turn.id, 'base64').toString().split(':')[1]!;
+    const turnId = Buffer.from(sent.data!.sendMessage.turn.id, 'base64').toString().split(':')[1]!;
     // wait until the turn is streaming (its first delta is in the log)
     const raw = Buffer.from(sessionId, 'base64').toString().split(':')[1]!;
     await eventually(
       () => t.app.bus.replay(raw, '0'),
       (log) => log.some((e) => e.type === 'TextDelta'),
     );
-    const del = await t.http(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: sessionId });
+    const del = await t.http(TurnsDeleteSessionDocument, { id: sessionId });
     expect(del.errors).toBeUndefined();
     expect(await t.app.db.prisma.turn.findUnique({ where: { id: turnId } })).toBeNull();
     held.open();
@@ -495,15 +446,15 @@ describe(`turn robustness (${dbKind})`, () => {
       const sessionId = await newSession();
       t.fake.enqueue({ status: 503 }, { status: 503 });
       const { events } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'hello?' } }));
-      const failed = events.find((e) => e.__typename === 'TurnFailed');
+      const failed = events.find(isEvent('TurnFailed'))!;
       expect(failed.code).toBe('PROVIDER_UNAVAILABLE');
       // The configured host is allowed (it is the operator's own setting); nothing else from upstream is.
       expect(failed.errorMessage).toBe(
         `The model provider (ollama at ${t.fake.url}) is unreachable or stopped answering; try again.`,
       );
       expect(failed.errorMessage).not.toMatch(/fake error|503|ECONN|fetch failed/);
-      const turn = await t.http(`query($id: ID!) { turn(id: $id) { error } }`, { id: failed.turn.id });
-      expect(turn.data.turn.error).toBe(failed.errorMessage);
+      const turn = await t.http(TurnsTurnErrorDocument, { id: failed.turn.id });
+      expect(turn.data!.turn!.error).toBe(failed.errorMessage);
     },
   );
 });

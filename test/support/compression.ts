@@ -2,14 +2,24 @@
 import { randomBytes } from 'node:crypto';
 import type { NewMessage } from '../../src/domain/types.js';
 import { parseGlobalId } from '../../src/schema/ids.js';
-import { isEvent, SESSION_EVENTS, type SessionEvent, type ServerContext } from './harness.js';
+import {
+  SupportCompressionCompactDocument,
+  SupportCompressionCreateSessionDocument,
+  SupportCompressionPlanDocument,
+  SupportCompressionSendDocument,
+  SupportCompressionUpsertProfileDocument,
+} from '../generated/graphql.js';
+import { isEvent, queryText, SESSION_EVENTS, type SessionEvent, type ServerContext } from './harness.js';
 import { type FakeCall, type FakeScript, jsonList, jsonRecord } from './fake-provider.js';
 
-export const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id status } } }`;
-export const COMPACT = `mutation($id: ID!, $s: CompressionStrategy) { compactSession(id: $id, strategy: $s) {
-  summary messagesBefore messagesAfter session { id contextTokens contextWindow displayMessageCount } } }`;
-export const PLAN = `query($id: ID!, $s: CompressionStrategy) { compressionPlan(sessionId: $id, strategy: $s) {
-  wouldCompress strategy contextTokens contextWindow messagesToSummarize messagesToKeep estimatedTokensAfter } }`;
+/** Typed documents (test/operations/support-compression.graphql). */
+export const SEND_DOC = SupportCompressionSendDocument;
+export const COMPACT_DOC = SupportCompressionCompactDocument;
+export const PLAN_DOC = SupportCompressionPlanDocument;
+/** The same operations as text, for callers that send strings. */
+export const SEND = queryText(SEND_DOC);
+export const COMPACT = queryText(COMPACT_DOC);
+export const PLAN = queryText(PLAN_DOC);
 
 export interface TestSession {
   id: string;
@@ -42,12 +52,10 @@ export async function profileSession(
     ...(opts.maxTokens && { compressionMaxTokens: opts.maxTokens }),
     ...(opts.prompt && { compressionPrompt: opts.prompt }),
   };
-  const p = await t.http(`mutation($i: UpsertProfileInput!) { upsertProfile(input: $i) { id } }`, { i: input });
+  const p = await t.http(SupportCompressionUpsertProfileDocument, { i: input });
   if (p.errors) throw new Error(JSON.stringify(p.errors));
-  const s = await t.http(`mutation($p: ID) { createSession(input: { profileId: $p }) { id } }`, {
-    p: p.data.upsertProfile.id,
-  });
-  const id = s.data.createSession.id as string;
+  const s = await t.http(SupportCompressionCreateSessionDocument, { p: p.data!.upsertProfile.id });
+  const id = s.data!.createSession.id;
   return { id, raw: parseGlobalId(id, 'Session'), model };
 }
 
@@ -100,7 +108,7 @@ export function sendAndWait(
   until = (es: SessionEvent[]) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'),
   timeoutMs = 60_000,
 ) {
-  return withEvents(t, sessionId, () => t.http(SEND, { input: { sessionId, content } }), until, timeoutMs);
+  return withEvents(t, sessionId, () => t.http(SEND_DOC, { input: { sessionId, content } }), until, timeoutMs);
 }
 
 export async function withEvents<R extends { errors?: unknown } | undefined>(
