@@ -11,11 +11,15 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { NewMessage } from '../../src/domain/types.js';
 import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
 import { ollamaRequest } from '../support/fake-provider.js';
+import { BrowserCreateSessionDocument, BrowserMessageIdsDocument, BrowserShareDocument } from '../generated/graphql.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 
-const CREATE = `mutation($name: String) { createSession(input: { name: $name }) { id } }`;
-const SHARE = `mutation($id: ID!) { shareSession(id: $id) { token url } }`;
+const CREATE = BrowserCreateSessionDocument;
+const SHARE = BrowserShareDocument;
+
+/** What the page's init scripts keep on `window` for the test to read back. */
+type Recorded = typeof window & { __violations: string[]; __states: { chat: boolean; messages: number }[] };
 
 /** The raw UUID behind a Relay global id (`Session:<uuid>`), for seeding through the store. */
 /** expect.poll's own default is 1 s: a bound for a hang, not a guess at how fast a busy machine renders. */
@@ -67,7 +71,7 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
   async function seededSession(name: string, messages: NewMessage[]): Promise<string> {
     const created = await server.gql(CREATE, { name });
     expect(created.errors).toBeUndefined();
-    const id = created.data.createSession.id as string;
+    const id = created.data!.createSession.id;
     await server.app.store.append(rawId(id), messages);
     return id;
   }
@@ -98,14 +102,11 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
       const id = await seededSession('Shared one', messages);
       const share = await server.gql(SHARE, { id });
       expect(share.errors).toBeUndefined();
-      const ids = await server.gql(
-        `query($id: ID!) { session(id: $id) { history(first: 200) { edges { node { id } } } } }`,
-        { id },
-      );
-      const messageIds: string[] = ids.data.session.history.edges.map((e: any) => e.node.id);
+      const ids = await server.gql(BrowserMessageIdsDocument, { id });
+      const messageIds: string[] = ids.data!.session!.history.edges.map((e) => e.node.id);
 
       const page = await newPage();
-      const response = await page.goto(`${server.url}${share.data.shareSession.url}`);
+      const response = await page.goto(`${server.url}${share.data!.shareSession.url}`);
       expect(response?.headers()['referrer-policy']).toBe('no-referrer');
       expect(response?.headers()['content-security-policy']).toContain("default-src 'self'");
       await page.getByText('stays text').waitFor();
@@ -155,9 +156,9 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
     });
     // Counted from the document's start: an inline script blocked by the CSP fires this event.
     await page.addInitScript(() => {
-      (window as any).__violations = [];
+      (window as Recorded).__violations = [];
       document.addEventListener('securitypolicyviolation', (e) =>
-        (window as any).__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+        (window as Recorded).__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
       );
     });
     const response = await page.goto(`${server.url}/#session=${encodeURIComponent(id)}`);
@@ -168,7 +169,7 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
     // module's import() then finds it) and preloaded its imports.
     expect(await page.locator('head > script[type="module"][src*="/assets/chat-"]').count()).toBe(1);
     expect(await page.locator('link[rel="modulepreload"][href*="/assets/render-"]').count()).toBeGreaterThanOrEqual(1);
-    expect(await page.evaluate(() => (window as any).__violations)).toEqual([]);
+    expect(await page.evaluate(() => (window as Recorded).__violations)).toEqual([]);
     expect(await page.evaluate(() => performance.getEntriesByName('first-message').length)).toBe(1);
     expect(openSessionRequests).toHaveLength(1);
   });
@@ -190,7 +191,7 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
       // paused clock would stop. Is the chat screen up, and with how many messages?
       await page.addInitScript(() => {
         const states: { chat: boolean; messages: number }[] = [];
-        (window as any).__states = states;
+        (window as Recorded).__states = states;
         const channel = new MessageChannel();
         let pending = false;
         channel.port1.onmessage = () => {
@@ -227,7 +228,7 @@ describe.skipIf(browserUnavailable)('web client in Chromium', () => {
       await expect.poll(() => log.includes('sent Viewer'), { timeout: 60_000 }).toBe(true);
       expect(log.indexOf('answered OpenSession')).toBeGreaterThan(-1);
       expect(log.indexOf('sent Viewer')).toBeGreaterThan(log.indexOf('answered OpenSession'));
-      const states = (await page.evaluate(() => (window as any).__states)) as { chat: boolean; messages: number }[];
+      const states = await page.evaluate(() => (window as Recorded).__states);
       expect(states.some((f) => f.chat && f.messages > 0)).toBe(true);
       // No state showed the chat screen without the conversation's messages.
       expect(states.filter((f) => f.chat && f.messages === 0)).toEqual([]);

@@ -23,7 +23,8 @@ import {
   type SubscribeFunction,
 } from 'relay-runtime';
 import WebSocket from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { ClientsHistoryDocument, type ClientsSessionsQuery } from '../generated/graphql.js';
 import { createTestServer, type ServerContext } from '../support/harness.js';
 
 const TIMEOUT = 60_000;
@@ -61,7 +62,7 @@ const SESSION_EVENTS = /* GraphQL */ `
 `;
 // The results, as these documents select them.
 interface SessionsData {
-  sessions: { edges: { node: { id: string; name: string } }[] };
+  sessions: { edges: { node: { id: string; name: string | null } }[] };
 }
 interface CreateSessionData {
   createSession: { id: string };
@@ -223,6 +224,10 @@ const lastOf = (events: SessionEvent[]) => events.at(-1);
 const dataOf = <D>(response: GraphQLResponse | undefined) => (response as { data: D }).data;
 
 describe('client libraries (docs/api.md "Clients")', () => {
+  it('SessionsData is what codegen makes of the same selection (schema.graphql)', () => {
+    expectTypeOf<ClientsSessionsQuery>().toExtend<SessionsData>();
+  });
+
   it('docs/api.md shows every snippet exactly as this file runs it', () => {
     const source = readFileSync(new URL(import.meta.url), 'utf8');
     const docs = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
@@ -271,12 +276,8 @@ describe('client libraries (docs/api.md "Clients")', () => {
       expect(sent.data!.sendMessage.turn.id).toBeTruthy();
       expect(textOf(events)).toBe('sse streams');
       expect(lastOf(events)).toMatchObject({ __typename: 'TurnEnded', turn: { status: 'COMPLETED' } });
-      const again = await t.http<{ session: { history: { edges: { node: { role: string; content: string } }[] } } }>(
-        `query($id: ID!) { session(id: $id) { history { edges { node { role content } } } } }`,
-        { id: sessionId },
-        key,
-      );
-      expect(again.data!.session.history.edges.map((e) => e.node)).toEqual([
+      const again = await t.http(ClientsHistoryDocument, { id: sessionId }, key);
+      expect(again.data!.session!.history.edges.map((e) => e.node)).toEqual([
         { role: 'USER', content: 'hello sse' },
         { role: 'ASSISTANT', content: 'sse streams' },
       ]);

@@ -14,7 +14,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Browser } from 'playwright-core';
+import { CrossSiteCreateVictimDocument } from '../generated/graphql.js';
 import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import type { GqlResult } from '../support/harness.js';
 
 const EVIL = 'http://evil.example';
 const ALLOWED = 'http://allowed.example';
@@ -23,6 +25,24 @@ interface RawResponse {
   status: number;
   headers: IncomingMessage['headers'];
   text: string;
+}
+
+/** What the attacks' and the allowed requests' documents (raw text, on purpose) answer, as far as the tests read it. */
+interface RenameData {
+  renameSession: { id: string; name: string | null };
+}
+interface CreateData {
+  createSession: { id: string; name?: string | null };
+}
+interface UploadData<F extends 'url' | 'filename'> {
+  uploadSessionFiles: Record<F, string>[];
+}
+/** A GraphQL response read from a raw response's body. */
+const answer = <T = unknown>(text: string) => JSON.parse(text) as GqlResult<T>;
+/** A graphql-transport-ws message, as the server sends it. */
+interface WsMessage {
+  type: string;
+  payload?: unknown;
 }
 
 /** One HTTP request with exactly these headers (Host, Origin and Sec-Fetch-* included), read to the end. */
@@ -49,14 +69,14 @@ function raw(
  * A graphql-transport-ws client that sends `query` as soon as the server
  * acknowledges: the upgrade's HTTP status when refused, the results otherwise.
  */
-function wsAttempt(
+function wsAttempt<T = unknown>(
   base: string,
   query: string,
   headers: Record<string, string>,
-): Promise<{ status: number; results: any[] }> {
+): Promise<{ status: number; results: GqlResult<T>[] }> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(`${base.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { headers });
-    const results: any[] = [];
+    const results: GqlResult<T>[] = [];
     socket.on('unexpected-response', (req, res) => {
       res.resume();
       req.destroy();
@@ -65,11 +85,11 @@ function wsAttempt(
     socket.on('error', reject);
     socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: {} })));
     socket.on('message', (data) => {
-      const message = JSON.parse(String(data));
+      const message = JSON.parse(String(data)) as WsMessage;
       if (message.type === 'connection_ack')
         socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query } }));
-      else if (message.type === 'next') results.push(message.payload);
-      else if (message.type === 'error') results.push({ errors: message.payload });
+      else if (message.type === 'next') results.push(message.payload as GqlResult<T>);
+      else if (message.type === 'error') results.push({ errors: message.payload as GqlResult<T>['errors'] });
       if (message.type === 'complete' || message.type === 'error') {
         socket.close();
         resolve({ status: 101, results });
@@ -108,9 +128,9 @@ describe('local mode against a cross-site adversary', () => {
       arrived.push({ origin: req.headers.origin, host: req.headers.host, url: req.url });
     server.http.prependListener('request', watch);
     server.http.prependListener('upgrade', watch);
-    const created = await server.gql(`mutation { createSession(input: { name: "Victim" }) { id } }`);
+    const created = await server.gql(CrossSiteCreateVictimDocument, {});
     expect(created.errors).toBeUndefined();
-    victimId = created.data.createSession.id;
+    victimId = created.data!.createSession.id;
     allowed = await startE2EServer({ corsOrigins: [ALLOWED] });
   }, 300_000);
 
@@ -138,7 +158,7 @@ describe('local mode against a cross-site adversary', () => {
           });
           expect(form.status).toBe(403);
           // A cross-site Origin is refused by the origin policy; without one, by the CSRF header rule.
-          expect(JSON.parse(form.text).errors[0].extensions.code).toBe(origin ? 'FORBIDDEN' : 'CSRF_HEADER_REQUIRED');
+          expect(answer(form.text).errors![0]!.extensions!.code).toBe(origin ? 'FORBIDDEN' : 'CSRF_HEADER_REQUIRED');
 
           const text = await raw(server.url, {
             headers: { 'content-type': 'text/plain;charset=UTF-8', ...originHeader },
@@ -150,7 +170,7 @@ describe('local mode against a cross-site adversary', () => {
           const multipart = await raw(server.url, { headers: { 'content-type': contentType, ...originHeader }, body });
           expect(multipart.status).toBe(403);
           // With no Origin it reached GraphQL, whose CSRF rule refused it before the body was parsed.
-          if (!origin) expect(JSON.parse(multipart.text).errors[0].message).toMatch(/x-graphql-yoga-csrf/);
+          if (!origin) expect(answer(multipart.text).errors![0]!.message).toMatch(/x-graphql-yoga-csrf/);
         }
       }
       // Without an Origin, the GraphQL layer refused it (the CSRF header rule), so it got that far.
@@ -233,7 +253,7 @@ describe('local mode against a cross-site adversary', () => {
         body: JSON.stringify({ query: rename(victimId, 'pwned') }),
       });
       expect(post.status).toBe(403);
-      expect(JSON.parse(post.text).errors[0].message).toMatch(/DNS rebinding/);
+      expect(answer(post.text).errors![0]!.message).toMatch(/DNS rebinding/);
       const page = await raw(server.url, { method: 'GET', path: '/', headers: { host: rebound } });
       expect(page.status).toBe(403);
       const socket = await wsAttempt(server.url, rename(victimId, 'pwned'), {
@@ -261,11 +281,11 @@ describe('local mode against a cross-site adversary', () => {
       );
       fd.set('map', JSON.stringify({ 0: ['variables.f.0'] }));
       fd.set('0', new Blob(['secret notes'], { type: 'text/plain' }), 'notes.txt');
-      const uploaded = await (
+      const uploaded = (await (
         await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'x-graphql-yoga-csrf': '1' }, body: fd })
-      ).json();
+      ).json()) as GqlResult<UploadData<'url'>>;
       expect(uploaded.errors).toBeUndefined();
-      const path = uploaded.data.uploadSessionFiles[0].url as string;
+      const path = uploaded.data!.uploadSessionFiles[0]!.url;
 
       const own = await raw(server.url, { method: 'GET', path, headers: { origin: server.url } });
       expect(own.status).toBe(200);
@@ -311,14 +331,16 @@ describe('local mode against a cross-site adversary', () => {
         body: JSON.stringify({ query: rename(victimId, 'Renamed by GraphiQL') }),
       });
       expect(json.status).toBe(200);
-      expect(JSON.parse(json.text).data.renameSession.name).toBe('Renamed by GraphiQL');
+      expect(answer<RenameData>(json.text).data!.renameSession.name).toBe('Renamed by GraphiQL');
       expect(json.headers['access-control-allow-origin']).toBeUndefined();
 
-      const socket = await wsAttempt(server.url, rename(victimId, 'Renamed over ws'), { origin: server.url });
+      const socket = await wsAttempt<RenameData>(server.url, rename(victimId, 'Renamed over ws'), {
+        origin: server.url,
+      });
       expect(socket.status).toBe(101);
-      expect(socket.results[0].data.renameSession.name).toBe('Renamed over ws');
-      const node = await wsAttempt(server.url, rename(victimId, 'Renamed by Node'), {});
-      expect(node.results[0].data.renameSession.name).toBe('Renamed by Node');
+      expect(socket.results[0]!.data!.renameSession.name).toBe('Renamed over ws');
+      const node = await wsAttempt<RenameData>(server.url, rename(victimId, 'Renamed by Node'), {});
+      expect(node.results[0]!.data!.renameSession.name).toBe('Renamed by Node');
 
       const sse = await raw(server.url, {
         headers: { origin: server.url, 'content-type': 'application/json', accept: 'text/event-stream' },
@@ -332,7 +354,7 @@ describe('local mode against a cross-site adversary', () => {
         headers: { 'content-type': multipart.contentType, 'x-graphql-yoga-csrf': '1', origin: server.url },
         body: multipart.body,
       });
-      expect(JSON.parse(withHeader.text).data.renameSession.name).toBe('Victim');
+      expect(answer<RenameData>(withHeader.text).data!.renameSession.name).toBe('Victim');
       expect(await sessions(server)).toContain(`${rawId(victimId)}:Victim`);
     },
   );
@@ -357,7 +379,7 @@ describe('local mode against a cross-site adversary', () => {
     expect(created.status).toBe(200);
     expect(created.headers['access-control-allow-origin']).toBe(ALLOWED);
     expect(created.headers.vary).toMatch(/origin/i);
-    expect(JSON.parse(created.text).data.createSession.name).toBe('From allowed');
+    expect(answer<CreateData>(created.text).data!.createSession.name).toBe('From allowed');
     const socket = await wsAttempt(allowed.url, `{ viewer { isAdmin } }`, { origin: ALLOWED });
     expect(socket.status).toBe(101);
 
@@ -455,13 +477,13 @@ describe('local mode against a cross-site adversary', () => {
               // WebSocket: browsers apply no CORS to it; only the server's Origin check stands in the way.
               out.ws = await new Promise<string>((resolve) => {
                 // (the page's own WebSocket, not the `ws` import of this file)
-                const socket: globalThis.WebSocket = new (window as any).WebSocket(
+                const socket: globalThis.WebSocket = new window.WebSocket(
                   `${target.replace('http', 'ws')}/graphql`,
                   'graphql-transport-ws',
                 );
                 socket.onopen = () => socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
                 socket.onmessage = (event) => {
-                  const message = JSON.parse(String(event.data));
+                  const message = JSON.parse(String(event.data)) as { type: string };
                   if (message.type === 'connection_ack')
                     socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: rename } }));
                   else resolve(`ran ${event.data}`);
@@ -541,10 +563,11 @@ describe('local mode against a cross-site adversary', () => {
         );
         fd.set('map', JSON.stringify({ 0: ['variables.f.0'] }));
         fd.set('0', new Blob(['from the page'], { type: 'text/plain' }), 'page.txt');
-        return (await fetch('/graphql', { method: 'POST', headers: { 'x-graphql-yoga-csrf': '1' }, body: fd })).json();
+        const response = await fetch('/graphql', { method: 'POST', headers: { 'x-graphql-yoga-csrf': '1' }, body: fd });
+        return (await response.json()) as GqlResult<UploadData<'filename'>>;
       }, victimId);
       expect(uploaded.errors).toBeUndefined();
-      expect(uploaded.data.uploadSessionFiles[0].filename).toBe('page.txt');
+      expect(uploaded.data!.uploadSessionFiles[0]!.filename).toBe('page.txt');
       await context.close();
     });
   });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createRequire as requireFrom } from 'node:module';
 import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import { GraphiqlCreateSessionDocument, GraphiqlSendHiDocument } from '../generated/graphql.js';
 import { GRAPHIQL_TABS } from '../../src/web/graphiql.js';
 import { buildSchema } from '../../src/schema/index.js';
 
@@ -99,8 +100,8 @@ describe.skipIf(browserUnavailable)('GraphiQL offline in Chromium', () => {
     const server = await startE2EServer();
     const foreign: string[] = [];
     try {
-      const created = await server.gql(`mutation { createSession(input: { name: "GraphiQL offline" }) { id } }`);
-      const id = created.data.createSession.id as string;
+      const created = await server.gql(GraphiqlCreateSessionDocument, { name: 'GraphiQL offline' });
+      const id = created.data!.createSession.id;
 
       const page = await openGraphiQL(browser, server, `{ session(id: "${id}") { name } }`, foreign);
       await page.locator('.graphiql-execute-button').click();
@@ -114,10 +115,7 @@ describe.skipIf(browserUnavailable)('GraphiQL offline in Chromium', () => {
       // The subscription is live once the server holds a graphql-ws socket for it; then a turn streams into it.
       await expect.poll(() => subscribed.has(rawSessionId(id)), { timeout: 30_000 }).toBe(true);
       server.fake.enqueue({ text: ['offline ', 'graphiql ', 'streams'] });
-      const sent = await server.gql(
-        `mutation($id: ID!) { sendMessage(input: { sessionId: $id, content: "hi" }) { turn { id } } }`,
-        { id },
-      );
+      const sent = await server.gql(GraphiqlSendHiDocument, { id });
       expect(sent.errors).toBeUndefined();
       // GraphiQL shows a subscription's latest result: the turn's end arrived live over the socket.
       await resultContaining(page, '"__typename": "TurnEnded"');
@@ -136,8 +134,8 @@ describe.skipIf(browserUnavailable)('GraphiQL offline in Chromium', () => {
     const foreign: string[] = [];
     try {
       const { key } = await server.app.auth.createUser('graphiql-user');
-      const created = await server.gql(`mutation { createSession(input: { name: "Keyed" }) { id } }`, {}, key);
-      const id = created.data.createSession.id as string;
+      const created = await server.gql(GraphiqlCreateSessionDocument, { name: 'Keyed' }, key);
+      const id = created.data!.createSession.id;
 
       const page = await openGraphiQL(browser, server, `{ viewer { user { name } } }`, foreign);
       await setHeaders(page, { Authorization: `Bearer ${key}` });
@@ -161,11 +159,7 @@ describe.skipIf(browserUnavailable)('GraphiQL offline in Chromium', () => {
         .toBe(true);
       expect(subscribed.has(rawSessionId(id)), await page.locator('.result-window').innerText()).toBe(true);
       server.fake.enqueue({ text: ['keyed ', 'subscription ', 'works'] });
-      const sent = await server.gql(
-        `mutation($id: ID!) { sendMessage(input: { sessionId: $id, content: "hi" }) { turn { id } } }`,
-        { id },
-        key,
-      );
+      const sent = await server.gql(GraphiqlSendHiDocument, { id }, key);
       expect(sent.errors).toBeUndefined();
       const text = await resultContaining(page, '"__typename": "TurnEnded"');
       expect(text).not.toContain('UNAUTHENTICATED');

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import { E2eModelViewCreateSessionDocument, E2eModelViewPromptDocument } from '../generated/graphql.js';
 
 const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
 
@@ -24,9 +25,9 @@ describe.skipIf(browserUnavailable)('"What the model sees" in Chromium', () => {
   });
 
   it('opens from the chat screen and shows the prompt as sent, not the stored rows', async () => {
-    const created = await server.gql(`mutation { createSession(input: { name: "Build" }) { id } }`);
+    const created = await server.gql(E2eModelViewCreateSessionDocument, {});
     expect(created.errors).toBeUndefined();
-    const id = created.data.createSession.id as string;
+    const id = created.data!.createSession.id;
     await server.app.store.append(rawId(id), [
       {
         role: 'user',
@@ -37,11 +38,8 @@ describe.skipIf(browserUnavailable)('"What the model sees" in Chromium', () => {
       { role: 'tool', content: `LOG START ${'z'.repeat(60_000)} LOG END`, toolCallId: 'c1', name: 'dump_log' },
       { role: 'assistant', content: 'It failed.' },
     ]);
-    const expected = await server.gql(
-      `query($id: ID!) { session(id: $id) { modelView { estimatedTokens messages { role content } } } }`,
-      { id },
-    );
-    const view = expected.data.session.modelView;
+    const expected = await server.gql(E2eModelViewPromptDocument, { id });
+    const view = expected.data!.session!.modelView;
     const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
     try {
       const page = await context.newPage();
@@ -51,10 +49,10 @@ describe.skipIf(browserUnavailable)('"What the model sees" in Chromium', () => {
       await expect.poll(() => items.count(), { timeout: 30_000 }).toBe(view.messages.length);
       const tool = items.filter({ hasText: 'dump_log' }).last();
       const shownTool = (await tool.locator('pre').first().textContent()) ?? '';
-      expect(shownTool).toBe(view.messages.find((m: any) => m.role === 'TOOL').content);
+      expect(shownTool).toBe(view.messages.find((m) => m.role === 'TOOL')!.content);
       expect(shownTool).toContain('chars truncated');
       expect(shownTool.length).toBeLessThan(30_000);
-      expect(await items.nth(view.messages.findIndex((m: any) => m.role === 'USER')).textContent()).toContain(
+      expect(await items.nth(view.messages.findIndex((m) => m.role === 'USER')).textContent()).toContain(
         '[Uploaded files on disk:',
       );
       expect(await page.locator('.model-view-total').textContent()).toContain(

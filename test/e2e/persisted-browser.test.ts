@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import { PersistedBrowserAdHocDocument } from '../generated/graphql.js';
 
 const POLL = { timeout: 30_000 };
 
@@ -27,7 +28,9 @@ describe.skipIf(browserUnavailable)('web client with PERSISTED_OPERATIONS=only',
 
   it('chats and opens a deep link sending only persisted ids', async () => {
     // An ad-hoc document is refused by this server.
-    expect((await server.gql('{ viewer { authEnabled } }')).errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_ONLY');
+    expect((await server.gql(PersistedBrowserAdHocDocument, {})).errors?.[0]?.extensions?.code).toBe(
+      'PERSISTED_QUERY_ONLY',
+    );
     const profile = await server.app.profiles.default();
     const seeded = await server.app.store.create({ profileId: profile.id, userId: 'anonymous', name: 'Seeded' });
     await server.app.store.append(seeded.id, [

@@ -13,6 +13,12 @@ import type { Browser, Page } from 'playwright-core';
 import { PNG_2x2 } from '../fixtures/files/images.js';
 import { eventually } from '../support/harness.js';
 import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import {
+  PublishCardsCreateSessionDocument,
+  PublishCardsHistoryDocument,
+  PublishCardsSendDocument,
+  PublishCardsShareDocument,
+} from '../generated/graphql.js';
 
 const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
 
@@ -78,8 +84,8 @@ describe.skipIf(browserUnavailable)('content_publish cards in Chromium', () => {
     ];
     browser = await chromium.launch({ executablePath: CHROMIUM, args });
 
-    const created = await server.gql(`mutation { createSession(input: { name: "Cards" }) { id } }`);
-    sessionId = created.data.createSession.id;
+    const created = await server.gql(PublishCardsCreateSessionDocument, {});
+    sessionId = created.data!.createSession.id;
     const dir = path.join(filesDir, 'session_files', rawId(sessionId));
     await fs.mkdir(dir, { recursive: true });
     for (const [name, bytes] of Object.entries(FILES)) await fs.writeFile(path.join(dir, name), bytes);
@@ -93,23 +99,16 @@ describe.skipIf(browserUnavailable)('content_publish cards in Chromium', () => {
       },
       { text: 'All published.' },
     );
-    const sent = await server.gql(
-      `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`,
-      {
-        input: { sessionId, content: 'publish everything' },
-      },
-    );
+    const sent = await server.gql(PublishCardsSendDocument, {
+      input: { sessionId, content: 'publish everything' },
+    });
     expect(sent.errors).toBeUndefined();
     await eventually(
-      () =>
-        server.gql(`query($id: ID!) { session(id: $id) { history(last: 20) { edges { node { role content } } } } }`, {
-          id: sessionId,
-        }),
-      (r) => r.data?.session?.history.edges.some((e: any) => e.node.content === 'All published.'),
+      () => server.gql(PublishCardsHistoryDocument, { id: sessionId }),
+      (r) => r.data?.session?.history.edges.some((e) => e.node.content === 'All published.') ?? false,
       60_000,
     );
-    token = (await server.gql(`mutation($id: ID!) { shareSession(id: $id) { token } }`, { id: sessionId })).data
-      .shareSession.token;
+    token = (await server.gql(PublishCardsShareDocument, { id: sessionId })).data!.shareSession.token;
   }, 180_000);
 
   afterAll(async () => {

@@ -9,10 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
 import { eventually } from '../support/harness.js';
+import { RecallsBrowserCreateSessionDocument, RecallsBrowserScheduleDocument } from '../generated/graphql.js';
 
 const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
-const SCHEDULE =
-  'mutation($s: ID!, $at: DateTime!, $t: String!) { ' + 'scheduleRecall(sessionId: $s, at: $at, text: $t) { id } }';
+const SCHEDULE = RecallsBrowserScheduleDocument;
 
 describe.skipIf(browserUnavailable)('scheduled recalls in the web client', () => {
   let server: E2EServer;
@@ -29,8 +29,7 @@ describe.skipIf(browserUnavailable)('scheduled recalls in the web client', () =>
   });
 
   it('labels recall messages, lists pending recalls with Cancel, and shows one that fires live', async () => {
-    const id = (await server.gql(`mutation { createSession(input: { name: "Recalls" }) { id } }`)).data.createSession
-      .id as string;
+    const id = (await server.gql(RecallsBrowserCreateSessionDocument, {})).data!.createSession.id;
     await server.app.store.append(rawId(id), [
       { role: 'user', content: 'typed by me' },
       { role: 'user', content: 'sent by a recall', isRecall: true },

@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { StartCreateSessionDocument } from '../generated/graphql.js';
 import { repoRoot, startChildServer, type ChildServer } from '../support/child-server.js';
 
 const dirs: string[] = [];
@@ -18,7 +19,9 @@ afterAll(async () => {
 
 describe('npm start', () => {
   it('runs dist/main.js on plain Node and serves the API', async () => {
-    const scripts = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).scripts;
+    const { scripts } = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
     // Plain node with one V8 heap flag (a 4 MB young generation: ~25 MB less idle RSS; docs/performance.md).
     expect(scripts.start).toBe('node --max-semi-space-size=4 scripts/start.mjs');
     // Built at install: npm install runs the build after generating the Prisma client.
@@ -33,9 +36,7 @@ describe('npm start', () => {
       },
       { asNpmStart: true, timeoutMs: 600_000 },
     );
-    const created = await server.gql<{ createSession: { id: string } }>(
-      `mutation { createSession(input: { name: "compiled" }) { id } }`,
-    );
+    const created = await server.gql(StartCreateSessionDocument, {});
     expect(created.errors).toBeUndefined();
     // The serving process is node with no loader flags, running the launcher that imports dist/main.js.
     const argv = readFileSync(`/proc/${server.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);

@@ -14,19 +14,22 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { NewMessage } from '../../src/domain/types.js';
 import { messagesOf } from '../support/fake-provider.js';
 import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import {
+  WebConversationControlCreateSessionDocument,
+  WebConversationControlHistoryDocument,
+  WebConversationControlQueuedDocument,
+  WebConversationControlSharedDocument,
+  WebConversationControlShareLinksDocument,
+} from '../generated/graphql.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 const POLL = { timeout: 30_000 };
 
-const CREATE = `mutation($name: String) { createSession(input: { name: $name }) { id } }`;
-const HISTORY = `query($id: ID!) { session(id: $id) {
-  history(first: 200) { edges { node { role content siblings { index count } } } }
-} }`;
-const QUEUED = `query($id: ID!) { session(id: $id) { queuedMessages { content status } } }`;
-const SHARE_LINKS = `query($id: ID!) { session(id: $id) {
-  share { token expiresAt } shareLinks { token snapshot expiresAt expired }
-} }`;
-const SHARED = `query($token: String!) { sharedSession(token: $token) { name } }`;
+const CREATE = WebConversationControlCreateSessionDocument;
+const HISTORY = WebConversationControlHistoryDocument;
+const QUEUED = WebConversationControlQueuedDocument;
+const SHARE_LINKS = WebConversationControlShareLinksDocument;
+const SHARED = WebConversationControlSharedDocument;
 
 const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
 
@@ -67,15 +70,15 @@ describe.skipIf(browserUnavailable)('web client conversation control in Chromium
   async function seeded(name: string, messages: NewMessage[]): Promise<string> {
     const created = await server.gql(CREATE, { name });
     expect(created.errors).toBeUndefined();
-    const id = created.data.createSession.id as string;
+    const id = created.data!.createSession.id;
     await server.app.store.append(rawId(id), messages);
     return id;
   }
 
   async function history(id: string): Promise<Row[]> {
-    const result = await server.gql<{ session: { history: { edges: { node: Row }[] } } }>(HISTORY, { id });
+    const result = await server.gql(HISTORY, { id });
     expect(result.errors).toBeUndefined();
-    return result.data!.session.history.edges.map((e) => e.node);
+    return result.data!.session!.history.edges.map((e) => e.node);
   }
   const texts = async (id: string) => (await history(id)).map((m) => `${m.role}:${m.content}`);
 
@@ -182,22 +185,19 @@ describe.skipIf(browserUnavailable)('web client conversation control in Chromium
     await box.press('Enter');
     await expect.poll(() => queued.count(), POLL).toBe(2);
     expect(await queued.locator('.queued-text').allTextContents()).toEqual(['Queued one', 'Queued two']);
-    expect(
-      (
-        await server.gql<{ session: { queuedMessages: { content: string; status: string }[] } }>(QUEUED, { id })
-      ).data!.session.queuedMessages.map((q) => q.content),
-    ).toEqual(['Queued one', 'Queued two']);
+    expect((await server.gql(QUEUED, { id })).data!.session!.queuedMessages.map((q) => q.content)).toEqual([
+      'Queued one',
+      'Queued two',
+    ]);
     // Not in the conversation yet.
     expect(await page.locator('.msg-user', { hasText: 'Queued' }).count()).toBe(0);
     await page.screenshot({ path: join(ARTIFACTS, 'web-queue.png') });
 
     await page.getByRole('button', { name: 'Cancel queued message “Queued two”' }).click();
     await expect.poll(() => queued.count(), POLL).toBe(1);
-    expect(
-      (
-        await server.gql<{ session: { queuedMessages: { content: string; status: string }[] } }>(QUEUED, { id })
-      ).data!.session.queuedMessages.map((q) => q.content),
-    ).toEqual(['Queued one']);
+    expect((await server.gql(QUEUED, { id })).data!.session!.queuedMessages.map((q) => q.content)).toEqual([
+      'Queued one',
+    ]);
 
     // The first turn ends; the queued message becomes the next turn, the cancelled one never runs.
     server.fake.enqueue({ text: 'Answer to the queued one' });
@@ -281,8 +281,8 @@ describe.skipIf(browserUnavailable)('web client conversation control in Chromium
     await dialog.getByRole('button', { name: 'Create live link' }).click();
     const liveField = dialog.getByRole('textbox', { name: 'Live share link' });
     await expect.poll(() => liveField.inputValue(), POLL).toContain('/#share=');
-    const links = async () => (await server.gql(SHARE_LINKS, { id })).data.session;
-    const token = (await links()).share.token as string;
+    const links = async () => (await server.gql(SHARE_LINKS, { id })).data!.session!;
+    const token = (await links()).share!.token;
     expect(await liveField.inputValue()).toBe(`${server.url}/#share=${token}`);
     await expect.poll(() => state.textContent(), POLL).toBe('No expiry');
 
@@ -303,7 +303,7 @@ describe.skipIf(browserUnavailable)('web client conversation control in Chromium
     await dialog.getByRole('button', { name: 'New snapshot link' }).click();
     const items = dialog.locator('.share-links li');
     await expect.poll(() => items.count(), POLL).toBe(2);
-    const all = (await links()).shareLinks as { token: string; snapshot: boolean }[];
+    const all = (await links()).shareLinks;
     expect(all.map((l) => l.snapshot)).toEqual([false, true]);
     const snapshotToken = all[1]!.token;
     expect(await items.locator('.share-kind').allTextContents()).toEqual([
@@ -312,18 +312,18 @@ describe.skipIf(browserUnavailable)('web client conversation control in Chromium
     ]);
 
     // Revoke the live link: its token no longer resolves, the snapshot still does.
-    expect((await server.gql(SHARED, { token })).data.sharedSession).toEqual({ name: 'Shared talk' });
+    expect((await server.gql(SHARED, { token })).data!.sharedSession).toEqual({ name: 'Shared talk' });
     await dialog.getByRole('button', { name: 'Revoke live link' }).click();
     await expect.poll(() => items.count(), POLL).toBe(1);
-    expect((await server.gql(SHARED, { token })).data.sharedSession).toBeNull();
-    expect((await server.gql(SHARED, { token: snapshotToken })).data.sharedSession).not.toBeNull();
+    expect((await server.gql(SHARED, { token })).data!.sharedSession).toBeNull();
+    expect((await server.gql(SHARED, { token: snapshotToken })).data!.sharedSession).not.toBeNull();
     await expect.poll(() => state.textContent(), POLL).toBe('Not shared yet.');
 
     // Revoke all: nothing resolves any more.
     await dialog.getByRole('button', { name: 'Revoke all links' }).click();
     await expect.poll(() => dialog.locator('.share-links li.empty').count(), POLL).toBe(1);
     expect((await links()).shareLinks).toEqual([]);
-    expect((await server.gql(SHARED, { token: snapshotToken })).data.sharedSession).toBeNull();
+    expect((await server.gql(SHARED, { token: snapshotToken })).data!.sharedSession).toBeNull();
 
     // Esc closes the dialog.
     await page.keyboard.press('Escape');

@@ -13,17 +13,21 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { NewMessage } from '../../src/domain/types.js';
 import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import {
+  WebFeaturesCreateSessionDocument,
+  WebFeaturesExportDocument,
+  WebFeaturesHistoryDocument,
+  WebFeaturesPinDocument,
+  WebFeaturesSessionsDocument,
+} from '../generated/graphql.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 const POLL = { timeout: 30_000 };
 
-const CREATE = `mutation($name: String) { createSession(input: { name: $name }) { id } }`;
-const HISTORY = `query($id: ID!) { session(id: $id) {
-  name profile { name model } branches { name }
-  history(first: 200) { edges { node { role content } } }
-} }`;
-const SESSIONS = `query { sessions(first: 100) { edges { node { id name profile { name model } } } } }`;
-const EXPORT = `query($id: ID!, $f: ExportFormat!) { session(id: $id) { export(format: $f) } }`;
+const CREATE = WebFeaturesCreateSessionDocument;
+const HISTORY = WebFeaturesHistoryDocument;
+const SESSIONS = WebFeaturesSessionsDocument;
+const EXPORT = WebFeaturesExportDocument;
 
 const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
 /** Emoji and pictographs that need an emoji font (U+00A9/U+00AE are ordinary text glyphs). */
@@ -71,7 +75,7 @@ describe.skipIf(browserUnavailable)('web client features in Chromium', () => {
   async function seeded(name: string, messages: NewMessage[]): Promise<string> {
     const created = await server.gql(CREATE, { name });
     expect(created.errors).toBeUndefined();
-    const id = created.data.createSession.id as string;
+    const id = created.data!.createSession.id;
     await server.app.store.append(rawId(id), messages);
     return id;
   }
@@ -85,7 +89,7 @@ describe.skipIf(browserUnavailable)('web client features in Chromium', () => {
   async function history(id: string): Promise<{ role: string; content: string }[]> {
     const result = await server.gql(HISTORY, { id });
     expect(result.errors).toBeUndefined();
-    return result.data.session.history.edges.map((e: any) => e.node);
+    return result.data!.session!.history.edges.map((e) => e.node);
   }
 
   const open = async (page: Page, id: string) => {
@@ -107,7 +111,7 @@ describe.skipIf(browserUnavailable)('web client features in Chromium', () => {
 
     // The API agrees, and the model call goes to that profile's model.
     const hash = decodeURIComponent(new URL(page.url()).hash.replace('#session=', ''));
-    expect((await server.gql(HISTORY, { id: hash })).data.session.profile).toEqual({
+    expect((await server.gql(HISTORY, { id: hash })).data!.session!.profile).toEqual({
       name: 'Fast',
       model: 'fast-model',
     });
@@ -231,7 +235,7 @@ describe.skipIf(browserUnavailable)('web client features in Chromium', () => {
     await page.getByLabel('Branch name').fill('full');
     await page.getByRole('button', { name: 'Mark branch here' }).click();
     await page.getByRole('button', { name: 'Switch to branch “full”' }).waitFor();
-    expect((await server.gql(HISTORY, { id })).data.session.branches.map((b: any) => b.name)).toEqual(['full']);
+    expect((await server.gql(HISTORY, { id })).data!.session!.branches.map((b) => b.name)).toEqual(['full']);
 
     await page.getByRole('button', { name: 'Undo last turn' }).click();
     await expect.poll(() => page.locator('.msg').count(), POLL).toBe(2);
@@ -254,7 +258,7 @@ describe.skipIf(browserUnavailable)('web client features in Chromium', () => {
     expect(json.suggestedFilename()).toBe('Round_trip.json');
     const jsonText = readFileSync((await json.path())!, 'utf8');
     // What the API exports (but for the time stamp of the export itself).
-    const fromApi = JSON.parse((await server.gql(EXPORT, { id, f: 'JSON' })).data.session.export);
+    const fromApi = JSON.parse((await server.gql(EXPORT, { id, f: 'JSON' })).data!.session!.export) as object;
     expect({ ...JSON.parse(jsonText), exportedAt: null }).toEqual({ ...fromApi, exportedAt: null });
     const [markdown] = await Promise.all([
       page.waitForEvent('download'),
@@ -264,7 +268,7 @@ describe.skipIf(browserUnavailable)('web client features in Chromium', () => {
     expect(readFileSync((await markdown.path())!, 'utf8')).toContain('Question 1');
     await page.screenshot({ path: join(ARTIFACTS, 'web-export.png') });
 
-    const before = (await server.gql(SESSIONS)).data.sessions.edges.length;
+    const before = (await server.gql(SESSIONS, {})).data!.sessions.edges.length;
     await page.getByLabel('Import conversation (JSON)').setInputFiles({
       name: 'round-trip.json',
       mimeType: 'application/json',
@@ -272,7 +276,7 @@ describe.skipIf(browserUnavailable)('web client features in Chromium', () => {
     });
     await expect.poll(() => page.url(), POLL).not.toContain(encodeURIComponent(id));
     const importedId = decodeURIComponent(new URL(page.url()).hash.replace('#session=', ''));
-    const sessions = (await server.gql(SESSIONS)).data.sessions.edges.map((e: any) => e.node.id);
+    const sessions = (await server.gql(SESSIONS, {})).data!.sessions.edges.map((e) => e.node.id);
     expect(sessions).toHaveLength(before + 1);
     expect(sessions).toContain(importedId);
     expect((await history(importedId)).map((m) => m.content)).toEqual((await history(id)).map((m) => m.content));
@@ -321,7 +325,7 @@ describe.skipIf(browserUnavailable)('web client features in Chromium', () => {
     await page.keyboard.press('Escape');
     const id = decodeURIComponent(new URL(page.url()).hash.replace('#session=', ''));
     const statuses = async () =>
-      (await server.app.db.prisma.turn.findMany({ where: { sessionId: rawId(id) } })).map((t: any) => t.status);
+      (await server.app.db.prisma.turn.findMany({ where: { sessionId: rawId(id) } })).map((t) => t.status);
     await expect.poll(statuses, POLL).toEqual(['CANCELLED']);
     await page.getByRole('button', { name: 'Stop' }).waitFor({ state: 'hidden' });
     release();
@@ -349,9 +353,7 @@ describe.skipIf(browserUnavailable)('web client features in Chromium', () => {
       { role: 'assistant', content: 'Seen' },
       { role: 'user', content: 'sent by a recall', isRecall: true },
     ]);
-    expect(
-      (await server.gql(`mutation($id: ID!) { setSessionPinned(id: $id, pinned: true) { id } }`, { id })).errors,
-    ).toBeUndefined();
+    expect((await server.gql(WebFeaturesPinDocument, { id })).errors).toBeUndefined();
     const page = await newPage();
     await open(page, id);
     await page.locator('.session-list .session-name svg.icon-pin').waitFor();

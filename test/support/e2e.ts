@@ -13,6 +13,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp, type App } from '../../src/app.js';
@@ -20,7 +21,7 @@ import type { Config } from '../../src/config.js';
 import { appRoutes } from '../../src/routes.js';
 import { startServer, type RouteHandler } from '../../src/server.js';
 import { startFakeProvider, type FakeProvider } from './fake-provider.js';
-import { createTestDatabase, testConfig, type GqlResult } from './harness.js';
+import { createTestDatabase, queryText, testConfig, type GqlResult, type SendGql } from './harness.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -56,7 +57,8 @@ export interface E2EServer {
   /** the Node HTTP server (to watch requests and upgrades arrive) */
   http: Server;
   fake: FakeProvider;
-  gql: <T = any>(query: string, variables?: Record<string, unknown>, token?: string) => Promise<GqlResult<T>>;
+  /** a typed document (test/generated) or a query string, over real HTTP (harness.ts's SendGql) */
+  gql: SendGql;
   /** destroys every open WebSocket at the TCP level, as a network drop would */
   dropSockets(): number;
   close(): Promise<void>;
@@ -117,13 +119,17 @@ export async function startE2EServer(
     socket.once('close', () => sockets.delete(socket));
   });
 
-  const gql = async <T>(query: string, variables: Record<string, unknown> = {}, token?: string) => {
+  const gql: SendGql = async (
+    query: string | TypedDocumentNode<unknown, never>,
+    variables: Record<string, unknown> = {},
+    token?: string,
+  ) => {
     const response = await fetch(`${running.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ query, variables }),
+      body: JSON.stringify({ query: queryText(query), variables }),
     });
-    return (await response.json()) as GqlResult<T>;
+    return (await response.json()) as GqlResult<never>;
   };
 
   return {
