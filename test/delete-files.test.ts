@@ -7,11 +7,12 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DeleteFilesDeleteDocument, DeleteFilesSessionDocument } from './generated/graphql.js';
 import { PNG_1x1 } from './fixtures/files/images.js';
 import { createTestServer, dbKind, eventually, type ServerContext } from './support/harness.js';
 import { newSession, rawId, sendWithAttachments, upload } from './support/uploads.js';
 
-const DELETE = `mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`;
+const DELETE = DeleteFilesDeleteDocument;
 const exists = (p: string) =>
   fs.stat(p).then(
     () => true,
@@ -80,12 +81,12 @@ describe(`deleteSession removes the session's files (${dbKind})`, () => {
     try {
       const deleted = await fast.http(DELETE, { id });
       expect(deleted.errors).toBeUndefined();
-      expect(deleted.data.deleteSession.deletedSessionId).toBe(id);
+      expect(deleted.data!.deleteSession.deletedSessionId).toBe(id);
       expect(remove).toHaveBeenCalledWith(rawId(id));
     } finally {
       remove.mockRestore();
     }
-    expect((await fast.http(`query($id: ID!) { session(id: $id) { id } }`, { id })).data.session).toBeNull();
+    expect((await fast.http(DeleteFilesSessionDocument, { id })).data!.session).toBeNull();
     await eventually(
       () => exists(fastDirOf(id)),
       (present) => !present,

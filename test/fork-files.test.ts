@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ForkFilesDeleteDocument, ForkFilesForkDocument } from './generated/graphql.js';
 import { createTestServer, dbKind, type ServerContext } from './support/harness.js';
 import { newSession, rawId, sendWithAttachments } from './support/uploads.js';
 
@@ -17,16 +18,13 @@ describe(`fork and session files (${dbKind})`, () => {
       { sessionId: id, content: 'see attached' },
       { files: [{ name: 'notes.txt', bytes: 'hello from the file' }] },
     );
-    const forked = await t.http(
-      `mutation($id: ID!) { forkSession(id: $id) { id files { filename url } history { edges { node { files } } } } }`,
-      { id },
-    );
+    const forked = await t.http(ForkFilesForkDocument, { id });
     expect(forked.errors).toBeUndefined();
-    const fork = forked.data.forkSession;
+    const fork = forked.data!.forkSession;
     const forkRaw = rawId(fork.id);
-    expect(fork.files.map((f: any) => f.filename)).toEqual(['notes.txt']);
+    expect(fork.files.map((f) => f.filename)).toEqual(['notes.txt']);
     expect(fork.history.edges[0].node.files).toEqual([`session_files/${forkRaw}/notes.txt`]);
-    await t.http(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id });
+    await t.http(ForkFilesDeleteDocument, { id });
     await t.app.files.cleanupOrphans(async (ids) => {
       const rows = await t.app.db.prisma.session.findMany({ where: { id: { in: ids } }, select: { id: true } });
       return new Set(rows.map((r) => r.id));

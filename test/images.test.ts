@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, dbKind, isEvent, type ServerContext } from './support/harness.js';
 import { ollamaRequest } from './support/fake-provider.js';
+import { ImagesHistoryDocument, ImagesUpsertBlindDocument, ImagesUpsertProfileDocument } from './generated/graphql.js';
 import { GIF_1x1, JPEG_1x1, PNG_1x1, PNG_2x2 } from './fixtures/files/images.js';
 import { newSession, rawId, sendWithAttachments, upload } from './support/uploads.js';
 
@@ -21,13 +22,9 @@ beforeAll(async () => {
     contextMessageTokenBudget: 4000,
   });
   const up = async (key: string, contextWindow: number) => {
-    const r = await t.http(
-      'mutation($k: String!, $w: Int!) { upsertProfile(input: { key: $k, name: $k, ' +
-        'model: "qwen3:8b", contextWindow: $w, vision: true, systemPrompt: "S" }) { id } }',
-      { k: key, w: contextWindow },
-    );
+    const r = await t.http(ImagesUpsertProfileDocument, { k: key, w: contextWindow });
     expect(r.errors).toBeUndefined();
-    return r.data.upsertProfile.id as string;
+    return r.data!.upsertProfile.id;
   };
   bigProfile = await up('vision-big', 32768);
   // 0.8 × 600 = 480 tokens minus a ~80-token context: one 256-token image fits, a second does not
@@ -87,11 +84,8 @@ describe(`pasted images (${dbKind})`, () => {
         `extra loading needed.\nOn disk: session_files/${sid}/image_4.png]`,
     );
     // the display copy stays the user's words
-    const h = await t.http(
-      `query($id: ID!) { session(id: $id) { history { edges { node { role content images } } } } }`,
-      { id },
-    );
-    const users = h.data.session.history.edges.filter((e: any) => e.node.role === 'USER').map((e: any) => e.node);
+    const h = await t.http(ImagesHistoryDocument, { id });
+    const users = h.data!.session!.history.edges.filter((e) => e.node.role === 'USER').map((e) => e.node);
     expect(users[0]).toEqual({
       role: 'USER',
       content: 'what is this',
@@ -160,10 +154,8 @@ describe(`pasted images (${dbKind})`, () => {
   });
 
   it('a non-vision profile loads none and names all of them', async () => {
-    const r = await t.http(
-      `mutation { upsertProfile(input: { key: "blind", name: "blind", model: "qwen3:8b", vision: false }) { id } }`,
-    );
-    const id = await newSession(t, undefined, r.data.upsertProfile.id);
+    const r = await t.http(ImagesUpsertBlindDocument, {});
+    const id = await newSession(t, undefined, r.data!.upsertProfile.id);
     const sid = rawId(id);
     await sendWithAttachments(t, { sessionId: id, content: 'look' }, { images: [img('1', PNG_1x1)] });
     expect(lastUser().content).toBe(

@@ -13,6 +13,7 @@ import {
   type FakeCall,
   openaiRequest,
 } from './support/fake-provider.js';
+import { PromptCachingUsageDocument } from './generated/graphql.js';
 import { createTestServer, dbKind, type ServerContext } from './support/harness.js';
 import { COMPACT, isSummaryCall, profileSession, respond, sendAndWait } from './support/compression.js';
 
@@ -25,9 +26,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const SYSTEM = `You are a careful assistant. ${'Follow the house style. '.repeat(60)}`;
-const USAGE = `query($id: ID!) { session(id: $id) {
-  usage { promptTokens completionTokens cachedPromptTokens cacheReadTokens cacheWriteTokens }
-  cost { usd priced } } }`;
+const USAGE = PromptCachingUsageDocument;
 
 /** Where a breakpoint sits: message index and block index (-1: the system block). */
 interface Breakpoint {
@@ -44,11 +43,11 @@ function breakpoints(body: AnthropicMessagesRequest): Breakpoint[] {
   systemOf(body).forEach((b, j) => {
     if (marked(b)) out.push({ message: -1, block: j });
   });
-  body.messages.forEach((m, i) =>
+  body.messages.forEach((m, i) => {
     blocksOf(m).forEach((b, j) => {
       if (marked(b)) out.push({ message: i, block: j });
-    }),
-  );
+    });
+  });
   return out;
 }
 
@@ -123,7 +122,7 @@ describe(`prompt caching (${dbKind})`, () => {
     expect(reports[2]!.read).toBe(reports[1]!.read + reports[1]!.write);
     for (const r of reports.slice(1)) expect(r.write).toBeGreaterThan(0);
 
-    const usage = (await t.http(USAGE, { id: s.id })).data.session;
+    const usage = (await t.http(USAGE, { id: s.id })).data!.session!;
     const read = reports.reduce((n, r) => n + r.read, 0);
     const write = reports.reduce((n, r) => n + r.write, 0);
     const prompt = reports.reduce((n, r) => n + r.prompt, 0);
@@ -239,7 +238,7 @@ describe(`prompt caching (${dbKind})`, () => {
     const reports = t.fake.cacheReports.slice(reportsFrom);
     // the second call of a repeats the first one's prefix; b's first call has another key: nothing cached
     expect(reports.map((r) => r.read > 0)).toEqual([false, true, false]);
-    const usage = (await t.http(USAGE, { id: a.id })).data.session;
+    const usage = (await t.http(USAGE, { id: a.id })).data!.session!;
     const prompt = reports[0]!.prompt + reports[1]!.prompt;
     const read = reports[1]!.read;
     expect(usage.usage).toMatchObject({

@@ -8,14 +8,30 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createApp, type App } from '../src/app.js';
 import type { Database } from '../src/db/client.js';
 import { createGraphQLHandler } from '../src/server.js';
-import { createTestDatabase, testConfig } from './support/harness.js';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import {
+  QueryCountCreateSessionDocument,
+  QueryCountForeignDocument,
+  QueryCountHistoryDocument,
+  type QueryCountHistoryQueryVariables,
+  QueryCountHistoryWithProfileDocument,
+  QueryCountOwnersDocument,
+  QueryCountPageDocument,
+  QueryCountPageWithOwnerDocument,
+  QueryCountViewerDocument,
+} from './generated/graphql.js';
+import { createTestDatabase, type GqlResult, queryText, testConfig } from './support/harness.js';
 
 let app: App;
 let drop: () => Promise<void>;
 let userQueries = 0;
 /** Prisma operations (any model but ApiKey, raw SQL included) plus raw-driver statements */
 let statements = 0;
-let gql: (query: string, token: string) => Promise<{ data?: any; errors?: unknown[] }>;
+let gql: <R, V extends Record<string, unknown>>(
+  document: TypedDocumentNode<R, V>,
+  variables: V,
+  token: string,
+) => Promise<GqlResult<R>>;
 
 beforeAll(async () => {
   const opened = await createTestDatabase();
@@ -53,14 +69,14 @@ beforeAll(async () => {
     db,
   });
   const yoga = createGraphQLHandler(app);
-  gql = async (query, token) =>
-    (
+  gql = async <R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables: V, token: string) =>
+    (await (
       await yoga.fetch('http://test/graphql', {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ query }),
+        body: JSON.stringify({ query: queryText(document), variables }),
       })
-    ).json();
+    ).json()) as GqlResult<R>;
 }, 180_000);
 afterAll(async () => {
   await app?.close();
@@ -71,17 +87,17 @@ it('lists sessions of many owners with one user query', async () => {
   const owners = await Promise.all(['ann', 'ben', 'cat', 'dan'].map((name) => app.auth.createUser(name)));
   for (const owner of owners) {
     for (let i = 0; i < 2; i++) {
-      const created = await gql(`mutation { createSession(input: { name: "s${i}" }) { id } }`, owner.key);
+      const created = await gql(QueryCountCreateSessionDocument, { name: `s${i}` }, owner.key);
       expect(created.errors).toBeUndefined();
     }
   }
   const admin = (await app.auth.createUser('root', { admin: true })).key;
   // Resolving the admin's key may itself read the users table: count only the page.
-  await gql(`{ viewer { isAdmin } }`, admin);
+  await gql(QueryCountViewerDocument, {}, admin);
   userQueries = 0;
-  const page = await gql(`{ sessions(first: 20) { edges { node { name preview owner { name } } } } }`, admin);
+  const page = await gql(QueryCountOwnersDocument, {}, admin);
   expect(page.errors).toBeUndefined();
-  const names = page.data.sessions.edges.map((e: { node: { owner: { name: string } } }) => e.node.owner.name);
+  const names = page.data!.sessions.edges.map((e) => e.node.owner!.name);
   expect(new Set(names)).toEqual(new Set(['ann', 'ben', 'cat', 'dan']));
   expect(names).toHaveLength(8);
   expect(userQueries).toBe(1);
@@ -90,38 +106,31 @@ it('lists sessions of many owners with one user query', async () => {
 it('answers a sessions list page (count, rows, previews) in one statement, whatever the page size', async () => {
   const user = await app.auth.createUser('eve');
   for (let i = 0; i < 3; i++) {
-    const created = await gql(`mutation { createSession(input: { name: "e${i}" }) { id } }`, user.key);
+    const created = await gql(QueryCountCreateSessionDocument, { name: `e${i}` }, user.key);
     expect(created.errors).toBeUndefined();
   }
-  await gql(`{ viewer { isAdmin } }`, user.key);
-  const page = (first: number, extra = '') =>
-    `{ sessions(first: ${first}) { totalCount pageInfo { hasNextPage endCursor }` +
-    ` edges { cursor node { id name pinned lastActive displayMessageCount preview${extra} } } } }`;
+  await gql(QueryCountViewerDocument, {}, user.key);
   for (const first of [1, 3, 0]) {
     statements = 0;
-    const r = await gql(page(first), user.key);
+    const r = await gql(QueryCountPageDocument, { first }, user.key);
     expect(r.errors).toBeUndefined();
-    expect(r.data.sessions.totalCount).toBe(3);
-    expect(r.data.sessions.edges).toHaveLength(first);
+    expect(r.data!.sessions.totalCount).toBe(3);
+    expect(r.data!.sessions.edges).toHaveLength(first);
     expect(statements).toBe(1);
   }
   // The owner adds one statement for the whole page.
   statements = 0;
-  const withOwner = await gql(page(3, ' owner { name }'), user.key);
+  const withOwner = await gql(QueryCountPageWithOwnerDocument, { first: 3 }, user.key);
   expect(withOwner.errors).toBeUndefined();
-  expect(withOwner.data.sessions.edges.map((e: { node: { owner: { name: string } } }) => e.node.owner.name)).toEqual([
-    'eve',
-    'eve',
-    'eve',
-  ]);
+  expect(withOwner.data!.sessions.edges.map((e) => e.node.owner!.name)).toEqual(['eve', 'eve', 'eve']);
   expect(statements).toBe(2);
 }, 120_000);
 
 it('answers session(id:) with one history page in one statement, the same page the two-step path answers', async () => {
   const owner = await app.auth.createUser('hal');
   const other = await app.auth.createUser('ida');
-  const created = await gql(`mutation { createSession(input: { name: "h" }) { id } }`, owner.key);
-  const id: string = created.data.createSession.id;
+  const created = await gql(QueryCountCreateSessionDocument, { name: 'h' }, owner.key);
+  const id: string = created.data!.createSession.id;
   const raw = Buffer.from(id, 'base64').toString().split(':')[1]!;
   await app.store.append(
     raw,
@@ -129,20 +138,21 @@ it('answers session(id:) with one history page in one statement, the same page t
   );
   // rows 0–3 archived: a page spans both tables
   await app.store.archiveOldMessages(raw, 4);
-  const fields =
-    'displayMessageCount history(ARGS) { totalCount pageInfo { hasNextPage hasPreviousPage startCursor endCursor } ' +
-    'edges { cursor displayIndex node { id content archived sequenceNumber } } }';
-  const read = (args: string, extra = '') =>
-    gql(`{ session(id: "${id}") { id ${extra} ${fields.replace('ARGS', args)} } }`, owner.key);
+  type PageArgs = Omit<QueryCountHistoryQueryVariables, 'id'>;
+  // the page arguments as variables; `withProfile` adds `profile { key }` to the session's selection
+  const read = (args: PageArgs, withProfile = false) =>
+    withProfile
+      ? gql(QueryCountHistoryWithProfileDocument, { id, ...args }, owner.key)
+      : gql(QueryCountHistoryDocument, { id, ...args }, owner.key);
   for (const args of [
-    'last: 3',
-    'first: 5',
-    'first: 2, after: "bTox"',
-    'last: 2, before: "bTo2"',
-    'last: 0',
+    { last: 3 },
+    { first: 5 },
+    { first: 2, after: 'bTox' },
+    { last: 2, before: 'bTo2' },
+    { last: 0 },
     // cursors past any position (beyond 2^31 and 2^53): the same answer as the two-step path
-    'first: 2, after: "bTo5OTk5OTk5OTk5OTk5OTk5OTk5OQ"',
-    'last: 2, before: "bTo5OTk5OTk5OTk5"',
+    { first: 2, after: 'bTo5OTk5OTk5OTk5OTk5OTk5OTk5OQ' },
+    { last: 2, before: 'bTo5OTk5OTk5OTk5' },
   ]) {
     statements = 0;
     const one = await read(args);
@@ -150,22 +160,16 @@ it('answers session(id:) with one history page in one statement, the same page t
     expect(statements).toBe(1);
     // a relation in the selection takes the ordinary path (Prisma's row with its profile, then the page)
     statements = 0;
-    const two = await read(args, 'profile { key }');
+    const two = await read(args, true);
     // the row with its profile, and the page unless it is empty
-    if (one.data.session.history.edges.length > 0) expect(statements).toBeGreaterThan(1);
-    expect(one.data.session.history).toEqual(two.data.session.history);
-    expect(one.data.session.history.totalCount).toBe(9);
+    if (one.data!.session!.history.edges.length > 0) expect(statements).toBeGreaterThan(1);
+    expect(one.data!.session!.history).toEqual(two.data!.session!.history);
+    expect(one.data!.session!.history.totalCount).toBe(9);
   }
-  const newest = await read('last: 5');
-  expect(newest.data.session.history.edges.map((e: { node: { archived: boolean } }) => e.node.archived)).toEqual([
-    false,
-    false,
-    false,
-    false,
-    false,
-  ]);
-  const spanning = await read('first: 6');
-  expect(spanning.data.session.history.edges.map((e: { node: { content: string } }) => e.node.content)).toEqual([
+  const newest = await read({ last: 5 });
+  expect(newest.data!.session!.history.edges.map((e) => e.node.archived)).toEqual([false, false, false, false, false]);
+  const spanning = await read({ first: 6 });
+  expect(spanning.data!.session!.history.edges.map((e) => e.node.content)).toEqual([
     'm0',
     'm1',
     'm2',
@@ -175,11 +179,11 @@ it('answers session(id:) with one history page in one statement, the same page t
   ]);
   // another user: null, in the same one statement
   statements = 0;
-  const foreign = await gql(`{ session(id: "${id}") { history(last: 2) { totalCount } } }`, other.key);
+  const foreign = await gql(QueryCountForeignDocument, { id }, other.key);
   expect(foreign.errors).toBeUndefined();
-  expect(foreign.data.session).toBeNull();
+  expect(foreign.data!.session).toBeNull();
   expect(statements).toBe(1);
   // bad page arguments are still reported at the history field
-  const bad = await read('first: 1, last: 1');
+  const bad = await read({ first: 1, last: 1 });
   expect(bad.errors?.[0]).toMatchObject({ path: ['session', 'history'], extensions: { code: 'BAD_USER_INPUT' } });
 }, 120_000);

@@ -10,6 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../src/app.js';
 import { openDatabase } from '../src/db/client.js';
 import {
+  RetentionDeleteSessionsDocument,
+  RetentionPinDocument,
+  RetentionShareDocument,
+  RetentionUpsertKeepForeverDocument,
+  RetentionUpsertNegativeDocument,
+  RetentionUpsertProfileDocument,
+} from './generated/graphql.js';
+import {
   codeOf,
   createTestDatabase,
   createTestServer,
@@ -67,12 +75,12 @@ async function bulkSessions(n: number, profileId?: string): Promise<string[]> {
 
 async function profile(key: string, retentionDays: number | null) {
   const r = await t.http(
-    `mutation($input: UpsertProfileInput!) { upsertProfile(input: $input) { id retentionDays } }`,
+    RetentionUpsertProfileDocument,
     { input: { key, name: key, model: 'm', retentionDays } },
     admin,
   );
   expect(r.errors).toBeUndefined();
-  return r.data.upsertProfile as { id: string; retentionDays: number | null };
+  return r.data!.upsertProfile;
 }
 
 describe(`retention (${dbKind})`, () => {
@@ -84,9 +92,7 @@ describe(`retention (${dbKind})`, () => {
     await t.app.store.append(fullId, [{ role: 'user', content: 'hello' }]);
     const chunk = { content: 'old chunk', contentHash: 'h1', turnStart: 0, turnEnd: 0, firstAt: ago(40) };
     await prisma().memoryChunk.create({ data: { ...chunk, sessionId: fullId, lastAt: ago(40) } });
-    expect(
-      (await t.http(`mutation($id: ID!) { shareSession(id: $id) { token } }`, { id: full }, alice)).errors,
-    ).toBeUndefined();
+    expect((await t.http(RetentionShareDocument, { id: full }, alice)).errors).toBeUndefined();
     const dir = path.join(filesDir, 'session_files', fullId);
     expect(existsSync(dir)).toBe(true);
 
@@ -155,21 +161,13 @@ describe(`retention (${dbKind})`, () => {
     expect((await exists(inDefault)).sort()).toEqual([...inDefault].sort());
 
     // Upsert without the field keeps it; null returns the profile to SESSION_RETENTION_DAYS (30).
-    const kept = await t.http(
-      `mutation { upsertProfile(input: { key: "keep-forever", name: "k", model: "m" }) { retentionDays } }`,
-      {},
-      admin,
-    );
-    expect(kept.data.upsertProfile.retentionDays).toBe(0);
+    const kept = await t.http(RetentionUpsertKeepForeverDocument, {}, admin);
+    expect(kept.data!.upsertProfile.retentionDays).toBe(0);
     expect((await profile('keep-forever', null)).retentionDays).toBeNull();
     await t.app.sessions.sweepRetention();
     expect(await exists(inForever)).toEqual([]);
 
-    const bad = await t.http(
-      `mutation { upsertProfile(input: { key: "bad", name: "b", model: "m", retentionDays: -1 }) { id } }`,
-      {},
-      admin,
-    );
+    const bad = await t.http(RetentionUpsertNegativeDocument, {}, admin);
     expect(codeOf(bad)).toBe('BAD_USER_INPUT');
   });
 
@@ -225,9 +223,7 @@ describe(`retention (${dbKind})`, () => {
   }, 120_000);
 });
 
-const DELETE = `mutation($filter: DeleteSessionsFilter!) {
-  deleteSessions(filter: $filter) { deletedCount deletedSessionIds hasMore }
-}`;
+const DELETE = RetentionDeleteSessionsDocument;
 
 describe(`deleteSessions (${dbKind})`, () => {
   it('needs a criterion and deletes only the viewer’s own sessions, even for an admin', async () => {
@@ -249,9 +245,9 @@ describe(`deleteSessions (${dbKind})`, () => {
     // bob's id in alice's list matches nothing of hers
     const r = await t.http(DELETE, { filter: { ids: [...mine, bobs] } }, alice);
     expect(r.errors).toBeUndefined();
-    expect(r.data.deleteSessions.deletedCount).toBe(2);
-    expect(r.data.deleteSessions.deletedSessionIds.sort()).toEqual([...mine].sort());
-    expect(r.data.deleteSessions.hasMore).toBe(false);
+    expect(r.data!.deleteSessions.deletedCount).toBe(2);
+    expect(r.data!.deleteSessions.deletedSessionIds.sort()).toEqual([...mine].sort());
+    expect(r.data!.deleteSessions.hasMore).toBe(false);
     expect(await exists(mine.map(rawId))).toEqual([]);
     expect(existsSync(dir)).toBe(false);
     expect(await exists([rawId(bobs)])).toEqual([rawId(bobs)]);
@@ -259,7 +255,7 @@ describe(`deleteSessions (${dbKind})`, () => {
     // an admin's bulk delete takes only the admin's own sessions
     const future = new Date(Date.now() + DAY).toISOString();
     const byAdmin = await t.http(DELETE, { filter: { inactiveBefore: future } }, admin);
-    expect(byAdmin.data.deleteSessions.deletedSessionIds).toEqual([roots]);
+    expect(byAdmin.data!.deleteSessions.deletedSessionIds).toEqual([roots]);
     expect(await exists([rawId(bobs)])).toEqual([rawId(bobs)]);
   });
 
@@ -269,18 +265,18 @@ describe(`deleteSessions (${dbKind})`, () => {
     const fresh = await newSession(t, bob);
     const pinned = await newSession(t, bob);
     const inProfile = await newSession(t, bob, p.id);
-    await t.http(`mutation($id: ID!) { setSessionPinned(id: $id, pinned: true) { id } }`, { id: pinned }, bob);
+    await t.http(RetentionPinDocument, { id: pinned }, bob);
     await setLastActive([...old, pinned].map(rawId), ago(20));
 
     const byProfile = await t.http(DELETE, { filter: { profileId: p.id } }, bob);
-    expect(byProfile.data.deleteSessions.deletedSessionIds).toEqual([inProfile]);
+    expect(byProfile.data!.deleteSessions.deletedSessionIds).toEqual([inProfile]);
 
     const before = ago(10).toISOString();
     const r = await t.http(DELETE, { filter: { inactiveBefore: before } }, bob);
-    expect(r.data.deleteSessions.deletedSessionIds.sort()).toEqual([...old].sort());
+    expect(r.data!.deleteSessions.deletedSessionIds.sort()).toEqual([...old].sort());
     expect(await exists([rawId(fresh), rawId(pinned)])).toHaveLength(2);
     const withPinned = await t.http(DELETE, { filter: { inactiveBefore: before, includePinned: true } }, bob);
-    expect(withPinned.data.deleteSessions.deletedSessionIds).toEqual([pinned]);
+    expect(withPinned.data!.deleteSessions.deletedSessionIds).toEqual([pinned]);
 
     // at most MAX_PAGE_SIZE per call; hasMore says to call again
     const many = await t.http(DELETE, { filter: { ids: Array.from({ length: 201 }, () => fresh) } }, bob);
@@ -290,9 +286,9 @@ describe(`deleteSessions (${dbKind})`, () => {
     await prisma().session.createMany({ data: bulk.map((id) => ({ id, profileId, userId: bobId })) });
     await setLastActive(bulk, ago(15));
     const first = await t.http(DELETE, { filter: { inactiveBefore: before } }, bob);
-    expect(first.data.deleteSessions).toMatchObject({ deletedCount: 200, hasMore: true });
+    expect(first.data!.deleteSessions).toMatchObject({ deletedCount: 200, hasMore: true });
     const second = await t.http(DELETE, { filter: { inactiveBefore: before } }, bob);
-    expect(second.data.deleteSessions).toMatchObject({ deletedCount: 5, hasMore: false });
+    expect(second.data!.deleteSessions).toMatchObject({ deletedCount: 5, hasMore: false });
     expect(await exists([rawId(fresh)])).toEqual([rawId(fresh)]);
   });
 });

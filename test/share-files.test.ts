@@ -9,6 +9,13 @@ import { encodeGlobalID } from '@pothos/plugin-relay';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShareRedactor } from '../src/domain/share-redaction.js';
 import { shareRedactorFor } from '../src/sessions/share.js';
+import {
+  ShareFilesDeleteDocument,
+  ShareFilesOwnerHistoryDocument,
+  ShareFilesRenameDocument,
+  ShareFilesShareDocument,
+  ShareFilesSharedDocument,
+} from './generated/graphql.js';
 import { createTestServer, dbKind, type ServerContext } from './support/harness.js';
 import { newSession, rawId, sendWithAttachments, upload } from './support/uploads.js';
 
@@ -29,15 +36,7 @@ afterAll(async () => {
   await fs.rm(filesDir, { recursive: true, force: true });
 });
 
-const SHARED = `query($token: String!) {
-  sharedSession(token: $token) {
-    name profileName createdAt lastActive
-    history(last: 50) {
-      edges { cursor displayIndex node { role content isPlan name createdAt toolCalls { id name arguments } } }
-      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-    }
-  }
-}`;
+const SHARED = ShareFilesSharedDocument;
 const STL =
   'solid cube\nfacet normal 0 0 1\nouter loop\nvertex 0 0 ' +
   '0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid cube\n';
@@ -55,11 +54,7 @@ describe(`share holders learn no ids or paths (${dbKind})`, () => {
     const sid = rawId(id);
     const ownerGlobal = encodeGlobalID('User', aliceId);
     const absDir = path.join(filesDir, 'session_files', sid);
-    await t.http(
-      `mutation($id: ID!, $n: String!) { renameSession(id: $id, name: $n) { id } }`,
-      { id, n: `Chat ${sid}` },
-      alice,
-    );
+    await t.http(ShareFilesRenameDocument, { id, n: `Chat ${sid}` }, alice);
     await upload(
       t,
       id,
@@ -97,16 +92,11 @@ describe(`share holders learn no ids or paths (${dbKind})`, () => {
     expect(sent.events.at(-1)?.__typename).toBe('TurnEnded');
 
     // The owner's own view keeps the real URLs (the test would prove nothing otherwise).
-    const owner = await t.http(
-      `query($id: ID!) { session(id: $id) { history(last: 50) { edges { node { content } } } } }`,
-      { id },
-      alice,
-    );
+    const owner = await t.http(ShareFilesOwnerHistoryDocument, { id }, alice);
     expect(JSON.stringify(owner.data)).toContain(`/sessions/${sid}/files/model.stl`);
     expect(JSON.stringify(owner.data)).toContain(`session_files/${sid}/missing.png`);
 
-    const { token } = (await t.http(`mutation($id: ID!) { shareSession(id: $id) { token } }`, { id }, alice)).data
-      .shareSession;
+    const { token } = (await t.http(ShareFilesShareDocument, { id }, alice)).data!.shareSession;
     const shared = await t.http(SHARED, { token });
     expect(shared.errors).toBeUndefined();
     const whole = JSON.stringify(shared).toLowerCase();
@@ -122,25 +112,25 @@ describe(`share holders learn no ids or paths (${dbKind})`, () => {
       expect(whole, secret).not.toContain(secret.toLowerCase());
     }
     expect(whole).not.toContain('/sessions/');
-    const edges = shared.data.sharedSession.history.edges.map((e: any) => e.node);
-    const card = edges.find((m: any) => m.role === 'TOOL' && m.name === 'content_publish');
-    expect(JSON.parse(card.content)).toMatchObject({
+    const edges = shared.data!.sharedSession!.history.edges.map((e) => e.node);
+    const card = edges.find((m) => m.role === 'TOOL' && m.name === 'content_publish');
+    expect(JSON.parse(card!.content)).toMatchObject({
       url: '/shared/files/model.stl',
       filename: 'model.stl',
       kind: 'model',
     });
-    expect(edges.find((m: any) => m.name === 'image_view').content).toBe(
+    expect(edges.find((m) => m.name === 'image_view')!.content).toBe(
       'Error: no file session_files/[session]/missing.png',
     );
-    const calls = edges.flatMap((m: any) => m.toolCalls);
-    expect(calls.find((c: any) => c.name === 'image_view').arguments).toEqual({
+    const calls = edges.flatMap((m) => m.toolCalls);
+    expect(calls.find((c) => c.name === 'image_view')!.arguments).toEqual({
       path: 'session_files/[session]/missing.png',
       note: 'session_files/[session] [session] [owner]',
     });
-    expect(edges.at(-1).content).toBe(
+    expect(edges.at(-1)!.content).toBe(
       'Open /shared/files/model.stl or /shared/files/model.stl (owner [owner], dir [data]).',
     );
-    expect(shared.data.sharedSession.name).toBe('Chat [session]');
+    expect(shared.data!.sharedSession!.name).toBe('Chat [session]');
 
     // The share-scoped URL serves the published file to the token holder only.
     const file = await fetchShared('model.stl', token);
@@ -162,10 +152,10 @@ describe(`share holders learn no ids or paths (${dbKind})`, () => {
     expect((await fetchShared('model.stl', token, 'POST')).status).toBe(405);
 
     // Deleting the session is the link's kill switch: the file URL stops with it.
-    const deleted = await t.http(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id }, alice);
+    const deleted = await t.http(ShareFilesDeleteDocument, { id }, alice);
     expect(deleted.errors).toBeUndefined();
     expect((await fetchShared('model.stl', token)).status).toBe(404);
-    expect((await t.http(SHARED, { token })).data.sharedSession).toBeNull();
+    expect((await t.http(SHARED, { token })).data!.sharedSession).toBeNull();
   }, 60_000);
 });
 

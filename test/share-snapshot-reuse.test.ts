@@ -4,7 +4,14 @@
  */
 import { promises as fs } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, dbKind, type ServerContext } from './support/harness.js';
+import {
+  ShareSnapshotReuseLiveDocument,
+  ShareSnapshotReuseRevertDocument,
+  ShareSnapshotReuseShareDocument,
+  ShareSnapshotReuseSharedDocument,
+  type ShareSnapshotReuseSharedQuery,
+} from './generated/graphql.js';
+import { createTestServer, dbKind, type GqlResult, type ServerContext } from './support/harness.js';
 import { newSession, rawId, upload } from './support/uploads.js';
 
 let t: ServerContext;
@@ -21,16 +28,13 @@ afterAll(async () => {
   await fs.rm(filesDir, { recursive: true, force: true });
 });
 
-const SHARE = `mutation($id: ID!) { shareSession(id: $id, snapshot: true) { token } }`;
-const LIVE = `mutation($id: ID!) { shareSession(id: $id) { token } }`;
-const SHARED = `query($token: String!) { sharedSession(token: $token) {
-  snapshot history(last: 50) { edges { node { content } } } } }`;
-const REVERT = `mutation($id: ID!, $s: Int!) { revertSession(id: $id, sequenceNumber: $s) { id displayMessageCount } }`;
+const SHARE = ShareSnapshotReuseShareDocument;
+const LIVE = ShareSnapshotReuseLiveDocument;
+const SHARED = ShareSnapshotReuseSharedDocument;
+const REVERT = ShareSnapshotReuseRevertDocument;
 
-interface Shared {
-  sharedSession: { snapshot: boolean; history: { edges: { node: { content: string } }[] } };
-}
-const contentsOf = (r: { data?: Shared }) => r.data!.sharedSession.history.edges.map((e) => e.node.content);
+const contentsOf = (r: GqlResult<ShareSnapshotReuseSharedQuery>) =>
+  r.data!.sharedSession!.history.edges.map((e) => e.node.content);
 
 describe(`snapshot after a history cut (${dbKind})`, () => {
   it('shows neither messages nor files saved after the snapshot, though they reuse its sequence numbers', async () => {
@@ -41,8 +45,8 @@ describe(`snapshot after a history cut (${dbKind})`, () => {
       { role: 'user', content: 'q2' },
       { role: 'assistant', content: 'a2' },
     ]);
-    const token = (await t.http<{ shareSession: { token: string } }>(SHARE, { id }, alice)).data!.shareSession.token;
-    expect(contentsOf(await t.http<Shared>(SHARED, { token }))).toEqual(['q1', 'a1', 'q2', 'a2']);
+    const token = (await t.http(SHARE, { id }, alice)).data!.shareSession.token;
+    expect(contentsOf(await t.http(SHARED, { token }))).toEqual(['q1', 'a1', 'q2', 'a2']);
     const r = await t.http(REVERT, { id, s: 0 }, alice);
     expect(r.errors).toBeUndefined();
     const up = await upload(t, id, [{ name: 'secret.txt', bytes: 'SECRET FILE' }], alice);
@@ -57,12 +61,12 @@ describe(`snapshot after a history cut (${dbKind})`, () => {
       },
     ]);
     // the owner sees the new history; the snapshot still shows what was there when it was taken (minus the cut)
-    expect(contentsOf(await t.http<Shared>(SHARED, { token }))).toEqual(['q1']);
+    expect(contentsOf(await t.http(SHARED, { token }))).toEqual(['q1']);
     const file = await fetch(`${t.url}/shared/files/secret.txt`, { headers: { 'x-share-token': token } });
     expect(file.status).toBe(404);
     // a live link of the same session shows the new message and serves the file
-    const live = (await t.http<{ shareSession: { token: string } }>(LIVE, { id }, alice)).data!.shareSession.token;
-    expect(contentsOf(await t.http<Shared>(SHARED, { token: live }))).toContain('SECRET written after the snapshot');
+    const live = (await t.http(LIVE, { id }, alice)).data!.shareSession.token;
+    expect(contentsOf(await t.http(SHARED, { token: live }))).toContain('SECRET written after the snapshot');
     const liveFile = await fetch(`${t.url}/shared/files/secret.txt`, { headers: { 'x-share-token': live } });
     expect(liveFile.status).toBe(200);
   });

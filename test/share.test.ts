@@ -2,6 +2,14 @@
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSchema } from '../src/schema/index.js';
+import {
+  ShareDeleteDocument,
+  ShareEventsDocument,
+  ShareIssueDocument,
+  ShareOwnerHistoryDocument,
+  ShareRenameDocument,
+  ShareSharedDocument,
+} from './generated/graphql.js';
 import { codeOf, createTestServer, dbKind, type ServerContext } from './support/harness.js';
 import { newSession, rawId } from './support/uploads.js';
 
@@ -21,30 +29,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const SHARE = `mutation($id: ID!) { shareSession(id: $id) { token url } }`;
-const SHARED = `query($token: String!, $last: Int, $before: String) {
-  sharedSession(token: $token) {
-    name profileName createdAt lastActive
-    history(last: $last, before: $before) {
-      edges { cursor displayIndex node { role content isPlan name createdAt toolCalls { id name arguments } } }
-      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-    }
-  }
-}`;
-const OWNER_HISTORY = `query($id: ID!, $last: Int, $before: String) {
-  session(id: $id) {
-    name createdAt lastActive shareUrl
-    history(last: $last, before: $before) {
-      edges { cursor displayIndex node { role content isPlan name createdAt toolCalls { id name arguments } } }
-      pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
-    }
-  }
-}`;
+const SHARE = ShareIssueDocument;
+const SHARED = ShareSharedDocument;
+const OWNER_HISTORY = ShareOwnerHistoryDocument;
 
 /** A session of alice with `n` display messages (user/assistant alternating) plus a hidden context row. */
 async function sessionWithMessages(n: number, marker = 'SECRET') {
   const id = await newSession(t, alice);
-  await t.http(`mutation($id: ID!) { renameSession(id: $id, name: "Shared chat") { id } }`, { id }, alice);
+  await t.http(ShareRenameDocument, { id }, alice);
   const messages = Array.from({ length: n }, (_, i) => ({
     role: (i % 2 === 0 ? 'user' : 'assistant') as 'user' | 'assistant',
     content: `${marker} message ${i}`,
@@ -71,23 +63,23 @@ describe(`share links (${dbKind})`, () => {
     await t.app.store.append(rawId(id), [{ role: 'user', content: 'hello' }]);
     const first = await t.http(SHARE, { id }, alice);
     expect(first.errors).toBeUndefined();
-    const { token, url } = first.data.shareSession;
+    const { token, url } = first.data!.shareSession;
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/); // 32 bytes base64url = 256 bits
     expect(Buffer.from(token, 'base64url')).toHaveLength(32);
     expect(url).toBe(`/#share=${token}`);
     const again = await t.http(SHARE, { id }, alice);
-    expect(again.data.shareSession).toEqual({ token, url });
+    expect(again.data!.shareSession).toEqual({ token, url });
     const byAdmin = await t.http(SHARE, { id }, admin);
-    expect(byAdmin.data.shareSession.token).toBe(token);
+    expect(byAdmin.data!.shareSession.token).toBe(token);
 
     const owner = await t.http(OWNER_HISTORY, { id }, alice);
-    expect(owner.data.session.shareUrl).toBe(url);
+    expect(owner.data!.session!.shareUrl).toBe(url);
     // read_all may read the session but not see (or mint) its capability link
     const asReader = await t.http(OWNER_HISTORY, { id }, reader);
-    expect(asReader.data.session.shareUrl).toBeNull();
+    expect(asReader.data!.session!.shareUrl).toBeNull();
     // tokens differ between sessions
     const other = await sessionWithMessages(2);
-    const otherToken = (await t.http(SHARE, { id: other }, alice)).data.shareSession.token;
+    const otherToken = (await t.http(SHARE, { id: other }, alice)).data!.shareSession.token;
     expect(otherToken).not.toBe(token);
   });
 
@@ -103,28 +95,28 @@ describe(`share links (${dbKind})`, () => {
 
   it('the holder sees name, profile name, dates and the same pages the owner scrolls, with no ids', async () => {
     const id = await sessionWithMessages(75);
-    const { token } = (await t.http(SHARE, { id }, alice)).data.shareSession;
+    const { token } = (await t.http(SHARE, { id }, alice)).data!.shareSession;
     const shared = await t.http(SHARED, { token }); // no credentials at all
     expect(shared.errors).toBeUndefined();
     const owner = await t.http(OWNER_HISTORY, { id }, alice);
-    const s = shared.data.sharedSession;
+    const s = shared.data!.sharedSession!;
     expect(s.name).toBe('Shared chat');
     expect(s.profileName).toBe('Default');
-    expect(s.createdAt).toBe(owner.data.session.createdAt);
-    expect(s.lastActive).toBe(owner.data.session.lastActive);
+    expect(s.createdAt).toBe(owner.data!.session!.createdAt);
+    expect(s.lastActive).toBe(owner.data!.session!.lastActive);
     // newest page by default (50), identical rows and cursors
     expect(s.history.edges).toHaveLength(50);
-    expect(s.history.edges.at(-1).node.content).toBe('SECRET message 74');
-    expect(s.history).toEqual(owner.data.session.history);
+    expect(s.history.edges.at(-1)!.node.content).toBe('SECRET message 74');
+    expect(s.history).toEqual(owner.data!.session!.history);
     // page back
     const before = s.history.pageInfo.startCursor;
     const back = await t.http(SHARED, { token, before, last: 50 });
     const ownerBack = await t.http(OWNER_HISTORY, { id, before, last: 50 }, alice);
-    expect(back.data.sharedSession.history).toEqual(ownerBack.data.session.history);
-    expect(back.data.sharedSession.history.edges.map((e: any) => e.displayIndex)).toEqual(
+    expect(back.data!.sharedSession!.history).toEqual(ownerBack.data!.session!.history);
+    expect(back.data!.sharedSession!.history.edges.map((e) => e.displayIndex)).toEqual(
       Array.from({ length: 25 }, (_, i) => i),
     );
-    expect(back.data.sharedSession.history.pageInfo.hasPreviousPage).toBe(false);
+    expect(back.data!.sharedSession!.history.pageInfo.hasPreviousPage).toBe(false);
     // never the session id, the owner id, the context or the hidden notice
     const text = JSON.stringify([shared, back]);
     expect(text).not.toContain(rawId(id));
@@ -145,7 +137,7 @@ describe(`share links (${dbKind})`, () => {
 
   it('a holder with just the token gets nothing from any other query or mutation', async () => {
     const id = await sessionWithMessages(4, 'TOPSECRET');
-    const { token } = (await t.http(SHARE, { id }, alice)).data.shareSession;
+    const { token } = (await t.http(SHARE, { id }, alice)).data!.shareSession;
     const before = await t.app.db.prisma.session.findUnique({ where: { id: rawId(id) } });
     const sessionsBefore = await t.app.db.prisma.session.count();
     const schema = buildSchema();
@@ -157,7 +149,7 @@ describe(`share links (${dbKind})`, () => {
     const codes = new Set<string>();
     for (const { field, query, variables } of ops) {
       for (const credential of [undefined, token, `csk_${token}`]) {
-        const r = await t.http(query, variables, credential);
+        const r = await t.http<Record<string, unknown>>(query, variables, credential);
         const text = JSON.stringify(r);
         expect(text, `${field} leaked`).not.toContain('TOPSECRET');
         // executed and refused, not rejected by validation (which would prove nothing)
@@ -172,7 +164,7 @@ describe(`share links (${dbKind})`, () => {
       }
     }
     // the token is not a credential for subscriptions either
-    const sub = t.subscribe(`subscription($s: ID!) { sessionEvents(sessionId: $s) { eventId } }`, { s: id }, token);
+    const sub = t.subscribe(ShareEventsDocument, { s: id }, token);
     await expect(sub.waitFor(() => sub.errors.length > 0).catch(() => null)).resolves.toBeDefined();
     expect(sub.errors.length).toBeGreaterThan(0);
     sub.dispose();
@@ -183,12 +175,12 @@ describe(`share links (${dbKind})`, () => {
 
   it('an unknown or forged token answers exactly like a deleted session', async () => {
     const id = await sessionWithMessages(2);
-    const { token } = (await t.http(SHARE, { id }, alice)).data.shareSession;
-    expect((await t.http(SHARED, { token })).data.sharedSession).not.toBeNull();
+    const { token } = (await t.http(SHARE, { id }, alice)).data!.shareSession;
+    expect((await t.http(SHARED, { token })).data!.sharedSession).not.toBeNull();
     const forged = await t.http(SHARED, { token: `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}` });
     const garbage = await t.http(SHARED, { token: "' OR 1=1 --" });
     const empty = await t.http(SHARED, { token: '' });
-    await t.http(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id }, alice);
+    await t.http(ShareDeleteDocument, { id }, alice);
     const deleted = await t.http(SHARED, { token });
     expect(deleted).toEqual({ data: { sharedSession: null } });
     for (const r of [forged, garbage, empty]) expect(r).toEqual(deleted);

@@ -9,6 +9,7 @@ import {
   HistoryRolesDocument,
   ImportedHistoryDocument,
   ImportSessionDocument,
+  TransferTreeDocument,
 } from './generated/graphql.js';
 import { codeOf, createTestServer, dbKind, type ServerContext } from './support/harness.js';
 import { newSession, rawId, sendText } from './support/uploads.js';
@@ -114,6 +115,14 @@ async function richSession() {
   return id;
 }
 
+/** The parts of a Claude conversations.json entry the malformed-export cases change. */
+interface ClaudeConversation {
+  uuid: string;
+  name: string;
+  current_leaf_message_uuid?: string;
+  chat_messages: { parent_message_uuid?: string; sender?: string }[];
+}
+
 function normalize(text: string, sessionId: string) {
   const doc = JSON.parse(text.split(sessionId).join('<SESSION>'));
   delete doc.exportedAt;
@@ -128,8 +137,8 @@ describe(`export and import (${dbKind})`, () => {
       const json = await exportOf(id, 'JSON');
       const doc = JSON.parse(json);
       expect(doc.format).toBe('chat-session-export');
-      expect(doc.messages.some((m: any) => m.archived)).toBe(true);
-      expect(doc.messages.some((m: any) => m.isSummary)).toBe(true);
+      expect(doc.messages.some((m: { archived?: boolean }) => m.archived)).toBe(true);
+      expect(doc.messages.some((m: { isSummary?: boolean }) => m.isSummary)).toBe(true);
       expect(doc.branches).toHaveLength(1);
       expect(doc.session.checkpoint).toEqual({
         goal: 'try a loop',
@@ -243,15 +252,11 @@ describe(`export and import (${dbKind})`, () => {
     expect((branches[0]!.suffix as { content: string }[]).map((m) => m.content)).toEqual([
       'It looks like a timing problem: add a retry to the test.',
     ]);
-    const tree = await t.http(
-      'query($id: ID!) { session(id: $id) { branches { name messageCount } tree { branch active } } }',
-      { id: r.data!.importSession.id },
-      alice,
-    );
+    const tree = await t.http(TransferTreeDocument, { id: r.data!.importSession.id }, alice);
     expect(tree.errors).toBeUndefined();
     // the shared first message and the retried reply
-    expect(tree.data.session.branches).toEqual([{ name: 'branch 1', messageCount: 2 }]);
-    expect(tree.data.session.tree.some((row: any) => row.branch === 'branch 1' && !row.active)).toBe(true);
+    expect(tree.data!.session!.branches).toEqual([{ name: 'branch 1', messageCount: 2 }]);
+    expect(tree.data!.session!.tree.some((row) => row.branch === 'branch 1' && !row.active)).toBe(true);
     // the same file again: the same sessions, nothing new
     const again = await t.http(IMPORT, { data }, alice);
     expect(again.data!.importSession.id).toBe(r.data!.importSession.id);
@@ -263,8 +268,10 @@ describe(`export and import (${dbKind})`, () => {
   });
 
   it('a malformed Claude export is BAD_USER_INPUT and writes no conversation of it', async () => {
-    const good = JSON.parse(readFileSync(new URL('./fixtures/claude-conversations.json', import.meta.url), 'utf8'));
-    const renamed = good.map((c: any, i: number) => ({ ...c, uuid: `${c.uuid}-x`, name: `copy ${i}` }));
+    const good = JSON.parse(
+      readFileSync(new URL('./fixtures/claude-conversations.json', import.meta.url), 'utf8'),
+    ) as ClaudeConversation[];
+    const renamed = good.map((c, i) => ({ ...c, uuid: `${c.uuid}-x`, name: `copy ${i}` }));
     const dangling = structuredClone(renamed);
     dangling[1].chat_messages[1].parent_message_uuid = 'no-such-message';
     const noSender = structuredClone(renamed);

@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, dbKind, eventually, queryText, type ServerContext } from './support/harness.js';
+import { UploadsDeleteDocument, UploadsFilesDocument, UploadsHistoryDocument } from './generated/graphql.js';
 import { ollamaRequest } from './support/fake-provider.js';
 import { ELF_HEAD, PE_HEAD, PNG_1x1, SHEBANG } from './fixtures/files/images.js';
 import { multipart, newSession, rawId, sendWithAttachments, upload, UPLOAD } from './support/uploads.js';
@@ -50,11 +51,8 @@ describe(`uploads (${dbKind})`, () => {
       url: `/sessions/${rawId(id)}/files/notes.txt`,
     });
     expect(await fs.readFile(path.join(dirOf(id), 'report (1).pdf'), 'utf8')).toBe('%PDF-1.4 other');
-    const listed = await t.http(
-      `query($id: ID!) { session(id: $id) { files { filename size contentType url createdAt } } }`,
-      { id },
-    );
-    expect(listed.data.session.files.map((f: any) => f.filename).sort()).toEqual([
+    const listed = await t.http(UploadsFilesDocument, { id });
+    expect(listed.data!.session!.files.map((f) => f.filename).sort()).toEqual([
       'notes.txt',
       'report (1).pdf',
       'report (2).pdf',
@@ -139,7 +137,7 @@ describe(`uploads (${dbKind})`, () => {
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'x-graphql-yoga-csrf': '1' },
       body,
     });
-    const json = await response.json();
+    const json = (await response.json()) as { errors: { message: string; extensions: { code: string } }[] };
     expect(response.status).toBe(400);
     expect(json.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(json.errors[0].message).toMatch(/truncated|Unexpected end/i);
@@ -188,7 +186,7 @@ describe(`uploads (${dbKind})`, () => {
     const open = nodeFs.open;
     const held: (() => void)[] = [];
     let opening = 0;
-    let onOpen = () => undefined as void;
+    let onOpen: () => void = () => undefined;
     nodeFs.open = ((p: unknown, ...rest: unknown[]) => {
       if (typeof p !== 'string' || !p.startsWith(spoolDir())) return (open as (...a: unknown[]) => void)(p, ...rest);
       const callback = rest.pop() as (...a: unknown[]) => void;
@@ -201,7 +199,9 @@ describe(`uploads (${dbKind})`, () => {
       );
       onOpen();
     }) as typeof nodeFs.open;
-    const release = () => held.splice(0).forEach((go) => go());
+    const release = () => {
+      for (const go of held.splice(0)) go();
+    };
     // the server's cleanup of a spool path releases its open: the file appears only after that cleanup
     const rm = fs.rm;
     fs.rm = ((p: unknown, ...rest: unknown[]) => {
@@ -277,10 +277,8 @@ describe(`uploads (${dbKind})`, () => {
     const sent = ollamaRequest(t.fake.requests.at(-1)).messages!;
     expect(sent.at(-1)).toMatchObject({ role: 'user', content: expected });
     // the user's own words stay as typed in the display history
-    const h = await t.http(`query($id: ID!) { session(id: $id) { history { edges { node { content files } } } } }`, {
-      id,
-    });
-    expect(h.data.session.history.edges[0].node).toEqual({
+    const h = await t.http(UploadsHistoryDocument, { id });
+    expect(h.data!.session!.history.edges[0].node).toEqual({
       content: 'Please read these',
       files: [`session_files/${sid}/spec.pdf`, `session_files/${sid}/data.csv`],
     });
@@ -326,7 +324,7 @@ describe(`uploads (${dbKind})`, () => {
     await fs.writeFile(path.join(orphan, 'left.txt'), 'over');
     const doomed = await newSession(t);
     await upload(t, doomed, [{ name: 'gone.txt', bytes: 'x' }]);
-    await t.http(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: doomed });
+    await t.http(UploadsDeleteDocument, { id: doomed });
     await eventually(
       async () => [await entries(orphan), await entries(dirOf(doomed))],
       ([a, b]) => a.length === 0 && b.length === 0,

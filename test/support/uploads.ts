@@ -2,7 +2,11 @@
 import { decodeGlobalID } from '@pothos/plugin-relay';
 import { expect } from 'vitest';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { SendMessageWithFilesDocument, UploadSessionFilesDocument } from '../generated/graphql.js';
+import {
+  SendMessageWithFilesDocument,
+  UploadsCreateSessionDocument,
+  UploadSessionFilesDocument,
+} from '../generated/graphql.js';
 import {
   type GqlResult,
   queryText,
@@ -127,11 +131,7 @@ export async function sendText(t: ServerContext, sessionId: string, content: str
 export const rawId = (globalId: string) => decodeGlobalID(globalId).id;
 
 export async function newSession(t: ServerContext, token?: string, profileId?: string) {
-  const r = await t.http(
-    `mutation($p: ID) { createSession(input: { profileId: $p }) { id } }`,
-    { p: profileId ?? null },
-    token,
-  );
+  const r = await t.http(UploadsCreateSessionDocument, { p: profileId ?? null }, token);
   expect(r.errors).toBeUndefined();
-  return r.data.createSession.id as string;
+  return r.data!.createSession.id;
 }
