@@ -10,7 +10,7 @@
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { heuristicTitle, TITLE_PROMPT } from '../src/domain/titles.js';
-import { createTestServer, EVENTS_SUBSCRIPTION } from '../test/support/harness.js';
+import { createTestServer, EVENTS_SUBSCRIPTION, type Subscription } from '../test/support/harness.js';
 import { messagesOf } from '../test/support/fake-provider.js';
 
 const shapes = process.argv[2] ? [process.argv[2]] : ['[', '(', '*', '`', '![', '<a'];
@@ -25,11 +25,14 @@ try {
     const heuristicStart = performance.now();
     heuristicTitle(content);
     const heuristicMs = performance.now() - heuristicStart;
-    const created = await t.http(`mutation { createSession(input: {}) { id } }`);
-    const sessionId = created.data.createSession.id as string;
+    const created = await t.http<{ createSession: { id: string } }>(`mutation { createSession(input: {}) { id } }`);
+    const sessionId = created.data!.createSession.id;
     t.fake.responder = (call) =>
       messagesOf(call.body)[0]?.content === TITLE_PROMPT ? { text: 'A generated title' } : { text: 'ok' };
-    const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: '0' });
+    const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: '0' }) as Subscription<{
+      __typename: string;
+      titleSource?: string;
+    }>;
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     const start = performance.now();

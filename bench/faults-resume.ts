@@ -56,7 +56,8 @@ export async function runFaultsResumeBench(): Promise<Tally & { recoveryMs: numb
   };
   let server: ChildServer = await startChildServer(env, { timeoutMs: 300_000 });
   const gql = (query: string, variables: object = {}) => server.gql(query, variables as Record<string, unknown>);
-  const sessionId = (await gql(`mutation { createSession(input: {}) { id } }`)).data.createSession.id as string;
+  const created = await server.gql<{ createSession: { id: string } }>(`mutation { createSession(input: {}) { id } }`);
+  const sessionId = created.data!.createSession.id;
 
   const tally: Tally = {
     received: 0,

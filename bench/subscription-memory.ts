@@ -29,8 +29,10 @@ async function rssMiB(pid: number): Promise<number> {
 const dataDir = await mkdtemp(join(tmpdir(), 'bench-submem-'));
 const server = await startChildServer({ DATA_DIR: dataDir, SESSION_FILES_DIR: dataDir });
 try {
-  const created = await server.gql(`mutation { createSession(input: { name: "bench" }) { id } }`);
-  const id = created.data.createSession.id as string;
+  const created = await server.gql<{ createSession: { id: string } }>(
+    `mutation { createSession(input: { name: "bench" }) { id } }`,
+  );
+  const id = created.data!.createSession.id;
   const rename = (name: string) =>
     server.gql(`mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id } }`, { id, name });
   await rename('start');

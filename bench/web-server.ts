@@ -15,11 +15,14 @@ import { startE2EServer, type E2EServer } from '../test/support/e2e.js';
 const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
 
 async function seed(server: E2EServer, name: string, count: number): Promise<string> {
-  const created = await server.gql(`mutation($name: String) { createSession(input: { name: $name }) { id } }`, {
-    name,
-  });
+  const created = await server.gql<{ createSession: { id: string } }>(
+    `mutation($name: String) { createSession(input: { name: $name }) { id } }`,
+    {
+      name,
+    },
+  );
   if (created.errors) throw new Error(JSON.stringify(created.errors));
-  const id = created.data.createSession.id as string;
+  const id = created.data!.createSession.id;
   const messages: NewMessage[] = Array.from({ length: count }, (_, i) => ({
     role: i % 2 === 0 ? 'user' : 'assistant',
     content:
@@ -70,13 +73,18 @@ const floorRoute: RouteHandler = async (req, res) => {
 const server = await startE2EServer({}, [floorRoute]);
 const big = await seed(server, 'Thousand', 1000);
 const small = await seed(server, 'Thirty', 30);
-const share = await server.gql(`mutation($id: ID!) { shareSession(id: $id) { url } }`, { id: big });
+const share = await server.gql<{ shareSession: { url: string } }>(
+  `mutation($id: ID!) { shareSession(id: $id) { url } }`,
+  {
+    id: big,
+  },
+);
 parentPort!.postMessage({
   type: 'ready',
   url: server.url,
   big,
   small,
-  shareUrl: share.errors ? null : (share.data.shareSession.url as string),
+  shareUrl: share.errors ? null : share.data!.shareSession.url,
   shareError: share.errors?.[0]?.message ?? null,
 });
 parentPort!.on('message', async (m) => {
