@@ -2,15 +2,23 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../src/server.js';
 import {
-  AllSessionIdsDocument,
-  CreateEmptySessionDocument,
-  CreateOwnedSessionDocument,
-  RenameSessionByAdminDocument,
-  SessionAndNodeDocument,
-  SessionNameDocument,
-  ViewerSelfDocument,
-  ViewerUserDocument,
-  VisibleSessionIdsDocument,
+  AuthAllSessionIdsDocument,
+  AuthDeleteSessionDocument,
+  AuthRenameHijackDocument,
+  AuthRenameToXDocument,
+  AuthSessionContextDocument,
+  AuthSessionsTotalDocument,
+  AuthUpsertProfileBadKeyDocument,
+  AuthUpsertProfileP1Document,
+  AuthViewerIsAdminDocument,
+  AuthCreateEmptySessionDocument,
+  AuthCreateOwnedSessionDocument,
+  AuthRenameSessionByAdminDocument,
+  AuthSessionAndNodeDocument,
+  AuthSessionNameDocument,
+  AuthViewerSelfDocument,
+  AuthViewerUserDocument,
+  AuthVisibleSessionIdsDocument,
 } from './generated/graphql.js';
 import { codeOf, createTestApp, dbKind, testConfig, type TestContext } from './support/harness.js';
 import { createApp } from '../src/app.js';
@@ -32,7 +40,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const create = async (token: string, name: string) =>
-  (await t.gql(CreateOwnedSessionDocument, { n: name }, token)).data!.createSession;
+  (await t.gql(AuthCreateOwnedSessionDocument, { n: name }, token)).data!.createSession;
 
 describe(`auth (${dbKind})`, () => {
   it('stores API keys hashed, never in clear', async () => {
@@ -45,10 +53,10 @@ describe(`auth (${dbKind})`, () => {
   });
 
   it('requires credentials and rejects wrong ones', async () => {
-    expect(codeOf(await t.gql(`{ sessions { totalCount } }`))).toBe('UNAUTHENTICATED');
-    expect(codeOf(await t.gql(`{ sessions { totalCount } }`, {}, 'csk_wrong'))).toBe('UNAUTHENTICATED');
-    expect(codeOf(await t.gql(`{ viewer { isAdmin } }`, {}, 'not-a-jwt'))).toBe('UNAUTHENTICATED');
-    const ok = await t.gql(ViewerSelfDocument, {}, alice);
+    expect(codeOf(await t.gql(AuthSessionsTotalDocument, {}))).toBe('UNAUTHENTICATED');
+    expect(codeOf(await t.gql(AuthSessionsTotalDocument, {}, 'csk_wrong'))).toBe('UNAUTHENTICATED');
+    expect(codeOf(await t.gql(AuthViewerIsAdminDocument, {}, 'not-a-jwt'))).toBe('UNAUTHENTICATED');
+    const ok = await t.gql(AuthViewerSelfDocument, {}, alice);
     expect(ok.data!.viewer).toEqual({ isAdmin: false, authEnabled: true, user: { name: 'alice' } });
   });
 
@@ -56,43 +64,31 @@ describe(`auth (${dbKind})`, () => {
     const mine = await create(alice, 'alice private');
     expect(mine.owner!.name).toBe('alice');
     const missing = Buffer.from('Session:00000000-0000-4000-8000-000000000000').toString('base64');
-    const asBob = await t.gql(SessionAndNodeDocument, { id: mine.id }, bob);
+    const asBob = await t.gql(AuthSessionAndNodeDocument, { id: mine.id }, bob);
     expect(asBob.data).toEqual({ session: null, node: null });
-    const renameForeign = await t.gql(
-      `mutation($id: ID!) { renameSession(id: $id, name: "x") { id } }`,
-      { id: mine.id },
-      bob,
-    );
-    const renameMissing = await t.gql(
-      `mutation($id: ID!) { renameSession(id: $id, name: "x") { id } }`,
-      { id: missing },
-      bob,
-    );
+    const renameForeign = await t.gql(AuthRenameToXDocument, { id: mine.id }, bob);
+    const renameMissing = await t.gql(AuthRenameToXDocument, { id: missing }, bob);
     expect(renameForeign.errors?.[0]).toEqual(renameMissing.errors?.[0]);
     expect(codeOf(renameForeign)).toBe('NOT_FOUND');
-    const del = await t.gql(`mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`, { id: mine.id }, bob);
+    const del = await t.gql(AuthDeleteSessionDocument, { id: mine.id }, bob);
     expect(codeOf(del)).toBe('NOT_FOUND');
-    const still = await t.gql(SessionNameDocument, { id: mine.id }, alice);
+    const still = await t.gql(AuthSessionNameDocument, { id: mine.id }, alice);
     expect(still.data!.session!.name).toBe('alice private');
-    const bobsList = await t.gql(VisibleSessionIdsDocument, {}, bob);
+    const bobsList = await t.gql(AuthVisibleSessionIdsDocument, {}, bob);
     expect(bobsList.data!.sessions.edges.map((e) => e.node.id)).not.toContain(mine.id);
   });
 
   it('admins see every session; read_all reads others but cannot change them', async () => {
     const mine = await create(alice, 'for admin');
-    const adminList = await t.gql(AllSessionIdsDocument, {}, admin);
+    const adminList = await t.gql(AuthAllSessionIdsDocument, {}, admin);
     expect(adminList.data!.sessions.edges.map((e) => e.node.id)).toContain(mine.id);
-    const read = await t.gql(SessionNameDocument, { id: mine.id }, reader);
+    const read = await t.gql(AuthSessionNameDocument, { id: mine.id }, reader);
     expect(read.data!.session!.name).toBe('for admin');
-    const write = await t.gql(
-      `mutation($id: ID!) { renameSession(id: $id, name: "hijack") { id } }`,
-      { id: mine.id },
-      reader,
-    );
+    const write = await t.gql(AuthRenameHijackDocument, { id: mine.id }, reader);
     expect(codeOf(write)).toBe('NOT_FOUND');
-    const ctx = await t.gql(`query($id: ID!) { session(id: $id) { context { content } } }`, { id: mine.id }, reader);
+    const ctx = await t.gql(AuthSessionContextDocument, { id: mine.id }, reader);
     expect(codeOf(ctx)).toBe('FORBIDDEN');
-    const adminRename = await t.gql(RenameSessionByAdminDocument, { id: mine.id }, admin);
+    const adminRename = await t.gql(AuthRenameSessionByAdminDocument, { id: mine.id }, admin);
     expect(adminRename.data!.renameSession.name).toBe('by admin');
   });
 
@@ -100,20 +96,16 @@ describe(`auth (${dbKind})`, () => {
     const profile = await t.app.profiles.default();
     const legacy = await t.app.store.create({ profileId: profile.id, userId: null, name: 'legacy' });
     const id = Buffer.from(`Session:${legacy.id}`).toString('base64');
-    expect((await t.gql(SessionNameDocument, { id }, alice)).data!.session).toBeNull();
-    expect((await t.gql(SessionNameDocument, { id }, reader)).data!.session).toBeNull();
-    expect((await t.gql(SessionNameDocument, { id }, admin)).data!.session!.name).toBe('legacy');
+    expect((await t.gql(AuthSessionNameDocument, { id }, alice)).data!.session).toBeNull();
+    expect((await t.gql(AuthSessionNameDocument, { id }, reader)).data!.session).toBeNull();
+    expect((await t.gql(AuthSessionNameDocument, { id }, admin)).data!.session!.name).toBe('legacy');
   });
 
   it('only admins upsert profiles', async () => {
-    const q = `mutation { upsertProfile(input: { key: "p1", name: "P", model: "m" }) { key } }`;
+    const q = AuthUpsertProfileP1Document;
     expect(codeOf(await t.gql(q, {}, alice))).toBe('FORBIDDEN');
-    expect((await t.gql(q, {}, admin)).data.upsertProfile.key).toBe('p1');
-    const bad = await t.gql(
-      `mutation { upsertProfile(input: { key: "p 2", name: "P", model: "m" }) { key } }`,
-      {},
-      admin,
-    );
+    expect((await t.gql(q, {}, admin)).data!.upsertProfile.key).toBe('p1');
+    const bad = await t.gql(AuthUpsertProfileBadKeyDocument, {}, admin);
     expect(codeOf(bad)).toBe('BAD_USER_INPUT');
   });
 
@@ -123,19 +115,19 @@ describe(`auth (${dbKind})`, () => {
       .setSubject('carol')
       .setExpirationTime('5m')
       .sign(new TextEncoder().encode(SECRET));
-    const r = await t.gql(ViewerUserDocument, {}, jwt);
+    const r = await t.gql(AuthViewerUserDocument, {}, jwt);
     expect(r.data!.viewer).toEqual({ user: { name: 'carol' }, isAdmin: false });
     const expired = await new SignJWT({})
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('carol')
       .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
       .sign(new TextEncoder().encode(SECRET));
-    expect(codeOf(await t.gql(`{ viewer { isAdmin } }`, {}, expired))).toBe('UNAUTHENTICATED');
+    expect(codeOf(await t.gql(AuthViewerIsAdminDocument, {}, expired))).toBe('UNAUTHENTICATED');
     const forged = await new SignJWT({ admin: true })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('mallory')
       .sign(new TextEncoder().encode('another-secret-entirely-different'));
-    expect(codeOf(await t.gql(`{ viewer { isAdmin } }`, {}, forged))).toBe('UNAUTHENTICATED');
+    expect(codeOf(await t.gql(AuthViewerIsAdminDocument, {}, forged))).toBe('UNAUTHENTICATED');
   });
 });
 
@@ -144,7 +136,7 @@ describe('no-auth mode', { timeout: 300_000 }, () => {
   it('owns every session as anonymous and refuses a non-loopback address unless told to', async () => {
     const local = await createTestApp();
     try {
-      const r = await local.gql(CreateEmptySessionDocument, {});
+      const r = await local.gql(AuthCreateEmptySessionDocument, {});
       const id = Buffer.from(r.data!.createSession.id, 'base64').toString().split(':')[1];
       expect((await local.app.store.get(id!))!.userId).toBe('anonymous');
       const app = await createApp(testConfig({ host: '0.0.0.0' }), { db: local.app.db });

@@ -149,7 +149,8 @@ describe('request-level refusals', () => {
   it('a GET without the CSRF header answers 403 CSRF_HEADER_REQUIRED', async () => {
     const response = await yoga.fetch('http://test/graphql?query=%7Bviewer%7B__typename%7D%7D', { method: 'GET' });
     expect(response.status).toBe(403);
-    expect(((await response.json()) as any).errors[0].extensions.code).toBe('CSRF_HEADER_REQUIRED');
+    const json = (await response.json()) as { errors: { extensions: { code?: string } }[] };
+    expect(json.errors[0]!.extensions.code).toBe('CSRF_HEADER_REQUIRED');
   });
 });
 

@@ -13,7 +13,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { hashKey } from '../src/auth/auth.js';
 import { MIGRATIONS_DIR, migrate } from '../src/db/migrate.js';
-import { createTestApp, createTestDatabase, codeOf, dbKind, testConfig, type TestContext } from './support/harness.js';
+import {
+  IdentityCreateSessionDocument,
+  IdentityRenameToXDocument,
+  IdentitySessionDocument,
+  IdentitySessionIdsDocument,
+  IdentityUpsertProfileDocument,
+  IdentityViewerDocument,
+  type IdentityViewerQuery,
+} from './generated/graphql.js';
+import {
+  createTestApp,
+  createTestDatabase,
+  codeOf,
+  dbKind,
+  type GqlResult,
+  queryText,
+  testConfig,
+  type TestContext,
+} from './support/harness.js';
 import { createGraphQLHandler } from '../src/server.js';
 
 const SECRET = 'identity-test-secret-long-enough-for-hs256';
@@ -28,8 +46,8 @@ function hs(claims: JWTPayload, options: { alg?: string; exp?: boolean; sub?: st
 
 const userGid = (id: string) => Buffer.from(`User:${id}`).toString('base64');
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-const VIEWER = `{ viewer { isAdmin permissions user { id name } } }`;
-const UPSERT = `mutation { upsertProfile(input: { key: "identity-p", name: "P", model: "m" }) { key } }`;
+const VIEWER = IdentityViewerDocument;
+const UPSERT = IdentityUpsertProfileDocument;
 
 describe(`JWT identity (${dbKind})`, { timeout: 120_000 }, () => {
   let t: TestContext;
@@ -50,15 +68,15 @@ describe(`JWT identity (${dbKind})`, { timeout: 120_000 }, () => {
 
   it("a token for subject root without an admin claim does not demote root's API key", async () => {
     const asJwt = await viewer(await hs({}, { sub: 'root' }));
-    expect(asJwt.isAdmin).toBe(false);
-    expect((await viewer(root)).isAdmin).toBe(true);
+    expect(asJwt!.isAdmin).toBe(false);
+    expect((await viewer(root))!.isAdmin).toBe(true);
     expect((await userRow('root')).isAdmin).toBe(true);
     expect((await t.gql(UPSERT, {}, root)).data?.upsertProfile.key).toBe('identity-p');
   });
 
   it("a token for subject owner with admin: true does not make owner's API key admin", async () => {
     const asJwt = await viewer(await hs({ admin: true, permissions: ['sessions.read_all'] }, { sub: 'owner' }));
-    expect(asJwt.isAdmin).toBe(true);
+    expect(asJwt!.isAdmin).toBe(true);
     expect(await viewer(owner)).toMatchObject({ isAdmin: false, permissions: [] });
     expect(await userRow('owner')).toMatchObject({ isAdmin: false, permissions: [] });
     expect(codeOf(await t.gql(UPSERT, {}, owner))).toBe('FORBIDDEN');
@@ -66,7 +84,7 @@ describe(`JWT identity (${dbKind})`, { timeout: 120_000 }, () => {
 
   it('claims grant rights for their request only and are never stored', async () => {
     const admin = await hs({ admin: true }, { sub: 'dave' });
-    expect((await viewer(admin)).isAdmin).toBe(true);
+    expect((await viewer(admin))!.isAdmin).toBe(true);
     expect((await t.gql(UPSERT, {}, admin)).data?.upsertProfile.key).toBe('identity-p');
     const plain = await hs({}, { sub: 'dave' });
     expect(await viewer(plain)).toMatchObject({ isAdmin: false, permissions: [] });
@@ -76,32 +94,27 @@ describe(`JWT identity (${dbKind})`, { timeout: 120_000 }, () => {
     });
     expect(row).toMatchObject({ isAdmin: false, permissions: [], name: 'dave' });
     // The same identity keeps one row whatever its claims were.
-    expect((await viewer(admin)).user.id).toBe(userGid(row.id));
-    expect((await viewer(plain)).user.id).toBe(userGid(row.id));
+    expect((await viewer(admin))!.user!.id).toBe(userGid(row.id));
+    expect((await viewer(plain))!.user!.id).toBe(userGid(row.id));
   });
 
   it("a subject equal to an API-key user's name is another user: neither sees the other's sessions", async () => {
     const create = async (token: string, name: string) =>
-      (await t.gql(`mutation($n: String) { createSession(input: { name: $n }) { id } }`, { n: name }, token)).data
-        ?.createSession.id as string;
+      (await t.gql(IdentityCreateSessionDocument, { n: name }, token)).data?.createSession.id as string;
     const ownerSession = await create(owner, "owner's by key");
     const jwt = await hs({}, { sub: 'owner' });
     const jwtSession = await create(jwt, "owner's by token");
     const asJwt = await viewer(jwt);
-    expect(asJwt.user.name).toBe('owner');
-    expect(asJwt.user.id).not.toBe(userGid((await userRow('owner')).id));
-    const list = `{ sessions(first: 200) { edges { node { id } } } }`;
-    const ids = async (token: string) => (await t.gql(list, {}, token)).data?.sessions.edges.map((e: any) => e.node.id);
+    expect(asJwt!.user!.name).toBe('owner');
+    expect(asJwt!.user!.id).not.toBe(userGid((await userRow('owner')).id));
+    const list = IdentitySessionIdsDocument;
+    const ids = async (token: string) => (await t.gql(list, {}, token)).data?.sessions.edges.map((e) => e.node.id);
     expect(await ids(jwt)).toEqual([jwtSession]);
     expect(await ids(owner)).toEqual([ownerSession]);
-    const read = `query($id: ID!) { session(id: $id) { id } }`;
+    const read = IdentitySessionDocument;
     expect((await t.gql(read, { id: ownerSession }, jwt)).data?.session).toBeNull();
     expect((await t.gql(read, { id: jwtSession }, owner)).data?.session).toBeNull();
-    const rename = await t.gql(
-      `mutation($id: ID!) { renameSession(id: $id, name: "x") { id } }`,
-      { id: ownerSession },
-      jwt,
-    );
+    const rename = await t.gql(IdentityRenameToXDocument, { id: ownerSession }, jwt);
     expect(codeOf(rename)).toBe('NOT_FOUND');
   });
 
@@ -138,14 +151,14 @@ describe(`JWT identity (${dbKind})`, { timeout: 120_000 }, () => {
     const a = await viewer(await hs({ iss: 'https://a.example' }, { sub: 'frank' }));
     const b = await viewer(await hs({ iss: 'https://b.example' }, { sub: 'frank' }));
     const none = await viewer(await hs({}, { sub: 'frank' }));
-    expect(new Set([a.user.id, b.user.id, none.user.id]).size).toBe(3);
-    expect((await viewer(await hs({ iss: 'https://a.example' }, { sub: 'frank' }))).user.id).toBe(a.user.id);
+    expect(new Set([a!.user!.id, b!.user!.id, none!.user!.id]).size).toBe(3);
+    expect((await viewer(await hs({ iss: 'https://a.example' }, { sub: 'frank' })))!.user!.id).toBe(a!.user!.id);
   });
 
   it('concurrent first requests of one identity make one row', async () => {
     const token = await hs({}, { sub: 'grace' });
     const seen = await Promise.all(Array.from({ length: 6 }, () => viewer(token)));
-    expect(new Set(seen.map((v) => v.user.id)).size).toBe(1);
+    expect(new Set(seen.map((v) => v!.user!.id)).size).toBe(1);
     expect(await t.app.db.prisma.user.count({ where: { jwtSubject: 'grace' } })).toBe(1);
   });
 
@@ -207,7 +220,7 @@ describe(`JWT identity with a JWKS (${dbKind})`, { timeout: 120_000 }, () => {
     ] as const) {
       const r = await answer(await sign(key, alg, kid));
       expect(r.errors, alg).toBeUndefined();
-      ids.add(r.data.viewer.user.id);
+      ids.add(r.data!.viewer.user!.id);
     }
     expect(ids.size).toBe(1);
   });
@@ -252,29 +265,29 @@ describe(`identity migration (${dbKind})`, () => {
       );
       const app = await createApp(testConfig({ authEnabled: true, jwtSecret: SECRET }), { db });
       const yoga = createGraphQLHandler(app);
-      const gql = async (query: string, token: string) =>
+      const gql = async (query: typeof VIEWER, token: string) =>
         (await (
           await yoga.fetch('http://test/graphql', {
             method: 'POST',
             headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-            body: JSON.stringify({ query }),
+            body: JSON.stringify({ query: queryText(query) }),
           })
-        ).json()) as any;
+        ).json()) as GqlResult<IdentityViewerQuery>;
       const rows = await db.prisma.user.findMany({ orderBy: { name: 'asc' } });
       expect(rows.map((r) => [r.name, r.jwtIssuer, r.jwtSubject, r.isAdmin, r.permissions])).toEqual([
         ['kate', null, 'kate', false, []],
         ['leo', null, null, true, []],
       ]);
       const kate = await gql(VIEWER, await hs({}, { sub: 'kate' }));
-      expect(kate.data.viewer).toEqual({
+      expect(kate.data!.viewer).toEqual({
         isAdmin: false,
         permissions: [],
         user: { id: userGid(legacy!.id), name: 'kate' },
       });
       expect((await db.prisma.user.findUniqueOrThrow({ where: { id: legacy!.id } })).jwtIssuer).toBe('');
       const leoByToken = await gql(VIEWER, await hs({}, { sub: 'leo' }));
-      expect(leoByToken.data.viewer.user.id).not.toBe(userGid(keyed!.id));
-      expect((await gql(VIEWER, 'csk_leo-key')).data.viewer).toEqual({
+      expect(leoByToken.data!.viewer.user!.id).not.toBe(userGid(keyed!.id));
+      expect((await gql(VIEWER, 'csk_leo-key')).data!.viewer).toEqual({
         isAdmin: true,
         permissions: [],
         user: { id: userGid(keyed!.id), name: 'leo' },

@@ -8,35 +8,50 @@
 import { promises as fs, watch } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import net from 'node:net';
-import { getIntrospectionQuery } from 'graphql';
+import { getIntrospectionQuery, type IntrospectionQuery } from 'graphql';
 import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
-import type { Client } from 'graphql-ws';
+import type { Client, FormattedExecutionResult } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { loadConfig } from '../src/config.js';
 import { useStreamingUploads } from '../src/files/multipart.js';
 import { introspectionEnabled } from '../src/http/limits.js';
 import {
+  LimitsCreateSessionDocument,
+  LimitsRenameDocument,
+  LimitsSchemaQueryTypeDocument,
+  LimitsSessionEventsDocument,
+  type LimitsSessionEventsSubscription,
+  type LimitsSessionEventsSubscriptionVariables,
+  LimitsSessionListDocument,
+  LimitsTypenameDocument,
+  LimitsTypeSessionDocument,
+} from './generated/graphql.js';
+import {
   codeOf,
   createTestApp,
   createTestServer,
   eventually,
+  queryText,
   type ServerContext,
   type TestContext,
 } from './support/harness.js';
 
-const LIST = `subscription { sessionListEvents { kind sessionId } }`;
+const LIST = queryText(LimitsSessionListDocument);
 // Replays the session's log first: its first event says the subscription is live.
-const EVENTS = `subscription($id: ID!) { sessionEvents(sessionId: $id, after: "0") { __typename } }`;
+const EVENTS = LimitsSessionEventsDocument;
+
+/** What graphql-ws's `error` gives a subscription the server refused: the server's errors. */
+type Refusal = { message: string; extensions?: { code?: string } }[];
 
 /** A subscription on a given client, with its events and its error (if refused). */
-function open(client: Client, variables: Record<string, unknown>, query = EVENTS) {
-  const events: any[] = [];
-  let error: any = null;
+function open(client: Client, variables: LimitsSessionEventsSubscriptionVariables, query = EVENTS) {
+  const events: FormattedExecutionResult<LimitsSessionEventsSubscription, unknown>[] = [];
+  let error: unknown = null;
   const waiters = new Set<() => void>();
   const notify = () => waiters.forEach((w) => w());
-  const dispose = client.subscribe(
-    { query, variables },
+  const dispose = client.subscribe<LimitsSessionEventsSubscription>(
+    { query: queryText(query), variables },
     {
       next: (value) => {
         events.push(value);
@@ -72,6 +87,8 @@ function open(client: Client, variables: Record<string, unknown>, query = EVENTS
     get error() {
       return error;
     },
+    /** the first of the refusal's errors */
+    firstError: () => (Array.isArray(error) ? (error as Refusal)[0] : undefined),
     dispose,
     /** resolves when an event arrives after `count` events */
     nextEvent: (count = events.length) => until(() => events.length > count, 'an event'),
@@ -98,7 +115,7 @@ describe('bounded resources over real sockets', () => {
   let t: ServerContext;
   let sessionId: string;
   const rename = async (name: string) => {
-    const r = await t.http(`mutation($id: ID!, $name: String!) { renameSession(id: $id, name: $name) { id } }`, {
+    const r = await t.http(LimitsRenameDocument, {
       id: sessionId,
       name,
     });
@@ -118,8 +135,8 @@ describe('bounded resources over real sockets', () => {
       requestHeadersTimeoutMs: 5_000,
       requestBodyTimeoutMs: 5_000,
     });
-    const created = await t.http(`mutation { createSession(input: { name: "limits" }) { id } }`);
-    sessionId = created.data.createSession.id;
+    const created = await t.http(LimitsCreateSessionDocument, {});
+    sessionId = created.data!.createSession.id;
     await rename('start');
   }, 120_000);
   afterAll(async () => {
@@ -153,12 +170,12 @@ describe('bounded resources over real sockets', () => {
       await Promise.all(subs.map((s) => s.live()));
       const extra = sub();
       await extra.refused();
-      expect(extra.error[0].extensions.code).toBe('TOO_MANY_SUBSCRIPTIONS');
-      expect(extra.error[0].message).toMatch(/per connection/);
+      expect(extra.firstError()?.extensions?.code).toBe('TOO_MANY_SUBSCRIPTIONS');
+      expect(extra.firstError()?.message).toMatch(/per connection/);
       const before = subs[0]!.events.length;
       await rename('two');
       await subs[0]!.nextEvent(before);
-      expect(subs[0]!.events.at(-1).data.sessionEvents.__typename).toBe('SessionRenamed');
+      expect(subs[0]!.events.at(-1)!.data!.sessionEvents.__typename).toBe('SessionRenamed');
       // A slot given back (complete) is free again on the same
       // socket: the complete is handled before the next subscribe.
       subs[2]!.dispose();
@@ -204,8 +221,8 @@ describe('bounded resources over real sockets', () => {
       await onB.live();
       const overUser = open(b, { id: sessionId });
       await overUser.refused();
-      expect(overUser.error[0].extensions.code).toBe('TOO_MANY_SUBSCRIPTIONS');
-      expect(overUser.error[0].message).toMatch(/per user/);
+      expect(overUser.firstError()?.extensions?.code).toBe('TOO_MANY_SUBSCRIPTIONS');
+      expect(overUser.firstError()?.message).toMatch(/per user/);
 
       // A closed SSE stream gives its slot back.
       streams[0]!.abort();
@@ -293,9 +310,9 @@ describe('bounded resources over real sockets', () => {
   it(
     'serves the standard introspection query in local ' + 'mode, but holds introspection to a depth limit too',
     async () => {
-      const standard = await t.http(getIntrospectionQuery());
+      const standard = await t.http<IntrospectionQuery>(getIntrospectionQuery());
       expect(standard.errors).toBeUndefined();
-      expect(standard.data.__schema.types.length).toBeGreaterThan(10);
+      expect(standard.data!.__schema.types.length).toBeGreaterThan(10);
       // 30 levels of the ofType chain: exempt from armor's depth limit before, refused now.
       const deep = `{ __schema { queryType { fields { type { ${'ofType { '.repeat(30)}name${' }'.repeat(30)} } } } } }`;
       const refused = await t.http(deep);
@@ -395,10 +412,10 @@ describe('introspection with auth on', () => {
   });
 
   it('is refused with INTROSPECTION_DISABLED unless INTROSPECTION=true', async () => {
-    expect(codeOf(await t.gql(`{ __schema { queryType { name } } }`))).toBe('INTROSPECTION_DISABLED');
-    expect(codeOf(await t.gql(`{ __type(name: "Session") { name } }`))).toBe('INTROSPECTION_DISABLED');
+    expect(codeOf(await t.gql(LimitsSchemaQueryTypeDocument, {}))).toBe('INTROSPECTION_DISABLED');
+    expect(codeOf(await t.gql(LimitsTypeSessionDocument, {}))).toBe('INTROSPECTION_DISABLED');
     // __typename is not introspection of the schema: it still answers.
-    expect((await t.gql(`{ __typename }`)).data).toEqual({ __typename: 'Query' });
+    expect((await t.gql(LimitsTypenameDocument, {})).data).toEqual({ __typename: 'Query' });
   });
 
   it('follows AUTH_ENABLED when INTROSPECTION is unset, and the setting when it is', () => {

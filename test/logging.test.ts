@@ -15,7 +15,28 @@ import { createLogger } from '../src/logging.js';
 import { appRoutes } from '../src/routes.js';
 import { startServer, type RunningServer } from '../src/server.js';
 import { startFakeProvider, type FakeProvider } from './support/fake-provider.js';
-import { createTestDatabase, dbKind, eventually, testConfig } from './support/harness.js';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import {
+  LoggingCreateSessionDocument,
+  LoggingDisplayCountDocument,
+  LoggingSearchDocument,
+  LoggingSearchHugePageDocument,
+  LoggingSendDocument,
+  LoggingSessionIdDocument,
+  LoggingSessionNameDocument,
+  LoggingSessionsTotalDocument,
+  LoggingShareDocument,
+  type SendMessageInput,
+} from './generated/graphql.js';
+import {
+  createTestDatabase,
+  dbKind,
+  eventually,
+  type GqlResult,
+  queryText,
+  type SendGql,
+  testConfig,
+} from './support/harness.js';
 
 const SECRET = 'logging-test-secret-long-enough-for-hs256';
 const unique = (label: string) => `${label}${randomBytes(8).toString('hex')}`;
@@ -35,14 +56,18 @@ let bobKey: string;
 let shareToken: string;
 let forgedJwt: string;
 
-async function gql(query: string, variables: Record<string, unknown> = {}, token?: string): Promise<any> {
+const gql: SendGql = async (
+  query: string | TypedDocumentNode<unknown, never>,
+  variables: Record<string, unknown> = {},
+  token?: string,
+) => {
   const response = await fetch(`${server.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({ query, variables }),
+    body: JSON.stringify({ query: queryText(query), variables }),
   });
-  return response.json();
-}
+  return (await response.json()) as GqlResult<never>;
+};
 
 beforeAll(async () => {
   const { db, drop } = await createTestDatabase();
@@ -82,71 +107,55 @@ afterAll(async () => {
 describe(`logging (${dbKind})`, () => {
   it('a run of mistakes and normal use leaves short lines with no secrets, content or values', async () => {
     // Normal use: a session, a message with a unique marker, a reply that quotes it, a share link.
-    const sessionId = (await gql(`mutation { createSession(input: { name: "Log test" }) { id } }`, {}, aliceKey)).data
-      .createSession.id;
+    const sessionId = (await gql(LoggingCreateSessionDocument, {}, aliceKey)).data!.createSession.id;
     fake.enqueue({ text: `You said ${MARKER}` });
     const sent = await gql(
-      `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`,
+      LoggingSendDocument,
       { input: { sessionId, content: `Please remember ${MARKER}` } },
       aliceKey,
     );
     expect(sent.errors).toBeUndefined();
     await eventually(
-      () => gql(`query($id: ID!) { session(id: $id) { displayMessageCount } }`, { id: sessionId }, aliceKey),
+      () => gql(LoggingDisplayCountDocument, { id: sessionId }, aliceKey),
       (r) => r.data?.session?.displayMessageCount === 2,
       120_000,
     );
-    shareToken = (await gql(`mutation($id: ID!) { shareSession(id: $id) { token } }`, { id: sessionId }, aliceKey)).data
-      .shareSession.token;
+    shareToken = (await gql(LoggingShareDocument, { id: sessionId }, aliceKey)).data!.shareSession.token;
     expect(shareToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const searched = await gql(
-      `query($s: String) { sessions(search: $s) { totalCount } }`,
-      { s: SEARCH_TERM },
-      aliceKey,
-    );
+    const searched = await gql(LoggingSearchDocument, { s: SEARCH_TERM }, aliceKey);
     expect(searched.errors).toBeUndefined();
 
     // Client mistakes.
     const codes: (string | undefined)[] = [];
-    const code = (r: any) => codes.push(r.errors?.[0]?.extensions?.code ?? (r.errors ? 'NO_CODE' : 'NO_ERROR'));
-    code(await gql(`{ sessions { totalCount } }`, {}, WRONG_KEY));
-    code(await gql(`{ sessions { totalCount } }`, {}, forgedJwt));
-    code(await gql(`{ sessions { totalCount } }`));
+    const code = (r: GqlResult<unknown>) =>
+      codes.push(r.errors?.[0]?.extensions?.code ?? (r.errors ? 'NO_CODE' : 'NO_ERROR'));
+    code(await gql(LoggingSessionsTotalDocument, {}, WRONG_KEY));
+    code(await gql(LoggingSessionsTotalDocument, {}, forgedJwt));
+    code(await gql(LoggingSessionsTotalDocument, {}));
     // a share token written inline, in a query that fails validation, one that fails to parse, one that is not found
     code(await gql(`{ sharedSession(token: "${shareToken}") { nope } }`));
     code(await gql(`{ sharedSession(token: "${shareToken}") { id `));
     code(await gql(`{ sharedSession(token: "${shareToken}x") { __typename } }`));
     // a typed search term with a bad page size, inline and as a variable
     code(await gql(`{ sessions(search: "${SEARCH_TERM}", first: -5) { totalCount } }`, {}, aliceKey));
-    code(
-      await gql(
-        `query($s: String) { sessions(search: $s, first: 100000) { totalCount } }`,
-        { s: SEARCH_TERM },
-        aliceKey,
-      ),
-    );
+    code(await gql(LoggingSearchHugePageDocument, { s: SEARCH_TERM }, aliceKey));
     // a variables object with a secret-looking value in an unknown field, and a 3 MB value
+    const withUnknownField: SendMessageInput & { apiSecret: string } = {
+      sessionId,
+      content: 'x',
+      apiSecret: VARIABLE_SECRET,
+    };
+    code(await gql(LoggingSendDocument, { input: withUnknownField }, aliceKey));
     code(
-      await gql(
-        `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`,
-        { input: { sessionId, content: 'x', apiSecret: VARIABLE_SECRET } },
-        aliceKey,
-      ),
-    );
-    code(
-      await gql(
-        `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`,
-        { input: { sessionId, content: `${MARKER} ${'v'.repeat(3_000_000)}` } },
-        aliceKey,
-      ),
+      await gql(LoggingSendDocument, { input: { sessionId, content: `${MARKER} ${'v'.repeat(3_000_000)}` } }, aliceKey),
     );
     code(
       await gql(`mutation($n: Int!) { createSession(input: { name: $n }) { id } }`, { n: VARIABLE_SECRET }, aliceKey),
     );
     // not found, forbidden, conflict-ish misuse
-    code(await gql(`query($id: ID!) { session(id: $id) { id } }`, { id: VARIABLE_SECRET }, aliceKey));
-    code(await gql(`query($id: ID!) { session(id: $id) { name } }`, { id: sessionId }, bobKey));
-    code(await gql(`mutation($id: ID!) { shareSession(id: $id) { token } }`, { id: sessionId }, bobKey));
+    code(await gql(LoggingSessionIdDocument, { id: VARIABLE_SECRET }, aliceKey));
+    code(await gql(LoggingSessionNameDocument, { id: sessionId }, bobKey));
+    code(await gql(LoggingShareDocument, { id: sessionId }, bobKey));
     expect(codes).not.toContain('INTERNAL_SERVER_ERROR');
     expect(codes).toEqual(
       expect.arrayContaining([
@@ -165,9 +174,9 @@ describe(`logging (${dbKind})`, () => {
     app.search.search = async () => {
       throw new Error(`statement failed near "${QUOTED_SECRET}" for ${SEARCH_TERM}${randomBytes(12).toString('hex')}`);
     };
-    const fault = await gql(`query($s: String) { sessions(search: $s) { totalCount } }`, { s: SEARCH_TERM }, aliceKey);
+    const fault = await gql(LoggingSearchDocument, { s: SEARCH_TERM }, aliceKey);
     app.search.search = original;
-    expect(fault.errors[0].extensions.code).toBe('INTERNAL_SERVER_ERROR');
+    expect(fault.errors![0]!.extensions!.code).toBe('INTERNAL_SERVER_ERROR');
 
     // Every line: no secret, no content, no value, short.
     const forbidden = [

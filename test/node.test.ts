@@ -8,11 +8,23 @@ import { GraphQLInterfaceType, type GraphQLSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSchema } from '../src/schema/index.js';
 import { nodeTypesWithPolicy } from '../src/schema/node.js';
-import { codeOf, createTestApp, dbKind, type TestContext } from './support/harness.js';
+import {
+  NodeCreateSessionDocument,
+  NodeDeleteSessionDocument,
+  NodeNodeDocument,
+  type NodeNodeQuery,
+  NodeProfilesDocument,
+  NodeSessionAndNodeDocument,
+  NodeSessionOwnerDocument,
+  NodeUpsertDoomedProfileDocument,
+} from './generated/graphql.js';
+import { codeOf, createTestApp, dbKind, type GqlResult, type TestContext } from './support/harness.js';
 
 const gid = (typename: string, id: string) => Buffer.from(`${typename}:${id}`).toString('base64');
 const rawOf = (id: string) => Buffer.from(id, 'base64').toString().split(':').slice(1).join(':');
-const NODE = `query($id: ID!) { node(id: $id) { __typename id ... on Profile { systemPrompt } ... on User { name } } }`;
+const NODE = NodeNodeDocument;
+/** The name of a node that is a User (the only type NODE asks a name of). */
+const nameOf = (r: GqlResult<NodeNodeQuery>) => (r.data?.node?.__typename === 'User' ? r.data.node.name : undefined);
 const NULL_ANSWER = { data: { node: null } };
 
 /** Per Node type: an object alice can see, one deleted, and malformed ids of that type. */
@@ -44,8 +56,7 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
   let systemPrompt: string;
 
   const createSession = async (token: string, name: string) =>
-    (await t.gql(`mutation($n: String) { createSession(input: { name: $n }) { id } }`, { n: name }, token)).data
-      .createSession.id as string;
+    (await t.gql(NodeCreateSessionDocument, { n: name }, token)).data!.createSession.id;
 
   beforeAll(async () => {
     t = await createTestApp({ authEnabled: true });
@@ -91,11 +102,7 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
     };
     const kept = await withContent('kept');
     const gone = await withContent('deleted');
-    const del = await t.gql(
-      `mutation($id: ID!) { deleteSession(id: $id) { deletedSessionId } }`,
-      { id: gone.session },
-      alice,
-    );
+    const del = await t.gql(NodeDeleteSessionDocument, { id: gone.session }, alice);
     expect(del.errors).toBeUndefined();
     contextOnlyMessage = kept.summary;
     bobSession = await createSession(bob, 'bob');
@@ -105,17 +112,12 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
       (await t.app.store.create({ profileId: profile.id, userId: null, name: 'legacy' })).id,
     );
 
-    const upsert = await t.gql(
-      'mutation { upsertProfile(input: { key: "doomed", name: ' +
-        '"D", model: "m", systemPrompt: "secret prompt" }) { id } }',
-      {},
-      root,
-    );
-    const doomed = upsert.data.upsertProfile.id as string;
+    const upsert = await t.gql(NodeUpsertDoomedProfileDocument, {}, root);
+    const doomed = upsert.data!.upsertProfile.id;
     await t.app.db.prisma.profile.delete({ where: { id: rawOf(doomed) } });
-    systemPrompt = (await t.gql(`{ profiles { id systemPrompt } }`, {}, bob)).data.profiles.find(
-      (p: any) => p.id === gid('Profile', profile.id),
-    ).systemPrompt;
+    systemPrompt = (await t.gql(NodeProfilesDocument, {}, bob)).data!.profiles.find(
+      (p) => p.id === gid('Profile', profile.id),
+    )!.systemPrompt;
 
     const uuidish = ['not-a-uuid', '1', `${randomUUID()}x`, "' OR 1=1 --", randomUUID().replace(/-/g, '')];
     const common = (typename: string) => [
@@ -206,7 +208,7 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
       expect(r, typename).toMatchObject({ data: { node: { __typename: typename, id: f.own } } });
       expect(r.errors, typename).toBeUndefined();
     }
-    expect((await t.gql(NODE, { id: contextOnlyMessage }, alice)).data.node.id).toBe(contextOnlyMessage);
+    expect((await t.gql(NODE, { id: contextOnlyMessage }, alice)).data!.node!.id).toBe(contextOnlyMessage);
   });
 
   it('answers a foreign, missing, deleted or malformed id of every type exactly like null, with no error', async () => {
@@ -233,51 +235,47 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
     const sessions = [fixtures.Session!.own, bobSession, legacySession, fixtures.Session!.deleted];
     for (const token of [alice, bob, root, auditor]) {
       for (const id of sessions) {
-        const r = await t.gql(`query($id: ID!) { session(id: $id) { id } node(id: $id) { id } }`, { id }, token);
+        const r = await t.gql(NodeSessionAndNodeDocument, { id }, token);
         expect(r.errors).toBeUndefined();
-        expect(r.data.node).toEqual(r.data.session);
+        expect(r.data!.node).toEqual(r.data!.session);
       }
     }
     // read_all reads alice's session, its turn and displayed messages, not its context-only rows.
     for (const id of [fixtures.Session!.own, fixtures.Turn!.own, fixtures.Message!.own]) {
-      expect((await t.gql(NODE, { id }, auditor)).data.node.id).toBe(id);
+      expect((await t.gql(NODE, { id }, auditor)).data!.node!.id).toBe(id);
     }
     expect(await t.gql(NODE, { id: contextOnlyMessage }, auditor)).toEqual(NULL_ANSWER);
     // Recalls follow Session.recalls: the session's owner or an admin, not a reader.
     expect(await t.gql(NODE, { id: fixtures.Recall!.own }, auditor)).toEqual(NULL_ANSWER);
-    expect((await t.gql(NODE, { id: fixtures.Recall!.own }, root)).data.node.id).toBe(fixtures.Recall!.own);
+    expect((await t.gql(NODE, { id: fixtures.Recall!.own }, root)).data!.node!.id).toBe(fixtures.Recall!.own);
     // Queued messages follow Session.queuedMessages: the same rule.
     expect(await t.gql(NODE, { id: fixtures.QueuedMessage!.own }, auditor)).toEqual(NULL_ANSWER);
-    expect((await t.gql(NODE, { id: fixtures.QueuedMessage!.own }, root)).data.node.id).toBe(
+    expect((await t.gql(NODE, { id: fixtures.QueuedMessage!.own }, root)).data!.node!.id).toBe(
       fixtures.QueuedMessage!.own,
     );
     expect(await t.gql(NODE, { id: legacySession }, auditor)).toEqual(NULL_ANSWER);
-    expect((await t.gql(NODE, { id: legacySession }, root)).data.node.id).toBe(legacySession);
+    expect((await t.gql(NODE, { id: legacySession }, root)).data!.node!.id).toBe(legacySession);
   });
 
   it('users: yourself, owners of sessions you may read, everyone for an admin', async () => {
     const aliceUser = fixtures.User!.own;
-    expect((await t.gql(NODE, { id: aliceUser }, alice)).data.node).toEqual({
+    expect((await t.gql(NODE, { id: aliceUser }, alice)).data!.node).toEqual({
       __typename: 'User',
       id: aliceUser,
       name: 'alice',
     });
     expect(await t.gql(NODE, { id: aliceUser }, bob)).toEqual(NULL_ANSWER);
-    expect((await t.gql(NODE, { id: aliceUser }, auditor)).data.node.name).toBe('alice');
-    expect((await t.gql(NODE, { id: aliceUser }, root)).data.node.name).toBe('alice');
+    expect(nameOf(await t.gql(NODE, { id: aliceUser }, auditor))).toBe('alice');
+    expect(nameOf(await t.gql(NODE, { id: aliceUser }, root))).toBe('alice');
     // What Session.owner shows to a reader, node shows too.
-    const owner = await t.gql(
-      `query($id: ID!) { session(id: $id) { owner { id } } }`,
-      { id: fixtures.Session!.own },
-      auditor,
-    );
-    expect(owner.data.session.owner.id).toBe(aliceUser);
+    const owner = await t.gql(NodeSessionOwnerDocument, { id: fixtures.Session!.own }, auditor);
+    expect(owner.data!.session!.owner!.id).toBe(aliceUser);
   });
 
   it('profiles: as `profiles` shows them, systemPrompt included, to every authenticated caller', async () => {
     const id = fixtures.Profile!.own;
     for (const token of [alice, bob, auditor]) {
-      expect((await t.gql(NODE, { id }, token)).data.node).toEqual({ __typename: 'Profile', id, systemPrompt });
+      expect((await t.gql(NODE, { id }, token)).data!.node).toEqual({ __typename: 'Profile', id, systemPrompt });
     }
   });
 

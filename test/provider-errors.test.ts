@@ -16,10 +16,12 @@ import { sanitizeProviderMessage } from '../src/llm/errors.js';
 import { startChildServer } from './support/child-server.js';
 import { startFakeProvider } from './support/fake-provider.js';
 import {
-  CreateSessionWithProfileDocument,
-  ProfileKeysDocument,
-  SendMessageTurnDocument,
-  TurnStatusErrorDocument,
+  ProviderErrorsCreateSessionWithProfileDocument,
+  ProviderErrorsProfileKeysDocument,
+  ProviderErrorsProfileKeysOnlyDocument,
+  ProviderErrorsSendMessageTurnDocument,
+  ProviderErrorsTurnStatusErrorDocument,
+  ProviderErrorsUpsertOpenAiProfileDocument,
 } from './generated/graphql.js';
 import {
   createTestServer,
@@ -30,7 +32,7 @@ import {
   type ServerContext,
 } from './support/harness.js';
 
-const SEND = SendMessageTurnDocument;
+const SEND = ProviderErrorsSendMessageTurnDocument;
 
 async function closedPortUrl(): Promise<string> {
   const srv = createServer();
@@ -43,10 +45,10 @@ async function closedPortUrl(): Promise<string> {
 async function newSession(t: ServerContext, profileKey?: string) {
   let profileId: string | null = null;
   if (profileKey) {
-    const p = await t.http(ProfileKeysDocument, {});
+    const p = await t.http(ProviderErrorsProfileKeysDocument, {});
     profileId = p.data!.profiles.find((x) => x.key === profileKey)!.id;
   }
-  const r = await t.http(CreateSessionWithProfileDocument, { p: profileId });
+  const r = await t.http(ProviderErrorsCreateSessionWithProfileDocument, { p: profileId });
   return r.data!.createSession.id;
 }
 
@@ -62,7 +64,7 @@ async function failedTurn(t: ServerContext, sessionId: string) {
   sub.dispose();
   const failed = events.filter(isEvent('TurnFailed')).find((e) => e.turn.id === turnId);
   expect(failed).toBeTruthy();
-  const turn = await t.http(TurnStatusErrorDocument, { id: turnId });
+  const turn = await t.http(ProviderErrorsTurnStatusErrorDocument, { id: turnId });
   expect(turn.data!.turn!.status).toBe('FAILED');
   // The stored error is the same human line the event carried.
   expect(turn.data!.turn!.error).toBe(failed!.errorMessage);
@@ -76,9 +78,7 @@ describe(`provider errors name their cause (${dbKind})`, () => {
   let t: ServerContext;
   beforeAll(async () => {
     t = await createTestServer({ titleGenerationEnabled: false, openaiApiKey: 'sk-test-key-0123456789' });
-    await t.http(
-      `mutation { upsertProfile(input: { key: "oa", name: "OpenAI", model: "gpt-x", provider: "openai" }) { id } }`,
-    );
+    await t.http(ProviderErrorsUpsertOpenAiProfileDocument, {});
   });
   afterAll(() => t.close());
 
@@ -275,7 +275,7 @@ describe('start-up provider check', () => {
         `provider.check: model qwen3:8b is not pulled in ollama at ${fake.url}: run ollama pull qwen3:8b`,
       );
       expect(server.lines.filter((l) => l.includes('provider.check:'))).toHaveLength(1);
-      const r = await server.gql('{ profiles { key } }');
+      const r = await server.gql(ProviderErrorsProfileKeysOnlyDocument, {});
       expect(r.errors).toBeUndefined();
     } finally {
       server.kill('SIGKILL');

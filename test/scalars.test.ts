@@ -3,6 +3,7 @@
  * the server's zone, so it is refused as the client's mistake, inline and as a variable, with nothing written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ScalarsCreateSessionDocument, ScalarsRecallsDocument, ScalarsScheduleDocument } from './generated/graphql.js';
 import { codeOf, createTestServer, type ServerContext } from './support/harness.js';
 
 let t: ServerContext;
@@ -13,11 +14,11 @@ afterAll(async () => {
   await t?.close();
 });
 
-const SCHEDULE = `mutation($s: ID!, $at: DateTime!) { scheduleRecall(sessionId: $s, at: $at, text: "x") { id dueAt } }`;
+const SCHEDULE = ScalarsScheduleDocument;
 
 describe('DateTime and JSON scalars', () => {
   it('take RFC 3339 date-times with a zone; a zone-less or invalid one is refused, nothing written', async () => {
-    const s = (await t.http(`mutation { createSession(input: {}) { id } }`)).data.createSession.id;
+    const s = (await t.http(ScalarsCreateSessionDocument, {})).data!.createSession.id;
     const due = new Date(Date.now() + 30 * 86_400_000);
     const zoneless = due.toISOString().slice(0, 19);
     for (const at of [zoneless, zoneless.slice(0, 10), due.toDateString(), 'nope']) {
@@ -28,13 +29,13 @@ describe('DateTime and JSON scalars', () => {
       { s },
     );
     expect(codeOf(inline)).toBe('GRAPHQL_VALIDATION_FAILED');
-    const listed = await t.http(`query($id: ID!) { session(id: $id) { recalls { id } } }`, { id: s });
-    expect(listed.data.session.recalls).toEqual([]);
+    const listed = await t.http(ScalarsRecallsDocument, { id: s });
+    expect(listed.data!.session!.recalls).toEqual([]);
 
     // The same instant written at +01:00 comes back in UTC.
     const atPlusOne = new Date(due.getTime() + 3_600_000).toISOString().replace('Z', '+01:00');
     const ok = await t.http(SCHEDULE, { s, at: atPlusOne });
     expect(ok.errors, JSON.stringify(ok.errors)).toBeUndefined();
-    expect(ok.data.scheduleRecall.dueAt).toBe(due.toISOString());
+    expect(ok.data!.scheduleRecall.dueAt).toBe(due.toISOString());
   });
 });

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { likePattern, snippetAround } from '../src/domain/search-text.js';
-import type { SessionCursor } from '../src/store/sessions.js';
+import type { SessionCursor, Tx } from '../src/store/sessions.js';
 import {
-  CreateNamedSessionDocument,
-  HistoryContentsDocument,
+  SearchCreateNamedSessionDocument,
+  SearchHistoryContentsDocument,
   SearchSessionsDocument,
   type SearchSessionsQuery,
 } from './generated/graphql.js';
@@ -18,7 +18,7 @@ afterAll(() => t.close());
 const gid = (id: string) => Buffer.from(`Session:${id}`).toString('base64');
 
 async function session(token: string, name: string, contents: (string | { content: string; isDisplay: false })[]) {
-  const r = await t.gql(CreateNamedSessionDocument, { n: name }, token);
+  const r = await t.gql(SearchCreateNamedSessionDocument, { n: name }, token);
   const id = Buffer.from(r.data!.createSession.id, 'base64').toString().split(':')[1]!;
   await t.app.store.append(
     id,
@@ -31,9 +31,13 @@ async function session(token: string, name: string, contents: (string | { conten
 }
 
 const SEARCH = SearchSessionsDocument;
+/** SearchStore's private bounded(): a transaction under the search statement timeout. */
+interface Bounded {
+  bounded<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+}
 
 async function history(token: string, id: string) {
-  const r = await t.gql(HistoryContentsDocument, { id: gid(id) }, token);
+  const r = await t.gql(SearchHistoryContentsDocument, { id: gid(id) }, token);
   return r.data!.session!.history.edges;
 }
 
@@ -140,7 +144,7 @@ describe(`session search (${dbKind})`, () => {
         'AS $$ SELECT pg_sleep(0.05) IS NOT NULL AND a ILIKE b $$ LANGUAGE sql',
     );
     await expect(
-      (slow as any).bounded((tx: any) =>
+      (slow as unknown as Bounded).bounded((tx) =>
         tx.$queryRawUnsafe(`SELECT count(*) FROM session_messages WHERE slow_ilike(content, '%x%')`),
       ),
     ).rejects.toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/timed out/) });

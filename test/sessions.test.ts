@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  CreateSessionSummaryDocument,
+  SessionsCreateSessionSummaryDocument,
   DeleteSessionDocument,
-  PinnedListDocument,
-  PinSessionDocument,
-  RenameSessionToBetaDocument,
-  SessionByIdDocument,
-  SessionOrderPageDocument,
-  type SessionOrderPageQuery,
-  SessionTotalDocument,
+  SessionsPinnedListDocument,
+  SessionsPinSessionDocument,
+  SessionsRenameToXDocument,
+  SessionsRenameSessionToBetaDocument,
+  SessionsSessionByIdDocument,
+  SessionsSessionOrderPageDocument,
+  type SessionsSessionOrderPageQuery,
+  SessionsSessionTotalDocument,
 } from './generated/graphql.js';
 import { createTestApp, codeOf, dbKind, type GqlResult, type TestContext } from './support/harness.js';
 
@@ -18,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const CREATE = CreateSessionSummaryDocument;
+const CREATE = SessionsCreateSessionSummaryDocument;
 
 describe(`sessions (${dbKind})`, () => {
   it('creates, renames (MANUAL), pins, lists pinned first and deletes', async () => {
@@ -36,17 +37,17 @@ describe(`sessions (${dbKind})`, () => {
     const idA = a.data!.createSession.id;
     const idB = b.data!.createSession.id;
 
-    const renamed = await t.gql(RenameSessionToBetaDocument, { id: idB });
+    const renamed = await t.gql(SessionsRenameSessionToBetaDocument, { id: idB });
     expect(renamed.data!.renameSession).toEqual({ name: 'beta', titleSource: 'MANUAL' });
 
-    await t.gql(PinSessionDocument, { id: idA });
-    const list = await t.gql(PinnedListDocument, {});
+    await t.gql(SessionsPinSessionDocument, { id: idA });
+    const list = await t.gql(SessionsPinnedListDocument, {});
     expect(list.data!.sessions.totalCount).toBe(2);
     expect(list.data!.sessions.edges[0]!.node.id).toBe(idA);
 
     const del = await t.gql(DeleteSessionDocument, { id: idA });
     expect(del.data!.deleteSession.deletedSessionId).toBe(idA);
-    const gone = await t.gql(SessionByIdDocument, { id: idA });
+    const gone = await t.gql(SessionsSessionByIdDocument, { id: idA });
     expect(gone.data!.session).toBeNull();
   });
 
@@ -59,9 +60,7 @@ describe(`sessions (${dbKind})`, () => {
       'BAD_USER_INPUT',
     );
     const unknown = Buffer.from('Session:00000000-0000-4000-8000-000000000000').toString('base64');
-    expect(
-      codeOf(await t.gql(`mutation($id: ID!) { renameSession(id: $id, name: "x") { id } }`, { id: unknown })),
-    ).toBe('NOT_FOUND');
+    expect(codeOf(await t.gql(SessionsRenameToXDocument, { id: unknown }))).toBe('NOT_FOUND');
     expect(codeOf(await t.gql(`{ sessions(first: 500) { totalCount } }`))).toBe('BAD_USER_INPUT');
     expect(codeOf(await t.gql(`{ sessions(first: -1) { totalCount } }`))).toBe('BAD_USER_INPUT');
     expect(await t.app.db.prisma.session.count()).toBe(before);
@@ -74,7 +73,7 @@ describe(`sessions (${dbKind})`, () => {
         const seen: string[] = [];
         let after: string | null = null;
         for (;;) {
-          const r: GqlResult<SessionOrderPageQuery> = await t.gql(SessionOrderPageDocument, {
+          const r: GqlResult<SessionsSessionOrderPageQuery> = await t.gql(SessionsSessionOrderPageDocument, {
             after,
             o: orderBy,
             d: direction,
@@ -84,7 +83,7 @@ describe(`sessions (${dbKind})`, () => {
           if (!r.data!.sessions.pageInfo.hasNextPage) break;
           after = r.data!.sessions.pageInfo.endCursor;
         }
-        const total = (await t.gql(SessionTotalDocument, {})).data!.sessions.totalCount;
+        const total = (await t.gql(SessionsSessionTotalDocument, {})).data!.sessions.totalCount;
         expect(seen.length).toBe(total);
         expect(new Set(seen).size).toBe(total);
       }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareEventIds, MemoryEventBus, RedisEventBus, sessionEventStream } from '../../src/events/bus.js';
+import type { SessionEvent } from '../../src/events/types.js';
 
 describe('session event stream', () => {
   it('replays a long gap (more than 1,024 events) in order without overflowing', async () => {
@@ -104,17 +105,17 @@ describe('resume across a restart or a trim', () => {
     pendingToolCalls: [],
   });
   const userMessage = {} as never;
-  const take = async (stream: AsyncIterator<any>, n: number) => {
-    const out: any[] = [];
+  const take = async (stream: AsyncIterator<SessionEvent>, n: number) => {
+    const out: SessionEvent[] = [];
     while (out.length < n) out.push((await stream.next()).value);
     return out;
   };
-  const shape = (e: any) =>
+  const shape = (e: SessionEvent) =>
     e.type === 'EventsReset'
       ? `EventsReset:${e.reason}`
       : e.type === 'TextDelta'
         ? `${e.type}:${e.turnId}:${e.text}`
-        : `${e.type}:${e.turn?.id ?? e.turnId}`;
+        : `${e.type}:${'turn' in e ? e.turn.id : 'turnId' in e ? e.turnId : undefined}`;
 
   it('ids of one process sort after any id of an earlier one, and within it in publication order', async () => {
     const older = new MemoryEventBus(100);
@@ -149,7 +150,7 @@ describe('resume across a restart or a trim', () => {
           'TurnStarted:new',
           'TextDelta:new:hi',
         ]);
-        expect(first[0].eventId).toBe(`${bus.epoch}-0`);
+        expect(first[0]!.eventId).toBe(`${bus.epoch}-0`);
         await stream.return!();
       }
     },
