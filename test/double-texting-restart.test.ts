@@ -10,9 +10,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DoubleTextingRestartCreateSessionDocument,
+  DoubleTextingRestartHistoryDocument,
+  DoubleTextingRestartSendDocument,
+  DoubleTextingRestartTurnDocument,
+} from './generated/graphql.js';
 import { type ChildServer, startChildServer } from './support/child-server.js';
 import { createServerDatabase } from './support/durability.js';
-import { type FakeProvider, gate, startFakeProvider } from './support/fake-provider.js';
+import { type FakeProvider, gate, messagesOf, startFakeProvider } from './support/fake-provider.js';
 import { dbKind, eventually, serverUrl } from './support/harness.js';
 
 let fake: FakeProvider;
@@ -31,8 +37,12 @@ const env = () => ({
   RECALL_LEASE_MS: '2000',
 });
 
-const lastUser = (body: any) =>
-  String((body?.messages ?? []).filter((m: any) => m.role === 'user').at(-1)?.content ?? '').split('\n')[0];
+const lastUser = (body: unknown) =>
+  String(
+    messagesOf(body)
+      .filter((m) => m.role === 'user')
+      .at(-1)?.content ?? '',
+  ).split('\n')[0];
 
 beforeAll(async () => {
   fake = await startFakeProvider();
@@ -52,18 +62,14 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const HISTORY = `query($id: ID!) { session(id: $id) {
-  queuedMessages { content }
-  history(last: 50) { edges { node { role content } } }
-} }`;
-const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) {
-  turn { id status } queued { id position }
-} }`;
+const HISTORY = DoubleTextingRestartHistoryDocument;
+const SEND = DoubleTextingRestartSendDocument;
+const TURN = DoubleTextingRestartTurnDocument;
 
 describe(`queued messages across kill -9 (child process, ${dbKind})`, () => {
   it('a message queued behind a running turn runs exactly once after the restart', async () => {
     server = await startChildServer(env(), { timeoutMs: 180_000 });
-    const sessionId = (await server.gql(`mutation { createSession(input: {}) { id } }`)).data.createSession.id;
+    const sessionId = (await server.gql(DoubleTextingRestartCreateSessionDocument, {})).data!.createSession.id;
     const held = gate();
     fake.enqueue({ text: ['never ', 'finished'], hold: held.promise, holdBeforeChunk: 1 });
     const first = await server.gql(SEND, { input: { sessionId, content: 'one' } });
@@ -74,7 +80,7 @@ describe(`queued messages across kill -9 (child process, ${dbKind})`, () => {
       60_000,
     );
     const queued = await server.gql(SEND, { input: { sessionId, content: 'queued', whileRunning: 'QUEUE' } });
-    expect(queued.data.sendMessage).toMatchObject({ turn: { status: 'QUEUED' }, queued: { position: 1 } });
+    expect(queued.data!.sendMessage).toMatchObject({ turn: { status: 'QUEUED' }, queued: { position: 1 } });
     server.kill('SIGKILL');
     await server.exited;
     server = null;
@@ -82,20 +88,18 @@ describe(`queued messages across kill -9 (child process, ${dbKind})`, () => {
 
     server = await startChildServer(env(), { timeoutMs: 180_000 });
     const done = await eventually(
-      () => server!.gql(`query($id: ID!) { turn(id: $id) { status } }`, { id: queued.data.sendMessage.turn.id }),
+      () => server!.gql(TURN, { id: queued.data!.sendMessage.turn.id }),
       (r) => r.data?.turn?.status === 'COMPLETED',
       180_000,
     );
-    expect(done.data.turn.status).toBe('COMPLETED');
-    const first_ = await server.gql(`query($id: ID!) { turn(id: $id) { status } }`, {
-      id: first.data.sendMessage.turn.id,
-    });
-    expect(first_.data.turn.status).toBe('INTERRUPTED');
+    expect(done.data!.turn!.status).toBe('COMPLETED');
+    const first_ = await server.gql(TURN, { id: first.data!.sendMessage.turn.id });
+    expect(first_.data!.turn!.status).toBe('INTERRUPTED');
     const h = await server.gql(HISTORY, { id: sessionId });
-    expect(h.data.session.queuedMessages).toEqual([]);
-    const rows = h.data.session.history.edges.map((e: any) => e.node);
-    expect(rows.filter((m: any) => m.content === 'queued')).toHaveLength(1);
-    expect(rows.filter((m: any) => m.content === 'answer to queued')).toHaveLength(1);
+    expect(h.data!.session!.queuedMessages).toEqual([]);
+    const rows = h.data!.session!.history.edges.map((e) => e.node);
+    expect(rows.filter((m) => m.content === 'queued')).toHaveLength(1);
+    expect(rows.filter((m) => m.content === 'answer to queued')).toHaveLength(1);
     // One model call for the queued message: it was dispatched once.
     expect(fake.requests.filter((b) => lastUser(b) === 'queued')).toHaveLength(1);
   }, 600_000);

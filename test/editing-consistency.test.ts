@@ -6,11 +6,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewMessage } from '../src/domain/types.js';
 import {
+  EditingConsistencyCancelTurnDocument,
+  EditingConsistencyHistoryPageDocument,
+  type EditingConsistencySendMutation,
+  EditingConsistencySendDocument,
+} from './generated/graphql.js';
+import {
   codeOf,
   createTestServer,
   dbKind,
-  EVENTS_SUBSCRIPTION,
   eventually,
+  type GqlResult,
+  isEvent,
+  SESSION_EVENTS,
   type ServerContext,
 } from './support/harness.js';
 import { appendTurns, contents, expectInvariants, M, newSession, state } from './support/editing.js';
@@ -21,7 +29,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id status } } }`;
+const SEND = EditingConsistencySendDocument;
+/** The part of a session's metadata the repeat guard writes. */
+type StreamRules = { streamRules?: { fired: string[] } };
 const ctxSeqs = async (raw: string) => (await t.app.store.context(raw)).map((m) => m.sequenceNumber);
 
 /**
@@ -76,7 +86,7 @@ describe(`editing compressed history (${dbKind})`, () => {
       const s = await state(t, id);
       expect(contents(s)).toEqual(['q0', 'answer to q0', 'q1', 'answer to q1', 'q2', 'answer to q2']);
       // the context is the display history again: no summary describes removed rows, nothing is lost
-      expect(s.context.map((m: any) => m.content)).toEqual(contents(s));
+      expect(s.context.map((m) => m.content)).toEqual(contents(s));
       expect(await t.app.db.prisma.memoryChunk.count({ where: { sessionId: raw } })).toBe(1);
       await expectInvariants(t, raw);
 
@@ -161,15 +171,14 @@ describe(`editing archived history (${dbKind})`, () => {
     await expectInvariants(t, raw);
     await t.gql(M.redo, { id });
     const s = await state(t, id);
-    expect(s.history.edges.map((e: any) => e.displayIndex)).toEqual([...Array(20).keys()]);
+    expect(s.history.edges.map((e) => e.displayIndex)).toEqual([...Array(20).keys()]);
     expect(contents(s).at(-1)).toBe('answer to q9');
     await expectInvariants(t, raw);
-    const page = await t.gql(
-      'query($id: ID!) { session(id: $id) { history(first: 3, after: ' +
-        `"${Buffer.from('m:6').toString('base64url')}") { edges { displayIndex node { content } } } } }`,
-      { id },
-    );
-    expect(page.data.session.history.edges.map((e: any) => e.node.content)).toEqual([
+    const page = await t.gql(EditingConsistencyHistoryPageDocument, {
+      id,
+      after: Buffer.from('m:6').toString('base64url'),
+    });
+    expect(page.data!.session!.history.edges.map((e) => e.node.content)).toEqual([
       'answer to q3',
       'q4',
       'answer to q4',
@@ -188,22 +197,23 @@ describe(`edits and running turns (${dbKind})`, () => {
     const sent = await t.http(SEND, { input: { sessionId: id, content: 'go' } });
     expect(sent.errors).toBeUndefined();
     const before = await t.app.store.allMessages(raw);
-    for (const [q, v] of [
-      [M.undo, {}],
-      [M.redo, {}],
-      [M.revert, { s: 1 }],
-      [M.mark, { n: 'c' }],
-      [M.switch, { b: 'b' }],
-      [M.checkpoint, { g: 'h' }],
-      [M.rewind, { r: 'r' }],
-      [M.fork, {}],
-    ] as const) {
-      const r = await t.http(q, { id, ...v });
-      expect(codeOf(r), q).toBe('CONFLICT');
+    const edits: [string, () => Promise<GqlResult<unknown>>][] = [
+      ['undo', () => t.http(M.undo, { id })],
+      ['redo', () => t.http(M.redo, { id })],
+      ['revert', () => t.http(M.revert, { id, s: 1 })],
+      ['mark', () => t.http(M.mark, { id, n: 'c' })],
+      ['switch', () => t.http(M.switch, { id, b: 'b' })],
+      ['checkpoint', () => t.http(M.checkpoint, { id, g: 'h' })],
+      ['rewind', () => t.http(M.rewind, { id, r: 'r' })],
+      ['fork', () => t.http(M.fork, { id })],
+    ];
+    for (const [edit, run] of edits) {
+      const r = await run();
+      expect(codeOf(r), edit).toBe('CONFLICT');
       expect(r.errors![0]!.message).toMatch(/turn is running/);
     }
     expect((await t.app.store.allMessages(raw)).slice(0, before.length)).toEqual(before);
-    await t.http(`mutation($id: ID!) { cancelTurn(turnId: $id) { status } }`, { id: sent.data.sendMessage.turn.id });
+    await t.http(EditingConsistencyCancelTurnDocument, { id: sent.data!.sendMessage.turn.id });
     await eventually(
       () => t.app.turns.activeTurn(raw),
       (x) => x === null,
@@ -217,7 +227,7 @@ describe(`edits and running turns (${dbKind})`, () => {
     await appendTurns(t, raw, 1);
     const { EditStore } = await import('../src/store/edits.js');
     const edits = new EditStore(t.app.store);
-    let sent: Promise<any> | null = null;
+    let sent: Promise<GqlResult<EditingConsistencySendMutation>> | null = null;
     let settled = false;
     await t.app.store.transaction(async (tx) => {
       await edits.lockSession(tx, raw);
@@ -283,7 +293,7 @@ describe(`repeat guard end to end (${dbKind})`, () => {
     const run = async (content: string) => {
       // from the newest event on: what is published before the socket is live is replayed (no sleep)
       const last = (await t.app.bus.replay(raw, '0')).at(-1)?.eventId;
-      const sub = t.subscribe(EVENTS_SUBSCRIPTION, last ? { sessionId: id, after: last } : { sessionId: id });
+      const sub = t.subscribe(SESSION_EVENTS, last ? { sessionId: id, after: last } : { sessionId: id });
       if (!last) await t.listening(id);
       t.fake.enqueue({ text: Array(20).fill(line) });
       expect((await t.http(SEND, { input: { sessionId: id, content } })).errors).toBeUndefined();
@@ -294,7 +304,7 @@ describe(`repeat guard end to end (${dbKind})`, () => {
       return events;
     };
     const first = await run('loop please');
-    expect(first.find((e) => e.__typename === 'TurnEnded').turn.status).toBe('COMPLETED');
+    expect(first.find(isEvent('TurnEnded'))!.turn.status).toBe('COMPLETED');
     let rows = await t.app.store.allMessages(raw);
     const reply = rows.find((m) => m.role === 'assistant')!;
     expect(reply.content.split('\n').filter(Boolean)).toHaveLength(6); // stopped on the 6th repeat (limit 5)
@@ -306,7 +316,7 @@ describe(`repeat guard end to end (${dbKind})`, () => {
     });
     expect(note.content).toMatch(/stream stopped: the reply repeated the same line 6 times/);
     let session = (await t.app.store.get(raw))!;
-    expect((session.metadata as any).streamRules).toEqual({ fired: ['repeat_line'] });
+    expect((session.metadata as StreamRules).streamRules).toEqual({ fired: ['repeat_line'] });
 
     // the note is not the user's turn: undo removes the real turn with its note
     await t.http(M.undo, { id });
@@ -322,11 +332,11 @@ describe(`repeat guard end to end (${dbKind})`, () => {
     ).toHaveLength(20);
     expect(rows.some((m) => m.isAgentNote)).toBe(false);
     session = (await t.app.store.get(raw))!;
-    expect((session.metadata as any).streamRules).toEqual({ fired: ['repeat_line'] });
+    expect((session.metadata as StreamRules).streamRules).toEqual({ fired: ['repeat_line'] });
 
     // a fork is a new session: its rules may fire again
     const fork = await t.http(M.fork, { id });
-    const forkRaw = Buffer.from(fork.data.forkSession.id, 'base64').toString().split(':')[1]!;
-    expect(((await t.app.store.get(forkRaw))!.metadata as any).streamRules).toBeUndefined();
+    const forkRaw = Buffer.from(fork.data!.forkSession.id, 'base64').toString().split(':')[1]!;
+    expect(((await t.app.store.get(forkRaw))!.metadata as StreamRules).streamRules).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeOf, createTestApp, dbKind, type TestContext } from './support/harness.js';
 import { appendTurns, contents, expectInvariants, M, newSession, state } from './support/editing.js';
+import { EditingHistoryLastDocument } from './generated/graphql.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -100,7 +101,7 @@ describe(`branches and tree (${dbKind})`, () => {
     const { id, raw } = await newSession(t);
     await appendTurns(t, raw, 2, 'a');
     const mark = await t.gql(M.mark, { id });
-    expect(mark.data.markBranch).toMatchObject({ name: 'branch 1', messageCount: 4 });
+    expect(mark.data!.markBranch).toMatchObject({ name: 'branch 1', messageCount: 4 });
     expect(codeOf(await t.gql(M.mark, { id, n: 'branch 1' }))).toBe('CONFLICT');
     await appendTurns(t, raw, 2, 'b');
     expect((await state(t, id)).branches).toEqual([expect.objectContaining({ name: 'branch 1', messageCount: 4 })]);
@@ -139,10 +140,8 @@ describe(`branches and tree (${dbKind})`, () => {
     expect(s.tree.filter((r) => r.depth === 1).map((r) => r.label)).toEqual(['c0']);
     await expectInvariants(t, raw);
     // history paging over the switched path, from the end, stays dense
-    const last = await t.gql<{
-      session: { history: { edges: { displayIndex: number; node: { content: string } }[] } };
-    }>(`query($id: ID!) { session(id: $id) { history(last: 3) { edges { displayIndex node { content } } } } }`, { id });
-    expect(last.data!.session.history.edges.map((e) => [e.displayIndex, e.node.content])).toEqual([
+    const last = await t.gql(EditingHistoryLastDocument, { id });
+    expect(last.data!.session!.history.edges.map((e) => [e.displayIndex, e.node.content])).toEqual([
       [5, 'answer to b0'],
       [6, 'b1'],
       [7, 'answer to b1'],
@@ -183,7 +182,7 @@ describe(`checkpoint and rewind (${dbKind})`, () => {
     expect(codeOf(await t.gql(M.rewind, { id, r: 'found it' }))).toBe('CONFLICT');
     expect(codeOf(await t.gql(M.checkpoint, { id, g: '  ' }))).toBe('BAD_USER_INPUT');
     const cp = await t.gql(M.checkpoint, { id, g: 'find the bug' });
-    expect(cp.data.markCheckpoint).toMatchObject({ goal: 'find the bug', afterSequenceNumber: 1 });
+    expect(cp.data!.markCheckpoint).toMatchObject({ goal: 'find the bug', afterSequenceNumber: 1 });
     await appendTurns(t, raw, 3, 'explore');
     expect((await state(t, id)).checkpoint).toMatchObject({ goal: 'find the bug', afterSequenceNumber: 1 });
     expect(codeOf(await t.gql(M.rewind, { id, r: '   ' }))).toBe('BAD_USER_INPUT');
@@ -242,7 +241,7 @@ describe(`fork (${dbKind})`, () => {
 
     const r = await t.gql(M.fork, { id });
     expect(r.errors).toBeUndefined();
-    const fork = r.data.forkSession;
+    const fork = r.data!.forkSession;
     expect(fork.id).not.toBe(id);
     expect(fork).toMatchObject({ name: 'Plans (fork)', usage: { promptTokens: 0 }, displayMessageCount: 6 });
     const [a, b] = [await state(t, id), await state(t, fork.id)];
@@ -259,7 +258,7 @@ describe(`fork (${dbKind})`, () => {
     expect((await state(t, fork.id)).displayMessageCount).toBe(4);
     expect((await state(t, id)).displayMessageCount).toBe(6);
     const forkOfFork = await t.gql(M.fork, { id: fork.id });
-    expect(forkOfFork.data.forkSession.name).toBe('Plans (fork 2)');
+    expect(forkOfFork.data!.forkSession.name).toBe('Plans (fork 2)');
   });
 });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FaultsIdempotencyCreateSessionDocument, FaultsIdempotencySendDocument } from './generated/graphql.js';
 import { createTestServer, dbKind, eventually, type ServerContext } from './support/harness.js';
 
 let t: ServerContext;
@@ -7,14 +8,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const SEND =
-  'mutation($input: SendMessageInput!) { sendMessage(input: ' +
-  '$input) { turn { id } userMessage { sequenceNumber content } } }';
+const SEND = FaultsIdempotencySendDocument;
 const rawId = (id: string) => Buffer.from(id, 'base64').toString().split(':')[1]!;
 
 async function newSession() {
-  const r = await t.http(`mutation { createSession(input: {}) { id } }`);
-  return r.data.createSession.id as string;
+  const r = await t.http(FaultsIdempotencyCreateSessionDocument, {});
+  return r.data!.createSession.id;
 }
 
 describe(`idempotency under races (${dbKind})`, () => {
@@ -25,9 +24,9 @@ describe(`idempotency under races (${dbKind})`, () => {
     const input = { sessionId, content: 'once', idempotencyKey: 'twenty' };
     const results = await Promise.all(Array.from({ length: 20 }, () => t.http(SEND, { input })));
     expect(results.flatMap((r) => r.errors ?? [])).toEqual([]);
-    const ids = new Set(results.map((r) => r.data.sendMessage.turn.id));
+    const ids = new Set(results.map((r) => r.data!.sendMessage.turn.id));
     expect(ids.size).toBe(1);
-    expect(new Set(results.map((r) => r.data.sendMessage.userMessage.sequenceNumber)).size).toBe(1);
+    expect(new Set(results.map((r) => r.data!.sendMessage.userMessage.sequenceNumber)).size).toBe(1);
     await eventually(
       () => t.app.db.prisma.turn.count({ where: { status: { in: ['RUNNING', 'WAITING_FOR_TOOL'] } } }),
       (n) => n === 0,
@@ -42,7 +41,7 @@ describe(`idempotency under races (${dbKind})`, () => {
     const sessionId = await newSession();
     const input = { sessionId, content: 'again', idempotencyKey: 'after-end' };
     const first = await t.http(SEND, { input });
-    const turnId = first.data.sendMessage.turn.id;
+    const turnId = first.data!.sendMessage.turn.id;
     await eventually(
       () => t.app.db.prisma.turn.count({ where: { status: { in: ['RUNNING', 'WAITING_FOR_TOOL'] } } }),
       (n) => n === 0,
@@ -50,7 +49,7 @@ describe(`idempotency under races (${dbKind})`, () => {
     );
     const results = await Promise.all(Array.from({ length: 20 }, () => t.http(SEND, { input })));
     expect(results.flatMap((r) => r.errors ?? [])).toEqual([]);
-    expect(new Set(results.map((r) => r.data.sendMessage.turn.id))).toEqual(new Set([turnId]));
+    expect(new Set(results.map((r) => r.data!.sendMessage.turn.id))).toEqual(new Set([turnId]));
     expect((await t.app.store.allMessages(rawId(sessionId))).filter((m) => m.role === 'user')).toHaveLength(1);
   });
 });

@@ -8,6 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_RESULT_SERVER_STOPPED } from '../src/turns/tool-pairing.js';
+import {
+  FaultsToolPairingKillContextDocument,
+  FaultsToolPairingKillCreateSessionDocument,
+  FaultsToolPairingKillProfilesDocument,
+  FaultsToolPairingKillSendDocument,
+  FaultsToolPairingKillTurnDocument,
+  FaultsToolPairingKillUpsertProfileDocument,
+} from './generated/graphql.js';
 import { startChildServer, type ChildServer } from './support/child-server.js';
 import { openaiRequest, startFakeProvider, type FakeProvider } from './support/fake-provider.js';
 import { eventually } from './support/harness.js';
@@ -35,19 +43,18 @@ afterAll(async () => {
 
 const until = <T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 120_000) => eventually(fn, ok, timeoutMs);
 
-const TURN = `query($id: ID!) { turn(id: $id) { status } }`;
-const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`;
+const TURN = FaultsToolPairingKillTurnDocument;
+const SEND = FaultsToolPairingKillSendDocument;
 
 describe('kill -9 during a client tool wait (child process, embedded database)', () => {
   it('the restarted server answers the open call and the next OpenAI turn completes', async () => {
     server = await startChildServer(env(), { timeoutMs: 180_000 });
-    await server.gql(
-      `mutation { upsertProfile(input: { key: "oai", name: "oai", model: "oai-model", provider: "openai" }) { id } }`,
-    );
-    const profileId = (await server.gql(`{ profiles { id key } }`)).data.profiles.find((p: any) => p.key === 'oai').id;
-    const sessionId = (
-      await server.gql(`mutation($p: ID!) { createSession(input: { profileId: $p }) { id } }`, { p: profileId })
-    ).data.createSession.id;
+    await server.gql(FaultsToolPairingKillUpsertProfileDocument, {});
+    const profileId = (await server.gql(FaultsToolPairingKillProfilesDocument, {})).data!.profiles.find(
+      (p) => p.key === 'oai',
+    )!.id;
+    const sessionId = (await server.gql(FaultsToolPairingKillCreateSessionDocument, { p: profileId })).data!
+      .createSession.id;
     fake.enqueue({ toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' }, id: 'call_killed' }] });
     const sent = await server.gql(SEND, {
       input: {
@@ -56,7 +63,7 @@ describe('kill -9 during a client tool wait (child process, embedded database)',
         clientTools: [{ name: 'get_weather', description: 'Weather', parameters: { type: 'object' } }],
       },
     });
-    const turnId = sent.data.sendMessage.turn.id;
+    const turnId = sent.data!.sendMessage.turn.id;
     await until(
       () => server!.gql(TURN, { id: turnId }),
       (r) => r.data?.turn?.status === 'WAITING_FOR_TOOL',
@@ -70,10 +77,8 @@ describe('kill -9 during a client tool wait (child process, embedded database)',
       () => server!.gql(TURN, { id: turnId }),
       (r) => r.data?.turn?.status === 'INTERRUPTED',
     );
-    const context = await server.gql(`query($id: ID!) { session(id: $id) { context { role content toolCallId } } }`, {
-      id: sessionId,
-    });
-    expect(context.data.session.context.filter((m: any) => m.role === 'TOOL')).toEqual([
+    const context = await server.gql(FaultsToolPairingKillContextDocument, { id: sessionId });
+    expect(context.data!.session!.context.filter((m) => m.role === 'TOOL')).toEqual([
       { role: 'TOOL', content: TOOL_RESULT_SERVER_STOPPED, toolCallId: 'call_killed' },
     ]);
 
@@ -81,10 +86,10 @@ describe('kill -9 during a client tool wait (child process, embedded database)',
     const next = await server.gql(SEND, { input: { sessionId, content: 'Hello again?' } });
     expect(next.errors).toBeUndefined();
     const ended = await until(
-      () => server!.gql(TURN, { id: next.data.sendMessage.turn.id }),
-      (r) => !['RUNNING', 'WAITING_FOR_TOOL'].includes(r.data?.turn?.status),
+      () => server!.gql(TURN, { id: next.data!.sendMessage.turn.id }),
+      (r) => r.data?.turn?.status !== 'RUNNING' && r.data?.turn?.status !== 'WAITING_FOR_TOOL',
     );
-    expect(ended.data.turn.status, JSON.stringify(fake.rejections.map((r) => r.message))).toBe('COMPLETED');
+    expect(ended.data!.turn!.status, JSON.stringify(fake.rejections.map((r) => r.message))).toBe('COMPLETED');
     expect(fake.rejections).toEqual([]);
     const last = openaiRequest(fake.requests.at(-1));
     expect(last.messages.filter((m) => m.role === 'tool')).toEqual([

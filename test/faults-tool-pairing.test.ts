@@ -1,7 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MISSING_TOOL_RESULT } from '../src/llm/pairing.js';
 import { TOOL_RESULT_CANCELLED, TOOL_RESULT_SERVER_STOPPED } from '../src/turns/tool-pairing.js';
-import { createTestServer, dbKind, EVENTS_SUBSCRIPTION, eventually, type ServerContext } from './support/harness.js';
+import {
+  FaultsToolPairingCancelTurnDocument,
+  FaultsToolPairingCreateSessionDocument,
+  FaultsToolPairingProfilesDocument,
+  FaultsToolPairingSendDocument,
+  FaultsToolPairingUpsertProfileDocument,
+  type SendMessageInput,
+} from './generated/graphql.js';
+import { jsonRecord, messagesOf } from './support/fake-provider.js';
+import {
+  createTestServer,
+  dbKind,
+  type EventOf,
+  eventually,
+  isEvent,
+  SESSION_EVENTS,
+  type ServerContext,
+  type SessionEvent,
+} from './support/harness.js';
 
 let t: ServerContext;
 beforeAll(async () => {
@@ -18,7 +36,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const SEND = `mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`;
+const SEND = FaultsToolPairingSendDocument;
 const WEATHER = {
   name: 'get_weather',
   description: 'Weather for a city',
@@ -29,26 +47,23 @@ const rawId = (id: string) => Buffer.from(id, 'base64').toString().split(':')[1]
 
 async function profileSession(provider: string) {
   const key = `pair-${provider}`;
-  await t.http(
-    `mutation { upsertProfile(input: { key: "${key}", name: "${key}", ` +
-      `model: "${key}-model", provider: "${provider}" }) { id } }`,
-  );
-  const p = (await t.http(`{ profiles { id key } }`)).data.profiles.find((x: any) => x.key === key).id;
-  return (await t.http(`mutation($p: ID!) { createSession(input: { profileId: $p }) { id } }`, { p })).data
-    .createSession.id as string;
+  await t.http(FaultsToolPairingUpsertProfileDocument, { key, name: key, model: `${key}-model`, provider });
+  const p = (await t.http(FaultsToolPairingProfilesDocument, {})).data!.profiles.find((x) => x.key === key)!.id;
+  return (await t.http(FaultsToolPairingCreateSessionDocument, { p })).data!.createSession.id;
 }
 
 /** Sends a message and waits for its turn's end event; `during` runs once `until` holds. */
 async function turn(
   sessionId: string,
-  input: Record<string, unknown>,
-  opts: { until?: (es: any[]) => boolean; during?: (turnId: string) => Promise<unknown> } = {},
+  input: Omit<SendMessageInput, 'sessionId'>,
+  opts: { until?: (es: SessionEvent[]) => boolean; during?: (turnId: string) => Promise<unknown> } = {},
 ) {
-  const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId, after: '0' });
+  const sub = t.subscribe(SESSION_EVENTS, { sessionId, after: '0' });
   const sent = await t.http(SEND, { input: { sessionId, ...input } });
   expect(sent.errors).toBeUndefined();
-  const turnId = sent.data.sendMessage.turn.id;
-  const mine = (es: any[]) => es.slice(es.findIndex((e) => e.__typename === 'TurnStarted' && e.turn.id === turnId));
+  const turnId = sent.data!.sendMessage.turn.id;
+  const mine = (es: SessionEvent[]) =>
+    es.slice(es.findIndex((e) => e.__typename === 'TurnStarted' && e.turn.id === turnId));
   if (opts.until) await sub.waitFor((es) => opts.until!(mine(es)), 60_000);
   await opts.during?.(turnId);
   const all = await sub.waitFor(
@@ -57,20 +72,21 @@ async function turn(
   );
   sub.dispose();
   const events = mine(all);
-  return { turnId, events, end: events.find((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed') };
+  return { turnId, events, end: events.find(isEvent('TurnEnded', 'TurnFailed'))! };
 }
 
-const cancel = (turnId: string) => t.http(`mutation($id: ID!) { cancelTurn(turnId: $id) { status } }`, { id: turnId });
+const cancel = (turnId: string) => t.http(FaultsToolPairingCancelTurnDocument, { id: turnId });
 
 /** The tool messages of the last request, as the provider's wire format carries them. */
-function toolResultsSent(body: any): { id: string; content: string }[] {
-  return (body.messages as any[]).flatMap((m) =>
+function toolResultsSent(body: unknown): { id: unknown; content: unknown }[] {
+  return messagesOf(body).flatMap((m) =>
     m.role === 'tool'
       ? [{ id: m.tool_call_id, content: m.content }]
       : Array.isArray(m.content)
         ? m.content
-            .filter((b: any) => b.type === 'tool_result')
-            .map((b: any) => ({ id: b.tool_use_id, content: b.content }))
+            .map(jsonRecord)
+            .filter((b) => b.type === 'tool_result')
+            .map((b) => ({ id: b.tool_use_id, content: b.content }))
         : [],
   );
 }
@@ -98,8 +114,10 @@ describe(`tool calls never poison a session (${dbKind})`, () => {
           },
         );
         expect(cancelled.end.turn.status).toBe('CANCELLED');
-        const saved = cancelled.events.find((e) => e.__typename === 'MessageSaved' && e.message.role === 'TOOL');
-        expect(saved.message).toMatchObject({
+        const saved = cancelled.events.find(
+          (e): e is EventOf<'MessageSaved'> => e.__typename === 'MessageSaved' && e.message.role === 'TOOL',
+        );
+        expect(saved!.message).toMatchObject({
           toolCallId: `call_${provider}_1`,
           content: TOOL_RESULT_CANCELLED,
           isDisplay: true,

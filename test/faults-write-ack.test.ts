@@ -5,7 +5,12 @@
  * message and one turn are stored, and the turn runs to its end.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, dbKind, eventually, type ServerContext } from './support/harness.js';
+import {
+  FaultsWriteAckCreateSessionDocument,
+  FaultsWriteAckSendDocument,
+  type FaultsWriteAckSendMutation,
+} from './generated/graphql.js';
+import { createTestServer, dbKind, eventually, type GqlResult, type ServerContext } from './support/harness.js';
 
 let t: ServerContext;
 beforeAll(async () => {
@@ -13,9 +18,7 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(() => t.close());
 
-const SEND =
-  'mutation($input: SendMessageInput!) { sendMessage(input: ' +
-  '$input) { turn { id } userMessage { sequenceNumber content } } }';
+const SEND = FaultsWriteAckSendDocument;
 const rawId = (id: string) => Buffer.from(id, 'base64').toString().split(':')[1]!;
 const lostConnection = () => Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
 
@@ -37,8 +40,8 @@ function loseNextTransaction(when: 'before' | 'after') {
 }
 
 async function newSession() {
-  const r = await t.http(`mutation { createSession(input: {}) { id } }`);
-  return r.data.createSession.id as string;
+  const r = await t.http(FaultsWriteAckCreateSessionDocument, {});
+  return r.data!.createSession.id;
 }
 
 async function settled(sessionId: string) {
@@ -61,14 +64,14 @@ describe(`sendMessage across a lost connection (${dbKind})`, () => {
       const sessionId = await newSession();
       t.fake.enqueue({ text: 'answered' });
       const restore = loseNextTransaction(when);
-      let sent;
+      let sent: GqlResult<FaultsWriteAckSendMutation> | undefined;
       try {
         sent = await t.http(SEND, { input: { sessionId, content: `lost ${when}` } });
       } finally {
         restore();
       }
       expect(sent.errors).toBeUndefined();
-      expect(sent.data.sendMessage.userMessage.content).toBe(`lost ${when}`);
+      expect(sent.data!.sendMessage.userMessage.content).toBe(`lost ${when}`);
       const { users, turns } = await settled(sessionId);
       expect(users.map((m) => m.content)).toEqual([`lost ${when}`]);
       expect(turns).toHaveLength(1);

@@ -5,10 +5,40 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { codeOf, createTestServer, dbKind, EVENTS_SUBSCRIPTION, type ServerContext } from './support/harness.js';
-import { gate } from './support/fake-provider.js';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import {
+  SiblingsCreateSessionDocument,
+  SiblingsEditDocument,
+  type SiblingsEditMutation,
+  SiblingsExportDocument,
+  SiblingsImportDocument,
+  SiblingsMarkBranchDocument,
+  SiblingsMemorySearchDocument,
+  SiblingsPageDocument,
+  type SiblingsPageQuery,
+  SiblingsRedoDocument,
+  SiblingsRegenerateDocument,
+  SiblingsSavedDocument,
+  type SiblingsSavedSubscription,
+  SiblingsSearchDocument,
+  SiblingsSendDocument,
+  SiblingsSiblingsDocument,
+  SiblingsSwitchDocument,
+  SiblingsUndoDocument,
+  SiblingsUpsertProfileDocument,
+} from './generated/graphql.js';
+import {
+  codeOf,
+  createTestServer,
+  dbKind,
+  type GqlResult,
+  SESSION_EVENTS,
+  type ServerContext,
+  type SessionEvent,
+} from './support/harness.js';
+import { gate, messagesOf } from './support/fake-provider.js';
 import { expectInvariants } from './support/editing.js';
-import { COMPACT, exchanges, isSummaryCall } from './support/compression.js';
+import { COMPACT, exchanges, isSummaryCall, isSummaryRequest } from './support/compression.js';
 
 let t: ServerContext;
 let alice: string;
@@ -23,30 +53,26 @@ afterEach(() => {
   t.fake.responder = undefined;
 });
 
-const gql = (query: string, variables: Record<string, unknown> = {}, token = alice) => t.http(query, variables, token);
+const gql = <R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables: V, token = alice) =>
+  t.http(document, variables, token);
 const rawOf = (id: string) => Buffer.from(id, 'base64').toString().slice('Session:'.length);
 const messageId = (raw: string, seq: number) => Buffer.from(`Message:${raw}:${seq}`).toString('base64');
-const ended = (es: any[]) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed');
+const ended = (es: SessionEvent[]) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed');
 
-const PAYLOAD = `turn { id status } userMessage { id sequenceNumber role content siblings { index count } }`;
-const EDIT = `mutation($m: ID!, $c: String!) { editMessage(messageId: $m, content: $c) { ${PAYLOAD} } }`;
-const REGEN = `mutation($m: ID!) { regenerate(messageId: $m) { ${PAYLOAD} } }`;
-const SWITCH = `mutation($m: ID!, $i: Int!) { switchSibling(messageId: $m, index: $i) { id displayMessageCount } }`;
-const SIBLINGS = `query($m: ID!) { node(id: $m) { ... on Message { content siblings { index count } } } }`;
-const PAGE = `query($id: ID!) { session(id: $id) {
-  history(first: 100) { totalCount edges { cursor displayIndex node { id sequenceNumber role content createdAt
-    siblings { index count } } } }
-  context { sequenceNumber content }
-  branches { name messageCount }
-  contextTokens
-} }`;
+const EDIT = SiblingsEditDocument;
+const REGEN = SiblingsRegenerateDocument;
+const SWITCH = SiblingsSwitchDocument;
+const SIBLINGS = SiblingsSiblingsDocument;
+const PAGE = SiblingsPageDocument;
+/** What editMessage and regenerate answer. */
+type Payload = SiblingsEditMutation['editMessage'];
+/** A session as PAGE selects it. */
+type Page = NonNullable<SiblingsPageQuery['session']>;
 
 async function session(opts: { profileId?: string } = {}): Promise<{ id: string; raw: string }> {
-  const r = await gql(`mutation($p: ID) { createSession(input: { name: "Chat", profileId: $p }) { id } }`, {
-    p: opts.profileId ?? null,
-  });
+  const r = await gql(SiblingsCreateSessionDocument, { p: opts.profileId ?? null });
   expect(r.errors).toBeUndefined();
-  const id = r.data.createSession.id as string;
+  const id = r.data!.createSession.id;
   return { id, raw: rawOf(id) };
 }
 
@@ -61,23 +87,29 @@ async function turns(raw: string, n: number, prefix = 'q') {
   await t.app.store.append(raw, rows);
 }
 
-async function page(id: string) {
+async function page(id: string): Promise<Page> {
   const r = await gql(PAGE, { id });
   expect(r.errors).toBeUndefined();
-  return r.data.session;
+  return r.data!.session!;
 }
-const texts = (p: any): string[] => p.history.edges.map((e: any) => e.node.content);
+const texts = (p: Page): string[] => p.history.edges.map((e) => e.node.content);
 
 async function siblingsOf(raw: string, seq: number) {
   const r = await gql(SIBLINGS, { m: messageId(raw, seq) });
   expect(r.errors).toBeUndefined();
-  return r.data.node.siblings;
+  const node = r.data!.node!;
+  return 'siblings' in node ? node.siblings : undefined;
 }
 
 /** Runs `action` with alice's subscription to the session's events open; returns once `until` holds. */
-async function withEvents(_t: ServerContext, id: string, action: () => Promise<any>, until: (es: any[]) => boolean) {
+async function withEvents<R>(
+  _t: ServerContext,
+  id: string,
+  action: () => Promise<GqlResult<R>>,
+  until: (es: SessionEvent[]) => boolean,
+) {
   const past = await t.app.bus.replay(rawOf(id), '0');
-  const sub = t.subscribe(EVENTS_SUBSCRIPTION, { sessionId: id, after: past.at(-1)?.eventId ?? '0' }, alice);
+  const sub = t.subscribe(SESSION_EVENTS, { sessionId: id, after: past.at(-1)?.eventId ?? '0' }, alice);
   try {
     const result = await action();
     if (result?.errors) return { result, events: sub.events };
@@ -88,17 +120,21 @@ async function withEvents(_t: ServerContext, id: string, action: () => Promise<a
 }
 
 /** Runs an edit / regenerate and waits for its turn to end; returns the payload and the model request it caused. */
-async function runTurn(id: string, query: string, variables: Record<string, unknown>) {
+async function runTurn<V extends Record<string, unknown>>(
+  id: string,
+  document: TypedDocumentNode<Record<string, Payload>, V>,
+  variables: V,
+) {
   const before = t.fake.requests.length;
-  const { result, events } = await withEvents(t, id, () => gql(query, variables), ended);
+  const { result, events } = await withEvents(t, id, () => gql(document, variables), ended);
   expect(result.errors).toBeUndefined();
   expect(events.some((e) => e.__typename === 'TurnEnded')).toBe(true);
   const requests = t.fake.requests.slice(before);
-  return { payload: Object.values(result.data)[0] as any, request: requests.at(-1) };
+  return { payload: Object.values(result.data!)[0]!, request: requests.at(-1) };
 }
 
-const requestTexts = (body: any): string[] =>
-  (body.messages as any[])
+const requestTexts = (body: unknown): string[] =>
+  messagesOf(body)
     .filter((m) => m.role !== 'system')
     .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
 
@@ -122,9 +158,9 @@ describe(`editMessage and switchSibling (${dbKind})`, () => {
 
     const edited = await page(id);
     expect(texts(edited)).toEqual(['q0 edited', 'fresh answer']);
-    expect(edited.context.map((m: any) => m.content)).toEqual(['q0 edited', 'fresh answer']);
+    expect(edited.context.map((m) => m.content)).toEqual(['q0 edited', 'fresh answer']);
     expect(edited.branches).toEqual([{ name: 'branch 1', messageCount: 6 }]);
-    expect(edited.history.edges.map((e: any) => e.node.siblings)).toEqual([
+    expect(edited.history.edges.map((e) => e.node.siblings)).toEqual([
       { index: 1, count: 2 },
       { index: 0, count: 1 },
     ]);
@@ -173,10 +209,10 @@ describe(`editMessage and switchSibling (${dbKind})`, () => {
     await turns(raw, 2);
     t.fake.enqueue({ text: 'new reply' });
     await runTurn(id, EDIT, { m: messageId(raw, 2), c: 'q1 rewritten' });
-    const undo = await gql(`mutation($id: ID!) { undoLastTurn(id: $id) { id } }`, { id });
+    const undo = await gql(SiblingsUndoDocument, { id });
     expect(undo.errors).toBeUndefined();
     expect(texts(await page(id))).toEqual(['q0', 'answer to q0']);
-    expect((await gql(`mutation($id: ID!) { redo(id: $id) { id } }`, { id })).errors).toBeUndefined();
+    expect((await gql(SiblingsRedoDocument, { id })).errors).toBeUndefined();
     expect(texts(await page(id))).toEqual(['q0', 'answer to q0', 'q1 rewritten', 'new reply']);
     expect(await siblingsOf(raw, 2)).toEqual({ index: 1, count: 2 });
     expect((await gql(SWITCH, { m: messageId(raw, 2), i: 0 })).errors).toBeUndefined();
@@ -185,7 +221,7 @@ describe(`editMessage and switchSibling (${dbKind})`, () => {
   });
 });
 
-const noSiblings = (e: any) => ({ ...e, node: { ...e.node, siblings: undefined } });
+const noSiblings = (e: Page['history']['edges'][number]) => ({ ...e, node: { ...e.node, siblings: undefined } });
 
 describe(`regenerate (${dbKind})`, () => {
   it('regenerates twice: 3 sibling answers to the same user message, switch among them', async () => {
@@ -211,7 +247,7 @@ describe(`regenerate (${dbKind})`, () => {
       const p = await page(id);
       expect(texts(p)).toEqual(['q0', 'answer to q0', 'q1', answers[i]]);
       expect(p.history.edges[3].node.siblings).toEqual({ index: i, count: 3 });
-      expect(p.context.map((m: any) => m.content)).toEqual(texts(p));
+      expect(p.context.map((m) => m.content)).toEqual(texts(p));
       await expectInvariants(t, raw);
     }
     expect((await page(id)).branches).toHaveLength(2);
@@ -222,9 +258,9 @@ describe(`regenerate (${dbKind})`, () => {
     await turns(raw, 1);
     expect(await siblingsOf(raw, 0)).toEqual({ index: 0, count: 1 });
     expect(await siblingsOf(raw, 1)).toEqual({ index: 0, count: 1 });
-    await gql(`mutation($id: ID!) { markBranch(id: $id) { name } }`, { id });
+    await gql(SiblingsMarkBranchDocument, { id });
     expect(await siblingsOf(raw, 1)).toEqual({ index: 0, count: 1 });
-    expect((await page(id)).history.edges.map((e: any) => e.node.siblings)).toEqual([
+    expect((await page(id)).history.edges.map((e) => e.node.siblings)).toEqual([
       { index: 0, count: 1 },
       { index: 0, count: 1 },
     ]);
@@ -246,7 +282,7 @@ describe(`refusals (${dbKind})`, () => {
     expect(codeOf(await gql(REGEN, { m: messageId(raw, 1) }, bob))).toBe('NOT_FOUND');
     expect(codeOf(await gql(SWITCH, { m: messageId(raw, 0), i: 0 }, bob))).toBe('NOT_FOUND');
     expect(codeOf(await gql(SIBLINGS, { m: messageId(raw, 0) }, bob))).toBeUndefined();
-    expect((await gql(SIBLINGS, { m: messageId(raw, 0) }, bob)).data.node).toBeNull();
+    expect((await gql(SIBLINGS, { m: messageId(raw, 0) }, bob)).data!.node).toBeNull();
     for (const m of ['nope', Buffer.from(`Session:${raw}`).toString('base64'), messageId(raw, -1)]) {
       expect(codeOf(await gql(EDIT, { m, c: 'x' }))).toBe('BAD_USER_INPUT');
       expect(codeOf(await gql(REGEN, { m }))).toBe('BAD_USER_INPUT');
@@ -263,16 +299,16 @@ describe(`refusals (${dbKind})`, () => {
   it('a subscription kept open across two regenerates sees each saved answer with its current siblings', async () => {
     const { id, raw } = await session();
     await turns(raw, 2);
-    const SAVED = `subscription($sessionId: ID!, $after: String) { sessionEvents(sessionId: $sessionId, after: $after) {
-      __typename ... on MessageSaved { message { sequenceNumber role siblings { index count } } } } }`;
+    const SAVED = SiblingsSavedDocument;
     const past = await t.app.bus.replay(raw, '0');
     const sub = t.subscribe(SAVED, { sessionId: id, after: past.at(-1)?.eventId ?? '0' }, alice);
     try {
-      const endedTurns = (n: number) => (es: readonly unknown[]) =>
-        es.filter((e) => (e as { __typename?: string }).__typename === 'TurnEnded').length >= n;
-      const answers = (es: readonly unknown[]) =>
+      type Saved = SiblingsSavedSubscription['sessionEvents'];
+      const endedTurns = (n: number) => (es: readonly Saved[]) =>
+        es.filter((e) => e.__typename === 'TurnEnded').length >= n;
+      const answers = (es: readonly Saved[]) =>
         es
-          .map((e) => (e as { message?: { role: string; siblings: unknown } }).message)
+          .map((e) => (e.__typename === 'MessageSaved' ? e.message : undefined))
           .filter((m) => m?.role === 'ASSISTANT')
           .map((m) => m!.siblings);
       t.fake.enqueue({ text: 'second take' });
@@ -301,9 +337,7 @@ describe(`refusals (${dbKind})`, () => {
       t,
       id,
       async () => {
-        const sent = await gql(`mutation($input: SendMessageInput!) { sendMessage(input: $input) { turn { id } } }`, {
-          input: { sessionId: id, content: 'q1' },
-        });
+        const sent = await gql(SiblingsSendDocument, { input: { sessionId: id, content: 'q1' } });
         await t.fake.waitForRequests(before + 1);
         expect(codeOf(await gql(EDIT, { m: messageId(raw, 0), c: 'x' }))).toBe('CONFLICT');
         expect(codeOf(await gql(REGEN, { m: messageId(raw, 1) }))).toBe('CONFLICT');
@@ -324,11 +358,11 @@ describe(`refusals (${dbKind})`, () => {
 describe(`siblings and the rest of the system (${dbKind})`, () => {
   it('a forced compaction on the new branch does not pull in the other branch', async () => {
     const key = `sib_${randomBytes(4).toString('hex')}`;
-    const profile = await gql(`mutation($i: UpsertProfileInput!) { upsertProfile(input: $i) { id } }`, {
+    const profile = await gql(SiblingsUpsertProfileDocument, {
       i: { key, name: key, model: `model-${key}`, provider: 'ollama', contextWindow: 2048, compressionKeepRecent: 2 },
     });
     expect(profile.errors).toBeUndefined();
-    const { id, raw } = await session({ profileId: profile.data.upsertProfile.id });
+    const { id, raw } = await session({ profileId: profile.data!.upsertProfile.id });
     await t.app.store.append(raw, exchanges(3, 100, 'oldbranch'));
     t.fake.enqueue({ text: 'newbranch 0 answer' });
     await runTurn(id, EDIT, { m: messageId(raw, 0), c: 'newbranch 0 question' });
@@ -336,9 +370,9 @@ describe(`siblings and the rest of the system (${dbKind})`, () => {
 
     t.fake.responder = (call) => (isSummaryCall(call) ? { text: '- newbranch summary' } : { text: 'fine' });
     const before = t.fake.requests.length;
-    const done = await gql(COMPACT, { id });
+    const done = await t.http(COMPACT, { id }, alice);
     expect(done.errors).toBeUndefined();
-    const summaryCalls = t.fake.requests.slice(before).filter((b) => isSummaryCall({ body: b } as any));
+    const summaryCalls = t.fake.requests.slice(before).filter((b) => isSummaryRequest(b));
     expect(summaryCalls.length).toBeGreaterThan(0);
     for (const call of summaryCalls) {
       expect(JSON.stringify(call)).toContain('newbranch');
@@ -347,15 +381,15 @@ describe(`siblings and the rest of the system (${dbKind})`, () => {
     const chunks = await t.app.db.prisma.memoryChunk.findMany({ where: { sessionId: raw } });
     expect(chunks.length).toBeGreaterThan(0);
     expect(chunks.every((c) => !c.content.includes('oldbranch'))).toBe(true);
-    const hits = await gql(`query($q: String!, $s: ID) { memorySearch(query: $q, sessionId: $s) { content } }`, {
+    const hits = await gql(SiblingsMemorySearchDocument, {
       q: 'oldbranch',
       s: id,
     });
     expect(hits.errors).toBeUndefined();
-    expect(hits.data.memorySearch).toEqual([]);
+    expect(hits.data!.memorySearch).toEqual([]);
     // the context: the summary and the kept new-branch turns, no word of the old branch
     const p = await page(id);
-    expect(p.context.every((m: any) => !m.content.includes('oldbranch'))).toBe(true);
+    expect(p.context.every((m) => !m.content.includes('oldbranch'))).toBe(true);
     expect(p.contextTokens).toBeGreaterThan(0);
     // the display history is never compressed and the old branch is still whole
     expect(texts(p).filter((c) => c.startsWith('newbranch'))).toHaveLength(10);
@@ -371,9 +405,9 @@ describe(`siblings and the rest of the system (${dbKind})`, () => {
     ]);
     t.fake.enqueue({ text: 'about okapis' });
     await runTurn(id, EDIT, { m: messageId(raw, 0), c: 'okapicorn rewrite' });
-    const SEARCH = `query($q: String) { sessions(search: $q) { edges { node { id } matches { snippet } } } }`;
+    const SEARCH = SiblingsSearchDocument;
     const found = async (q: string) =>
-      (await gql(SEARCH, { q })).data.sessions.edges.filter((e: any) => e.node.id === id).length;
+      (await gql(SEARCH, { q })).data!.sessions.edges.filter((e) => e.node.id === id).length;
     expect(await found('okapicorn')).toBe(1);
     expect(await found('zebracorn')).toBe(0);
     expect((await gql(SWITCH, { m: messageId(raw, 0), i: 0 })).errors).toBeUndefined();
@@ -386,15 +420,13 @@ describe(`siblings and the rest of the system (${dbKind})`, () => {
     await turns(raw, 2);
     t.fake.enqueue({ text: 'retake' });
     await runTurn(id, REGEN, { m: messageId(raw, 3) });
-    const exported = await gql(`query($id: ID!) { session(id: $id) { export(format: JSON) } }`, { id });
+    const exported = await gql(SiblingsExportDocument, { id });
     expect(exported.errors).toBeUndefined();
-    const imported = await gql(`mutation($d: String!) { importSession(input: { data: $d }) { id } }`, {
-      d: exported.data.session.export,
-    });
+    const imported = await gql(SiblingsImportDocument, { d: exported.data!.session!.export });
     expect(imported.errors).toBeUndefined();
-    const copy = rawOf(imported.data.importSession.id);
+    const copy = rawOf(imported.data!.importSession.id);
     expect(await siblingsOf(copy, 3)).toEqual({ index: 1, count: 2 });
     expect((await gql(SWITCH, { m: messageId(copy, 3), i: 0 })).errors).toBeUndefined();
-    expect(texts(await page(imported.data.importSession.id))).toEqual(['q0', 'answer to q0', 'q1', 'answer to q1']);
+    expect(texts(await page(imported.data!.importSession.id))).toEqual(['q0', 'answer to q0', 'q1', 'answer to q1']);
   });
 });

@@ -1,13 +1,26 @@
 /** Helpers for the editing tests: build conversations fast and check the history invariants. */
 import { expect } from 'vitest';
 import type { NewMessage } from '../../src/domain/types.js';
+import {
+  SupportEditingCheckpointDocument,
+  SupportEditingCreateSessionDocument,
+  SupportEditingForkDocument,
+  SupportEditingMarkDocument,
+  SupportEditingRedoDocument,
+  SupportEditingRevertDocument,
+  SupportEditingRewindDocument,
+  type SupportEditingStateQuery,
+  SupportEditingStateDocument,
+  SupportEditingSwitchDocument,
+  SupportEditingUndoDocument,
+} from '../generated/graphql.js';
 import type { TestContext } from './harness.js';
 
 export const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString().split(':')[1]!;
 
 export async function newSession(t: TestContext, name: string | null = 'Chat'): Promise<{ id: string; raw: string }> {
-  const r = await t.gql(`mutation($n: String) { createSession(input: { name: $n }) { id } }`, { n: name });
-  const id = r.data.createSession.id as string;
+  const r = await t.gql(SupportEditingCreateSessionDocument, { n: name });
+  const id = r.data!.createSession.id;
   return { id, raw: rawId(id) };
 }
 
@@ -20,39 +33,16 @@ export async function appendTurns(t: TestContext, raw: string, turns: number, pr
   await t.app.store.append(raw, rows);
 }
 
-export const STATE = `query($id: ID!) { session(id: $id) {
-  name displayMessageCount usage { promptTokens completionTokens }
-  history(first: 100) { totalCount edges { displayIndex node { sequenceNumber role content isAgentNote } } }
-  context { sequenceNumber content isSummary }
-  branches { name messageCount createdAt }
-  tree { label depth active branch sequenceNumber }
-  checkpoint { goal afterSequenceNumber createdAt }
-  editStats { linesAdded linesRemoved }
-} }`;
+/** The session state the editing tests check (test/operations/support-editing.graphql). */
+export const STATE = SupportEditingStateDocument;
 
 /** A session as STATE selects it. */
-export interface EditingState {
-  name: string | null;
-  displayMessageCount: number;
-  usage: { promptTokens: number; completionTokens: number };
-  history: {
-    totalCount: number;
-    edges: {
-      displayIndex: number;
-      node: { sequenceNumber: number; role: string; content: string; isAgentNote: boolean };
-    }[];
-  };
-  context: { sequenceNumber: number; content: string; isSummary: boolean }[];
-  branches: { name: string; messageCount: number; createdAt: string }[];
-  tree: { label: string; depth: number; active: boolean; branch: string | null; sequenceNumber: number }[];
-  checkpoint: { goal: string; afterSequenceNumber: number; createdAt: string } | null;
-  editStats: { linesAdded: number; linesRemoved: number };
-}
+export type EditingState = NonNullable<SupportEditingStateQuery['session']>;
 
 export async function state(t: TestContext, id: string): Promise<EditingState> {
-  const r = await t.gql<{ session: EditingState }>(STATE, { id });
+  const r = await t.gql(STATE, { id });
   expect(r.errors).toBeUndefined();
-  return r.data!.session;
+  return r.data!.session!;
 }
 
 export const contents = (s: { history: { edges: { node: { content: string } }[] } }): string[] =>
@@ -75,16 +65,14 @@ export async function expectInvariants(t: TestContext, raw: string): Promise<voi
   expect(new Set(seqs).size).toBe(seqs.length);
 }
 
+/** The history edits, as typed documents. */
 export const M = {
-  undo: `mutation($id: ID!) { undoLastTurn(id: $id) { id displayMessageCount } }`,
-  redo: `mutation($id: ID!) { redo(id: $id) { id displayMessageCount } }`,
-  revert: `mutation($id: ID!, $s: Int!) { revertSession(id: $id, sequenceNumber: $s) { id displayMessageCount } }`,
-  mark: `mutation($id: ID!, $n: String) { markBranch(id: $id, name: $n) { name messageCount createdAt } }`,
-  switch: `mutation($id: ID!, $b: String!) { switchBranch(id: $id, branch: $b) { id displayMessageCount } }`,
-  checkpoint:
-    'mutation($id: ID!, $g: String!) { markCheckpoint(id: ' + '$id, goal: $g) { goal afterSequenceNumber createdAt } }',
-  rewind: `mutation($id: ID!, $r: String!) { rewindSession(id: $id, report: $r) { id displayMessageCount } }`,
-  fork:
-    'mutation($id: ID!) { forkSession(id: $id) { id name ' +
-    'titleSource usage { promptTokens } displayMessageCount } }',
+  undo: SupportEditingUndoDocument,
+  redo: SupportEditingRedoDocument,
+  revert: SupportEditingRevertDocument,
+  mark: SupportEditingMarkDocument,
+  switch: SupportEditingSwitchDocument,
+  checkpoint: SupportEditingCheckpointDocument,
+  rewind: SupportEditingRewindDocument,
+  fork: SupportEditingForkDocument,
 };
