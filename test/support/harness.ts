@@ -65,7 +65,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 /**
  * Sends one GraphQL operation: a generated typed document (test/generated,
  * from test/operations; `npm run codegen`), whose variables and result are
- * typed by it, or a query string, whose result is `T`.
+ * typed by it, or a query string (only for text a test sends on purpose: a
+ * bad document, a raw transport body), whose result is `unknown` unless the
+ * test names its shape.
  */
 export interface SendGql {
   <R, V extends Record<string, unknown>>(
