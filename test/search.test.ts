@@ -206,7 +206,7 @@ describe(`session search: the index and probe plans give the same answers (${dbK
       );
       plans.add(r.plan);
       pages.push({
-        totalCount: r.totalCount,
+        totalCount: r.totalCount!,
         hasNextPage: r.hasNextPage,
         edges: r.rows.map((row) => ({ id: row.id, pinned: row.pinned, matches: r.matches.get(row.id) ?? null })),
       });

@@ -20,6 +20,7 @@ import { costOf, type Usage } from '../domain/cost.js';
 import { ZERO_USAGE } from '../domain/types.js';
 import { readableWithHistoryPage } from '../sessions/history-page.js';
 import {
+  countOf,
   DEFAULT_SESSION_PAGE,
   listSessions,
   type SessionListEdge,
@@ -31,6 +32,7 @@ import { usersByIds } from '../store/users.js';
 import { builder, type Context } from './builder.js';
 import { plainHistorySelection, withPrefetchedHistory } from './history-prefetch.js';
 import { argumentGiven, parseGlobalId, sessionGlobalId } from './ids.js';
+import { selectsField } from './selection.js';
 import { MessageRef } from './message.js';
 import { nextPromptOf } from './next-prompt.js';
 import { CostRef, UsageRef } from './usage.js';
@@ -140,13 +142,13 @@ const SessionConnectionRef = builder.connectionObject(
     type: SessionRef,
     name: 'SessionConnection',
     fields: (t) => ({
-      totalCount: t.int({ resolve: (c) => (c as SessionListPage).totalCount }),
+      totalCount: t.int({ resolve: (c) => countOf(c as SessionListPage).totalCount }),
       totalCountIsExact: t.boolean({
         description:
           'False when a search matched more sessions than the server counts exactly (SEARCH_COUNT_CAP, ' +
           'default 10,000): totalCount is then that cap, a lower bound (show it as "10,000+"). ' +
           'Always true without search.',
-        resolve: (c) => (c as SessionListPage).totalCountIsExact,
+        resolve: (c) => countOf(c as SessionListPage).totalCountIsExact,
       }),
     }),
   },
@@ -197,6 +199,8 @@ builder.queryFields((t) => ({
         search: args.search,
         orderBy: args.orderBy ?? 'LAST_ACTIVE',
         direction: args.direction ?? 'DESC',
+        // A page that does not ask for its count is not counted (the count reads every matching session).
+        count: selectsField(info, ['totalCount', 'totalCountIsExact']),
       };
       const query = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'Session' });
       return listSessions({ store, search, maxPageSize: config.maxPageSize }, ctx.viewer, listArgs, query);

@@ -27,6 +27,8 @@ export interface SessionListArgs {
   search?: string | null;
   orderBy: SessionOrderField;
   direction: SortDirection;
+  /** read totalCount (and totalCountIsExact); false when the selection asks for neither (default true) */
+  count?: boolean;
 }
 
 export interface SessionListEdge {
@@ -37,9 +39,10 @@ export interface SessionListEdge {
 
 export interface SessionListPage {
   edges: SessionListEdge[];
-  totalCount: number;
+  /** null when the page was read without its count (`count: false`) */
+  totalCount: number | null;
   /** false only for a search with more matching sessions than the count cap (totalCount is then the cap) */
-  totalCountIsExact: boolean;
+  totalCountIsExact: boolean | null;
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
 }
 
@@ -66,11 +69,19 @@ export async function listSessions(
   const first = args.firstGiven ? args.first : Math.min(args.first, maxPageSize);
   if (first < 0 || first > maxPageSize) throw new BadInput(`first must be between 0 and ${maxPageSize}`);
   const after = args.after ? decodeJsonCursor(args.after, isSessionCursor) : undefined;
-  const options = { viewer, profileId: args.profileId, orderBy: args.orderBy, direction: args.direction, first, after };
+  const options = {
+    viewer,
+    profileId: args.profileId,
+    orderBy: args.orderBy,
+    direction: args.direction,
+    first,
+    after,
+    count: args.count ?? true,
+  };
   // A search answers page, count (exact up to a cap) and match positions together (src/search/service.ts).
   const { rows, hasNextPage, totalCount, totalCountIsExact, matches } = args.search?.trim()
     ? await search.search(options, query, args.search)
-    : { ...(await plainPage(store, options, query)), totalCountIsExact: true, matches: null };
+    : { ...(await plainPage(store, options, query)), totalCountIsExact: options.count ? true : null, matches: null };
   const edges = rows.map((node) => ({
     cursor: encodeJsonCursor(SessionStore.cursorOf(node, args.orderBy)),
     node,
@@ -87,6 +98,12 @@ export async function listSessions(
       endCursor: edges.at(-1)?.cursor ?? null,
     },
   };
+}
+
+/** The page's count, which a page read with `count: false` does not have (its resolvers are never reached then). */
+export function countOf(page: SessionListPage): { totalCount: number; totalCountIsExact: boolean } {
+  if (page.totalCount === null || page.totalCountIsExact === null) throw new Error('session page read without count');
+  return { totalCount: page.totalCount, totalCountIsExact: page.totalCountIsExact };
 }
 
 /** What a Pothos selection asks beyond the session's own columns (relations): then Prisma reads the rows. */

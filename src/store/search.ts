@@ -48,10 +48,10 @@ export interface SearchMatches {
 export interface SearchPage {
   rows: SessionRow[];
   hasNextPage: boolean;
-  /** matching sessions, exact up to the count cap; the cap itself (a lower bound) beyond it */
-  totalCount: number;
-  /** false when more sessions than the cap match */
-  totalCountIsExact: boolean;
+  /** matching sessions, exact up to the count cap; the cap itself (a lower bound) beyond it; null uncounted */
+  totalCount: number | null;
+  /** false when more sessions than the cap match; null uncounted (`count: false`) */
+  totalCountIsExact: boolean | null;
   matches: Map<string, SearchMatches>;
   /** which plan answered (for tests and the benchmark) */
   plan: 'index' | 'probe';
@@ -251,7 +251,11 @@ export class SearchStore {
   async search(options: Omit<ListOptions, 'ids' | 'probe'>, query: SessionQuery, term: string): Promise<SearchPage> {
     const concurrent = this.db.kind === 'postgres';
     const cap = this.tuning.countCap;
-    const capped = (n: number) => ({ totalCount: Math.min(n, cap), totalCountIsExact: n <= cap });
+    const wanted = options.count !== false;
+    const capped = (n: number) =>
+      wanted
+        ? { totalCount: Math.min(n, cap), totalCountIsExact: n <= cap }
+        : { totalCount: null, totalCountIsExact: null };
     // The probe plan's count, split into parts (by a hash of the id) on
     // separate pooled connections of a server, runs alongside the page.
     let counting: Promise<number[]> | undefined;
@@ -261,7 +265,7 @@ export class SearchStore {
       const density = await this.density(tx, options, foldedTerm, folded);
       if (density === 'dense') {
         const parts = concurrent ? Math.max(1, this.tuning.countParts) : 1;
-        if (concurrent) {
+        if (concurrent && wanted) {
           counting = Promise.all(
             Array.from({ length: parts }, (_, i) => this.bounded((t) => this.probeCount(t, options, folded, i, parts))),
           );
@@ -282,7 +286,7 @@ export class SearchStore {
             )
           : [{ n: 0 }];
         const matches = await this.matchesIn(tx, pageIds, folded, term, size!.n <= PAGE_SCAN_ROWS);
-        const counted = concurrent ? capped(0) : capped(await this.probeCount(tx, options, folded, 0, 1));
+        const counted = concurrent || !wanted ? capped(0) : capped(await this.probeCount(tx, options, folded, 0, 1));
         return { ...listed, matches, ...counted, plan: 'probe' as const };
       }
       const where = this.store.listWhere(options.viewer);
@@ -296,7 +300,9 @@ export class SearchStore {
       const listed = await this.store.list({ ...options, ids }, query, tx);
       // The match set already applied the viewer's filter: without a profile filter the count is its size.
       const counted = capped(
-        options.profileId ? await this.store.count(options.viewer, options.profileId, ids, undefined, tx) : ids.length,
+        options.profileId && wanted
+          ? await this.store.count(options.viewer, options.profileId, ids, undefined, tx)
+          : ids.length,
       );
       const firsts = listed.rows.map((r) => ({ id: r.id, indices: positions.get(r.id)! }));
       const contents = firsts.length

@@ -33,6 +33,8 @@ export interface ListOptions {
   direction: SortDirection;
   first: number;
   after?: SessionCursor;
+  /** whether the page's count is read (listPage, search); default true */
+  count?: boolean;
   /** restrict to these ids (search) */
   ids?: string[];
   /**
@@ -221,26 +223,27 @@ export class SessionStore {
    */
   async listPage(
     options: Omit<ListOptions, 'ids' | 'probe'>,
-  ): Promise<{ rows: (SessionRow & { preview: string | null })[]; hasNextPage: boolean; totalCount: number }> {
+  ): Promise<{ rows: (SessionRow & { preview: string | null })[]; hasNextPage: boolean; totalCount: number | null }> {
     const { conditions: scope, params, add } = this.listScope(options);
     const conditions = [...scope];
     const { value, dir } = keyset(options, conditions, add);
     const limit = add(options.first + 1);
     const columns = SESSION_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, '$1s.$2');
-    // The count's row is always there, so an empty page still answers its count (p.* then null).
+    // The count's row is always there, so an empty page still answers its count (p.* then null). Without
+    // `count` that row is a constant and no session is counted.
     const sql = `SELECT c.total, p.*, left(coalesce(
         (SELECT m.content FROM session_messages m WHERE m.session_id = p.id AND m.display_index = p."displayCount" - 1),
         (SELECT a.content FROM session_messages_archive a
           WHERE a.session_id = p.id AND a.display_index = p."displayCount" - 1)
       ), 200) AS preview
-      FROM (SELECT count(*)::int AS total FROM sessions s WHERE ${scope.join(' AND ')}) c
+      FROM (${options.count === false ? 'SELECT NULL::int AS total' : `SELECT count(*)::int AS total FROM sessions s WHERE ${scope.join(' AND ')}`}) c
       LEFT JOIN LATERAL (
         SELECT ${columns}, ${value} AS sort_value FROM sessions s WHERE ${conditions.join(' AND ')}
         ORDER BY s.pinned DESC, ${value} ${dir}, s.id ${dir} LIMIT ${limit}
       ) p ON true
       ORDER BY p.pinned DESC, p.sort_value ${dir}, p.id ${dir}`;
     const result = await this.db.raw.query<Record<string, unknown>>(sql, params);
-    const totalCount = Number(result[0]?.total ?? 0);
+    const totalCount = options.count === false ? null : Number(result[0]?.total ?? 0);
     const found = result.filter((r) => r.id !== null && r.id !== undefined);
     const rows = found.slice(0, options.first).map((r) => {
       const { total: _total, sort_value: _sort, ...row } = r;

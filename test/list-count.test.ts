@@ -1,0 +1,123 @@
+/**
+ * A sessions page that does not select `totalCount` / `totalCountIsExact` is
+ * not counted: the plain list's statement carries no count of the viewer's
+ * sessions, and a search runs neither its capped count (probe plan) nor the
+ * profile-filtered count (index plan). Every raw statement is captured (a
+ * Prisma `$extends` hook and a wrapped raw driver, as in
+ * test/query-count.test.ts); the page itself is the same either way, and a
+ * count selected through a fragment is still read.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../src/app.js';
+import type { Database } from '../src/db/client.js';
+import { SearchService } from '../src/search/service.js';
+import { createGraphQLHandler } from '../src/server.js';
+import { SearchStore } from '../src/store/search.js';
+import { ListCountFragmentDocument, ListCountPageCountedDocument, ListCountPageDocument } from './generated/graphql.js';
+import { createTestDatabase, dbKind, type SendGql, queryText, testConfig } from './support/harness.js';
+
+let app: App;
+let db: Database;
+let drop: () => Promise<void>;
+let gql: SendGql;
+/** SQL text of every statement sent while set */
+let captured: string[] | undefined;
+const viewer = { userId: 'anonymous', userName: null, isAdmin: false, permissions: [], authEnabled: false };
+/** the count statements: the plain list's, the probe plan's capped one, store.count's */
+const COUNT = /count\(\*\)::int AS (total|n)\b/;
+
+beforeAll(async () => {
+  const opened = await createTestDatabase();
+  drop = opened.drop;
+  const prisma = opened.db.prisma.$extends({
+    query: {
+      $allOperations: ({ operation, args, query }) => {
+        if (captured && operation === '$queryRawUnsafe') captured.push(String((args as unknown[])[0]));
+        return query(args);
+      },
+    },
+  });
+  const rawQuery = opened.db.raw.query.bind(opened.db.raw);
+  const raw = {
+    ...opened.db.raw,
+    query: (sql: string, params?: unknown[]) => {
+      captured?.push(sql);
+      return rawQuery(sql, params);
+    },
+  };
+  db = { ...opened.db, prisma, raw } as unknown as Database;
+  app = await createApp(testConfig(), { db });
+  const yoga = createGraphQLHandler(app);
+  gql = (async (document: Parameters<typeof queryText>[0], variables: Record<string, unknown> = {}) =>
+    (
+      await yoga.fetch('http://test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: queryText(document), variables }),
+      })
+    ).json()) as SendGql;
+  for (let i = 0; i < 5; i++) {
+    const created = await app.sessions.create(viewer, { name: `counted ${i}` });
+    await app.store.append(created.id, [{ role: 'user', content: `countword ${i}` } as never]);
+  }
+}, 180_000);
+afterAll(async () => {
+  await app?.close();
+  await drop?.();
+});
+
+async function statementsOf<T>(run: () => Promise<T>): Promise<{ result: T; sql: string[] }> {
+  captured = [];
+  try {
+    const result = await run();
+    return { result, sql: captured };
+  } finally {
+    captured = undefined;
+  }
+}
+
+describe(`sessions pages without totalCount (${dbKind})`, () => {
+  it('the plain list and a search read no count when neither count field is selected', async () => {
+    for (const q of [null, 'countword']) {
+      const counted = await statementsOf(() => gql(ListCountPageCountedDocument, { q, first: 2 }));
+      expect(counted.result.errors).toBeUndefined();
+      expect(counted.result.data!.sessions.totalCount).toBe(5);
+      expect(counted.result.data!.sessions.totalCountIsExact).toBe(true);
+      if (q === null) expect(counted.sql.filter((s) => COUNT.test(s))).toHaveLength(1);
+
+      const bare = await statementsOf(() => gql(ListCountPageDocument, { q, first: 2 }));
+      expect(bare.result.errors).toBeUndefined();
+      expect(bare.sql.filter((s) => COUNT.test(s))).toEqual([]);
+      // The same page either way.
+      expect(bare.result.data!.sessions.edges).toEqual(counted.result.data!.sessions.edges);
+      expect(bare.result.data!.sessions.pageInfo).toEqual(counted.result.data!.sessions.pageInfo);
+    }
+  });
+
+  it('a count selected through a fragment is read', async () => {
+    for (const q of [null, 'countword']) {
+      const r = await gql(ListCountFragmentDocument, { q, first: 2 });
+      expect(r.errors).toBeUndefined();
+      expect(r.data!.sessions.totalCount).toBe(5);
+      expect(r.data!.sessions.edges).toHaveLength(2);
+    }
+  });
+
+  it('neither search plan counts a page read with count: false (a profile filter included)', async () => {
+    for (const plan of ['index', 'probe'] as const) {
+      const service = new SearchService(new SearchStore(db, app.store, 5000, { plan }));
+      for (const profileId of [undefined, randomUUID()]) {
+        const options = { viewer, orderBy: 'LAST_ACTIVE', direction: 'DESC', first: 2, profileId } as const;
+        const counted = await statementsOf(() => service.search(options, {}, 'countword'));
+        const bare = await statementsOf(() => service.search({ ...options, count: false }, {}, 'countword'));
+        expect(counted.result.totalCount).toBe(profileId ? 0 : 5);
+        expect(bare.result.totalCount).toBeNull();
+        expect(bare.result.totalCountIsExact).toBeNull();
+        expect(bare.sql.filter((s) => COUNT.test(s))).toEqual([]);
+        expect(bare.result.rows.map((r) => r.id)).toEqual(counted.result.rows.map((r) => r.id));
+        if (plan === 'probe' || profileId) expect(counted.sql.filter((s) => COUNT.test(s)).length).toBeGreaterThan(0);
+      }
+    }
+  });
+});
