@@ -16,7 +16,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Plugin } from 'graphql-yoga';
 import type { Config } from '../config.js';
@@ -205,15 +205,29 @@ export const requestTimeoutError = () =>
  * large upload that keeps arriving is never cut. Listed after
  * useStreamingUploads, it wraps the body that the multipart and JSON parsers
  * read, so a cut multipart upload loses its spool files before the answer.
+ * A body already received whole when parsing starts is read as it is.
  */
 export function useRequestBodyTimeout(idleMs: number): Plugin {
   return {
-    onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
+    onRequestParse({ request, requestParser, setRequestParser, fetchAPI, serverContext }) {
       if (!requestParser || !request.body) return;
+      // A body Node already holds whole (the usual small JSON request, read with its headers) cannot stall: it is
+      // parsed as it is, with no stream around it.
+      if (receivedWhole((serverContext as { req?: IncomingMessage }).req)) return;
       const parse = requestParser;
       setRequestParser((req) => parse(withIdleTimeout(req, idleMs, fetchAPI as never)));
     },
   };
+}
+
+/** Whether every byte of the request's declared body is already buffered in the Node request (or it has ended). */
+function receivedWhole(req: IncomingMessage | undefined): boolean {
+  if (!req) return false;
+  if (req.complete) return true;
+  const declared = req.headers['content-length'];
+  if (declared === undefined || req.headers['transfer-encoding'] !== undefined) return false;
+  const length = Number(declared);
+  return Number.isSafeInteger(length) && req.readableLength >= length && !req.readableFlowing;
 }
 
 function withIdleTimeout(
