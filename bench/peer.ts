@@ -8,7 +8,9 @@
  * - a bare node:http + `pg` endpoint running the service's own SQL
  *   (SessionStore.listPage, the history's session read and displayRange) and
  *   answering byte-identical JSON: the least any implementation can cost.
- * - the service (startServer, local mode).
+ * - the service as `npm start` runs it: compiled dist/ on plain Node with the
+ *   start command's flags (bench/peer-service.mjs; dist/ is rebuilt first when
+ *   src/ is newer), local mode.
  * For the sessions list (first 50), the newest and a deep history page (50 of
  * the 100,000-message session): p50/p95/p99 measured sequentially and
  * interleaved (one request to each server in turn), then throughput at 16
@@ -19,6 +21,7 @@
  *   PEER_PROFILE=dir          writes a CPU profile of the service process (node --cpu-prof) into dir
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
@@ -121,17 +124,6 @@ async function serveBare() {
   });
 }
 
-async function serveService() {
-  const { benchServer } = await import('./lib.js');
-  const { app, server } = await benchServer(BENCH_URL);
-  console.log(`LISTENING ${server.url}/graphql`);
-  process.on('SIGTERM', async () => {
-    await server.close();
-    await app.close();
-    process.exit(0);
-  });
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // The driver
 
@@ -142,17 +134,29 @@ interface Target {
   child: ChildProcess;
 }
 
+/** The node flags of package.json's start command (`node <flags> scripts/start.mjs`). */
+function startFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    scripts: { start: string };
+  };
+  return scripts.start.split(/\s+/).slice(1, -1);
+}
+
 function start(kind: Kind): Promise<Target> {
   const profile =
     kind === 'service' && process.env.PEER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PEER_PROFILE}`] : [];
   // PostGraphile runs on plain Node: under tsx with the app's modules loaded, graphql's CommonJS and ESM copies
   // would meet in one process.
+  // The service runs as `npm start` runs it: compiled dist/ on plain Node with the start command's node flags.
   const args =
     kind === 'postgraphile'
       ? ['bench/peer-postgraphile.mjs']
-      : [...profile, '--import', 'tsx', 'bench/peer.ts', `serve-${kind}`];
+      : kind === 'service'
+        ? [...profile, ...startFlags(), 'bench/peer-service.mjs']
+        : ['--import', 'tsx', 'bench/peer.ts', `serve-${kind}`];
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, DATABASE_URL: BENCH_URL },
   });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -314,8 +318,13 @@ const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 async function main() {
   const mode = process.argv[2];
   if (mode === 'serve-bare') return serveBare();
-  if (mode === 'serve-service') return serveService();
 
+  // The service serves dist/: build it first if src/ is newer (as `npm start` does).
+  const launcher = (await import(new URL('../scripts/start.mjs', import.meta.url).href)) as {
+    buildIsStale(): boolean;
+    build(): void;
+  };
+  if (launcher.buildIsStale()) launcher.build();
   // PostGraphile first: it creates its schema before the others read.
   const postgraphile = await start('postgraphile');
   const [service, bare] = await Promise.all([start('service'), start('bare')]);
