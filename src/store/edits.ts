@@ -9,7 +9,7 @@ import type { StoredBranch } from '../domain/tree.js';
 import { branchFromJson, branchToJson, type StoredBranchJson } from '../domain/tree.js';
 import type { ChatMessage } from '../domain/types.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { MESSAGE_COLUMNS, type MessageRow, type StoredMessage, toRowData, toStoredMessage } from './rows.js';
+import { bothTablesSql, type MessageRow, type StoredMessage, toRowData, toStoredMessage } from './rows.js';
 import type { SessionStore } from './sessions.js';
 import { activeTurnSql } from './turns.js';
 import type { SessionMetadataPatch } from '../domain/session-metadata.js';
@@ -92,12 +92,7 @@ export class EditStore {
     suffix = '',
   ): Promise<StoredMessage[]> {
     const rows = await tx.$queryRawUnsafe<(MessageRow & { archived: boolean })[]>(
-      `SELECT * FROM (
-         SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive ` +
-        `WHERE session_id = $1::uuid AND ${where}
-         UNION ALL
-         SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages WHERE session_id = $1::uuid AND ${where}
-       ) m ORDER BY "sequenceNumber" ${suffix}`,
+      `SELECT * FROM (${bothTablesSql(`session_id = $1::uuid AND ${where}`)}) m ORDER BY "sequenceNumber" ${suffix}`,
       sessionId,
       ...params,
     );

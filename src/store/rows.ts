@@ -108,3 +108,13 @@ export const MESSAGE_COLUMNS =
   is_recall AS "isRecall", is_agent_note AS "isAgentNote", metadata, elapsed_seconds AS "elapsedSeconds",
   tool_call_count AS "toolCallCount", token_count AS "tokenCount", tool_calls AS "toolCalls",
   tool_call_id AS "toolCallId", name, files, images, created_at AS "createdAt"`;
+
+/**
+ * The rows of both message tables (archive, then hot) that match `where`, a condition on their own columns, each
+ * with `archived`: the one UNION ALL every history read uses (wrap it to order or aggregate).
+ */
+export function bothTablesSql(where: string): string {
+  return `SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive WHERE ${where}
+    UNION ALL
+    SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages WHERE ${where}`;
+}

@@ -9,7 +9,14 @@ import type { Database } from '../db/client.js';
 import { isConnectionError } from '../db/faults.js';
 import type { Prisma, Session } from '../generated/prisma/client.js';
 import { type SessionScope, sessionScope, type Viewer } from '../auth/policy.js';
-import { MESSAGE_COLUMNS, type MessageRow, type StoredMessage, toRowData, toStoredMessage } from './rows.js';
+import {
+  bothTablesSql,
+  MESSAGE_COLUMNS,
+  type MessageRow,
+  type StoredMessage,
+  toRowData,
+  toStoredMessage,
+} from './rows.js';
 import { parseSessionMetadata, type SessionMetadata, type SessionMetadataPatch } from '../domain/session-metadata.js';
 
 export type SessionRow = Session;
@@ -163,11 +170,8 @@ export class SessionStore {
         : [lower, `GREATEST(${lower}, LEAST(${upper}, ${lower} + ${add(bounds.first)}::bigint))`];
     const columns = SESSION_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, '$1s.$2');
     const range = 'session_id = s.id AND display_index >= b.lo AND display_index < b.hi';
-    const sql = `SELECT ${columns}, (SELECT json_agg(m ORDER BY m."displayIndex") FROM (
-        SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive WHERE ${range}
-        UNION ALL
-        SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages WHERE ${range}
-      ) m) AS page
+    const pageJson = `(SELECT json_agg(m ORDER BY m."displayIndex") FROM (${bothTablesSql(range)}) m)`;
+    const sql = `SELECT ${columns}, ${pageJson} AS page
       FROM sessions s CROSS JOIN LATERAL (SELECT ${lo} AS lo, ${hi} AS hi) b
       WHERE s.id = $1::uuid AND ${scope}`;
     const [found] = await this.db.raw.query<SessionRow & { page: (MessageRow & { archived: boolean })[] | null }>(
@@ -231,12 +235,16 @@ export class SessionStore {
     const columns = SESSION_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, '$1s.$2');
     // The count's row is always there, so an empty page still answers its count (p.* then null). Without
     // `count` that row is a constant and no session is counted.
+    const counted =
+      options.count === false
+        ? 'SELECT NULL::int AS total'
+        : `SELECT count(*)::int AS total FROM sessions s WHERE ${scope.join(' AND ')}`;
     const sql = `SELECT c.total, p.*, left(coalesce(
         (SELECT m.content FROM session_messages m WHERE m.session_id = p.id AND m.display_index = p."displayCount" - 1),
         (SELECT a.content FROM session_messages_archive a
           WHERE a.session_id = p.id AND a.display_index = p."displayCount" - 1)
       ), 200) AS preview
-      FROM (${options.count === false ? 'SELECT NULL::int AS total' : `SELECT count(*)::int AS total FROM sessions s WHERE ${scope.join(' AND ')}`}) c
+      FROM (${counted}) c
       LEFT JOIN LATERAL (
         SELECT ${columns}, ${value} AS sort_value FROM sessions s WHERE ${conditions.join(' AND ')}
         ORDER BY s.pinned DESC, ${value} ${dir}, s.id ${dir} LIMIT ${limit}
@@ -546,10 +554,7 @@ export class SessionStore {
   async allMessages(sessionId: string, tx?: Tx): Promise<StoredMessage[]> {
     const client = tx ?? this.prisma;
     const rows = await client.$queryRawUnsafe<(MessageRow & { archived: boolean })[]>(
-      `SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive WHERE session_id = $1::uuid
-       UNION ALL
-       SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages WHERE session_id = $1::uuid
-       ORDER BY "sequenceNumber"`,
+      `${bothTablesSql('session_id = $1::uuid')} ORDER BY "sequenceNumber"`,
       sessionId,
     );
     return rows.map((r) => toStoredMessage(r, r.archived));
@@ -613,12 +618,7 @@ export class SessionStore {
     if (to <= from) return [];
     const where = cut === undefined ? '' : ' AND sequence_number < $4 AND created_at <= $5';
     const rows = await this.prisma.$queryRawUnsafe<(MessageRow & { archived: boolean })[]>(
-      `SELECT * FROM (
-         SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive
-          WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3${where}
-         UNION ALL
-         SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages
-          WHERE session_id = $1::uuid AND display_index >= $2 AND display_index < $3${where}
+      `SELECT * FROM (${bothTablesSql(`session_id = $1::uuid AND display_index >= $2 AND display_index < $3${where}`)}
        ) m ORDER BY "displayIndex"`,
       sessionId,
       from,
