@@ -6,7 +6,8 @@
 import { setFlagsFromString } from 'node:v8';
 
 // As src/main.ts does on a PostgreSQL server (before the app compiles Prisma's WebAssembly on its first query).
-setFlagsFromString('--liftoff-only');
+// NO_LIFTOFF=1 keeps V8's optimizing tier, to compare.
+if (!process.env.NO_LIFTOFF) setFlagsFromString('--liftoff-only');
 const { loadConfig } = await import('../dist/config.js');
 const { createApp } = await import('../dist/app.js');
 const { startServer } = await import('../dist/server.js');
