@@ -6,6 +6,8 @@
 import { setFlagsFromString } from 'node:v8';
 
 // As src/main.ts does on a PostgreSQL server (before the app compiles Prisma's WebAssembly on its first query).
+// As scripts/start.mjs does (before graphql is loaded): production mode unless NODE_ENV says otherwise.
+process.env.NODE_ENV ||= 'production';
 // NO_LIFTOFF=1 keeps V8's optimizing tier, to compare.
 if (!process.env.NO_LIFTOFF) setFlagsFromString('--liftoff-only');
 const { loadConfig } = await import('../dist/config.js');
