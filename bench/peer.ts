@@ -156,7 +156,8 @@ function start(kind: Kind): Promise<Target> {
         : ['--import', 'tsx', 'bench/peer.ts', `serve-${kind}`];
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, DATABASE_URL: BENCH_URL },
+    // All three in production mode, as `npm start` serves (graphql-js's development checks off for each).
+    env: { ...process.env, DATABASE_URL: BENCH_URL, NODE_ENV: 'production' },
   });
   return new Promise((resolve, reject) => {
     let out = '';
