@@ -70,6 +70,10 @@ async function main(): Promise<number> {
       ollamaHost: llm.url,
       titleGenerationEnabled: false,
       contextCompressionEnabled: false,
+      // Every client of the bench is one anonymous user at 127.0.0.1: the per-address socket cap and the per-user
+      // subscription cap (256 and 1,000 by default) would refuse the load itself.
+      wsMaxConnectionsPerAddress: 100_000,
+      maxSubscriptionsPerUser: 100_000,
     },
   );
   const app = await createApp(config);

@@ -16,13 +16,13 @@ import { createGraphQLHandler } from '../src/server.js';
 import { SearchStore } from '../src/store/search.js';
 import { ListCountFragmentDocument, ListCountPageCountedDocument, ListCountPageDocument } from './generated/graphql.js';
 import { createTestDatabase, dbKind, type SendGql, queryText, testConfig } from './support/harness.js';
+import { captureStatements, type StatementCapture } from './support/statements.js';
 
 let app: App;
 let db: Database;
 let drop: () => Promise<void>;
 let gql: SendGql;
-/** SQL text of every statement sent while set */
-let captured: string[] | undefined;
+let capture: StatementCapture;
 const viewer = { userId: 'anonymous', userName: null, isAdmin: false, permissions: [], authEnabled: false };
 /** the count statements: the plain list's, the probe plan's capped one, store.count's */
 const COUNT = /count\(\*\)::int AS (total|n)\b/;
@@ -30,23 +30,8 @@ const COUNT = /count\(\*\)::int AS (total|n)\b/;
 beforeAll(async () => {
   const opened = await createTestDatabase();
   drop = opened.drop;
-  const prisma = opened.db.prisma.$extends({
-    query: {
-      $allOperations: ({ operation, args, query }) => {
-        if (captured && operation === '$queryRawUnsafe') captured.push(String((args as unknown[])[0]));
-        return query(args);
-      },
-    },
-  });
-  const rawQuery = opened.db.raw.query.bind(opened.db.raw);
-  const raw = {
-    ...opened.db.raw,
-    query: (sql: string, params?: unknown[]) => {
-      captured?.push(sql);
-      return rawQuery(sql, params);
-    },
-  };
-  db = { ...opened.db, prisma, raw } as unknown as Database;
+  capture = captureStatements(opened.db);
+  db = capture.db;
   app = await createApp(testConfig(), { db });
   const yoga = createGraphQLHandler(app);
   gql = (async (document: Parameters<typeof queryText>[0], variables: Record<string, unknown> = {}) =>
@@ -68,12 +53,12 @@ afterAll(async () => {
 });
 
 async function statementsOf<T>(run: () => Promise<T>): Promise<{ result: T; sql: string[] }> {
-  captured = [];
+  capture.capture();
   try {
     const result = await run();
-    return { result, sql: captured };
+    return { result, sql: capture.stop().map(([sql]) => String(sql)) };
   } finally {
-    captured = undefined;
+    capture.stop();
   }
 }
 

@@ -16,12 +16,13 @@ import { SearchStore, type SearchTuning } from '../src/store/search.js';
 import { createGraphQLHandler } from '../src/server.js';
 import { SearchSessionsDocument, type SearchSessionsQuery } from './generated/graphql.js';
 import { createTestDatabase, dbKind, queryText, testConfig } from './support/harness.js';
+import { captureStatements, type StatementCapture } from './support/statements.js';
 
 let app: App;
 let db: Database;
 let drop: () => Promise<void>;
-/** raw statements sent while `capturing` is set: [sql, ...params] */
-let captured: unknown[][] | undefined;
+/** Prisma's raw statements while capturing: [sql, ...params] */
+let capture: StatementCapture;
 let gql: (variables: Record<string, unknown>) => Promise<{ data?: SearchSessionsQuery; errors?: unknown[] }>;
 const LONG_ROWS = 3_000;
 const viewer = { userId: 'anonymous', userName: null, isAdmin: false, permissions: [], authEnabled: false };
@@ -29,15 +30,8 @@ const viewer = { userId: 'anonymous', userName: null, isAdmin: false, permission
 beforeAll(async () => {
   const opened = await createTestDatabase();
   drop = opened.drop;
-  const prisma = opened.db.prisma.$extends({
-    query: {
-      $allOperations: ({ operation, args, query }) => {
-        if (captured && operation === '$queryRawUnsafe') captured.push([...(args as unknown[])]);
-        return query(args);
-      },
-    },
-  });
-  db = { ...opened.db, prisma } as unknown as Database;
+  capture = captureStatements(opened.db, { prismaOnly: true });
+  db = capture.db;
   app = await createApp(testConfig({ searchCountCap: 3 }), { db });
   const yoga = createGraphQLHandler(app);
   gql = async (variables) =>
@@ -159,14 +153,13 @@ describe(`search positions in a long session (${dbKind})`, () => {
   }, 120_000);
 
   it('takes positions from the match statement and reads no other row of the long session', async () => {
-    captured = [];
+    capture.capture();
     const page = await service({ plan: 'index' }).search(
       { viewer, orderBy: 'LAST_ACTIVE', direction: 'DESC', first: 50 },
       {},
       'WombatQuill',
     );
-    const statements = captured.filter(([sql]) => /session_messages/.test(String(sql)));
-    captured = undefined;
+    const statements = capture.stop().filter(([sql]) => /session_messages/.test(String(sql)));
     const ids = page.rows.map((r) => r.id);
     expect(page.rows.map((r) => r.name).sort()).toEqual(['long', 'short 0', 'short 1', 'short 2']);
     expect(page.matches.get(long)).toEqual({ displayIndices: [40, 2_500], snippet: 'the wombatquill row 40' });
