@@ -1,14 +1,14 @@
 /**
  * bench/peer.ts's service: the compiled server (dist/, as `npm start` runs it; bench/peer.ts builds it first when it
  * is stale and starts this file with the start command's node flags) on the bench database, on 127.0.0.1, port 0.
- * Prints `LISTENING <url>`. Configured as bench/lib.ts's benchServer: no log, no title generation.
+ * Prints `LISTENING <url>`. Configured as bench/lib.ts's benchServer (no log, no title generation; the rest defaults,
+ * not the environment): those two settings are what differs from `npm start`.
  */
 import { setFlagsFromString } from 'node:v8';
 
-// As src/main.ts does on a PostgreSQL server (before the app compiles Prisma's WebAssembly on its first query).
 // As scripts/start.mjs does (before graphql is loaded): production mode unless NODE_ENV says otherwise.
 process.env.NODE_ENV ||= 'production';
-// NO_LIFTOFF=1 keeps V8's optimizing tier, to compare.
+// As src/main.ts does on a PostgreSQL server; NO_LIFTOFF=1 keeps V8's optimizing tier, to compare.
 if (!process.env.NO_LIFTOFF) setFlagsFromString('--liftoff-only');
 const { loadConfig } = await import('../dist/config.js');
 const { createApp } = await import('../dist/app.js');

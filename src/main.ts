@@ -18,10 +18,11 @@ async function main() {
     }
     throw error;
   }
-  // On a PostgreSQL server the only WebAssembly here is Prisma's query compiler, which runs once per query shape
-  // (its plans are cached): V8's optimizing tier for it costs ~50 MB of idle RSS and buys nothing measurable
-  // (docs/performance.md, "Idle memory"). The embedded PGlite is itself WebAssembly and keeps the optimizing tier.
-  // Set before the app is built: the module compiles on the first query.
+  // On a PostgreSQL server the WebAssembly here is Prisma's query compiler (plans cached per query shape, except
+  // createMany) and undici's small HTTP parser behind fetch: V8's optimizing tier for them costs 60-80 MB of RSS and
+  // buys nothing measurable (docs/performance.md, "Idle RSS"). The embedded PGlite is itself WebAssembly and keeps
+  // the optimizing tier. Set before the app is built: Prisma compiles its module on the first query.
+  // The listening line says the mode (`npm start` defaults NODE_ENV to production).
   if (config.databaseUrl) setFlagsFromString('--liftoff-only');
   const app = await createApp(config);
   const running = await startServer(app, { routes: appRoutes(app) });
@@ -29,7 +30,10 @@ async function main() {
   // The embedded database is this process's alone: `npm run admin` talks to it through this socket.
   const admin =
     app.db.kind === 'pglite' ? await startAdminSocket({ dataDir: config.dataDir, auth: app.auth, log: app.log }) : null;
-  app.log.info({ url: `${running.url}/graphql`, database: app.db.kind, auth: config.authEnabled }, 'listening');
+  app.log.info(
+    { url: `${running.url}/graphql`, database: app.db.kind, auth: config.authEnabled, nodeEnv: process.env.NODE_ENV },
+    'listening',
+  );
   // Says at once when a profile's provider is down or its model is missing; never delays or fails start-up.
   void checkProvidersInBackground(app);
   let stopping = false;

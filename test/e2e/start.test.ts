@@ -32,9 +32,15 @@ describe('npm start', () => {
         DATA_DIR: path.join(dir, 'data'),
         SESSION_FILES_DIR: path.join(dir, 'files'),
         OLLAMA_HOST: 'http://127.0.0.1:9',
+        // As a user runs it: no NODE_ENV, so the launcher serves in production mode.
+        NODE_ENV: undefined,
       },
       { asNpmStart: true, timeoutMs: 600_000 },
     );
+    const listening = JSON.parse(await server.waitForLine((line) => line.includes('"listening"'))) as {
+      nodeEnv?: string;
+    };
+    expect(listening.nodeEnv).toBe('production');
     const created = await server.gql(StartCreateSessionDocument, {});
     expect(created.errors).toBeUndefined();
     // The serving process is node with no loader flags, running the launcher that imports dist/main.js.

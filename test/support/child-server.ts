@@ -75,7 +75,10 @@ function spawnNode(
   });
 }
 
-/** Runs package.json's `start` command (`node <node flags> scripts/start.mjs`) as npm would, without npm. */
+/**
+ * Runs package.json's `start` command (`node <node flags> scripts/start.mjs`) without npm, in the environment
+ * spawnNode gives every child (NODE_ENV=test unless the test overrides it).
+ */
 function spawnNpmStart(env: Record<string, string | undefined>): ChildProcess {
   const { scripts } = JSON.parse(readFileSync(`${repoRoot}package.json`, 'utf8')) as { scripts: { start: string } };
   const [command, ...words] = scripts.start.split(/\s+/);
