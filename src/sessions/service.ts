@@ -90,9 +90,16 @@ export class SessionService {
     if (!viewer.userId) return { deletedIds: [], hasMore: false };
     const matching = await this.retention.ownMatching(viewer.userId, filter, limit + 1);
     const deletedIds: string[] = [];
+    // The delete checks owner, pin and profile again: a session pinned (or moved to another profile) since the
+    // read is kept. Activity is not re-checked: stopping the session's own running turn (beforeDelete) touches it.
+    const still = {
+      userId: viewer.userId,
+      ...(!filter.includePinned && { pinned: false as const }),
+      profileId: filter.profileId,
+    };
     for (const id of matching.slice(0, limit)) {
       await this.deleteHooks.beforeDelete(id);
-      if (!(await this.store.delete(id))) continue;
+      if (!(await this.store.delete(id, still))) continue;
       await this.deleteHooks.afterDelete(id);
       await this.bus.publishList({ kind: 'deleted', sessionId: id, userId: viewer.userId });
       deletedIds.push(id);

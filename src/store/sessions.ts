@@ -436,8 +436,21 @@ export class SessionStore {
     return rows[0] ?? null;
   }
 
-  async delete(id: string): Promise<boolean> {
-    const result = await this.prisma.session.deleteMany({ where: { id } });
+  /**
+   * Deletes the session; with `still`, only if it still matches those criteria at the moment of the delete (a bulk
+   * delete's filter, read earlier: a session pinned in between is kept).
+   */
+  async delete(id: string, still?: { userId: string; pinned?: false; profileId?: string }): Promise<boolean> {
+    const result = await this.prisma.session.deleteMany({
+      where: {
+        id,
+        ...(still && {
+          userId: still.userId,
+          ...(still.pinned === false && { pinned: false }),
+          ...(still.profileId && { profileId: still.profileId }),
+        }),
+      },
+    });
     return result.count > 0;
   }
 
