@@ -112,28 +112,35 @@ export function wsSubscribe(
       complete: () => void ((sub.completed = true), notify()),
     },
   );
-  sub.waitFor = (predicate, timeoutMs = 90_000) =>
-    new Promise((resolve, reject) => {
+  sub.waitFor = waitable(
+    sub.events,
+    waiters,
+    () => `errors: ${JSON.stringify(sub.errors).slice(0, 300)} closes: ${sub.closes}`,
+  );
+  sub.dispose = () => client.dispose() as Promise<void>;
+  return sub;
+}
+
+/**
+ * `waitFor` over an event list that grows: resolves once the predicate holds (checked again on every `notify` of
+ * `waiters`), rejects after `timeoutMs` saying what was seen.
+ */
+function waitable(events: ResumeEvent[], waiters: Set<() => void>, describe: () => string) {
+  return (predicate: (events: ResumeEvent[]) => boolean, timeoutMs = 90_000) =>
+    new Promise<ResumeEvent[]>((resolve, reject) => {
       const check = () => {
-        if (!predicate(sub.events)) return;
+        if (!predicate(events)) return;
         waiters.delete(check);
         clearTimeout(timer);
-        resolve(sub.events);
+        resolve(events);
       };
       const timer = setTimeout(() => {
         waiters.delete(check);
-        reject(
-          new Error(
-            `timed out; events: ${JSON.stringify(sub.events.map(shape))} errors: ` +
-              `${JSON.stringify(sub.errors).slice(0, 300)} closes: ${sub.closes}`,
-          ),
-        );
+        reject(new Error(`timed out; events: ${JSON.stringify(events.map(shape))} ${describe()}`));
       }, timeoutMs);
       waiters.add(check);
       check();
     });
-  sub.dispose = () => client.dispose() as Promise<void>;
-  return sub;
 }
 
 export const shape = (e: ResumeEvent): string =>
@@ -145,14 +152,26 @@ export const shape = (e: ResumeEvent): string =>
         ? `TurnEnded:${e.turn!.status}`
         : e.__typename;
 
-/** Renames the session until the subscription shows it: from then on it receives every event. */
-export async function untilSubscribed(gql: SendGql, sessionId: string, subs: { events: ResumeEvent[] }[]) {
+type Waitable = { waitFor(predicate: (events: ResumeEvent[]) => boolean, timeoutMs?: number): Promise<unknown> };
+
+/**
+ * Renames the session until every subscription shows the rename: from then on each receives every event. A rename
+ * sent before a subscription was live never reaches it, so each round waits for that rename's event and, when one
+ * subscriber has not shown it after a while, renames again (the pause only triggers the next try, never a verdict).
+ */
+export async function untilSubscribed(gql: SendGql, sessionId: string, subs: Waitable[]) {
   for (let i = 0; ; i++) {
     await gql(FaultsResumeRenameDocument, { id: sessionId, name: `ready ${i}` });
-    const seen = () =>
-      subs.every((s) => s.events.some((e) => e.__typename === 'SessionRenamed' && e.name === `ready ${i}`));
-    for (let k = 0; k < 10 && !seen(); k++) await new Promise((r) => setTimeout(r, 50));
-    if (seen()) return;
+    const renamed = (es: ResumeEvent[]) => es.some((e) => e.__typename === 'SessionRenamed' && e.name === `ready ${i}`);
+    const reached = await Promise.all(
+      subs.map((s) =>
+        s.waitFor(renamed, 1_000).then(
+          () => true,
+          () => false,
+        ),
+      ),
+    );
+    if (reached.every(Boolean)) return;
   }
 }
 
@@ -314,7 +333,14 @@ describe(`faults: resume across restarts (${dbKind})`, () => {
 
 /** An SSE subscription read as text: its events, whether `event: complete` came, and when the stream ended. */
 function sseSubscribe(url: string, variables: FaultsResumeEventsSubscriptionVariables) {
-  const out = { events: [] as ResumeEvent[], completeFrame: false, ended: null as unknown as Promise<void> };
+  const events: ResumeEvent[] = [];
+  const waiters = new Set<() => void>();
+  const out = {
+    events,
+    completeFrame: false,
+    ended: null as unknown as Promise<void>,
+    waitFor: waitable(events, waiters, () => '(SSE)'),
+  };
   out.ended = (async () => {
     const response = await fetch(`${url}/graphql`, {
       method: 'POST',
@@ -334,7 +360,10 @@ function sseSubscribe(url: string, variables: FaultsResumeEventsSubscriptionVari
         const event = data
           ? (JSON.parse(data.slice(6)) as { data?: { sessionEvents?: ResumeEvent } }).data?.sessionEvents
           : null;
-        if (event) out.events.push(event);
+        if (event) {
+          out.events.push(event);
+          for (const w of [...waiters]) w();
+        }
         end = buffer.indexOf('\n\n');
       }
     }

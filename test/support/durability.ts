@@ -14,7 +14,9 @@
 import { randomBytes } from 'node:crypto';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
+import { createClient } from 'graphql-ws';
 import pg from 'pg';
+import WebSocket from 'ws';
 import {
   DurabilityCreateSessionDocument,
   DurabilityRenameDocument,
@@ -22,6 +24,8 @@ import {
   DurabilitySessionDocument,
   DurabilityShareDocument,
   DurabilitySharedSessionDocument,
+  DurabilityTurnEventsDocument,
+  type DurabilityTurnEventsSubscription,
   DurabilityTurnStatusDocument,
   DurabilityUploadDocument,
   type DurabilityUploadMutation,
@@ -93,16 +97,52 @@ async function uploadFile(url: string, sessionId: string, filename: string, cont
   return body.data.uploadSessionFiles[0]!;
 }
 
-/** Waits for the turn to leave RUNNING (the server's own record, read back until it changes). */
-async function waitTurnEnd(gql: Gql, turnId: string, timeoutMs = 60_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { turn } = await gql(DurabilityTurnStatusDocument, { id: turnId });
-    if (!turn) throw new Error(`turn ${turnId} not found`);
-    if (turn.status !== 'RUNNING') return turn.status;
-    if (Date.now() > deadline) throw new Error(`turn ${turnId} still RUNNING after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 25));
+/**
+ * Waits for the turn's end event (TurnEnded or TurnFailed on sessionEvents, replayed from the start of the session's
+ * log, so an end that came before the subscription counts), then answers the server's own record of its status.
+ * A server that dies meanwhile ends the socket: that rejects, like any failed request.
+ */
+async function waitTurnEnd(
+  url: string,
+  gql: Gql,
+  sessionId: string,
+  turnId: string,
+  token: string | undefined,
+  timeoutMs = 60_000,
+): Promise<string> {
+  const ws = createClient({
+    url: `${url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`turn ${turnId} did not end within ${timeoutMs} ms`)), timeoutMs);
+      const done = (error?: unknown) => {
+        clearTimeout(timer);
+        if (error) reject(error instanceof Error ? error : new Error(JSON.stringify(error)));
+        else resolve();
+      };
+      ws.subscribe(
+        { query: textOf(DurabilityTurnEventsDocument), variables: { sessionId } },
+        {
+          next: (value) => {
+            const event = (value.data as DurabilityTurnEventsSubscription | undefined)?.sessionEvents;
+            if (value.errors?.length) done(value.errors);
+            else if (event && 'turn' in event && event.turn.id === turnId) done();
+          },
+          error: (error) => done(error),
+          complete: () => done(new Error(`sessionEvents ended before turn ${turnId} did`)),
+        },
+      );
+    });
+  } finally {
+    await ws.dispose();
   }
+  const { turn } = await gql(DurabilityTurnStatusDocument, { id: turnId });
+  if (!turn) throw new Error(`turn ${turnId} not found`);
+  return turn.status;
 }
 
 /**
@@ -121,7 +161,7 @@ export async function writeRound(url: string, ledger: Ledger, tag: string, token
   const { sendMessage } = await gql(DurabilitySendDocument, { input: { sessionId: entry.id, content } });
   entry.messages.push({ role: 'USER', content });
   ledger.acknowledged++;
-  if ((await waitTurnEnd(gql, sendMessage.turn.id)) === 'COMPLETED') {
+  if ((await waitTurnEnd(url, gql, entry.id, sendMessage.turn.id, token)) === 'COMPLETED') {
     entry.messages.push({ role: 'ASSISTANT', content: replyTo(content) });
     ledger.acknowledged++;
   }
