@@ -21,13 +21,13 @@
  *   PEER_PROFILE=dir          writes a CPU profile of the service process (node --cpu-prof) into dir
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { encodeIndexCursor, encodeJsonCursor } from '../src/sessions/cursors.js';
+import { startCommand } from '../test/support/child-server.js';
 import { percentile } from './lib.js';
 import { BENCH_URL, BIG_SESSION } from './seed.js';
 
@@ -134,14 +134,6 @@ interface Target {
   child: ChildProcess;
 }
 
-/** The node flags of package.json's start command (`node <flags> scripts/start.mjs`). */
-function startFlags(): string[] {
-  const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
-    scripts: { start: string };
-  };
-  return scripts.start.split(/\s+/).slice(1, -1);
-}
-
 function start(kind: Kind): Promise<Target> {
   const profile =
     kind === 'service' && process.env.PEER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PEER_PROFILE}`] : [];
@@ -152,7 +144,7 @@ function start(kind: Kind): Promise<Target> {
     kind === 'postgraphile'
       ? ['bench/peer-postgraphile.mjs']
       : kind === 'service'
-        ? [...profile, ...startFlags(), 'bench/peer-service.mjs']
+        ? [...profile, ...startCommand().nodeArgs, 'bench/peer-service.mjs']
         : ['--import', 'tsx', 'bench/peer.ts', `serve-${kind}`];
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'inherit'],

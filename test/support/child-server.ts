@@ -80,11 +80,17 @@ function spawnNode(
  * spawnNode gives every child (NODE_ENV=test unless the test overrides it).
  */
 function spawnNpmStart(env: Record<string, string | undefined>): ChildProcess {
+  const { nodeArgs, script } = startCommand();
+  return spawnNode(script, env, nodeArgs);
+}
+
+/** package.json's `start` command, `node <nodeArgs> <script>`, taken apart (bench/peer.ts uses its node flags). */
+export function startCommand(): { nodeArgs: string[]; script: string } {
   const { scripts } = JSON.parse(readFileSync(`${repoRoot}package.json`, 'utf8')) as { scripts: { start: string } };
   const [command, ...words] = scripts.start.split(/\s+/);
   const script = words.pop();
   if (command !== 'node' || !script) throw new Error(`unexpected start script: ${scripts.start}`);
-  return spawnNode(script, env, words);
+  return { nodeArgs: words, script };
 }
 
 export async function startChildServer(
