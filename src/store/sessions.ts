@@ -218,8 +218,9 @@ export class SessionStore {
   }
 
   /**
-   * The plain list page in ONE statement: the exact count (an index-only scan
-   * of sessions_user_id_profile_id_idx), the page of full session rows
+   * The plain list page in ONE statement: the exact count (the sum of the
+   * scope's rows in session_count_deltas, which triggers on sessions append
+   * to; no session is counted), the page of full session rows
    * (first + 1, for hasNextPage) joined laterally to it, and each row's
    * preview (the `previews` rule). The same conditions, order and keyset as
    * `list`. Runs on the raw driver: no Prisma result conversion on the hot
@@ -235,11 +236,12 @@ export class SessionStore {
     const columns = SESSION_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, '$1s.$2');
     // The count's row is always there, so an empty page still answers its count (p.* then null). Without
     // `count` that row is a constant and no session is counted.
-    const counted =
-      options.count === false
-        ? 'SELECT NULL::int AS total'
-        : `SELECT count(*)::int AS total FROM sessions s WHERE ${scope.join(' AND ')}`;
-    const sql = `SELECT c.total, p.*, left(coalesce(
+    const counts = options.count === false ? null : countScope(options, add);
+    const counted = counts
+      ? `SELECT coalesce(sum(d.n), 0)::int AS total, count(*)::int AS deltas
+          FROM session_count_deltas d WHERE ${counts}`
+      : 'SELECT NULL::int AS total, 0 AS deltas';
+    const sql = `SELECT c.total, c.deltas, p.*, left(coalesce(
         (SELECT m.content FROM session_messages m WHERE m.session_id = p.id AND m.display_index = p."displayCount" - 1),
         (SELECT a.content FROM session_messages_archive a
           WHERE a.session_id = p.id AND a.display_index = p."displayCount" - 1)
@@ -252,12 +254,31 @@ export class SessionStore {
       ORDER BY p.pinned DESC, p.sort_value ${dir}, p.id ${dir}`;
     const result = await this.db.raw.query<Record<string, unknown>>(sql, params);
     const totalCount = options.count === false ? null : Number(result[0]?.total ?? 0);
+    if (counts && Number(result[0]?.deltas ?? 0) > COMPACT_DELTAS) await this.compactCounts(options);
     const found = result.filter((r) => r.id !== null && r.id !== undefined);
     const rows = found.slice(0, options.first).map((r) => {
-      const { total: _total, sort_value: _sort, ...row } = r;
+      const { total: _total, deltas: _deltas, sort_value: _sort, ...row } = r;
       return row as unknown as SessionRow & { preview: string | null };
     });
     return { rows, hasNextPage: found.length > options.first, totalCount };
+  }
+
+  /**
+   * Folds the list scope's count deltas into one row per (owner, profile), in
+   * one statement: each delta is deleted by exactly one compaction, which
+   * re-inserts its value, so the sum never changes, whatever runs alongside
+   * (a concurrent compaction skips the rows this one deleted; deltas written
+   * meanwhile are left for the next one).
+   */
+  async compactCounts(options: Pick<ListOptions, 'viewer' | 'profileId'>): Promise<void> {
+    const params: unknown[] = [];
+    const where = countScope(options, (value) => `$${params.push(value)}`);
+    await this.db.raw.query(
+      `WITH moved AS (DELETE FROM session_count_deltas d WHERE ${where} RETURNING owned, owner, profile_id, n)
+       INSERT INTO session_count_deltas (owned, owner, profile_id, n)
+       SELECT owned, owner, profile_id, sum(n)::int FROM moved GROUP BY 1, 2, 3 HAVING sum(n) <> 0`,
+      params,
+    );
   }
 
   /** Sessions by id with a Pothos selection (any order). */
@@ -750,6 +771,16 @@ export interface PageBounds {
 }
 
 /** A policy scope as an SQL condition on a sessions owner column (`s.user_id`); `add` binds a parameter. */
+/** A list count reads this many delta rows at most before it compacts them (SessionStore.compactCounts). */
+export const COMPACT_DELTAS = 32;
+
+/** The list scope (viewer, profile) as a condition on `session_count_deltas d`. */
+function countScope(options: Pick<ListOptions, 'viewer' | 'profileId'>, add: (value: unknown) => string): string {
+  const scope = sessionScope(options.viewer, 'list');
+  const owner = 'all' in scope ? 'TRUE' : 'owned' in scope ? 'd.owned' : `d.owned AND d.owner = ${add(scope.userId)}`;
+  return options.profileId ? `${owner} AND d.profile_id = ${add(options.profileId)}::uuid` : owner;
+}
+
 export function scopeSql(scope: SessionScope, ownerColumn: string, add: (value: unknown) => string): string {
   if ('all' in scope) return 'TRUE';
   if ('owned' in scope) return `${ownerColumn} IS NOT NULL`;
