@@ -29,6 +29,8 @@ import { getDatamodel } from '../generated/pothos-types.js';
 import { can, type Viewer } from '../auth/policy.js';
 import { ErrorCode } from '../domain/error-codes.js';
 import { decodeArgGlobalId } from './ids.js';
+// Before any type is defined: Node ids resolve without a promise per object.
+import './sync-global-id.js';
 
 /**
  * What resolvers reach: the services the composition root (src/app.ts) built. Declared here, by what the

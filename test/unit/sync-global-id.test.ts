@@ -1,0 +1,54 @@
+/**
+ * Node ids resolve synchronously (src/schema/sync-global-id.ts): the `id`
+ * field of a Node answers the plugin's global id as a value, not a promise,
+ * so the executor completes a page of Nodes without a promise per object; an
+ * asynchronous inner resolver still resolves, and a builder's own
+ * `relay.encodeGlobalID` is still used.
+ */
+import SchemaBuilder from '@pothos/core';
+import RelayPlugin, { encodeGlobalID } from '@pothos/plugin-relay';
+import { type GraphQLObjectType, type GraphQLResolveInfo, graphql } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { buildSchema } from '../../src/schema/index.js';
+
+const info = {} as GraphQLResolveInfo;
+const isThenable = (v: unknown) => typeof (v as { then?: unknown } | null)?.then === 'function';
+
+describe('Node ids without a promise', () => {
+  it("the service's Message and Session ids are values, encoded as the relay plugin encodes them", () => {
+    const schema = buildSchema();
+    const message = (schema.getType('Message') as GraphQLObjectType).getFields().id!;
+    const id = message.resolve!({ sessionId: 's-1', sequenceNumber: 7 }, {}, { viewer: null }, info);
+    expect(isThenable(id)).toBe(false);
+    expect(id).toBe(encodeGlobalID('Message', 's-1:7'));
+    const session = (schema.getType('Session') as GraphQLObjectType).getFields().id!;
+    const sid = session.resolve!({ id: '00000000-0000-4000-8000-000000000001' }, {}, { viewer: null }, info);
+    expect(isThenable(sid)).toBe(false);
+    expect(sid).toBe(encodeGlobalID('Session', '00000000-0000-4000-8000-000000000001'));
+  });
+
+  it('an asynchronous inner resolver still resolves, and a custom encodeGlobalID is used', async () => {
+    for (const custom of [false, true]) {
+      // The options' type requires every plugin the service's builder registers (module augmentation): cast.
+      const options = {
+        plugins: [RelayPlugin],
+        relay: custom ? { encodeGlobalID: (type: string, id: string | number | bigint) => `${type}/${id}` } : {},
+      };
+      const builder = new SchemaBuilder<{ Context: object }>(options as never);
+      const Thing = builder.objectRef<{ id: string }>('Thing');
+      builder.node(Thing, { id: { resolve: (t) => t.id }, isTypeOf: () => true, fields: () => ({}) });
+      builder.queryType({
+        fields: (t) => ({
+          thing: t.field({ type: Thing, resolve: () => ({ id: 'a' }) }),
+          later: t.globalID({ resolve: async () => ({ type: Thing, id: 'b' }) }),
+        }),
+      });
+      const result = await graphql({ schema: builder.toSchema(), source: '{ thing { id } later }', contextValue: {} });
+      expect(result.errors).toBeUndefined();
+      expect(result.data).toEqual({
+        thing: { id: custom ? 'Thing/a' : encodeGlobalID('Thing', 'a') },
+        later: custom ? 'Thing/b' : encodeGlobalID('Thing', 'b'),
+      });
+    }
+  });
+});
