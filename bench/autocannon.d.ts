@@ -9,7 +9,7 @@ declare module 'autocannon' {
     duration?: number;
   }
   interface Result {
-    requests: { average: number };
+    requests: { average: number; total: number };
     non2xx: number;
     errors: number;
   }

@@ -8,6 +8,9 @@
  * - a bare node:http + `pg` endpoint running the service's own SQL
  *   (SessionStore.listPage, the history's session read and displayRange) and
  *   answering byte-identical JSON: the least any implementation can cost.
+ * - the stack floor: graphql-yoga and its executor over a plain schema of the
+ *   same shape returning the pages read once at start (no database, no
+ *   Pothos, no auth): what this stack costs per request before any work.
  * - the service as `npm start` runs it: compiled dist/ on plain Node with the
  *   start command's flags (bench/peer-service.mjs; dist/ is rebuilt first when
  *   src/ is newer), local mode.
@@ -15,12 +18,16 @@
  * the 100,000-message session): p50/p95/p99 measured sequentially and
  * interleaved (one request to each server in turn), then throughput at 16
  * connections (autocannon), PEER_REPEATS times (3); the goals beside each
- * figure. Before measuring it checks that the three return the same rows
- * (and the bare endpoint the same bytes as the service).
+ * figure, and each server's CPU per request (its process and the PostgreSQL
+ * backends, from /proc, during the throughput run: steadier than req/s on a
+ * shared machine). Before measuring it checks that all four return the same
+ * rows (and the bare endpoint and the stack floor the same bytes as the
+ * service).
  *   npx tsx bench/peer.ts     PEER_ITERATIONS=150 PEER_SECONDS=4 PEER_REPEATS=3
  *   PEER_PROFILE=dir          writes a CPU profile of the service process (node --cpu-prof) into dir
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
@@ -58,7 +65,8 @@ const PEER_SCHEMA = 'peer_pg';
 // ---------------------------------------------------------------------------------------------------------------
 // The servers (each run as `tsx bench/peer.ts serve-<kind>`, printing `LISTENING <url>`)
 
-async function serveBare() {
+/** The bare endpoint's answers: the service's own SQL, the service's JSON shape (also the stack floor's data). */
+async function barePages() {
   const { openDatabase } = await import('../src/db/client.js');
   const { SessionStore } = await import('../src/store/sessions.js');
   const { anonymousViewer: viewer } = await import('../src/auth/auth.js');
@@ -100,6 +108,11 @@ async function serveBare() {
     });
     return { data: { session: { history: { totalCount: total, edges } } } };
   };
+  return { list, history, close: () => db.close() };
+}
+
+async function serveBare() {
+  const { list, history, close } = await barePages();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -119,7 +132,56 @@ async function serveBare() {
   });
   process.on('SIGTERM', async () => {
     server.close();
-    await db.close();
+    await close();
+    process.exit(0);
+  });
+}
+
+/**
+ * The stack's own floor: graphql-yoga (production mode, no plugins) and the
+ * executor Yoga uses, over a plain graphql-js schema of the same shape whose
+ * resolvers return the pages read once at start (no database per request,
+ * no Pothos, no auth). What any GraphQL service built on this stack pays per
+ * request before it does any work of its own.
+ */
+async function serveStack() {
+  const { createYoga, createSchema } = await import('graphql-yoga');
+  const { list, history, close } = await barePages();
+  const listed = (await list()).data.sessions;
+  const pagesBefore = new Map<string | undefined, unknown>();
+  for (const before of [undefined, encodeIndexCursor(DEEP_BEFORE)]) {
+    const page = await history({ id: encodeGlobalID('Session', BIG_SESSION), last: PAGE, before });
+    pagesBefore.set(before, page.data.session?.history);
+  }
+  await close();
+  const yoga = createYoga({
+    schema: createSchema({
+      typeDefs: `
+        type Query { sessions(first: Int): SessionConnection  session(id: ID!): Session }
+        type SessionConnection { totalCount: Int  edges: [SessionEdge!]! }
+        type SessionEdge { cursor: String!  node: SessionNode! }
+        type SessionNode {
+          id: ID!  name: String  pinned: Boolean!  lastActive: String!  displayMessageCount: Int!  preview: String
+        }
+        type Session { history(last: Int, before: String): MessageConnection }
+        type MessageConnection { totalCount: Int!  edges: [MessageEdge!]! }
+        type MessageEdge { cursor: String!  displayIndex: Int!  node: Message! }
+        type Message { id: ID!  role: String!  content: String!  createdAt: String! }`,
+      resolvers: {
+        Query: { sessions: () => listed, session: (_: unknown, args: { id: string }) => ({ id: args.id }) },
+        Session: { history: (_: unknown, args: { before?: string }) => pagesBefore.get(args.before ?? undefined) },
+      },
+    }),
+    graphiql: false,
+    logging: false,
+  });
+  const server = createServer(yoga);
+  server.listen(0, '127.0.0.1', () => {
+    const { port } = server.address() as import('node:net').AddressInfo;
+    console.log(`LISTENING http://127.0.0.1:${port}/graphql`);
+  });
+  process.on('SIGTERM', () => {
+    server.close();
     process.exit(0);
   });
 }
@@ -127,7 +189,7 @@ async function serveBare() {
 // ---------------------------------------------------------------------------------------------------------------
 // The driver
 
-type Kind = 'service' | 'postgraphile' | 'bare';
+type Kind = 'service' | 'postgraphile' | 'bare' | 'stack';
 interface Target {
   kind: Kind;
   url: string;
@@ -173,7 +235,12 @@ function pages(): Page[] {
   return [
     {
       name: 'sessions list (first 50)',
-      body: { service: json(SERVICE_LIST), postgraphile: json(PG_LIST), bare: json(SERVICE_LIST) },
+      body: {
+        service: json(SERVICE_LIST),
+        postgraphile: json(PG_LIST),
+        bare: json(SERVICE_LIST),
+        stack: json(SERVICE_LIST),
+      },
     },
     {
       name: 'history newest page (last 50)',
@@ -181,6 +248,7 @@ function pages(): Page[] {
         service: json(SERVICE_HISTORY, { id, last: PAGE }),
         postgraphile: json(PG_HISTORY, { id: BIG_SESSION, n: PAGE }),
         bare: json(SERVICE_HISTORY, { id, last: PAGE }),
+        stack: json(SERVICE_HISTORY, { id, last: PAGE }),
       },
     },
     {
@@ -189,6 +257,7 @@ function pages(): Page[] {
         service: json(SERVICE_HISTORY, { id, last: PAGE, before: encodeIndexCursor(DEEP_BEFORE) }),
         postgraphile: json(PG_HISTORY, { id: BIG_SESSION, before: DEEP_BEFORE, n: PAGE }),
         bare: json(SERVICE_HISTORY, { id, last: PAGE, before: encodeIndexCursor(DEEP_BEFORE) }),
+        stack: json(SERVICE_HISTORY, { id, last: PAGE, before: encodeIndexCursor(DEEP_BEFORE) }),
       },
     },
   ];
@@ -260,7 +329,9 @@ async function sameRows(targets: Target[], page: Page): Promise<void> {
     );
   if (byKind.service !== byKind.bare)
     throw new Error(`${page.name}: the bare endpoint's JSON differs from the service's`);
-  console.log(`${page.name}: same ${count} rows from all three, bare JSON byte-identical to the service's`);
+  if (byKind.service !== byKind.stack)
+    throw new Error(`${page.name}: the stack floor's JSON differs from the service's`);
+  console.log(`${page.name}: same ${count} rows from all four, bare and stack JSON byte-identical to the service's`);
 }
 
 interface Latency {
@@ -289,7 +360,51 @@ async function latencies(targets: Target[], page: Page): Promise<Record<Kind, La
   return out;
 }
 
-async function throughput(t: Target, body: string): Promise<number> {
+/** CPU time (ms) a process has used, from /proc (Linux); null elsewhere. */
+function cpuMs(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS);
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time (ms) of every PostgreSQL process on this machine (the backends serving the bench). */
+function postgresCpuMs(): number | null {
+  let total = 0;
+  try {
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      const stat = (() => {
+        try {
+          return readFileSync(`/proc/${pid}/stat`, 'utf8');
+        } catch {
+          return '';
+        }
+      })();
+      if (stat.includes(' (postgres) ')) total += cpuMs(Number(pid)) ?? 0;
+    }
+  } catch {
+    return null;
+  }
+  return total;
+}
+
+/** USER_HZ: the unit of /proc/<pid>/stat's utime and stime (100 on Linux's usual builds). */
+const CLOCK_TICKS = 100;
+
+interface Throughput {
+  rps: number;
+  /** the server process's CPU per request, ms */
+  cpu: number | null;
+  /** the PostgreSQL backends' CPU per request, ms */
+  database: number | null;
+}
+
+async function throughput(t: Target, body: string): Promise<Throughput> {
+  const cpuBefore = cpuMs(t.child.pid);
+  const dbBefore = postgresCpuMs();
   const result = await autocannon({
     url: t.url,
     method: 'POST',
@@ -299,8 +414,17 @@ async function throughput(t: Target, body: string): Promise<number> {
     duration: SECONDS,
   });
   if (result.non2xx || result.errors) throw new Error(`${t.kind}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
+  const cpuAfter = cpuMs(t.child.pid);
+  const dbAfter = postgresCpuMs();
+  const n = result.requests.total;
+  return {
+    rps: result.requests.average,
+    cpu: cpuBefore !== null && cpuAfter !== null && n > 0 ? (cpuAfter - cpuBefore) / n : null,
+    database: dbBefore !== null && dbAfter !== null && n > 0 ? (dbAfter - dbBefore) / n : null,
+  };
 }
+
+const perRequest = (ms: number | null) => (ms === null ? '   n/a' : ms.toFixed(2).padStart(6));
 
 const load = () =>
   loadavg()
@@ -311,6 +435,7 @@ const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 async function main() {
   const mode = process.argv[2];
   if (mode === 'serve-bare') return serveBare();
+  if (mode === 'serve-stack') return serveStack();
 
   // The service serves dist/: build it first if src/ is newer (as `npm start` does).
   const launcher = (await import(new URL('../scripts/start.mjs', import.meta.url).href)) as {
@@ -320,8 +445,8 @@ async function main() {
   if (launcher.buildIsStale()) launcher.build();
   // PostGraphile first: it creates its schema before the others read.
   const postgraphile = await start('postgraphile');
-  const [service, bare] = await Promise.all([start('service'), start('bare')]);
-  const targets = [service, postgraphile, bare];
+  const [service, bare, stack] = await Promise.all([start('service'), start('bare'), start('stack')]);
+  const targets = [service, postgraphile, bare, stack];
   const stop = async () => {
     await Promise.all(
       targets.map(
@@ -351,13 +476,19 @@ async function main() {
       for (const page of all) {
         const lat = await latencies(targets, page);
         const rps = {} as Record<Kind, number>;
-        for (const t of targets) rps[t.kind] = await throughput(t, page.body[t.kind]);
+        const cpu = {} as Record<Kind, Throughput>;
+        for (const t of targets) {
+          cpu[t.kind] = await throughput(t, page.body[t.kind]);
+          rps[t.kind] = cpu[t.kind].rps;
+        }
         console.log(`${page.name}`);
         for (const t of targets) {
           const l = lat[t.kind];
           console.log(
             `  ${t.kind.padEnd(13)} p50 ${l.p50.toFixed(2).padStart(7)} ms  p95 ${l.p95.toFixed(2).padStart(7)} ms  ` +
-              `p99 ${l.p99.toFixed(2).padStart(7)} ms  ${rps[t.kind].toFixed(0).padStart(5)} req/s`,
+              `p99 ${l.p99.toFixed(2).padStart(7)} ms  ${rps[t.kind].toFixed(0).padStart(5)} req/s  ` +
+              `CPU/request: server ${perRequest(cpu[t.kind].cpu)} ms, ` +
+              `PostgreSQL ${perRequest(cpu[t.kind].database)} ms`,
           );
         }
         const s = lat.service.p50;
@@ -372,6 +503,13 @@ async function main() {
         console.log(
           `  throughput here÷PostGraphile ${tpPg.toFixed(2)} (goal ≥ 1: ${verdict(tpPg >= 1)}), ` +
             `here÷bare ${tpBare.toFixed(2)} (goal ≥ 0.5: ${verdict(tpBare >= 0.5)})   load ${load()}`,
+        );
+        const pgOverStack = lat.postgraphile.p50 / lat.stack.p50;
+        console.log(
+          `  stack floor (Yoga + executor, static page, no database): p50 here÷stack ` +
+            `${(s / lat.stack.p50).toFixed(2)}, PostGraphile÷stack ${pgOverStack.toFixed(2)}; ` +
+            `throughput here÷stack ${(rps.service / rps.stack).toFixed(2)}, ` +
+            `PostGraphile÷stack ${(rps.postgraphile / rps.stack).toFixed(2)}`,
         );
       }
     }

@@ -104,6 +104,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       dataDir: config.dataDir,
       poolSize: config.databasePoolSize,
       lockTimeoutMs: config.databaseLockTimeoutMs,
+      preparedStatements: config.databasePreparedStatements,
       onConnectionError: (err) => log.warn({ err }, 'db.idle_connection_lost'),
     }));
   const applied = await migrate(db);

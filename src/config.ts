@@ -52,6 +52,11 @@ const settings = {
   databaseUrl: [optionalString, undefined, 'PostgreSQL URL; unset = embedded PGlite under DATA_DIR'],
   databasePoolSize: [int(1), '10', 'Connections per pool to the PostgreSQL server'],
   databaseLockTimeoutMs: [int(0), '3000', 'Longest wait for a row lock before a write answers BUSY (0 = wait forever)'],
+  databasePreparedStatements: [
+    bool,
+    'true',
+    'Prepare the hot reads (history page, session list) once per connection; false behind a pooler that drops them',
+  ],
   dataDir: [z.string().min(1), './.data', 'Directory of the embedded database (PGlite)'],
   redisUrl: [optionalString, undefined, 'Redis URL; set to share events between several server processes'],
   logLevel: [z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info', 'pino log level'],

@@ -4,6 +4,7 @@
  * otherwise. Also exposes a small raw driver for what Prisma cannot do
  * (multi-statement migration files, session-level advisory locks).
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -17,11 +18,24 @@ import { isConnectionError, isReadOnlySql, RETRY_DELAYS_MS, retryOnConnectionErr
 export interface RawDriver {
   /** Runs one or more statements without parameters. */
   exec(sql: string): Promise<void>;
-  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
   /** Runs fn on one dedicated connection (advisory locks are per connection). */
   withConnection<T>(fn: (conn: Omit<RawDriver, 'withConnection' | 'close'>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+export interface QueryOptions {
+  /**
+   * A hot statement with few distinct texts (the history page, the session list): on a PostgreSQL server it is a
+   * named prepared statement, parsed and planned once per connection instead of on every request (that planning was
+   * half of the database's CPU per history page; docs/performance.md). Ignored on PGlite and when
+   * DATABASE_PREPARED_STATEMENTS=false.
+   */
+  prepare?: boolean;
+}
+
+/** At most this many distinct texts are prepared per process; others run unnamed (a connection keeps each one). */
+const MAX_PREPARED_TEXTS = 256;
 
 export interface Database {
   kind: 'pglite' | 'postgres';
@@ -46,13 +60,42 @@ export interface DatabaseOptions {
    * of waiting on.
    */
   lockTimeoutMs?: number;
+  /** Named prepared statements for `{ prepare: true }` queries (default true; off behind a pooler without them) */
+  preparedStatements?: boolean;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.url
-    ? openServer(options.url, options.poolSize ?? 10, options.onConnectionError, options.lockTimeoutMs)
+    ? openServer(
+        options.url,
+        options.poolSize ?? 10,
+        options.onConnectionError,
+        options.lockTimeoutMs,
+        options.preparedStatements ?? true,
+      )
     : openEmbedded(options.dataDir ?? 'memory://');
 }
+
+/**
+ * The statement's name when it is to be prepared: a digest of its text (the same text always gets the same name, two
+ * texts never share one), for at most MAX_PREPARED_TEXTS texts.
+ */
+function preparedNames(enabled: boolean): (sql: string, options?: QueryOptions) => string | undefined {
+  const names = new Map<string, string>();
+  return (sql, options) => {
+    if (!enabled || !options?.prepare) return undefined;
+    let name = names.get(sql);
+    if (name === undefined && names.size < MAX_PREPARED_TEXTS) {
+      name = `chat_${createHash('sha256').update(sql).digest('hex').slice(0, 32)}`;
+      names.set(sql, name);
+    }
+    return name;
+  };
+}
+
+/** A pooler that does not keep a connection's prepared statements (26000), or a name taken (42P05). */
+const isPreparedStatementError = (error: unknown) =>
+  ['26000', '42P05'].includes((error as { code?: string } | null)?.code ?? '');
 
 async function openEmbedded(dataDir: string): Promise<Database> {
   const onDisk = !dataDir.startsWith('memory://');
@@ -98,8 +141,10 @@ async function openServer(
   poolSize: number,
   onConnectionError: (error: Error) => void = () => undefined,
   lockTimeoutMs?: number,
+  preparedStatements = true,
 ): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const nameOf = preparedNames(preparedStatements);
   // Without a listener, an idle connection's error (a restarted or terminating server) is
   // an uncaught exception that ends the process. The pool discards that connection.
   pool.on('error', onConnectionError);
@@ -120,17 +165,27 @@ async function openServer(
     exec: async (sql: string) => {
       await client.query(sql);
     },
-    query: async <T>(sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as T[],
+    query: async <T>(sql: string, params: unknown[] = [], options?: QueryOptions) => {
+      const name = nameOf(sql, options);
+      if (name === undefined) return (await client.query(sql, params)).rows as T[];
+      try {
+        return (await client.query({ name, text: sql, values: params })).rows as T[];
+      } catch (error) {
+        // Behind a pooler that moved this client to another backend: the same statement, unnamed.
+        if (!isPreparedStatementError(error)) throw error;
+        return (await client.query(sql, params)).rows as T[];
+      }
+    },
   });
   const pooled = onClient(pool);
   const raw: RawDriver = {
     ...pooled,
     // A pooled read whose connection was terminated runs again on another one (see RETRY_DELAYS_MS).
-    query: <T>(sql: string, params?: unknown[]) =>
-      pooled.query<T>(sql, params).catch(async function retry(error: unknown, attempt = 0): Promise<T[]> {
+    query: <T>(sql: string, params?: unknown[], options?: QueryOptions) =>
+      pooled.query<T>(sql, params, options).catch(async function retry(error: unknown, attempt = 0): Promise<T[]> {
         if (attempt >= RETRY_DELAYS_MS.length || !isReadOnlySql(sql) || !isConnectionError(error)) throw error;
         await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
-        return pooled.query<T>(sql, params).catch((next: unknown) => retry(next, attempt + 1));
+        return pooled.query<T>(sql, params, options).catch((next: unknown) => retry(next, attempt + 1));
       }),
     withConnection: async (fn) => {
       const client = await pool.connect();

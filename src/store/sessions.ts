@@ -177,6 +177,7 @@ export class SessionStore {
     const [found] = await this.db.raw.query<SessionRow & { page: (MessageRow & { archived: boolean })[] | null }>(
       sql,
       params,
+      { prepare: true },
     );
     if (!found) return null;
     const { page, ...session } = found;
@@ -252,7 +253,7 @@ export class SessionStore {
         ORDER BY s.pinned DESC, ${value} ${dir}, s.id ${dir} LIMIT ${limit}
       ) p ON true
       ORDER BY p.pinned DESC, p.sort_value ${dir}, p.id ${dir}`;
-    const result = await this.db.raw.query<Record<string, unknown>>(sql, params);
+    const result = await this.db.raw.query<Record<string, unknown>>(sql, params, { prepare: true });
     const totalCount = options.count === false ? null : Number(result[0]?.total ?? 0);
     if (counts && Number(result[0]?.deltas ?? 0) > COMPACT_DELTAS) await this.compactCounts(options);
     const found = result.filter((r) => r.id !== null && r.id !== undefined);

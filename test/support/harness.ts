@@ -19,7 +19,7 @@ export const dbKind = serverUrl ? 'postgres' : 'pglite';
 /** A fresh, empty database for one test file. */
 export async function createTestDatabase(
   options: { trigram?: boolean; poolSize?: number; lockTimeoutMs?: number } = {},
-): Promise<{ db: Database; drop(): Promise<void> }> {
+): Promise<{ db: Database; drop(): Promise<void> /** the server database's URL (PostgreSQL only) */; url?: string }> {
   if (!serverUrl) {
     const db = await openDatabase({ dataDir: 'memory://' });
     return { db, drop: () => db.close() };
@@ -45,6 +45,7 @@ export async function createTestDatabase(
   });
   return {
     db,
+    url: url.toString(),
     drop: async () => {
       await db.close();
       const c = new pg.Client({ connectionString: serverUrl });
