@@ -370,24 +370,35 @@ function cpuMs(pid: number | undefined): number | null {
   }
 }
 
-/** CPU time (ms) of every PostgreSQL process on this machine (the backends serving the bench). */
-function postgresCpuMs(): number | null {
-  let total = 0;
+/**
+ * CPU time (ms) of each PostgreSQL process on this machine, by pid. A delta
+ * is taken per pid: a backend that exits between two reads (an idle pool
+ * connection closed) takes its CPU with it and must not count as negative.
+ */
+function postgresCpuMs(): Map<number, number> | null {
+  const byPid = new Map<number, number>();
   try {
     for (const pid of readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue;
-      const stat = (() => {
-        try {
-          return readFileSync(`/proc/${pid}/stat`, 'utf8');
-        } catch {
-          return '';
-        }
-      })();
-      if (stat.includes(' (postgres) ')) total += cpuMs(Number(pid)) ?? 0;
+      let stat = '';
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      if (stat.includes(' (postgres) ')) byPid.set(Number(pid), cpuMs(Number(pid)) ?? 0);
     }
   } catch {
     return null;
   }
+  return byPid;
+}
+
+function postgresCpuSince(before: Map<number, number> | null): number | null {
+  const after = postgresCpuMs();
+  if (!before || !after) return null;
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
   return total;
 }
 
@@ -415,12 +426,12 @@ async function throughput(t: Target, body: string): Promise<Throughput> {
   });
   if (result.non2xx || result.errors) throw new Error(`${t.kind}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   const cpuAfter = cpuMs(t.child.pid);
-  const dbAfter = postgresCpuMs();
+  const db = postgresCpuSince(dbBefore);
   const n = result.requests.total;
   return {
     rps: result.requests.average,
     cpu: cpuBefore !== null && cpuAfter !== null && n > 0 ? (cpuAfter - cpuBefore) / n : null,
-    database: dbBefore !== null && dbAfter !== null && n > 0 ? (dbAfter - dbBefore) / n : null,
+    database: db !== null && n > 0 ? db / n : null,
   };
 }
 
