@@ -21,7 +21,7 @@ import { buildSchema } from './schema/index.js';
 import { Unauthenticated } from './store/errors.js';
 import { createOriginPolicy, isLoopbackHost, useCsrfHeader } from './http/origin.js';
 import { useStreamingUploads } from './files/multipart.js';
-import { closingIterator, nextFrame, useSharedSubscriptionExecution } from './shared-subscriptions.js';
+import { nextFrame, useSharedSubscriptionExecution } from './shared-subscriptions.js';
 import { GRAPHIQL_TABS, renderLocalGraphiQL, serveGraphiQLAsset } from './web/graphiql.js';
 import { applyRequestTimeouts, limitPlugins, wsSubscriptionLimits } from './http/limits.js';
 import { drainServer, trackRequests } from './shutdown.js';
@@ -245,11 +245,12 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
         // Yoga's onParams (the persisted-operations plugin) does not run here: the same rules, applied to the payload.
         const query = resolveSocketOperation(app.config.persistedOperations, persistedDocuments, payload);
         if (typeof query !== 'string') return [query as never];
+        // Only what the context is built from (the credentials: connectionParams, the operation's extensions): the
+        // context lives as long as the subscription, so it keeps no copy of the socket's state or the document text.
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
-          ...ctx,
-          req: ctx.extra.request,
+          connectionParams: ctx.connectionParams,
           socket: ctx.extra.socket,
-          params: { ...payload, query },
+          params: { extensions: payload.extensions },
         });
         let contextValue: unknown;
         try {
@@ -276,19 +277,21 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
       },
       // Subscription results go out as prebuilt frames (serialized once per shared result).
       onOperation: (ctx, id, _payload, args, operationResult) => {
-        const result = wsLimits.hold(args, operationResult);
-        return isAsyncIterable(result)
-          ? sendFrames(
-              result as AsyncIterable<ExecutionResult>,
+        const release = wsLimits.take(args, operationResult);
+        return isAsyncIterable(operationResult)
+          ? new FrameSender(
+              (operationResult as AsyncIterable<ExecutionResult>)[Symbol.asyncIterator](),
               id,
               (ctx.extra as { socket: WebSocket }).socket,
-              () => id in ctx.subscriptions,
+              ctx.subscriptions,
+              release,
             )
           : undefined;
       },
       onClose: (ctx) => wsLimits.closed(ctx),
       onConnect: async (ctx) => {
         wsContexts.set((ctx.extra as { socket: WebSocket }).socket, ctx as never);
+        delete (ctx.extra as { request?: IncomingMessage }).request;
         // Reject bad credentials at connection time; missing ones are checked per operation.
         const authorization = authorizationFrom({ connectionParams: ctx.connectionParams } as never);
         if (!authorization) return true;
@@ -345,30 +348,91 @@ const SOCKET_HIGH_WATER = 1 << 20;
  * What graphql-ws would do for each result of a subscription (a `next`
  * frame, in order, the end or an error left to graphql-ws), but with the
  * frame built by `nextFrame` so a result shared by many subscribers is
- * serialized once. The returned iterator yields nothing: graphql-ws sees a
- * stream that ends when the results end, and its return() (client `complete`,
- * socket closed) is passed to the results at once.
+ * serialized once. graphql-ws sees a stream that yields nothing and ends when
+ * the results end; its return() (client `complete`, socket closed) is passed
+ * to the results at once. `release` (the subscription's slot) is called once,
+ * when the results end, fail or are closed.
+ *
+ * A class, without an async function or a promise chain per event: one of
+ * these exists per idle subscription, and while idle it holds a single
+ * pending `source.next()` (docs/performance.md, memory per idle subscription).
+ * The one promise graphql-ws awaits is settled by `finish`.
  */
-function sendFrames(
-  results: AsyncIterable<ExecutionResult>,
-  id: string,
-  socket: WebSocket,
-  active: () => boolean,
-): AsyncIterableIterator<never> {
-  const source = results[Symbol.asyncIterator]();
-  return closingIterator<ExecutionResult, never>(source, async () => {
-    for (;;) {
-      const step = await source.next();
-      if (step.done) return { value: undefined, done: true };
-      if (socket.readyState !== WebSocket.OPEN || !active()) continue;
-      const frame = nextFrame(id, step.value);
-      if (socket.bufferedAmount < SOCKET_HIGH_WATER) socket.send(frame);
-      else
-        await new Promise<void>((resolve, reject) =>
-          socket.send(frame, (error) => (error ? reject(error) : resolve())),
-        );
+class FrameSender implements AsyncIterableIterator<never> {
+  private waiting: { resolve(result: IteratorResult<never>): void; reject(error: unknown): void } | null = null;
+  private ended = false;
+  private readonly onStep = (step: IteratorResult<ExecutionResult>) => this.step(step);
+  private readonly onError = (error: unknown) => this.finish(error);
+
+  constructor(
+    private readonly source: AsyncIterator<ExecutionResult>,
+    private readonly id: string,
+    private readonly socket: WebSocket,
+    /** graphql-ws' open operations of the socket: a `complete` from the client removes `id` */
+    private readonly open: Record<string, unknown>,
+    private release: (() => void) | undefined,
+  ) {}
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<never>> {
+    if (this.ended) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+      this.pull();
+    });
+  }
+
+  async return(): Promise<IteratorResult<never>> {
+    this.free();
+    await this.source.return?.();
+    this.finish();
+    return { value: undefined, done: true };
+  }
+
+  async throw(error: unknown): Promise<IteratorResult<never>> {
+    await this.return();
+    throw error;
+  }
+
+  private pull() {
+    if (this.ended) return;
+    try {
+      this.source.next().then(this.onStep, this.onError);
+    } catch (error) {
+      this.finish(error);
     }
-  });
+  }
+
+  private step(step: IteratorResult<ExecutionResult>) {
+    if (this.ended) return;
+    if (step.done) return this.finish();
+    if (this.socket.readyState !== WebSocket.OPEN || !(this.id in this.open)) return this.pull();
+    const frame = nextFrame(this.id, step.value);
+    if (this.socket.bufferedAmount < SOCKET_HIGH_WATER) {
+      this.socket.send(frame);
+      return this.pull();
+    }
+    this.socket.send(frame, (error) => (error ? this.finish(error) : this.pull()));
+  }
+
+  private free() {
+    const release = this.release;
+    this.release = undefined;
+    release?.();
+  }
+
+  private finish(error?: unknown) {
+    this.free();
+    this.ended = true;
+    const waiting = this.waiting;
+    this.waiting = null;
+    if (!waiting) return;
+    if (error === undefined) waiting.resolve({ value: undefined, done: true });
+    else waiting.reject(error);
+  }
 }
 
 const healthRoute: RouteHandler = async (req, res, app) => {

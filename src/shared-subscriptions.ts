@@ -111,49 +111,52 @@ function resultVariables(
   return shareable ? [...names].sort() : null;
 }
 
-/**
- * An async iterator whose values come from `next`, and whose return() and
- * throw() close `source` at once (a client's `complete` or a closed socket
- * must release the subscription's listener without waiting for an event).
- */
-export function closingIterator<T, U>(
-  source: AsyncIterator<T>,
-  next: () => Promise<IteratorResult<U>>,
-): AsyncIterableIterator<U> {
-  const close = async (): Promise<IteratorResult<U>> => {
-    await source.return?.();
-    return { value: undefined, done: true };
-  };
-  return {
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-    next,
-    return: close,
-    async throw(error: unknown) {
-      await close();
-      throw error;
-    },
-  };
-}
+const done = (): IteratorResult<never> => ({ value: undefined, done: true });
 
-/** A mapped async iterator that passes return() through to its source at once. */
-function mapStream<T, U>(
-  source: AsyncIterator<T>,
-  map: (value: T) => MaybePromise<U>,
-  mapError: (error: unknown) => unknown,
-): AsyncIterableIterator<U> {
-  return closingIterator(source, async (): Promise<IteratorResult<U>> => {
-    let step: IteratorResult<T>;
-    try {
-      step = await source.next();
-    } catch (error) {
-      throw mapError(error);
-    }
-    if (step.done) return { value: undefined, done: true };
-    const value: U = await map(step.value);
-    return { value, done: false };
-  });
+/**
+ * A subscriber's results: each event of `source` executed through `share`,
+ * and return() passed to the source at once. A class with prototype methods
+ * and no async function, because one exists per idle subscriber for as long
+ * as it stays subscribed: waiting here costs one pending promise, not a
+ * suspended async frame and a set of closures (docs/performance.md, memory
+ * per idle subscription).
+ */
+class SharedResults implements AsyncIterableIterator<ExecutionResult> {
+  constructor(
+    private readonly source: AsyncIterator<unknown>,
+    private readonly share: (args: ExecutionArgs, key: string, event: unknown) => MaybePromise<ExecutionResult>,
+    private readonly args: ExecutionArgs,
+    private readonly key: string,
+    private readonly operation: OperationDefinitionNode,
+  ) {}
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<ExecutionResult>> {
+    return this.source.next().then(
+      (step) =>
+        step.done
+          ? done()
+          : Promise.resolve(this.share(this.args, this.key, step.value)).then((value) => ({ value, done: false })),
+      (error: unknown) => {
+        // As @graphql-tools/executor reports a failing source stream.
+        const original = error instanceof Error ? error : new Error(String(error));
+        throw new GraphQLError(original.message, { originalError: original, nodes: [this.operation] });
+      },
+    );
+  }
+
+  async return(): Promise<IteratorResult<ExecutionResult>> {
+    await this.source.return?.();
+    return done();
+  }
+
+  async throw(error: unknown): Promise<IteratorResult<ExecutionResult>> {
+    await this.return();
+    throw error;
+  }
 }
 
 /**
@@ -241,14 +244,12 @@ export function useSharedSubscriptionExecution<C>(
     }
     const source = await createSourceEventStream(args);
     if (!(Symbol.asyncIterator in source)) return source; // { errors }: the subscribe resolver refused
-    return mapStream(
+    return new SharedResults(
       (source as AsyncIterable<unknown>)[Symbol.asyncIterator](),
-      (event) => executeShared(args, key, event),
-      // As @graphql-tools/executor reports a failing source stream.
-      (error) => {
-        const original = error instanceof Error ? error : new Error(String(error));
-        return new GraphQLError(original.message, { originalError: original, nodes: [operation] });
-      },
+      executeShared,
+      args,
+      key,
+      operation,
     );
   }
 

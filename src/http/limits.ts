@@ -119,16 +119,17 @@ export function wsSubscriptionLimits(counter: SubscriptionCounter) {
       (args.contextValue as Record<symbol, unknown>)[COUNTED] = true;
       return undefined;
     },
-    /** The operation's result, its slot tied to the stream's end (or given back now when it is no stream). */
-    hold<T>(args: object, result: T): T {
+    /**
+     * The operation's slot, to give back when its result stream ends, fails or is closed (the caller's stream calls
+     * it); given back now when the result is no stream. Undefined when the operation holds none.
+     */
+    take(args: object, result: unknown): Release | undefined {
       const release = byArgs.get(args);
-      if (!release) return result;
+      if (!release) return undefined;
       byArgs.delete(args);
-      if (!isAsyncIterable(result)) {
-        release();
-        return result;
-      }
-      return releasing(result, release) as T;
+      if (isAsyncIterable(result)) return release;
+      release();
+      return undefined;
     },
     /** The socket closed: every slot it still holds (streams closing right now included). */
     closed(socketCtx: object) {
