@@ -22,6 +22,7 @@ import { Unauthenticated } from './store/errors.js';
 import { createOriginPolicy, isLoopbackHost, useCsrfHeader } from './http/origin.js';
 import { useStreamingUploads } from './files/multipart.js';
 import { nextFrame, useSharedSubscriptionExecution } from './shared-subscriptions.js';
+import { isPrivateEvent } from './events/bus.js';
 import { GRAPHIQL_TABS, renderLocalGraphiQL, serveGraphiQLAsset } from './web/graphiql.js';
 import { applyRequestTimeouts, limitPlugins, wsSubscriptionLimits } from './http/limits.js';
 import { drainServer, trackRequests } from './shutdown.js';
@@ -152,6 +153,7 @@ export function createGraphQLHandler(app: App, persistedDocuments = persistedDoc
       useSharedSubscriptionExecution<Context>({
         rootFields: ['sessionEvents', 'sessionListEvents'],
         contextKey: (ctx) => (ctx.viewer ? JSON.stringify(ctx.viewer) : null),
+        shareable: (event) => !isPrivateEvent(event),
       }),
       // Share tokens live in the URL hash; never leak a page URL through Referer.
       // No other site may frame GraphiQL (a framed page with a prefilled ?query= is one click from running it).

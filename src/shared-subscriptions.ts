@@ -52,6 +52,8 @@ export interface SharedSubscriptionOptions<C> {
   contextKey(context: C): string | null;
   /** Events whose results are kept for late subscribers (oldest dropped first). */
   maxEvents?: number;
+  /** Whether an event may reach more than one subscriber (default: all do); others are executed and not kept. */
+  shareable?(event: unknown): boolean;
 }
 
 export interface SharedSubscriptionStats {
@@ -110,6 +112,9 @@ function resultVariables(
   root(operation.selectionSet);
   return shareable ? [...names].sort() : null;
 }
+
+/** Share keys kept for interning; past this many the table starts over (live subscribers keep theirs). */
+const MAX_INTERNED_KEYS = 10_000;
 
 const done = (): IteratorResult<never> => ({ value: undefined, done: true });
 
@@ -174,6 +179,7 @@ export function useSharedSubscriptionExecution<C>(
   let nextDocumentId = 1;
   /** event object → share key → result; insertion-ordered, the oldest events dropped first */
   const results = new Map<object, Map<string, MaybePromise<ExecutionResult>>>();
+  const keys = new Map<string, string>();
 
   function shareKey(args: ExecutionArgs, operation: OperationDefinitionNode): string | null {
     const contextKey = options.contextKey(args.contextValue as C);
@@ -191,7 +197,19 @@ export function useSharedSubscriptionExecution<C>(
     const raw = (args.variableValues ?? {}) as Record<string, unknown>;
     const values: Record<string, unknown> = {};
     for (const name of names) if (Object.prototype.hasOwnProperty.call(raw, name)) values[name] = raw[name];
-    return `${documentId}\u0000${operationName}\u0000${JSON.stringify(values)}\u0000${contextKey}`;
+    return intern(`${documentId}\u0000${operationName}\u0000${JSON.stringify(values)}\u0000${contextKey}`);
+  }
+
+  /**
+   * One copy of each key: subscribers that share results keep the same string (a key is built from several
+   * parts, and each subscriber would otherwise keep its own copy and the pieces it was joined from).
+   */
+  function intern(key: string): string {
+    const known = keys.get(key);
+    if (known !== undefined) return known;
+    if (keys.size >= MAX_INTERNED_KEYS) keys.clear();
+    keys.set(key, key);
+    return key;
   }
 
   function run(args: ExecutionArgs, event: unknown): MaybePromise<ExecutionResult> {
@@ -210,7 +228,7 @@ export function useSharedSubscriptionExecution<C>(
   }
 
   function executeShared(args: ExecutionArgs, key: string, event: unknown): MaybePromise<ExecutionResult> {
-    if (typeof event !== 'object' || event === null) return run(args, event);
+    if (typeof event !== 'object' || event === null || options.shareable?.(event) === false) return run(args, event);
     let byKey = results.get(event);
     if (!byKey) {
       results.set(event, (byKey = new Map()));

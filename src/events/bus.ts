@@ -464,6 +464,13 @@ export function sessionEventStream(
   return new SessionEventStream(bus, sessionId, after ?? null, bufferSize);
 }
 
+/** Events made for one subscriber (an EventsReset), never delivered to another. */
+const privateEvents = new WeakSet<object>();
+
+/** Whether the event was made for one subscriber only, so executing it once for many is pointless. */
+export const isPrivateEvent = (event: unknown): boolean =>
+  typeof event === 'object' && event !== null && privateEvents.has(event);
+
 const FELL_BEHIND = 'Subscriber fell too far behind: resubscribe with `after` to resume';
 
 class SessionEventStream implements AsyncIterableIterator<SessionEvent> {
@@ -506,7 +513,11 @@ class SessionEventStream implements AsyncIterableIterator<SessionEvent> {
       return Promise.reject(error);
     }
     if (this.closed) return Promise.resolve({ value: undefined, done: true });
-    return new Promise((resolve, reject) => this.readers.push({ resolve, reject }));
+    // A new array of exactly the readers: push would grow the backing store to 17 slots, kept for as long as the
+    // subscriber stays idle.
+    return new Promise((resolve, reject) => {
+      this.readers = this.readers.length === 0 ? [{ resolve, reject }] : [...this.readers, { resolve, reject }];
+    });
   }
 
   return(): Promise<IteratorResult<SessionEvent>> {
@@ -574,6 +585,8 @@ class SessionEventStream implements AsyncIterableIterator<SessionEvent> {
       at: new Date().toISOString(),
     } as SessionEvent;
     this.last = null;
+    // This subscriber's alone: its result is not kept for sharing (useSharedSubscriptionExecution's `shareable`).
+    privateEvents.add(event);
     this.deliver(event);
   }
 

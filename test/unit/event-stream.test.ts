@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { compareEventIds, MemoryEventBus, RedisEventBus, sessionEventStream } from '../../src/events/bus.js';
+import {
+  compareEventIds,
+  isPrivateEvent,
+  MemoryEventBus,
+  RedisEventBus,
+  sessionEventStream,
+} from '../../src/events/bus.js';
 import type { SessionEvent } from '../../src/events/types.js';
 
 describe('session event stream', () => {
@@ -151,6 +157,8 @@ describe('resume across a restart or a trim', () => {
           'TextDelta:new:hi',
         ]);
         expect(first[0]!.eventId).toBe(`${bus.epoch}-0`);
+        // The reset is this subscriber's alone (not kept for sharing); the bus's events are shared.
+        expect([...first, ...rest].map(isPrivateEvent)).toEqual([true, false, false, false]);
         await stream.return!();
       }
     },

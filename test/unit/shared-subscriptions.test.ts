@@ -18,7 +18,7 @@ interface Ctx {
 type Listener = (event: { text: string }) => void;
 
 /** A tiny schema: one event type with a viewer-dependent field and an argument-dependent field that can fail. */
-function setup() {
+function setup(shareable?: (event: unknown) => boolean) {
   const listeners = new Set<Listener>();
   const Event = new GraphQLObjectType<{ text: string }, Ctx>({
     name: 'Event',
@@ -72,7 +72,11 @@ function setup() {
       },
     }),
   });
-  const plugin = useSharedSubscriptionExecution<Ctx>({ rootFields: ['events'], contextKey: (ctx) => ctx.viewer });
+  const plugin = useSharedSubscriptionExecution<Ctx>({
+    rootFields: ['events'],
+    contextKey: (ctx) => ctx.viewer,
+    shareable,
+  });
   const yoga = createYoga<Record<string, unknown>, Ctx>({ schema, plugins: [plugin] });
   const subscribe = async (query: string, variables: Record<string, unknown>, viewer: string | null) => {
     const { subscribe: run, parse: parseDoc } = yoga.getEnveloped({});
@@ -94,6 +98,7 @@ function setup() {
   const publish = (text: string) => {
     const event = { text }; // one object for every subscriber, as the bus does
     for (const listener of listeners) listener(event);
+    return event;
   };
   return { plugin, subscribe, publish };
 }
@@ -118,6 +123,20 @@ describe('shared subscription execution', () => {
     expect(results[1]![0]).toBe(results[0]![0]);
     expect(results[2]![1]).toBe(results[0]![1]);
     expect(plugin.stats).toEqual({ executions: 2, shared: 4 });
+  });
+
+  it('does not keep the result of an event that is not shareable (one made for a single subscriber)', async () => {
+    const own = new WeakSet<object>();
+    const { plugin, subscribe, publish } = setup((event) => !own.has(event as object));
+    const subs = await Promise.all([subscribe(Q, { times: 1 }, 'ann'), subscribe(Q, { times: 1 }, 'ann')]);
+    publish('shared');
+    own.add(publish('private'));
+    const results = await Promise.all(subs.map(async (s) => [await s.next(), await s.next()]));
+    expect(results[1]![0]).toBe(results[0]![0]);
+    // Executed for each subscriber, equal but not the same object: nothing was cached for it.
+    expect(results[1]![1]).toEqual({ data: { events: { text: 'private', viewer: 'ann', repeat: 'private' } } });
+    expect(results[1]![1]).not.toBe(results[0]![1]);
+    expect(plugin.stats).toEqual({ executions: 3, shared: 1 });
   });
 
   it(
