@@ -12,10 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../src/app.js';
 import type { Database } from '../src/db/client.js';
 import { SearchService } from '../src/search/service.js';
-import { createGraphQLHandler } from '../src/server.js';
 import { SearchStore } from '../src/store/search.js';
 import { ListCountFragmentDocument, ListCountPageCountedDocument, ListCountPageDocument } from './generated/graphql.js';
-import { createTestDatabase, dbKind, type SendGql, queryText, testConfig } from './support/harness.js';
+import { createTestDatabase, dbKind, gqlFor, type SendGql, testConfig } from './support/harness.js';
 import { captureStatements, type StatementCapture } from './support/statements.js';
 
 let app: App;
@@ -33,15 +32,7 @@ beforeAll(async () => {
   capture = captureStatements(opened.db);
   db = capture.db;
   app = await createApp(testConfig(), { db });
-  const yoga = createGraphQLHandler(app);
-  gql = (async (document: Parameters<typeof queryText>[0], variables: Record<string, unknown> = {}) =>
-    (
-      await yoga.fetch('http://test/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: queryText(document), variables }),
-      })
-    ).json()) as SendGql;
+  gql = gqlFor(app);
   for (let i = 0; i < 5; i++) {
     const created = await app.sessions.create(viewer, { name: `counted ${i}` });
     await app.store.append(created.id, [{ role: 'user', content: `countword ${i}` } as never]);

@@ -18,9 +18,8 @@ import type { Viewer } from '../src/auth/policy.js';
 import type { Database } from '../src/db/client.js';
 import { MIGRATIONS_DIR, migrate } from '../src/db/migrate.js';
 import { COMPACT_DELTAS } from '../src/store/sessions.js';
-import { createGraphQLHandler } from '../src/server.js';
 import { ListCountPageCountedDocument } from './generated/graphql.js';
-import { createTestDatabase, dbKind, type SendGql, queryText, testConfig } from './support/harness.js';
+import { createTestDatabase, dbKind, gqlFor, type SendGql, testConfig } from './support/harness.js';
 import { captureStatements, type StatementCapture } from './support/statements.js';
 
 let app: App;
@@ -46,15 +45,7 @@ beforeAll(async () => {
   capture = captureStatements(opened.db);
   db = capture.db;
   app = await createApp(testConfig(), { db });
-  const yoga = createGraphQLHandler(app);
-  gql = (async (document: Parameters<typeof queryText>[0], variables: Record<string, unknown> = {}) =>
-    (
-      await yoga.fetch('http://test/graphql', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ query: queryText(document), variables }),
-      })
-    ).json()) as SendGql;
+  gql = gqlFor(app);
   const base = await db.prisma.profile.findFirstOrThrow();
   otherProfile = (
     await db.prisma.profile.create({

@@ -104,15 +104,10 @@ export interface GqlResult<T> {
   errors?: { message: string; extensions?: { code?: string }; path?: unknown[] }[];
 }
 
-export async function createTestApp(
-  overrides: Partial<Config> = {},
-  options: Parameters<typeof createTestDatabase>[0] = {},
-  appOptions: Omit<AppOptions, 'db'> = {},
-): Promise<TestContext> {
-  const { db, drop } = await createTestDatabase(options);
-  const app = await createApp(testConfig(overrides), { ...appOptions, db });
+/** A SendGql over the app's GraphQL handler, in process (no socket). */
+export function gqlFor(app: App): SendGql {
   const yoga = createGraphQLHandler(app);
-  const gql: SendGql = async (
+  return async (
     query: string | TypedDocumentNode<unknown, never>,
     variables: Record<string, unknown> = {},
     token?: string,
@@ -124,6 +119,16 @@ export async function createTestApp(
     });
     return (await response.json()) as GqlResult<never>;
   };
+}
+
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  options: Parameters<typeof createTestDatabase>[0] = {},
+  appOptions: Omit<AppOptions, 'db'> = {},
+): Promise<TestContext> {
+  const { db, drop } = await createTestDatabase(options);
+  const app = await createApp(testConfig(overrides), { ...appOptions, db });
+  const gql = gqlFor(app);
   return {
     app,
     gql,
