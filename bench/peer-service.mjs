@@ -16,7 +16,10 @@ const { startServer } = await import('../dist/server.js');
 const { appRoutes } = await import('../dist/routes.js');
 
 const databaseUrl = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/chat_bench';
-const config = loadConfig({}, { databaseUrl, logLevel: 'silent', port: 0, titleGenerationEnabled: false });
+// HTTP_FAST_PATH=false serves every request through Yoga (to compare with the JSON fast path).
+const httpFastPath = process.env.HTTP_FAST_PATH !== 'false';
+const overrides = { databaseUrl, logLevel: 'silent', port: 0, titleGenerationEnabled: false, httpFastPath };
+const config = loadConfig({}, overrides);
 const app = await createApp(config);
 const server = await startServer(app, { routes: appRoutes(app) });
 console.log(`LISTENING ${server.url}/graphql`);

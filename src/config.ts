@@ -102,6 +102,11 @@ const settings = {
     "Persisted operations (the web client's manifest, web/dist/persisted-documents.json): off = any document; " +
       'allow = persisted ids and any document; only = persisted ids alone (PERSISTED_QUERY_ONLY otherwise)',
   ],
+  httpFastPath: [
+    bool,
+    'true',
+    'Serve plain JSON queries (POST, application/json) on node:http directly; false sends every request through Yoga',
+  ],
 
   ollamaHost: [z.string().url(), 'http://127.0.0.1:11434', 'Ollama server'],
   ollamaNumCtx: [int(256), '8192', 'Context window of profiles that set none'],

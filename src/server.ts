@@ -28,6 +28,7 @@ import { applyRequestTimeouts, limitPlugins, wsSubscriptionLimits } from './http
 import { drainServer, trackRequests } from './shutdown.js';
 import { connectionCap } from './http/connections.js';
 import { ErrorCode } from './domain/error-codes.js';
+import { jsonFastPath, RESPONSE_HEADERS } from './http/json-fast-path.js';
 import { loadPersistedDocuments, persistedOperationsPlugins, resolveSocketOperation } from './http/persisted.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, app: App) => Promise<boolean>;
@@ -155,13 +156,10 @@ export function createGraphQLHandler(app: App, persistedDocuments = persistedDoc
         contextKey: (ctx) => (ctx.viewer ? JSON.stringify(ctx.viewer) : null),
         shareable: (event) => !isPrivateEvent(event),
       }),
-      // Share tokens live in the URL hash; never leak a page URL through Referer.
-      // No other site may frame GraphiQL (a framed page with a prefilled ?query= is one click from running it).
+      // No Referer, no framing (RESPONSE_HEADERS says why); the JSON fast path sets the same.
       {
         onResponse: ({ response }) => {
-          response.headers.set('referrer-policy', 'no-referrer');
-          response.headers.set('x-frame-options', 'DENY');
-          response.headers.set('content-security-policy', "frame-ancestors 'none'");
+          for (const [name, value] of Object.entries(RESPONSE_HEADERS)) response.headers.set(name, value);
         },
       },
     ],
@@ -201,6 +199,10 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
   const origins = createOriginPolicy(app.config);
   const persistedDocuments = persistedDocumentsFor(app);
   const yoga = createGraphQLHandler(app, persistedDocuments);
+  // Plain JSON queries skip Yoga's fetch layer (src/http/json-fast-path.ts); everything else is Yoga's.
+  const fast = app.config.httpFastPath
+    ? jsonFastPath(yoga, { persisted: app.config.persistedOperations, bodyIdleMs: app.config.requestBodyTimeoutMs })
+    : null;
   const routes = [healthRoute, ...(app.config.graphiql ? [serveGraphiQLAsset] : []), ...(options.routes ?? [])];
   const server = createServer(async (req, res) => {
     // Only origin-form targets (`/path`): an absolute-form URL would reach the URL parser of the fetch layer.
@@ -212,6 +214,7 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
     try {
       if (origins.handle(req, res)) return;
       for (const route of routes) if (await route(req, res, app)) return;
+      if (fast && (await fast.handle(req, res))) return;
       await yoga.handle(req, res);
     } catch (error) {
       app.log.error({ err: error }, 'request failed');

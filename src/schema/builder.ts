@@ -126,10 +126,17 @@ export const builder = new SchemaBuilder<{
 
 // graphql-scalars' DateTime (RFC 3339, with a zone; a Date or a date-time string out) and JSON (variables inside
 // literals included), under this API's descriptions and without a @specifiedBy the contract does not declare.
+const dateTime = DateTimeResolver.toConfig();
 builder.addScalarType(
   'DateTime',
   new GraphQLScalarType({
-    ...DateTimeResolver.toConfig(),
+    ...dateTime,
+    // The same checks, answered as the ISO string a Date serializes to in JSON: a result holding Date objects makes
+    // JSON.stringify call toJSON on each and leave V8's fast serializer (3-4x slower on a history page).
+    serialize: (value) => {
+      const serialized = dateTime.serialize(value);
+      return serialized instanceof Date ? serialized.toISOString() : serialized;
+    },
     description: 'ISO-8601 UTC timestamp',
     specifiedByURL: null,
   }),

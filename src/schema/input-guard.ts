@@ -40,13 +40,19 @@ function findInValue(value: unknown, path: string): { path: string; text: string
   return null;
 }
 
+/** Documents already checked (parsed documents are cached and reused, so each is visited once). */
+const checkedDocuments = new WeakMap<DocumentNode, string | null>();
+
 function findInDocument(document: DocumentNode): string | null {
+  const known = checkedDocuments.get(document);
+  if (known !== undefined) return known;
   let found: string | null = null;
   visit(document, {
     [Kind.STRING]: (node) => {
       if (found === null && badText(node.value)) found = node.value;
     },
   });
+  checkedDocuments.set(document, found);
   return found;
 }
 

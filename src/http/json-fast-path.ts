@@ -1,0 +1,352 @@
+/**
+ * The hot path of the HTTP endpoint: a `POST /graphql` query sent as JSON,
+ * answered as JSON, on node:http's request and response without the fetch
+ * layer (no Request, Headers, URL or Response objects, no per-request hook
+ * chain of Yoga's HTTP stage). Everything GraphQL still goes through Yoga's
+ * envelop (`getEnveloped`): the parse and validation caches, graphql-armor's
+ * limits, the introspection rule, the context (credentials → viewer),
+ * execution with every onExecute plugin (masked errors, well-formed text),
+ * so an operation gets the same answer on both paths.
+ *
+ * Only the ordinary case is taken here; anything else is handed to Yoga
+ * unchanged, before anything has run (the body already read is handed with
+ * it): another method, path, content type or encoding, a body not yet
+ * received whole (the idle guard of src/http/limits.ts then applies), a body
+ * that is not a plain `{ query, variables?, operationName?, extensions? }`,
+ * persisted operations, an Accept header Yoga would not answer with JSON, a
+ * parse or validation error, a context that throws (bad credentials), a
+ * mutation or subscription, `@defer`/`@stream`, and an execution that throws.
+ * A result with errors or extensions is answered by Yoga's own
+ * `processRegularResult` (status codes, `extensions.http`, internals
+ * stripped); a plain result is written directly, with the headers Yoga's
+ * answer carries.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type DocumentNode, type ExecutionResult, getOperationAST, Kind, visit, BREAK } from 'graphql';
+import { processRegularResult } from 'graphql-yoga';
+import { requestTimeoutError } from './limits.js';
+import type { PersistedMode } from './persisted.js';
+
+/** Headers every GraphQL answer carries (the Yoga plugin in server.ts sets the same). */
+export const RESPONSE_HEADERS: Readonly<Record<string, string>> = {
+  // Share tokens live in the URL hash; never leak a page URL through Referer.
+  'referrer-policy': 'no-referrer',
+  // No other site may frame GraphiQL (a framed page with a prefilled ?query= is one click from running it).
+  'x-frame-options': 'DENY',
+  'content-security-policy': "frame-ancestors 'none'",
+};
+
+/** Bodies above this go through Yoga (its limits and messages apply); a query document is far smaller. */
+const MAX_FAST_BODY = 1 << 20;
+
+/** What the fast path needs of a Yoga instance. */
+export interface EnvelopedSource {
+  graphqlEndpoint: string;
+  fetchAPI: { Response: typeof Response };
+  // biome-ignore lint/suspicious/noExplicitAny: Yoga's getEnveloped is typed over its own context generics.
+  getEnveloped(initialContext: Record<string, unknown>): any;
+}
+
+interface Params {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+type Answer = 'served' | 'fallback';
+
+/**
+ * The media type Yoga's result processors pick for a plain (non-stream) result of a request with this Accept header,
+ * when it is the JSON processor; null when Yoga would answer otherwise (SSE, multipart, 406). The same walk as Yoga's
+ * `useResultProcessors` (the last match wins), kept in a small map per distinct header.
+ */
+const PROCESSORS: { json: boolean; mediaTypes: string[] }[] = [
+  { json: false, mediaTypes: ['text/event-stream'] },
+  { json: false, mediaTypes: ['multipart/mixed'] },
+  { json: true, mediaTypes: ['application/graphql-response+json', 'application/json'] },
+];
+
+function matches(processorType: string, requested: string): boolean {
+  const [processorMain, processorSub] = processorType.split('/');
+  const [main, sub] = requested.split('/');
+  return (main === '*' || main === processorMain) && (sub === '*' || sub === processorSub);
+}
+
+function negotiate(accept: string): string | null {
+  const requested: string[] = [];
+  for (const entry of accept.replace(/\s/g, '').toLowerCase().split(',')) {
+    const [mediaType, ...params] = entry.split(';');
+    if (mediaType === undefined) continue;
+    const charset = params.find((p) => p.includes('charset=')) ?? 'charset=utf-8';
+    if (charset === 'charset=utf-8') requested.push(mediaType);
+  }
+  requested.reverse();
+  let chosen: { json: boolean; mediaType: string } | null = null;
+  for (const processor of PROCESSORS)
+    for (const asked of requested)
+      for (const mediaType of processor.mediaTypes)
+        if (matches(mediaType, asked)) chosen = { json: processor.json, mediaType };
+  return chosen?.json ? chosen.mediaType : null;
+}
+
+const negotiated = new Map<string, string | null>();
+
+export function jsonMediaType(accept: string | undefined): string | null {
+  const key = accept ?? '*/*';
+  let found = negotiated.get(key);
+  if (found === undefined) {
+    found = negotiate(key);
+    if (negotiated.size >= 256) negotiated.clear();
+    negotiated.set(key, found);
+  }
+  return found;
+}
+
+/** The declared body length when this path may read the body (Content-Length, nothing chunked, not too large). */
+function declaredLength(req: IncomingMessage): number | null {
+  const declared = req.headers['content-length'];
+  if (declared === undefined || req.headers['transfer-encoding'] !== undefined || !/^\d+$/.test(declared)) return null;
+  const length = Number(declared);
+  return length > 0 && length <= MAX_FAST_BODY ? length : null;
+}
+
+/**
+ * The body: at once when Node already holds all of it (the usual small request, read with its headers), else as it
+ * arrives, with the idle rule of src/http/limits.ts (no byte for `idleMs` while waiting: 'timeout'). 'gone' when the
+ * client went away before sending it all.
+ */
+function readBody(req: IncomingMessage, length: number, idleMs: number): Buffer | Promise<Buffer | 'timeout' | 'gone'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  if (!req.readableFlowing && req.readableLength >= length) {
+    for (let chunk = req.read() as Buffer | null; chunk !== null; chunk = req.read() as Buffer | null) {
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+    if (size === length) return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+  }
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const done = (answer: Buffer | 'timeout' | 'gone') => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onClose);
+      resolve(answer);
+    };
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => done('timeout'), idleMs);
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      arm();
+    };
+    const onEnd = () => done(size === length ? Buffer.concat(chunks, size) : 'gone');
+    const onGone = () => done('gone');
+    const onClose = () => {
+      if (!req.complete) done('gone');
+    };
+    req.on('data', onData).on('end', onEnd).on('error', onGone).on('close', onClose);
+    arm();
+  });
+}
+
+const PARAM_KEYS = new Set(['query', 'variables', 'operationName', 'extensions']);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The request's GraphQL parameters when they are the plain shape this path takes. */
+function plainParams(body: unknown, persisted: PersistedMode): Params | null {
+  if (!isPlainObject(body)) return null;
+  for (const key in body) if (!PARAM_KEYS.has(key)) return null;
+  const { query, variables, operationName, extensions } = body;
+  if (typeof query !== 'string') return null;
+  if (variables !== undefined && variables !== null && !isPlainObject(variables)) return null;
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return null;
+  if (extensions !== undefined && (persisted !== 'off' || (extensions !== null && !isPlainObject(extensions))))
+    return null;
+  return body as unknown as Params;
+}
+
+/** Whether a document uses `@defer` or `@stream` (Yoga's executor answers those incrementally). */
+function usesIncremental(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    [Kind.DIRECTIVE]: (node) => {
+      if (node.name.value !== 'defer' && node.name.value !== 'stream') return undefined;
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
+}
+
+/**
+ * What this path knows of a query text: its document, or null when it is not for this path (a parse or validation
+ * error, `@defer`/`@stream`: Yoga answers those). Parsing and validation run through the envelop hooks (armor's
+ * limits, the introspection rule, Yoga's caches) and depend on the text alone, so they run once per text.
+ */
+interface KnownDocument {
+  document: DocumentNode | null;
+  /** operation name → whether it names a query */
+  queries: Map<string | null, boolean>;
+}
+
+const MAX_KNOWN_DOCUMENTS = 1000;
+
+function isAsyncIterable(value: unknown): boolean {
+  return typeof Object(value)[Symbol.asyncIterator] === 'function';
+}
+
+/** Headers of the incoming request through the one method resolvers' context building reads. */
+function headersOf(req: IncomingMessage) {
+  return {
+    get(name: string): string | null {
+      const value = req.headers[name.toLowerCase()];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+    has(name: string): boolean {
+      return req.headers[name.toLowerCase()] !== undefined;
+    },
+  };
+}
+
+export interface JsonFastPath {
+  /**
+   * Serves the request and answers true, or answers false for Yoga to serve it (with the body, if it was read, left
+   * on `req.body`, where Yoga's Node adapter takes it from).
+   */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+}
+
+export interface JsonFastPathOptions {
+  persisted: PersistedMode;
+  /** REQUEST_BODY_TIMEOUT_MS: a body that sends nothing for this long is answered 408, as Yoga's guard answers */
+  bodyIdleMs: number;
+}
+
+export function jsonFastPath(yoga: EnvelopedSource, options: JsonFastPathOptions): JsonFastPath {
+  const endpoint = yoga.graphqlEndpoint;
+
+  const known = new Map<string, KnownDocument>();
+
+  /** The query text's entry, parsing and validating it on first sight (the envelop of this request runs them). */
+  // biome-ignore lint/suspicious/noExplicitAny: see EnvelopedSource.
+  function knownDocument(query: string, enveloped: any): KnownDocument {
+    let entry = known.get(query);
+    if (entry) return entry;
+    let document: DocumentNode | null = null;
+    try {
+      const parsed: DocumentNode = enveloped.parse(query);
+      if (!usesIncremental(parsed) && enveloped.validate(enveloped.schema, parsed).length === 0) document = parsed;
+    } catch {
+      document = null;
+    }
+    entry = { document, queries: new Map() };
+    if (known.size >= MAX_KNOWN_DOCUMENTS) known.delete(known.keys().next().value as string);
+    known.set(query, entry);
+    return entry;
+  }
+
+  function isQuery(entry: KnownDocument, operationName: string | null): boolean {
+    let query = entry.queries.get(operationName);
+    if (query === undefined) {
+      query = getOperationAST(entry.document!, operationName)?.operation === 'query';
+      entry.queries.set(operationName, query);
+    }
+    return query;
+  }
+
+  async function run(req: IncomingMessage, res: ServerResponse, params: Params, mediaType: string): Promise<Answer> {
+    const request = { method: 'POST', headers: headersOf(req) };
+    const enveloped = yoga.getEnveloped({ req, res, request, params });
+    const entry = knownDocument(params.query, enveloped);
+    const operationName = params.operationName ?? null;
+    if (!entry.document || !isQuery(entry, operationName)) return 'fallback';
+    let contextValue: unknown;
+    try {
+      contextValue = await enveloped.contextFactory();
+    } catch {
+      return 'fallback';
+    }
+    let result: ExecutionResult;
+    try {
+      result = await enveloped.execute({
+        schema: enveloped.schema,
+        document: entry.document,
+        contextValue,
+        variableValues: params.variables ?? undefined,
+        operationName: operationName ?? undefined,
+      });
+    } catch {
+      // A query that threw (not a field error: those are in the result) is run again by Yoga for its error answer.
+      return 'fallback';
+    }
+    if (isAsyncIterable(result)) {
+      await (result as unknown as AsyncIterator<unknown>).return?.();
+      return 'fallback';
+    }
+    if (result.errors?.length || result.extensions) {
+      await sendResponse(res, processRegularResult(result, yoga.fetchAPI as never, mediaType));
+      return 'served';
+    }
+    const body = (result as { stringify?: (r: unknown) => string }).stringify?.(result) ?? JSON.stringify(result);
+    res.writeHead(200, {
+      'content-type': `${mediaType}; charset=utf-8`,
+      'content-length': Buffer.byteLength(body),
+      ...RESPONSE_HEADERS,
+    });
+    res.end(body);
+    return 'served';
+  }
+
+  return {
+    async handle(req, res) {
+      if (req.method !== 'POST' || req.url !== endpoint || options.persisted === 'only') return false;
+      const type = req.headers['content-type'];
+      if (type !== 'application/json' && type?.toLowerCase().replace(/\s/g, '') !== 'application/json;charset=utf-8')
+        return false;
+      if (req.headers['content-encoding'] !== undefined) return false;
+      const mediaType = jsonMediaType(req.headers.accept);
+      if (mediaType === null) return false;
+      const length = declaredLength(req);
+      if (length === null) return false;
+      const raw = await readBody(req, length, options.bodyIdleMs);
+      if (raw === 'gone') {
+        res.destroy();
+        return true;
+      }
+      if (raw === 'timeout') {
+        // As Yoga's body guard answers (408, the connection closed), in the media type the client asked for.
+        await sendResponse(
+          res,
+          processRegularResult({ errors: [requestTimeoutError()] }, yoga.fetchAPI as never, mediaType),
+        );
+        return true;
+      }
+      let params: Params | null = null;
+      try {
+        params = plainParams(JSON.parse(raw.toString('utf8')), options.persisted);
+      } catch {
+        params = null;
+      }
+      if (params && (await run(req, res, params, mediaType)) === 'served') return true;
+      (req as IncomingMessage & { body?: Buffer }).body = raw;
+      return false;
+    },
+  };
+}
+
+/** Writes a fetch Response (Yoga's answer for a result with errors) to the Node response. */
+async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
+  const body = await response.text();
+  const headers: Record<string, string> = { ...RESPONSE_HEADERS };
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  headers['content-length'] = String(Buffer.byteLength(body));
+  res.writeHead(response.status, headers);
+  res.end(body);
+}
