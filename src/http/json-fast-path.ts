@@ -190,11 +190,11 @@ function usesIncremental(document: DocumentNode): boolean {
  */
 interface KnownDocument {
   document: DocumentNode | null;
-  /** operation name → whether it names a query */
-  queries: Map<string | null, boolean>;
 }
 
+/** Texts remembered (first in, first out), and the longest remembered: a longer one is Yoga's to answer. */
 const MAX_KNOWN_DOCUMENTS = 1000;
+const MAX_KNOWN_TEXT = 16 * 1024;
 
 function isAsyncIterable(value: unknown): boolean {
   return typeof Object(value)[Symbol.asyncIterator] === 'function';
@@ -244,27 +244,19 @@ export function jsonFastPath(yoga: EnvelopedSource, options: JsonFastPathOptions
     } catch {
       document = null;
     }
-    entry = { document, queries: new Map() };
+    entry = { document };
     if (known.size >= MAX_KNOWN_DOCUMENTS) known.delete(known.keys().next().value as string);
     known.set(query, entry);
     return entry;
   }
 
-  function isQuery(entry: KnownDocument, operationName: string | null): boolean {
-    let query = entry.queries.get(operationName);
-    if (query === undefined) {
-      query = getOperationAST(entry.document!, operationName)?.operation === 'query';
-      entry.queries.set(operationName, query);
-    }
-    return query;
-  }
-
   async function run(req: IncomingMessage, res: ServerResponse, params: Params, mediaType: string): Promise<Answer> {
     const request = { method: 'POST', headers: headersOf(req) };
     const enveloped = yoga.getEnveloped({ req, res, request, params });
-    const entry = knownDocument(params.query, enveloped);
+    if (params.query.length > MAX_KNOWN_TEXT) return 'fallback';
+    const { document } = knownDocument(params.query, enveloped);
     const operationName = params.operationName ?? null;
-    if (!entry.document || !isQuery(entry, operationName)) return 'fallback';
+    if (!document || getOperationAST(document, operationName)?.operation !== 'query') return 'fallback';
     let contextValue: unknown;
     try {
       contextValue = await enveloped.contextFactory();
@@ -275,7 +267,7 @@ export function jsonFastPath(yoga: EnvelopedSource, options: JsonFastPathOptions
     try {
       result = await enveloped.execute({
         schema: enveloped.schema,
-        document: entry.document,
+        document,
         contextValue,
         variableValues: params.variables ?? undefined,
         operationName: operationName ?? undefined,
