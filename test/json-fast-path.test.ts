@@ -271,6 +271,7 @@ describe('what the fast path serves and what it hands to Yoga', () => {
     ['a subscription', JSON.stringify({ query: 'subscription { sessionListEvents { kind } }' }), {}],
     ['an unexpected parameter', JSON.stringify({ query: LIST, extra: true }), {}],
     ['malformed JSON', '{"query":', {}],
+    ['a query text over 16 KiB (not remembered)', JSON.stringify({ query: `${LIST}\n#${'x'.repeat(17_000)}` }), {}],
     ['Accept: text/event-stream', list, { accept: 'text/event-stream' }],
   ] as [string, string, Record<string, string>][])(
     'hands %s to Yoga with the body it read',
