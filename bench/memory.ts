@@ -7,8 +7,9 @@
  * command: compiled dist/ on plain Node with its V8 flags) against a
  * PostgreSQL server, in a child process; RSS is read from
  * /proc/<pid>/status once the process has settled (read every second for at
- * least SETTLE_MS = 60 s, until ten reads in a row lie within 1 MiB: V8's
- * memory reducer collects some 30-45 s after allocation stops). Then
+ * least SETTLE_MS = 60 s, until 15 reads in a row lie within 1 MiB and no
+ * lower than the 15 before them: V8's memory reducer collects some 30-45 s
+ * after allocation stops). Then
  * SOCKETS graphql-ws sockets open one `sessionEvents` subscription each; a
  * socket counts once its subscription has delivered its first event (the
  * session's rename, replayed from `after: "0"`), so every subscription is
@@ -39,20 +40,27 @@ async function rssNow(pid: number): Promise<number> {
 
 /**
  * RSS once the process is idle: V8's memory reducer runs its collections some 30-45 s after allocation stops, so
- * read every second for at least SETTLE_MS, until the last 10 reads lie within 1 MiB; their median.
+ * read every second for at least SETTLE_MS, until the last WINDOW reads lie within 1 MiB and are no lower than the
+ * WINDOW before them (a slow decline, a collection still giving memory back, is not settled); their median. A run
+ * that never settles says so.
  */
+const WINDOW = 15;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 async function settledRss(pid: number): Promise<number> {
   const reads: number[] = [];
   const started = Date.now();
   for (;;) {
     reads.push(await rssNow(pid));
-    const last = reads.slice(-10);
-    const settled = last.length === 10 && Math.max(...last) - Math.min(...last) <= 1;
+    const last = reads.slice(-WINDOW);
+    const before = reads.slice(-2 * WINDOW, -WINDOW);
+    const flat = last.length === WINDOW && Math.max(...last) - Math.min(...last) <= 1;
+    const falling = before.length === WINDOW && median(last) < median(before) - 0.5;
+    const settled = flat && before.length === WINDOW && !falling;
     const waited = Date.now() - started;
     if ((settled && waited >= SETTLE_MS) || waited > 4 * SETTLE_MS) {
       if (!settled)
         console.log(`(RSS had not settled after ${Math.round(waited / 1000)} s: the figure is the last reads')`);
-      return last.sort((a, b) => a - b)[5]!;
+      return median(last);
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }

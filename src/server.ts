@@ -204,11 +204,19 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
     ? jsonFastPath(yoga, { persisted: app.config.persistedOperations, bodyIdleMs: app.config.requestBodyTimeoutMs })
     : null;
   const routes = [healthRoute, ...(app.config.graphiql ? [serveGraphiQLAsset] : []), ...(options.routes ?? [])];
+  const hosts = hostCheck();
   const server = createServer(async (req, res) => {
     // Only origin-form targets (`/path`): an absolute-form URL would reach the URL parser of the fetch layer.
     if (!req.url?.startsWith('/')) {
       res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
       res.end('Bad request target');
+      return;
+    }
+    // A Host the URL parser refuses would fail the fetch layer's request URL (an internal error); the JSON fast path
+    // builds no URL. Both answer 400 instead.
+    if (!hosts.valid(req.headers.host)) {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end('Bad Host header');
       return;
     }
     try {
@@ -338,6 +346,24 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       server.closeAllConnections();
       await (drained?.closed ?? new Promise<void>((resolve) => server.close(() => resolve())));
+    },
+  };
+}
+
+/** Whether a Host header makes a URL (`http://<host>/`); absent is fine (HTTP/1.0). Valid hosts are remembered. */
+function hostCheck(): { valid(host: string | undefined): boolean } {
+  const seen = new Set<string>();
+  return {
+    valid(host) {
+      if (host === undefined || seen.has(host)) return true;
+      try {
+        new URL(`http://${host}/`);
+      } catch {
+        return false;
+      }
+      if (seen.size >= 64) seen.clear();
+      seen.add(host);
+      return true;
     },
   };
 }

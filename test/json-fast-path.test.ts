@@ -14,7 +14,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
-import { jsonFastPath, jsonMediaType } from '../src/http/json-fast-path.js';
+import { type JsonFastPath, jsonFastPath, jsonMediaType } from '../src/http/json-fast-path.js';
 import { createGraphQLHandler, type RunningServer, startServer } from '../src/server.js';
 import {
   JsonFastPathCreateDocument,
@@ -162,6 +162,10 @@ describe('the JSON fast path answers as Yoga does', () => {
     ['Accept: json in latin1', () => body(LIST), { accept: 'application/json; charset=latin1' }],
     ['Content-Type with charset', () => body(LIST), { 'content-type': 'application/json; charset=utf-8' }],
     ['Content-Type in capitals', () => body(LIST), { 'content-type': 'Application/JSON' }],
+    ['Content-Type with a space before ;', () => body(LIST), { 'content-type': 'application/json ;charset=utf-8' }],
+    ['Content-Type and charset in capitals', () => body(LIST), { 'content-type': 'APPLICATION/JSON;CHARSET=UTF-8' }],
+    ['Content-Type json in latin1', () => body(LIST), { 'content-type': 'application/json; charset=latin1' }],
+    ['Content-Type json, then another', () => body(LIST), { 'content-type': 'application/json, text/plain' }],
     ['Content-Type text/plain (CSRF)', () => body(LIST), { 'content-type': 'text/plain' }],
     ['Content-Type application/graphql+json', () => body(LIST), { 'content-type': 'application/graphql+json' }],
   ];
@@ -172,6 +176,26 @@ describe('the JSON fast path answers as Yoga does', () => {
     const viaYoga = await send(servers.yoga.url, text, headers);
     expect(viaFast).toEqual(viaYoga);
     expect(viaFast.security).toEqual(['no-referrer', 'DENY', "frame-ancestors 'none'"]);
+  });
+
+  it.each(['[::1', 'exa mple', 'a%zz', '127.0.0.1:99999'])('answers 400 to a Host header %s on both', async (host) => {
+    const ask = (url: string) =>
+      new Promise<string>((resolve, reject) => {
+        const text = body(LIST);
+        const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
+        let answer = '';
+        socket.on('data', (d) => (answer += d.toString()));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(answer));
+        socket.end(
+          `POST /graphql HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\n` +
+            `Content-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+        );
+      });
+    for (const answer of [await ask(servers.fast.url), await ask(servers.yoga.url)]) {
+      expect(answer).toMatch(/^HTTP\/1.1 400/);
+      expect(answer).toContain('Bad Host header');
+    }
   });
 
   it('answers a history page with DateTime strings and every row', async () => {
@@ -226,10 +250,12 @@ describe('what the fast path serves and what it hands to Yoga', () => {
   let persistedUrl: string;
 
   /** A server whose requests the fast path declines are answered 599 with the body it left for Yoga. */
+  let fast: JsonFastPath;
   async function listen(persisted: 'off' | 'only'): Promise<[Server, string]> {
-    const fast = jsonFastPath(createGraphQLHandler(t.app), { persisted, bodyIdleMs: 200 });
+    const path = jsonFastPath(createGraphQLHandler(t.app), { persisted, bodyIdleMs: 200 });
+    if (persisted === 'off') fast = path;
     const s = createServer(async (req, res) => {
-      if (await fast.handle(req, res)) return;
+      if (await path.handle(req, res)) return;
       const left = (req as IncomingMessage & { body?: Buffer }).body;
       res.writeHead(599, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ declined: true, body: left ? left.toString() : null }));
@@ -344,6 +370,27 @@ describe('what the fast path serves and what it hands to Yoga', () => {
     expect(await closed).toBe('');
     // The server is still serving.
     expect((await send(url, list)).status).toBe(200);
+  });
+
+  it('is not turned off for a text by one request whose operationName picks no operation', async () => {
+    const wrong = await send(url, JSON.stringify({ query: LIST, operationName: 'Nope' }));
+    expect(wrong.status).toBe(599);
+    expect((await send(url, list)).status).toBe(200);
+    expect((await send(url, JSON.stringify({ query: LIST, operationName: 'JsonFastPathList' }))).status).toBe(200);
+  });
+
+  it('keeps what it remembers within its token budget (comment tokens counted)', async () => {
+    // ~8,000 comment tokens each, under 16 KiB: 40 of them hold more than the 200,000-token budget.
+    const padded = (i: number) => JSON.stringify({ query: `${LIST}\n${'#\n'.repeat(7_900)}# ${i}` });
+    for (let i = 0; i < 40; i++) expect((await send(url, padded(i))).status).toBe(200);
+    const { texts, tokens } = fast.remembered();
+    expect(tokens).toBeLessThanOrEqual(200_000);
+    expect(tokens).toBeGreaterThan(150_000);
+    expect(texts).toBeLessThan(40);
+    // The newest are the ones kept: the last text is still served from memory, and the first again after it.
+    expect((await send(url, padded(39))).status).toBe(200);
+    expect((await send(url, padded(0))).status).toBe(200);
+    expect(fast.remembered().tokens).toBeLessThanOrEqual(200_000);
   });
 
   it('serves nothing when only persisted operations may run', async () => {

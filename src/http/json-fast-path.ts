@@ -184,17 +184,33 @@ function usesIncremental(document: DocumentNode): boolean {
 }
 
 /**
- * What this path knows of a query text: its document, or null when it is not for this path (a parse or validation
- * error, `@defer`/`@stream`: Yoga answers those). Parsing and validation run through the envelop hooks (armor's
- * limits, the introspection rule, Yoga's caches) and depend on the text alone, so they run once per text.
+ * What this path knows of a query text: its document, or null when it is not for this path (a validation error,
+ * `@defer`/`@stream`: Yoga answers those). Parsing and validation run through the envelop hooks (armor's limits, the
+ * introspection rule, Yoga's caches) and depend on the text alone, so they run once per text. A parse that throws
+ * is not remembered: Yoga's hooks also refuse there what depends on the request (an operationName that picks no
+ * operation), and one such request must not decide for the next.
  */
 interface KnownDocument {
   document: DocumentNode | null;
+  /** the document's tokens (comments included): what keeping it costs, a few hundred bytes each */
+  tokens: number;
 }
 
-/** Texts remembered (first in, first out), and the longest remembered: a longer one is Yoga's to answer. */
+/**
+ * The texts remembered, first in first out: at most this many, of at most this length, holding at most this many
+ * tokens in all (a document keeps its whole token chain, comments too, which armor's token limit does not count: a
+ * 16 KiB text of comment lines holds ~8,000 tokens). A longer text is Yoga's to answer; a document over the budget
+ * alone is used once and not kept.
+ */
 const MAX_KNOWN_DOCUMENTS = 1000;
 const MAX_KNOWN_TEXT = 16 * 1024;
+const MAX_KNOWN_TOKENS = 200_000;
+
+function tokenCount(document: DocumentNode): number {
+  let count = 0;
+  for (let token = document.loc?.startToken ?? null; token; token = token.next) count++;
+  return count;
+}
 
 function isAsyncIterable(value: unknown): boolean {
   return typeof Object(value)[Symbol.asyncIterator] === 'function';
@@ -219,6 +235,8 @@ export interface JsonFastPath {
    * on `req.body`, where Yoga's Node adapter takes it from).
    */
   handle(req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /** What the path remembers now: query texts and their documents' tokens (bounded, see MAX_KNOWN_TOKENS). */
+  remembered(): { texts: number; tokens: number };
 }
 
 export interface JsonFastPathOptions {
@@ -231,30 +249,41 @@ export function jsonFastPath(yoga: EnvelopedSource, options: JsonFastPathOptions
   const endpoint = yoga.graphqlEndpoint;
 
   const known = new Map<string, KnownDocument>();
+  let knownTokens = 0;
 
-  /** The query text's entry, parsing and validating it on first sight (the envelop of this request runs them). */
-  // biome-ignore lint/suspicious/noExplicitAny: see EnvelopedSource.
-  function knownDocument(query: string, enveloped: any): KnownDocument {
-    let entry = known.get(query);
-    if (entry) return entry;
-    let document: DocumentNode | null = null;
-    try {
-      const parsed: DocumentNode = enveloped.parse(query);
-      if (!usesIncremental(parsed) && enveloped.validate(enveloped.schema, parsed).length === 0) document = parsed;
-    } catch {
-      document = null;
+  function remember(query: string, entry: KnownDocument) {
+    if (entry.tokens > MAX_KNOWN_TOKENS) return;
+    for (const [oldest, old] of known) {
+      if (known.size < MAX_KNOWN_DOCUMENTS && knownTokens + entry.tokens <= MAX_KNOWN_TOKENS) break;
+      known.delete(oldest);
+      knownTokens -= old.tokens;
     }
-    entry = { document };
-    if (known.size >= MAX_KNOWN_DOCUMENTS) known.delete(known.keys().next().value as string);
     known.set(query, entry);
-    return entry;
+    knownTokens += entry.tokens;
+  }
+
+  /** The query text's document, parsed and validated on first sight (by the envelop of this request). */
+  // biome-ignore lint/suspicious/noExplicitAny: see EnvelopedSource.
+  function knownDocument(query: string, enveloped: any): DocumentNode | null {
+    const entry = known.get(query);
+    if (entry) return entry.document;
+    let parsed: DocumentNode;
+    try {
+      parsed = enveloped.parse(query);
+    } catch {
+      return null;
+    }
+    const document =
+      !usesIncremental(parsed) && enveloped.validate(enveloped.schema, parsed).length === 0 ? parsed : null;
+    remember(query, { document, tokens: document ? tokenCount(document) : 0 });
+    return document;
   }
 
   async function run(req: IncomingMessage, res: ServerResponse, params: Params, mediaType: string): Promise<Answer> {
     const request = { method: 'POST', headers: headersOf(req) };
     const enveloped = yoga.getEnveloped({ req, res, request, params });
     if (params.query.length > MAX_KNOWN_TEXT) return 'fallback';
-    const { document } = knownDocument(params.query, enveloped);
+    const document = knownDocument(params.query, enveloped);
     const operationName = params.operationName ?? null;
     if (!document || getOperationAST(document, operationName)?.operation !== 'query') return 'fallback';
     let contextValue: unknown;
@@ -295,11 +324,12 @@ export function jsonFastPath(yoga: EnvelopedSource, options: JsonFastPathOptions
   }
 
   return {
+    remembered: () => ({ texts: known.size, tokens: knownTokens }),
     async handle(req, res) {
       if (req.method !== 'POST' || req.url !== endpoint || options.persisted === 'only') return false;
-      const type = req.headers['content-type'];
-      if (type !== 'application/json' && type?.toLowerCase().replace(/\s/g, '') !== 'application/json;charset=utf-8')
-        return false;
+      // Yoga's JSON parser's rule, as written (case and spaces count): `application/json`, or it and parameters.
+      const type = req.headers['content-type']?.split(',')[0];
+      if (type !== 'application/json' && !type?.startsWith('application/json;')) return false;
       if (req.headers['content-encoding'] !== undefined) return false;
       const mediaType = jsonMediaType(req.headers.accept);
       if (mediaType === null) return false;
