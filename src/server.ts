@@ -24,7 +24,7 @@ import { useStreamingUploads } from './files/multipart.js';
 import { nextFrame, useSharedSubscriptionExecution } from './shared-subscriptions.js';
 import { isPrivateEvent } from './events/bus.js';
 import { GRAPHIQL_TABS, renderLocalGraphiQL, serveGraphiQLAsset } from './web/graphiql.js';
-import { applyRequestTimeouts, limitPlugins, wsSubscriptionLimits } from './http/limits.js';
+import { applyRequestTimeouts, limitPlugins, parserCaches, wsSubscriptionLimits } from './http/limits.js';
 import { drainServer, trackRequests } from './shutdown.js';
 import { connectionCap } from './http/connections.js';
 import { ErrorCode } from './domain/error-codes.js';
@@ -121,6 +121,8 @@ export function createGraphQLHandler(app: App, persistedDocuments = persistedDoc
     renderGraphiQL: renderLocalGraphiQL,
     maskedErrors: { maskError: mask },
     batching: false,
+    // Bounded by memory, not only by entries (WeightedCache in src/http/limits.ts).
+    parserAndValidationCache: parserCaches(),
     // CORS is answered by the origin policy in startServer (Yoga's default reflects any Origin).
     cors: false,
     // Body limits are enforced by useStreamingUploads below (uploads up to SESSION_FILES_MAX_SIZE_MB, other bodies 65

@@ -370,3 +370,70 @@ export function applyRequestTimeouts(server: Server, config: Pick<Config, 'reque
     Math.max(50, Math.floor(config.requestHeadersTimeoutMs / 4)),
   );
 }
+
+/** The tokens a parsed document keeps alive (its whole token chain, comments included: armor's limit skips those). */
+export function documentTokens(document: unknown): number {
+  let count = 0;
+  const loc = (document as { loc?: { startToken?: { next: unknown } | null } } | null)?.loc;
+  for (let token = loc?.startToken ?? null; token; token = (token as { next: typeof token | null }).next) count++;
+  return count;
+}
+
+/** Bytes counted per token a cached document holds (a token and its share of the AST: measured ~90). */
+const BYTES_PER_TOKEN = 96;
+
+/**
+ * A least-recently-used cache of Yoga's parser (documents, parse errors by query text) bounded by what it holds, not
+ * only by entries: Yoga's default keeps 1,024 of each whatever their size, and a document keeps its whole token
+ * chain, comment tokens included, so 20 comment-padded 1 MB queries held ~860 MB. Each entry weighs its key (the
+ * text, 2 bytes a character) plus its tokens; an entry heavier than the whole budget is not kept.
+ */
+export class WeightedCache<T> {
+  private readonly entries = new Map<string, { value: T; weight: number }>();
+  private held = 0;
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxWeight: number,
+    private readonly weigh: (value: T) => number,
+  ) {}
+
+  get(key: string): T | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+
+  set(key: string, value: T): void {
+    const weight = key.length * 2 + this.weigh(value);
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.held -= old.weight;
+    }
+    if (weight > this.maxWeight) return;
+    for (const [oldest, entry] of this.entries) {
+      if (this.entries.size < this.maxEntries && this.held + weight <= this.maxWeight) break;
+      this.entries.delete(oldest);
+      this.held -= entry.weight;
+    }
+    this.entries.set(key, { value, weight });
+    this.held += weight;
+  }
+
+  /** Entries and their weight now. */
+  size(): { entries: number; weight: number } {
+    return { entries: this.entries.size, weight: this.held };
+  }
+}
+
+/** Yoga's parser caches under a memory budget (32 MiB each for documents and for parse errors). */
+export function parserCaches(maxWeight = 32 * 1024 * 1024) {
+  return {
+    documentCache: new WeightedCache<DocumentNode>(1024, maxWeight, (d) => documentTokens(d) * BYTES_PER_TOKEN),
+    // A parse error keeps its source (the text again) and a little more.
+    errorCache: new WeightedCache<unknown>(1024, maxWeight, () => 1024),
+  };
+}
