@@ -134,6 +134,8 @@ builder.addScalarType(
     // The same checks, answered as the ISO string a Date serializes to in JSON: a result holding Date objects makes
     // JSON.stringify call toJSON on each and leave V8's fast serializer (3-4x slower on a history page).
     serialize: (value) => {
+      // The common case first (a valid Date, what the store returns); anything else is graphql-scalars' to judge.
+      if (value instanceof Date && !Number.isNaN(value.getTime())) return value.toISOString();
       const serialized = dateTime.serialize(value);
       return serialized instanceof Date ? serialized.toISOString() : serialized;
     },

@@ -168,7 +168,7 @@ export class SessionStore {
       bounds.first === null
         ? [`GREATEST(${lower}, ${upper} - ${add(bounds.size)}::bigint)`, `GREATEST(${lower}, ${upper})`]
         : [lower, `GREATEST(${lower}, LEAST(${upper}, ${lower} + ${add(bounds.first)}::bigint))`];
-    const columns = SESSION_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, '$1s.$2');
+    const columns = SESSION_COLUMNS_OF_S;
     const range = 'session_id = s.id AND display_index >= b.lo AND display_index < b.hi';
     const pageJson = `(SELECT json_agg(m ORDER BY m."displayIndex") FROM (${bothTablesSql(range)}) m)`;
     const sql = `SELECT ${columns}, ${pageJson} AS page
@@ -234,7 +234,7 @@ export class SessionStore {
     const conditions = [...scope];
     const { value, dir } = keyset(options, conditions, add);
     const limit = add(options.first + 1);
-    const columns = SESSION_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, '$1s.$2');
+    const columns = SESSION_COLUMNS_OF_S;
     // The count's row is always there, so an empty page still answers its count (p.* then null). Without
     // `count` that row is a constant and no session is counted.
     const counts = options.count === false ? null : countScope(options, add);
@@ -758,6 +758,8 @@ const SESSION_COLUMNS =
   context_token_count AS "contextTokenCount", created_at AS "createdAt", last_active AS "lastActive",
   planning_logs AS "planningLogs", usage, metadata, checkpoint, last_rewind_report AS "lastRewindReport",
   next_sequence AS "nextSequence", display_count AS "displayCount"`;
+/** SESSION_COLUMNS qualified by the alias `s`. */
+const SESSION_COLUMNS_OF_S = SESSION_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, '$1s.$2');
 
 /**
  * A history page's bounds before the session's display count is known (see `pageWindow`): the lower position (after
