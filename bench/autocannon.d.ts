@@ -1,4 +1,4 @@
-/** The part of autocannon (devDependency, no bundled types) that bench/peer.ts uses. */
+/** The part of autocannon (devDependency, no bundled types) that bench/peer.ts and bench/history-ab.ts use. */
 declare module 'autocannon' {
   interface Options {
     url: string;
@@ -7,6 +7,8 @@ declare module 'autocannon' {
     body?: string;
     connections?: number;
     duration?: number;
+    /** a number of requests instead of a duration */
+    amount?: number;
   }
   interface Result {
     requests: { average: number; total: number };

@@ -1,0 +1,112 @@
+/**
+ * Issue 18: the server CPU one history page costs, for variants of the service side by side with PostGraphile, on
+ * the bench database (`npm run bench:seed`). Each variant is its own process; ROUNDS rounds, each sending AMOUNT
+ * newest-page requests at 16 connections to every variant in turn (the order reversed every other round), read the
+ * process's CPU time from /proc per request. Prints each variant's median and every round: steadier than req/s on a
+ * machine that also runs the client.
+ *   npx tsx bench/history-ab.ts                      # fast path, Yoga path (HTTP_FAST_PATH=false), PostGraphile
+ *   ROUNDS=8 AMOUNT=4000 npx tsx bench/history-ab.ts
+ *   AB_NODE_FLAGS='--max-semi-space-size=64' npx tsx bench/history-ab.ts   # adds the fast path with these flags
+ * (bench/peer.ts builds dist/ when it is stale; run it, or `npm run build`, first.)
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import autocannon from 'autocannon';
+import { BENCH_URL, BIG_SESSION } from './seed.js';
+
+const ROUNDS = Number(process.env.ROUNDS ?? 6);
+const AMOUNT = Number(process.env.AMOUNT ?? 4000);
+
+const SERVICE_BODY = JSON.stringify({
+  query:
+    'query($id: ID!, $last: Int, $before: String) { session(id: $id) { history(last: $last, before: $before) ' +
+    '{ totalCount edges { cursor displayIndex node { id role content createdAt } } } } }',
+  variables: { id: encodeGlobalID('Session', BIG_SESSION), last: 50 },
+});
+const PG_BODY = JSON.stringify({
+  query:
+    'query($id: UUID!, $before: Int, $n: Int!) { sessionById(id: $id) { displayCount } ' +
+    'historyPage(sid: $id, beforeIndex: $before, n: $n) ' +
+    '{ nodes { sessionId sequenceNumber displayIndex role content createdAt } } }',
+  variables: { id: BIG_SESSION, n: 50 },
+});
+
+interface Variant {
+  name: string;
+  args: string[];
+  env: Record<string, string>;
+  body: string;
+}
+
+const variants: Variant[] = [
+  { name: 'fast path', args: ['bench/peer-service.mjs'], env: {}, body: SERVICE_BODY },
+  { name: 'Yoga path', args: ['bench/peer-service.mjs'], env: { HTTP_FAST_PATH: 'false' }, body: SERVICE_BODY },
+  { name: 'PostGraphile', args: ['bench/peer-postgraphile.mjs'], env: {}, body: PG_BODY },
+];
+if (process.env.AB_NODE_FLAGS) {
+  const flags = process.env.AB_NODE_FLAGS.split(' ').filter(Boolean);
+  variants.push({
+    name: `fast ${flags.join(' ')}`,
+    args: [...flags, 'bench/peer-service.mjs'],
+    env: {},
+    body: SERVICE_BODY,
+  });
+}
+
+async function start(variant: Variant): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, variant.args, {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: BENCH_URL, ...variant.env },
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${variant.name} exited (${code}) before listening`)));
+    child.stdout!.on('data', (d: Buffer) => {
+      const m = /LISTENING (\S+)/.exec(String(d));
+      if (m) resolve(m[1]!);
+    });
+  });
+  return { child, url };
+}
+
+/** CPU time (user + system) of a process so far, ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const load = (url: string, body: string) =>
+  autocannon({
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+    connections: 16,
+    amount: AMOUNT,
+  });
+
+const running = [] as { variant: Variant; child: ChildProcess; url: string; cpu: number[] }[];
+try {
+  for (const variant of variants) running.push({ variant, ...(await start(variant)), cpu: [] });
+  for (const r of running) await load(r.url, r.variant.body); // warm-up
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const r of round % 2 ? [...running].reverse() : running) {
+      const before = cpuMs(r.child.pid!);
+      const result = await load(r.url, r.variant.body);
+      if (result.non2xx || result.errors)
+        throw new Error(`${r.variant.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      r.cpu.push((cpuMs(r.child.pid!) - before) / AMOUNT);
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  console.log(`history newest page, ${ROUNDS} rounds × ${AMOUNT} requests at 16 connections: server CPU per request`);
+  for (const r of running) {
+    const rounds = r.cpu.map((c) => c.toFixed(2)).join(' ');
+    console.log(`  ${r.variant.name.padEnd(34)} median ${median(r.cpu).toFixed(3)} ms   rounds ${rounds}`);
+  }
+  const pg = running.find((r) => r.variant.name === 'PostGraphile')!;
+  for (const r of running.filter((x) => x !== pg))
+    console.log(`  ${r.variant.name} ÷ PostGraphile: ${(median(r.cpu) / median(pg.cpu)).toFixed(2)}`);
+} finally {
+  for (const r of running) r.child.kill('SIGTERM');
+}
