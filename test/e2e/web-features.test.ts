@@ -172,6 +172,35 @@ describe.skipIf(browserUnavailable)('web client features in Chromium', () => {
     expect(await page.locator('textarea.copy-buffer').count()).toBe(0);
   });
 
+  it('is not left busy, and retries, when a turn fails before the answer to its sendMessage arrives', async () => {
+    server.fake.enqueue({ status: 400, errorBody: { error: 'refused at once' } });
+    const page = await newPage();
+    // The answer to sendMessage is held until the turn's failure has reached the page over the socket.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const isSend = (body: string | null) => /mutation Send\b/.test(body ?? '');
+    await page.route('**/graphql', async (route) => {
+      if (!isSend(route.request().postData())) return route.continue();
+      const response = await route.fetch();
+      await held;
+      await route.fulfill({ response });
+    });
+    await page.goto(`${server.url}/`);
+    await page.getByRole('button', { name: '+ New conversation' }).click();
+    await page.getByRole('textbox', { name: 'Message', exact: true }).fill('Refused at once');
+    const answered = page.waitForResponse((response) => isSend(response.request().postData()));
+    await page.keyboard.press('Enter');
+    await page.locator('.turn-error').waitFor();
+    release();
+    await answered;
+    await page.unrouteAll({ behavior: 'wait' });
+    // The late answer neither marks the page busy (a Stop that never goes) nor blocks the Retry of the failure.
+    server.fake.enqueue({ text: 'Second time lucky' });
+    await page.getByRole('button', { name: 'Retry', exact: true }).click();
+    await page.locator('.msg-assistant', { hasText: 'Second time lucky' }).waitFor();
+    await page.getByRole('button', { name: 'Stop' }).waitFor({ state: 'hidden' });
+  });
+
   it('retries a failed turn without a second copy of the user message in the history', async () => {
     server.fake.enqueue({ status: 400, errorBody: { error: 'bad option' } });
     const page = await newPage();

@@ -85,6 +85,12 @@ export class Conversation {
   private readonly turnsWithEvents = new Set<string>();
   /** each turn's user message, for the Retry button of a failed turn */
   private readonly promptOf = new Map<string, Message>();
+  /**
+   * Turns whose end arrived on the stream, with their error line when they failed: the answer to sendMessage can
+   * arrive after the turn's end (a provider that refuses at once), and must then neither mark the page busy nor
+   * leave the failure without its Retry.
+   */
+  private readonly endedTurns = new Map<string, HTMLElement | null>();
   private subscription: Subscription | null = null;
   private loadingOlder: Promise<void> | null = null;
   private generation = 0;
@@ -146,6 +152,7 @@ export class Conversation {
     this.byIndex.clear();
     this.seen.clear();
     this.turnsWithEvents.clear();
+    this.endedTurns.clear();
     this.cursor = null;
     this.hasOlder = false;
     this.oldestIndex = Number.POSITIVE_INFINITY;
@@ -247,6 +254,11 @@ export class Conversation {
   userMessageSent(turnId: string, message: Message): void {
     this.promptOf.set(turnId, message);
     this.addMessage(message, this.streams.get(turnId)?.article);
+    if (this.endedTurns.has(turnId)) {
+      const failure = this.endedTurns.get(turnId);
+      if (failure && !failure.querySelector('button.retry')) this.addRetry(failure, message);
+      return;
+    }
     this.setBusy(turnId);
     // If the stream was not listening yet when the turn started, reconcile from the API.
     setTimeout(() => void this.watchdog(turnId), 4000);
@@ -340,6 +352,7 @@ export class Conversation {
           else this.addMessage(event.assistantMessage);
         }
         this.endStream(event.turn.id, event.turn.status === 'CANCELLED' ? 'Stopped.' : null);
+        this.endedTurns.set(event.turn.id, null);
         if (this.activeTurn === event.turn.id) this.setBusy(null);
         announce(this.view.status, event.turn.status === 'CANCELLED' ? 'Answer stopped' : 'Answer complete');
         void this.refreshMeter();
@@ -360,35 +373,39 @@ export class Conversation {
         // The server's line names the cause (model missing, provider down, rate limit, refusal).
         const line = h('p', { class: 'turn-error', role: 'alert', text: event.errorMessage });
         const prompt = this.promptOf.get(event.turn.id);
-        if (prompt !== undefined) {
-          const retry = h('button', {
-            type: 'button',
-            class: 'retry',
-            text: 'Retry',
-            title: 'Send this message again',
-          });
-          // Taken back and sent again (one copy in the history) unless it carries attachments, which a resend of the
-          // text would drop, or was sent by a recall (undo takes back the last message the user typed, not a recall).
-          const replace = !prompt.isRecall && !prompt.images?.length && !prompt.files?.length;
-          retry.addEventListener('click', () => {
-            if (this.activeTurn) return;
-            retry.disabled = true;
-            void this.on.retry(prompt.content, replace).then(
-              () => retry.remove(),
-              (error: unknown) => {
-                retry.disabled = false;
-                this.on.error(error);
-              },
-            );
-          });
-          line.append(' ', retry);
-        }
+        if (prompt !== undefined) this.addRetry(line, prompt);
+        this.endedTurns.set(event.turn.id, line);
         stream.article.append(line);
         this.endStream(event.turn.id, null);
         if (this.activeTurn === event.turn.id) this.setBusy(null);
         break;
       }
     }
+  }
+
+  /** The Retry button of a failed turn's error line: sends `prompt` again. */
+  private addRetry(line: HTMLElement, prompt: Message): void {
+    const retry = h('button', {
+      type: 'button',
+      class: 'retry',
+      text: 'Retry',
+      title: 'Send this message again',
+    });
+    // Taken back and sent again (one copy in the history) unless it carries attachments, which a resend of the
+    // text would drop, or was sent by a recall (undo takes back the last message the user typed, not a recall).
+    const replace = !prompt.isRecall && !prompt.images?.length && !prompt.files?.length;
+    retry.addEventListener('click', () => {
+      if (this.activeTurn) return;
+      retry.disabled = true;
+      void this.on.retry(prompt.content, replace).then(
+        () => retry.remove(),
+        (error: unknown) => {
+          retry.disabled = false;
+          this.on.error(error);
+        },
+      );
+    });
+    line.append(' ', retry);
   }
 
   private stream(turnId: string): Stream {
