@@ -24,7 +24,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DocumentNode, type ExecutionResult, getOperationAST, Kind, visit, BREAK } from 'graphql';
 import { processRegularResult } from 'graphql-yoga';
-import { requestTimeoutError } from './limits.js';
+import { documentTokens, requestTimeoutError } from './limits.js';
 import type { PersistedMode } from './persisted.js';
 
 /** Headers every GraphQL answer carries (the Yoga plugin in server.ts sets the same). */
@@ -206,12 +206,6 @@ const MAX_KNOWN_DOCUMENTS = 1000;
 const MAX_KNOWN_TEXT = 16 * 1024;
 const MAX_KNOWN_TOKENS = 200_000;
 
-function tokenCount(document: DocumentNode): number {
-  let count = 0;
-  for (let token = document.loc?.startToken ?? null; token; token = token.next) count++;
-  return count;
-}
-
 function isAsyncIterable(value: unknown): boolean {
   return typeof Object(value)[Symbol.asyncIterator] === 'function';
 }
@@ -275,7 +269,7 @@ export function jsonFastPath(yoga: EnvelopedSource, options: JsonFastPathOptions
     }
     const document =
       !usesIncremental(parsed) && enveloped.validate(enveloped.schema, parsed).length === 0 ? parsed : null;
-    remember(query, { document, tokens: document ? tokenCount(document) : 0 });
+    remember(query, { document, tokens: document ? documentTokens(document) : 0 });
     return document;
   }
 
