@@ -7,10 +7,13 @@
  *   npx tsx bench/history-ab.ts                      # fast path, Yoga path (HTTP_FAST_PATH=false), PostGraphile
  *   ROUNDS=8 AMOUNT=4000 npx tsx bench/history-ab.ts
  *   AB_NODE_FLAGS='--max-semi-space-size=64' npx tsx bench/history-ab.ts   # adds the fast path with these flags
+ *   AB_BASE=/work/ab-base npx tsx bench/history-ab.ts   # adds another build: a directory holding its package.json,
+ *                                                        # dist/, bench/peer-service.mjs and node_modules (a link)
+ *   AB_SKIP='Yoga path' npx tsx bench/history-ab.ts      # leaves variants out by name (comma-separated)
  * (bench/peer.ts builds dist/ when it is stale; run it, or `npm run build`, first.)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import autocannon from 'autocannon';
 import { BENCH_URL, BIG_SESSION } from './seed.js';
@@ -54,6 +57,15 @@ if (process.env.AB_NODE_FLAGS) {
   });
 }
 
+if (process.env.AB_BASE) {
+  variants.push({
+    name: `fast path, ${process.env.AB_BASE}`,
+    args: [`${process.env.AB_BASE}/bench/peer-service.mjs`],
+    env: {},
+    body: SERVICE_BODY,
+  });
+}
+
 async function start(variant: Variant): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, variant.args, {
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -75,6 +87,29 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** CPU time of each PostgreSQL process on this machine so far, ms, by pid (the database's share of a request). */
+function postgresCpu(): Map<string, number> {
+  const cpu = new Map<string, number>();
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.split(') ')[1]!.split(' ');
+      cpu.set(pid, (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return cpu;
+}
+
+/** PostgreSQL's CPU since `before` (a process that started since counts from zero; one that ended, not at all). */
+function postgresCpuSince(before: Map<string, number>): number {
+  let total = 0;
+  for (const [pid, ms] of postgresCpu()) total += ms - (before.get(pid) ?? 0);
+  return total;
+}
+
 const load = (url: string, body: string) =>
   autocannon({
     url,
@@ -85,24 +120,33 @@ const load = (url: string, body: string) =>
     amount: AMOUNT,
   });
 
-const running = [] as { variant: Variant; child: ChildProcess; url: string; cpu: number[] }[];
+// AB_SKIP='Yoga path' leaves that variant out.
+const skipped = new Set((process.env.AB_SKIP ?? '').split(',').map((name) => name.trim()));
+const running = [] as { variant: Variant; child: ChildProcess; url: string; cpu: number[]; db: number[] }[];
 try {
-  for (const variant of variants) running.push({ variant, ...(await start(variant)), cpu: [] });
+  for (const variant of variants.filter((v) => !skipped.has(v.name)))
+    running.push({ variant, ...(await start(variant)), cpu: [], db: [] });
   for (const r of running) await load(r.url, r.variant.body); // warm-up
   for (let round = 0; round < ROUNDS; round++) {
     for (const r of round % 2 ? [...running].reverse() : running) {
       const before = cpuMs(r.child.pid!);
+      const dbBefore = postgresCpu();
       const result = await load(r.url, r.variant.body);
       if (result.non2xx || result.errors)
         throw new Error(`${r.variant.name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       r.cpu.push((cpuMs(r.child.pid!) - before) / AMOUNT);
+      r.db.push(postgresCpuSince(dbBefore) / AMOUNT);
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  console.log(`history newest page, ${ROUNDS} rounds × ${AMOUNT} requests at 16 connections: server CPU per request`);
+  console.log(
+    `history newest page, ${ROUNDS} rounds × ${AMOUNT} requests at 16 connections: ` +
+      'server (and PostgreSQL) CPU per request',
+  );
   for (const r of running) {
     const rounds = r.cpu.map((c) => c.toFixed(2)).join(' ');
     console.log(`  ${r.variant.name.padEnd(34)} median ${median(r.cpu).toFixed(3)} ms   rounds ${rounds}`);
+    console.log(`  ${'  PostgreSQL'.padEnd(34)} median ${median(r.db).toFixed(3)} ms`);
   }
   const pg = running.find((r) => r.variant.name === 'PostGraphile')!;
   for (const r of running.filter((x) => x !== pg))

@@ -91,7 +91,8 @@ async function barePages() {
     const id = decodeGlobalID(variables.id).id;
     // The service's one statement (SessionStore.readableWithPage): the row with the access rule, and the page.
     const before = variables.before ? Number(Buffer.from(variables.before, 'base64url').toString().slice(2)) : null;
-    const found = await store.readableWithPage(viewer, id, { lower: 0, before, first: null, size: variables.last });
+    const bounds = { lower: 0, before, first: null, size: variables.last };
+    const found = await store.readableWithPage(viewer, id, bounds, new Set(['role', 'content', 'createdAt'] as const));
     if (!found) return { data: { session: null } };
     const total = found.session.displayCount;
     const edges = found.rows.map((m) => {
@@ -102,7 +103,7 @@ async function barePages() {
           id: encodeGlobalID('Message', `${m.sessionId}:${m.sequenceNumber}`),
           role: m.role.toUpperCase(),
           content: m.content,
-          createdAt: m.createdAt.toISOString(),
+          createdAt: m.createdAt instanceof Date ? m.createdAt.toISOString() : m.createdAt,
         },
       };
     });

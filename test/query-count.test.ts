@@ -13,6 +13,10 @@ import {
   QueryCountCreateSessionDocument,
   QueryCountForeignDocument,
   QueryCountHistoryDocument,
+  QueryCountHistoryEveryFieldDocument,
+  QueryCountHistoryEveryFieldFragmentDocument,
+  QueryCountHistoryEveryFieldWithProfileDocument,
+  QueryCountHistoryTwoFieldsDocument,
   type QueryCountHistoryQueryVariables,
   QueryCountHistoryWithProfileDocument,
   QueryCountOwnersDocument,
@@ -27,6 +31,8 @@ let drop: () => Promise<void>;
 let userQueries = 0;
 /** Prisma operations (any model but ApiKey, raw SQL included) plus raw-driver statements */
 let statements = 0;
+/** the SQL text of every raw-driver statement, in order */
+const rawSql: string[] = [];
 let gql: <R, V extends Record<string, unknown>>(
   document: TypedDocumentNode<R, V>,
   variables: V,
@@ -59,9 +65,10 @@ beforeAll(async () => {
   const rawQuery = opened.db.raw.query.bind(opened.db.raw);
   const raw = {
     ...opened.db.raw,
-    query: (sql: string, params?: unknown[]) => {
+    query: (sql: string, params?: unknown[], options?: unknown) => {
       statements++;
-      return rawQuery(sql, params);
+      rawSql.push(sql);
+      return rawQuery(sql, params, options as never);
     },
   };
   const db = { ...opened.db, prisma: counted, raw } as unknown as Database;
@@ -186,4 +193,80 @@ it('answers session(id:) with one history page in one statement, the same page t
   // bad page arguments are still reported at the history field
   const bad = await read({ first: 1, last: 1 });
   expect(bad.errors?.[0]).toMatchObject({ path: ['session', 'history'], extensions: { code: 'BAD_USER_INPUT' } });
+}, 120_000);
+
+it('reads only the message columns the history selection names; every column behind a fragment; same answers', async () => {
+  const owner = await app.auth.createUser('jo');
+  const created = await gql(QueryCountCreateSessionDocument, { name: 'cols' }, owner.key);
+  const id: string = created.data!.createSession.id;
+  const raw = Buffer.from(id, 'base64').toString().split(':')[1]!;
+  const call = { id: 'call_1', name: 'lookup', arguments: { q: 'x' } };
+  await app.store.append(raw, [
+    { role: 'user', content: 'hi', files: ['a.txt'], images: ['img-1'] },
+    {
+      role: 'assistant',
+      content: '',
+      thinking: 'hmm',
+      toolCalls: [call],
+      metadata: { model: 'm' },
+      elapsedSeconds: 1.5,
+      toolCallCount: 1,
+      tokenCount: 7,
+      isPlan: true,
+    },
+    { role: 'tool', content: 'found', toolCallId: 'call_1', name: 'lookup' },
+    { role: 'assistant', content: 'done', createdAt: new Date('2024-02-29T23:59:59.5Z') },
+  ]);
+  await app.store.archiveOldMessages(raw, 1);
+  // the page's part of the one statement (the session's own columns come before it)
+  const pageSql = () => {
+    const found = rawSql.filter((sql) => sql.includes('json_agg'));
+    expect(found).toHaveLength(1);
+    return found[0]!.slice(found[0]!.indexOf('json_agg'), found[0]!.indexOf(') AS page'));
+  };
+
+  rawSql.length = 0;
+  statements = 0;
+  const named = await gql(QueryCountHistoryEveryFieldDocument, { id }, owner.key);
+  expect(named.errors).toBeUndefined();
+  expect(statements).toBe(1);
+  for (const column of ['metadata', 'tool_calls', 'thinking', 'created_at', 'files', 'images']) {
+    expect(pageSql()).toContain(column);
+  }
+  rawSql.length = 0;
+  statements = 0;
+  const fragment = await gql(QueryCountHistoryEveryFieldFragmentDocument, { id }, owner.key);
+  expect(fragment.errors).toBeUndefined();
+  expect(statements).toBe(1);
+  expect(pageSql()).toContain('tool_calls');
+  const ordinary = await gql(QueryCountHistoryEveryFieldWithProfileDocument, { id }, owner.key);
+  expect(ordinary.errors).toBeUndefined();
+  // the three paths answer the same page, every field of every row
+  expect(named.data!.session!.history).toEqual(ordinary.data!.session!.history);
+  expect(fragment.data!.session!.history).toEqual(ordinary.data!.session!.history);
+  const nodes = named.data!.session!.history.edges.map((e) => e.node);
+  expect(nodes.map((n) => n.archived)).toEqual([true, false, false, false]);
+  expect(nodes[1]).toMatchObject({ thinking: 'hmm', toolCalls: [call], metadata: { model: 'm' }, isPlan: true });
+  expect(nodes[1]).toMatchObject({ elapsedSeconds: 1.5, toolCallCount: 1, tokenCount: 7, role: 'ASSISTANT' });
+  expect(nodes[0]).toMatchObject({ files: ['a.txt'], images: ['img-1'], role: 'USER' });
+  expect(nodes[2]).toMatchObject({ toolCallId: 'call_1', name: 'lookup', role: 'TOOL' });
+  // a fraction PostgreSQL writes trimmed (.5), on a leap day: the same string a Date gives
+  expect(nodes[3]!.createdAt).toBe('2024-02-29T23:59:59.500Z');
+
+  // two fields: the page reads those two columns and the key, not the others
+  for (const withRole of [true, false]) {
+    rawSql.length = 0;
+    const two = await gql(QueryCountHistoryTwoFieldsDocument, { id, withRole }, owner.key);
+    expect(two.errors).toBeUndefined();
+    expect(two.data!.session!.history.edges.map((e) => e.node)).toEqual([
+      withRole ? { content: 'found', role: 'TOOL' } : { content: 'found' },
+      withRole ? { content: 'done', role: 'ASSISTANT' } : { content: 'done' },
+    ]);
+    const sql = pageSql();
+    expect(sql).toContain('content');
+    expect(sql).toContain('role');
+    for (const column of ['metadata', 'tool_calls', 'thinking', 'created_at', 'files', 'images', 'is_plan']) {
+      expect(sql).not.toContain(column);
+    }
+  }
 }, 120_000);

@@ -9,6 +9,7 @@ import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import type { Config } from '../config.js';
 import type { CompressionService } from '../compression/service.js';
 import type { Database } from '../db/client.js';
+import { isCanonicalIsoTimestamp } from '../domain/timestamps.js';
 import type { CalibrationRegistry } from '../domain/tokens.js';
 import type { EditingService } from '../editing/service.js';
 import type { EventBus } from '../events/bus.js';
@@ -134,7 +135,9 @@ builder.addScalarType(
     // The same checks, answered as the ISO string a Date serializes to in JSON: a result holding Date objects makes
     // JSON.stringify call toJSON on each and leave V8's fast serializer (3-4x slower on a history page).
     serialize: (value) => {
-      // The common case first (a valid Date, what the store returns); anything else is graphql-scalars' to judge.
+      // The common cases first (a valid Date, what the store returns; the very string a Date would give, what a
+      // prefetched history page holds); anything else is graphql-scalars' to judge.
+      if (typeof value === 'string' && isCanonicalIsoTimestamp(value)) return value;
       if (value instanceof Date && !Number.isNaN(value.getTime())) return value.toISOString();
       const serialized = dateTime.serialize(value);
       return serialized instanceof Date ? serialized.toISOString() : serialized;

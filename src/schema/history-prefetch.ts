@@ -4,9 +4,10 @@
  * reads the row and that page together (readableWithHistoryPage) and hands the page to the history field, which
  * then answers it without a second read. Any other shape takes the ordinary path: the row, then the page.
  */
-import type { FieldNode, GraphQLResolveInfo, ValueNode } from 'graphql';
+import type { FieldNode, GraphQLResolveInfo, SelectionSetNode, ValueNode } from 'graphql';
 import type { HistoryPage } from '../sessions/history-page.js';
 import type { PageArgs } from '../sessions/paging.js';
+import { isMessageColumn, type MessageColumn } from '../store/rows.js';
 
 const PREFETCHED = Symbol('prefetched history page');
 
@@ -22,6 +23,42 @@ function argumentValue(node: ValueNode, variables: Record<string, unknown>): { v
   if (node.kind === 'StringValue') return { value: node.value };
   if (node.kind === 'NullValue') return { value: null };
   return null;
+}
+
+/** Message fields answered from no column of their own (`id` is the key, which every row read carries). */
+const KEY_FIELDS = new Set(['id', 'archived', '__typename']);
+
+/** The fields of a selection set, or null when it holds a fragment (then its fields are not known here). */
+function fieldsOf(set: SelectionSetNode | undefined): FieldNode[] | null {
+  const fields: FieldNode[] = [];
+  for (const selection of set?.selections ?? []) {
+    if (selection.kind !== 'Field') return null;
+    fields.push(selection);
+  }
+  return fields;
+}
+
+/**
+ * The message columns a `history` selection reads: the fields under `edges { node { … } }`, each a column of its own
+ * name (`id` and `archived` come with every row). Null (read them all) for anything else: a fragment at any level,
+ * a field that is not a column.
+ */
+export function selectedMessageColumns(history: FieldNode): Set<MessageColumn> | null {
+  const columns = new Set<MessageColumn>();
+  for (const field of fieldsOf(history.selectionSet) ?? [null]) {
+    if (!field) return null;
+    if (field.name.value !== 'edges') continue;
+    for (const edgeField of fieldsOf(field.selectionSet) ?? [null]) {
+      if (!edgeField) return null;
+      if (edgeField.name.value !== 'node') continue;
+      for (const nodeField of fieldsOf(edgeField.selectionSet) ?? [null]) {
+        const name = nodeField?.name.value ?? '';
+        if (isMessageColumn(name)) columns.add(name);
+        else if (!KEY_FIELDS.has(name)) return null;
+      }
+    }
+  }
+  return columns;
 }
 
 /** The one `history` field under this `session` field and its arguments, or null when it is not the plain shape. */

@@ -2,7 +2,7 @@
 import { can } from '../auth/policy.js';
 import type { StoredMessage } from '../store/rows.js';
 import { messageByKey } from '../store/lookups.js';
-import { toStoredMessage } from '../store/rows.js';
+import { type MessageShape, toStoredMessage } from '../store/rows.js';
 import { builder } from './builder.js';
 import type { Context } from './builder.js';
 
@@ -19,7 +19,7 @@ export const ToolCallRef = builder.objectRef<{ id: string; name: string; argumen
 });
 
 /** Messages arrive as StoredMessage or as JSON snapshots from events (createdAt a string). */
-export type MessageShape = Omit<StoredMessage, 'createdAt'> & { createdAt: Date | string };
+export type { MessageShape };
 
 export const MessageRef = builder.loadableNodeRef<MessageShape, string>('Message', {
   id: { resolve: (m) => `${m.sessionId}:${m.sequenceNumber}` },

@@ -30,7 +30,7 @@ import {
 import { BadInput, Forbidden } from '../store/errors.js';
 import { usersByIds } from '../store/users.js';
 import { builder, type Context } from './builder.js';
-import { plainHistorySelection, withPrefetchedHistory } from './history-prefetch.js';
+import { plainHistorySelection, selectedMessageColumns, withPrefetchedHistory } from './history-prefetch.js';
 import { argumentGiven, parseGlobalId, sessionGlobalId } from './ids.js';
 import { selectsField } from './selection.js';
 import { MessageRef } from './message.js';
@@ -171,7 +171,9 @@ builder.queryFields((t) => ({
       const history = wantsRelations(query) ? null : plainHistorySelection(info);
       if (!history) return ctx.app.store.findReadable(ctx.viewer, args.id.id, query);
       const { store, config } = ctx.app;
-      const found = await readableWithHistoryPage(store, ctx.viewer, args.id.id, history.args, config.maxPageSize)
+      const columns = selectedMessageColumns(history.field);
+      const { maxPageSize } = config;
+      const found = await readableWithHistoryPage(store, ctx.viewer, args.id.id, history.args, maxPageSize, columns)
         // bad page arguments: the ordinary path, so that the history field reports them at its own path
         .catch((error: unknown) => (error instanceof BadInput ? undefined : Promise.reject(error)));
       if (found === undefined) return store.findReadable(ctx.viewer, args.id.id, query);

@@ -10,7 +10,7 @@ import { can } from '../auth/policy.js';
 import type { Redactor } from '../domain/share-redaction.js';
 import { historyPage, type HistoryEdge } from '../sessions/history-page.js';
 import { isExpired, redactMessage, type ShareLink, shareRedactorFor, shareRoots, shareUrl } from '../sessions/share.js';
-import type { StoredMessage } from '../store/rows.js';
+import type { MessageShape } from '../store/rows.js';
 import type { SessionRow } from '../store/sessions.js';
 import { type ShareSnapshotCut, snapshotCut } from '../store/shares.js';
 import { builder } from './builder.js';
@@ -26,7 +26,7 @@ interface SharedSessionShape {
   redact: Redactor;
 }
 
-const SharedMessageRef = builder.objectRef<StoredMessage>('SharedMessage').implement({
+const SharedMessageRef = builder.objectRef<MessageShape>('SharedMessage').implement({
   fields: (t) => ({
     role: t.field({ type: MessageRoleEnum, resolve: (m) => m.role.toUpperCase() as 'USER' }),
     content: t.exposeString('content'),

@@ -2,7 +2,7 @@
  * One page of a session's display history, hot and archived rows seamlessly (Session.history, SharedSession.history).
  */
 import { encodeIndexCursor } from './cursors.js';
-import type { StoredMessage } from '../store/rows.js';
+import type { MessageColumn, MessageShape } from '../store/rows.js';
 import type { SessionRow, SessionStore, SnapshotCut } from '../store/sessions.js';
 import type { Viewer } from '../auth/policy.js';
 import { type PageArgs, pageBounds, pageWindow, windowOf } from './paging.js';
@@ -10,7 +10,7 @@ import { type PageArgs, pageBounds, pageWindow, windowOf } from './paging.js';
 export interface HistoryEdge {
   cursor: string;
   displayIndex: number;
-  node: StoredMessage;
+  node: MessageShape;
 }
 
 export interface HistoryPage {
@@ -42,16 +42,18 @@ export async function readableWithHistoryPage(
   id: string,
   args: PageArgs,
   maxPageSize: number,
+  /** only these message columns (and the key), for a caller that knows which fields will be read; null: all */
+  columns: ReadonlySet<MessageColumn> | null = null,
 ): Promise<{ session: SessionRow; page: HistoryPage } | null> {
   const bounds = pageBounds(args, maxPageSize);
-  const found = await store.readableWithPage(viewer, id, bounds);
+  const found = await store.readableWithPage(viewer, id, bounds, columns);
   if (!found) return null;
   const total = found.session.displayCount;
   const { start, end } = windowOf(bounds, total);
   return { session: found.session, page: pageOf(found.rows, start, end, total) };
 }
 
-function pageOf(rows: StoredMessage[], start: number, end: number, total: number): HistoryPage {
+function pageOf(rows: MessageShape[], start: number, end: number, total: number): HistoryPage {
   const edges = rows.map((node) => ({
     cursor: encodeIndexCursor(node.displayIndex!),
     displayIndex: node.displayIndex!,

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { createShareRedactor, type Redactor } from '../domain/share-redaction.js';
 import { SESSION_FILES_DIRNAME } from '../files/store.js';
-import type { StoredMessage } from '../store/rows.js';
+import type { MessageShape, StoredMessage } from '../store/rows.js';
 import { BadInput, Conflict, Forbidden, NotFound } from '../store/errors.js';
 import { ANONYMOUS, can, type Viewer } from '../auth/policy.js';
 import type { SessionRow, SessionStore } from '../store/sessions.js';
@@ -85,7 +85,7 @@ export function shareRoots(app: { config: { dataDir: string }; files: { root: st
 }
 
 /** A stored message as a share holder may see it: every text and JSON field redacted. */
-export function redactMessage(message: StoredMessage, redact: Redactor): StoredMessage {
+export function redactMessage<M extends MessageShape>(message: M, redact: Redactor): M {
   return {
     ...message,
     content: redact.text(message.content),

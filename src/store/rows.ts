@@ -36,7 +36,19 @@ export interface StoredMessage extends ChatMessage {
   archived: boolean;
 }
 
-export function toStoredMessage(row: MessageRow, archived: boolean): StoredMessage {
+/** A message as the API answers it: stored, or a JSON snapshot or page row whose createdAt is already a string. */
+export type MessageShape = Omit<StoredMessage, 'createdAt'> & { createdAt: Date | string };
+
+export function toStoredMessage(row: MessageRow, archived: boolean): StoredMessage;
+/** A row read with its createdAt left as a string (a JSON page). */
+export function toStoredMessage(
+  row: Omit<MessageRow, 'createdAt'> & { createdAt: string },
+  archived: boolean,
+): MessageShape;
+export function toStoredMessage(
+  row: Omit<MessageRow, 'createdAt'> & { createdAt: Date | string },
+  archived: boolean,
+): MessageShape {
   return {
     sessionId: row.sessionId,
     sequenceNumber: row.sequenceNumber,
@@ -99,22 +111,60 @@ export function toRowData(
   };
 }
 
+/** Each message column as the raw queries over both message tables select it, in MESSAGE_COLUMNS' order. */
+const MESSAGE_COLUMN_SQL = {
+  sessionId: 'session_id AS "sessionId"',
+  sequenceNumber: 'sequence_number AS "sequenceNumber"',
+  displayIndex: 'display_index AS "displayIndex"',
+  role: 'role',
+  content: 'content',
+  thinking: 'thinking',
+  isContext: 'is_context AS "isContext"',
+  isDisplay: 'is_display AS "isDisplay"',
+  isPlan: 'is_plan AS "isPlan"',
+  isCompression: 'is_compression AS "isCompression"',
+  isSummary: 'is_summary AS "isSummary"',
+  isCompressionCritical: 'is_compression_critical AS "isCompressionCritical"',
+  isRecall: 'is_recall AS "isRecall"',
+  isAgentNote: 'is_agent_note AS "isAgentNote"',
+  metadata: 'metadata',
+  elapsedSeconds: 'elapsed_seconds AS "elapsedSeconds"',
+  toolCallCount: 'tool_call_count AS "toolCallCount"',
+  tokenCount: 'token_count AS "tokenCount"',
+  toolCalls: 'tool_calls AS "toolCalls"',
+  toolCallId: 'tool_call_id AS "toolCallId"',
+  name: 'name',
+  files: 'files',
+  images: 'images',
+  createdAt: 'created_at AS "createdAt"',
+} as const satisfies Record<keyof MessageRow, string>;
+
+export type MessageColumn = keyof MessageRow;
+
+export const isMessageColumn = (name: string): name is MessageColumn => Object.hasOwn(MESSAGE_COLUMN_SQL, name);
+
 /** Column list shared by the raw queries over both message tables. */
-export const MESSAGE_COLUMNS =
-  `session_id AS "sessionId", sequence_number AS "sequenceNumber", ` +
-  `display_index AS "displayIndex",
-  role, content, thinking, is_context AS "isContext", is_display AS "isDisplay", is_plan AS "isPlan",
-  is_compression AS "isCompression", is_summary AS "isSummary", is_compression_critical AS "isCompressionCritical",
-  is_recall AS "isRecall", is_agent_note AS "isAgentNote", metadata, elapsed_seconds AS "elapsedSeconds",
-  tool_call_count AS "toolCallCount", token_count AS "tokenCount", tool_calls AS "toolCalls",
-  tool_call_id AS "toolCallId", name, files, images, created_at AS "createdAt"`;
+export const MESSAGE_COLUMNS = Object.values(MESSAGE_COLUMN_SQL).join(', ');
+
+/**
+ * Some of the columns, in MESSAGE_COLUMNS' order (one SQL text per set): the key (session and sequence number) and
+ * the display position always, then those named. A row read with it lacks the others: for a reader that is told
+ * which fields will be asked for (the prefetched history page).
+ */
+export function messageColumnsSql(columns: ReadonlySet<MessageColumn>): string {
+  const always: MessageColumn[] = ['sessionId', 'sequenceNumber', 'displayIndex'];
+  return (Object.keys(MESSAGE_COLUMN_SQL) as MessageColumn[])
+    .filter((column) => always.includes(column) || columns.has(column))
+    .map((column) => MESSAGE_COLUMN_SQL[column])
+    .join(', ');
+}
 
 /**
  * The rows of both message tables (archive, then hot) that match `where`, a condition on their own columns, each
  * with `archived`: the one UNION ALL every history read uses (wrap it to order or aggregate).
  */
-export function bothTablesSql(where: string): string {
-  return `SELECT ${MESSAGE_COLUMNS}, true AS archived FROM session_messages_archive WHERE ${where}
+export function bothTablesSql(where: string, columns = MESSAGE_COLUMNS): string {
+  return `SELECT ${columns}, true AS archived FROM session_messages_archive WHERE ${where}
     UNION ALL
-    SELECT ${MESSAGE_COLUMNS}, false AS archived FROM session_messages WHERE ${where}`;
+    SELECT ${columns}, false AS archived FROM session_messages WHERE ${where}`;
 }

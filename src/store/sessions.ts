@@ -4,6 +4,7 @@
  */
 import type { ChatMessage, NewMessage } from '../domain/types.js';
 import { makeMessage } from '../domain/types.js';
+import { isoFromPostgresJson } from '../domain/timestamps.js';
 import { orderContext } from '../domain/context-order.js';
 import type { Database } from '../db/client.js';
 import { isConnectionError } from '../db/faults.js';
@@ -12,6 +13,9 @@ import { type SessionScope, sessionScope, type Viewer } from '../auth/policy.js'
 import {
   bothTablesSql,
   MESSAGE_COLUMNS,
+  type MessageColumn,
+  type MessageShape,
+  messageColumnsSql,
   type MessageRow,
   type StoredMessage,
   toRowData,
@@ -149,13 +153,17 @@ export class SessionStore {
    * the access rule is in the filter, the page's bounds are computed from the
    * row's display_count the way `pageWindow` does, and the page comes back as
    * one JSON array beside the session's columns. Null when the viewer may not
-   * read the session (or it does not exist).
+   * read the session (or it does not exist). With `columns`, the page's rows
+   * carry only those (and the key and display position): less for PostgreSQL
+   * to build into JSON and for this process to parse, for a caller that knows
+   * which fields it will read.
    */
   async readableWithPage(
     viewer: Viewer,
     id: string,
     bounds: PageBounds,
-  ): Promise<{ session: SessionRow; rows: StoredMessage[] } | null> {
+    columns: ReadonlySet<MessageColumn> | null = null,
+  ): Promise<{ session: SessionRow; rows: MessageShape[] } | null> {
     const params: unknown[] = [id];
     const add = (value: unknown) => `$${params.push(value)}`;
     const scope = scopeSql(sessionScope(viewer, 'read'), 's.user_id', add);
@@ -168,20 +176,21 @@ export class SessionStore {
       bounds.first === null
         ? [`GREATEST(${lower}, ${upper} - ${add(bounds.size)}::bigint)`, `GREATEST(${lower}, ${upper})`]
         : [lower, `GREATEST(${lower}, LEAST(${upper}, ${lower} + ${add(bounds.first)}::bigint))`];
-    const columns = SESSION_COLUMNS_OF_S;
     const range = 'session_id = s.id AND display_index >= b.lo AND display_index < b.hi';
-    const pageJson = `(SELECT json_agg(m ORDER BY m."displayIndex") FROM (${bothTablesSql(range)}) m)`;
-    const sql = `SELECT ${columns}, ${pageJson} AS page
+    const selected = columns ? messageColumnsSql(columns) : MESSAGE_COLUMNS;
+    const pageJson = `(SELECT json_agg(m ORDER BY m."displayIndex") FROM (${bothTablesSql(range, selected)}) m)`;
+    const sql = `SELECT ${SESSION_COLUMNS_OF_S}, ${pageJson} AS page
       FROM sessions s CROSS JOIN LATERAL (SELECT ${lo} AS lo, ${hi} AS hi) b
       WHERE s.id = $1::uuid AND ${scope}`;
-    const [found] = await this.db.raw.query<SessionRow & { page: (MessageRow & { archived: boolean })[] | null }>(
-      sql,
-      params,
-      { prepare: true },
-    );
+    type PageRow = Omit<MessageRow, 'createdAt'> & { createdAt: string; archived: boolean };
+    const [found] = await this.db.raw.query<SessionRow & { page: PageRow[] | null }>(sql, params, { prepare: true });
     if (!found) return null;
     const { page, ...session } = found;
-    const rows = (page ?? []).map((r) => toStoredMessage({ ...r, createdAt: new Date(r.createdAt) }, r.archived));
+    // createdAt as the string the DateTime scalar answers (timestamps.ts), not a Date to parse and print again
+    const rows = (page ?? []).map((r) => {
+      if (r.createdAt !== undefined) r.createdAt = isoFromPostgresJson(r.createdAt);
+      return toStoredMessage(r, r.archived);
+    });
     return { session: session as SessionRow, rows };
   }
 
