@@ -483,13 +483,16 @@ async function main() {
     );
     const all = pages();
     for (const page of all) await sameRows(targets, page);
+    let rotation = 0;
     for (let repeat = 1; repeat <= REPEATS; repeat++) {
       console.log(`\nrepeat ${repeat} (load average at start ${load()})`);
       for (const page of all) {
         const lat = await latencies(targets, page);
         const rps = {} as Record<Kind, number>;
         const cpu = {} as Record<Kind, Throughput>;
-        for (const t of targets) {
+        // The throughput runs in a rotating order too: no server always runs first (after the latency phase).
+        rotation++;
+        for (const t of targets.map((_, j) => targets[(j + rotation) % targets.length]!)) {
           cpu[t.kind] = await throughput(t, page.body[t.kind]);
           rps[t.kind] = cpu[t.kind].rps;
         }

@@ -9,6 +9,7 @@ import {
   isEvent,
   type ServerContext,
   SESSION_EVENTS,
+  type SessionEvent,
 } from './support/harness.js';
 import { compareEventIds } from '../src/events/bus.js';
 import {
@@ -226,8 +227,20 @@ describe(`turns (${dbKind})`, () => {
 
   it('a provider dying mid-stream fails the turn, keeps the partial, and the session goes on', async () => {
     const sessionId = await newSession();
-    t.fake.enqueue({ text: ['alpha ', 'beta ', 'gamma'], failAfterChunks: 2 });
-    const { events } = await turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'break' } }));
+    // the connection dies once a subscriber has seen the two chunks (the server has read them)
+    const read = gate();
+    t.fake.enqueue({ text: ['alpha ', 'beta ', 'gamma'], failAfterChunks: 2, dieWhen: read.promise });
+    const watcher = t.subscribe(SESSION_EVENTS, { sessionId, after: '0' });
+    const ended = turnEnded(sessionId, () => t.http(SEND, { input: { sessionId, content: 'break' } }));
+    const streamed = (es: SessionEvent[]) =>
+      es
+        .filter(isEvent('TextDelta'))
+        .map((e) => e.text)
+        .join('');
+    await watcher.waitFor((es) => streamed(es) === 'alpha beta ');
+    read.open();
+    watcher.dispose();
+    const { events } = await ended;
     const failed = events.find(isEvent('TurnFailed'));
     expect(failed).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', turn: { status: 'FAILED' } });
     const partial = events.filter(isEvent('MessageSaved')).find((e) => e.message.role === 'ASSISTANT')!;

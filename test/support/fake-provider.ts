@@ -108,8 +108,12 @@ export interface FakeScript {
   toolCalls?: Array<{ name: string; arguments: Record<string, unknown> | string; id?: string }>;
   /** delay before each content chunk (and the final one) */
   chunkDelayMs?: number;
-  /** destroy the socket after this many content chunks */
+  /**
+   * destroy the socket after this many content chunks, once `dieWhen` settles: a gate the test opens when the client
+   * has read them (a reset connection drops what the client's stream had received but not yet handed on)
+   */
   failAfterChunks?: number;
+  dieWhen?: Promise<unknown>;
   /** stop sending (socket left open) after this many content chunks */
   stallAfterChunks?: number;
   /**
@@ -389,7 +393,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     for (const p of pieces) {
       if (p.kind !== 'frame') {
         if (script.failAfterChunks !== undefined && content >= script.failAfterChunks) {
-          await sleep(50); // let the client consume what was sent, then die mid-stream
+          await script.dieWhen; // the client has read what was sent: die mid-stream
           return void res.socket?.destroy();
         }
         if (script.stallAfterChunks !== undefined && content >= script.stallAfterChunks) return; // hang
@@ -995,11 +999,17 @@ function anthropicPieces(
 
 // ---------------------------------------------------------------- test helpers
 
-/** Consumes a stream, keeping the chunks received before an error. */
-export async function drain<T>(stream: AsyncIterable<T>): Promise<{ chunks: T[]; error?: unknown }> {
+/** Consumes a stream, keeping the chunks received before an error; `onChunk` sees the chunks so far after each. */
+export async function drain<T>(
+  stream: AsyncIterable<T>,
+  onChunk?: (chunks: readonly T[]) => void,
+): Promise<{ chunks: T[]; error?: unknown }> {
   const chunks: T[] = [];
   try {
-    for await (const c of stream) chunks.push(c);
+    for await (const c of stream) {
+      chunks.push(c);
+      onChunk?.(chunks);
+    }
     return { chunks };
   } catch (error) {
     return { chunks, error };

@@ -32,7 +32,7 @@ const req = (over: Partial<ChatRequest> = {}): ChatRequest => ({
   messages: [{ role: 'user', content: 'hi' }],
   ...over,
 });
-const texts = (chunks: ChatChunk[]) => chunks.flatMap((c) => (c.type === 'text' ? [c.text] : []));
+const texts = (chunks: readonly ChatChunk[]) => chunks.flatMap((c) => (c.type === 'text' ? [c.text] : []));
 
 describe.each<ProviderKind>(['ollama', 'openai', 'anthropic'])('%s adapter resilience', (kind) => {
   const provider = (over: Partial<ProviderSettings> = {}) => createProvider(kind, settingsFor(fake.url, over));
@@ -72,8 +72,11 @@ describe.each<ProviderKind>(['ollama', 'openai', 'anthropic'])('%s adapter resil
   });
 
   it('a failure mid-stream surfaces after the partial text and is not retried', async () => {
-    fake.enqueue({ text: ['one ', 'two ', 'three ', 'four'], failAfterChunks: 2 });
-    const { chunks, error } = await drain(provider().streamChat(req()));
+    const read = gate(); // opened once the two chunks have come out of the stream: then the connection dies
+    fake.enqueue({ text: ['one ', 'two ', 'three ', 'four'], failAfterChunks: 2, dieWhen: read.promise });
+    const { chunks, error } = await drain(provider().streamChat(req()), (sofar) => {
+      if (texts(sofar).length === 2) read.open();
+    });
     expect(texts(chunks)).toEqual(['one ', 'two ']);
     expect(error).toBeInstanceOf(ProviderUnavailableError);
     expect((error as Error).message).toMatch(/mid-response/);
