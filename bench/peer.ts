@@ -17,7 +17,8 @@
  * For the sessions list (first 50), the newest and a deep history page (50 of
  * the 100,000-message session): p50/p95/p99 measured sequentially and
  * interleaved (one request to each server in turn), then throughput at 16
- * connections (autocannon), PEER_REPEATS times (3); the goals beside each
+ * connections (autocannon; one-second slices interleaved across the servers,
+ * PEER_SECONDS per server), PEER_REPEATS times (3); the goals beside each
  * figure, and each server's CPU per request (its process and the PostgreSQL
  * backends, from /proc, during the throughput run: steadier than req/s on a
  * shared machine). Before measuring it checks that all four return the same
@@ -414,26 +415,51 @@ interface Throughput {
   database: number | null;
 }
 
-async function throughput(t: Target, body: string): Promise<Throughput> {
-  const cpuBefore = cpuMs(t.child.pid);
-  const dbBefore = postgresCpuMs();
-  const result = await autocannon({
-    url: t.url,
-    method: 'POST',
-    headers: HEADERS,
-    body,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-  });
-  if (result.non2xx || result.errors) throw new Error(`${t.kind}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  const cpuAfter = cpuMs(t.child.pid);
-  const db = postgresCpuSince(dbBefore);
-  const n = result.requests.total;
-  return {
-    rps: result.requests.average,
-    cpu: cpuBefore !== null && cpuAfter !== null && n > 0 ? (cpuAfter - cpuBefore) / n : null,
-    database: db !== null && n > 0 ? db / n : null,
-  };
+/**
+ * Throughput at CONNECTIONS connections, SECONDS seconds per server, taken as one-second slices interleaved across
+ * the servers in a rotating order (as the latencies are): on a machine whose spare capacity drifts from second to
+ * second (a shared host), consecutive multi-second runs measured the drift as much as the servers.
+ */
+async function throughputs(targets: Target[], page: Page, rotation: number): Promise<Record<Kind, Throughput>> {
+  const sums = new Map(
+    targets.map((t) => [t.kind, { requests: 0, seconds: 0, cpu: 0 as number | null, db: 0 as number | null }]),
+  );
+  for (let slice = 0; slice < SECONDS; slice++) {
+    for (let j = 0; j < targets.length; j++) {
+      const t = targets[(j + slice + rotation) % targets.length]!;
+      const sum = sums.get(t.kind)!;
+      const cpuBefore = cpuMs(t.child.pid);
+      const dbBefore = postgresCpuMs();
+      const started = performance.now();
+      const result = await autocannon({
+        url: t.url,
+        method: 'POST',
+        headers: HEADERS,
+        body: page.body[t.kind],
+        connections: CONNECTIONS,
+        duration: 1,
+      });
+      const seconds = (performance.now() - started) / 1000;
+      if (result.non2xx || result.errors)
+        throw new Error(`${t.kind}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+      const cpuAfter = cpuMs(t.child.pid);
+      const db = postgresCpuSince(dbBefore);
+      sum.requests += result.requests.total;
+      sum.seconds += seconds;
+      sum.cpu = sum.cpu !== null && cpuBefore !== null && cpuAfter !== null ? sum.cpu + cpuAfter - cpuBefore : null;
+      sum.db = sum.db !== null && db !== null ? sum.db + db : null;
+    }
+  }
+  const out = {} as Record<Kind, Throughput>;
+  for (const [kind, sum] of sums) {
+    const n = sum.requests;
+    out[kind] = {
+      rps: sum.seconds > 0 ? n / sum.seconds : 0,
+      cpu: sum.cpu !== null && n > 0 ? sum.cpu / n : null,
+      database: sum.db !== null && n > 0 ? sum.db / n : null,
+    };
+  }
+  return out;
 }
 
 const perRequest = (ms: number | null) => (ms === null ? '   n/a' : ms.toFixed(2).padStart(6));
@@ -488,14 +514,8 @@ async function main() {
       console.log(`\nrepeat ${repeat} (load average at start ${load()})`);
       for (const page of all) {
         const lat = await latencies(targets, page);
-        const rps = {} as Record<Kind, number>;
-        const cpu = {} as Record<Kind, Throughput>;
-        // The throughput runs in a rotating order too: no server always runs first (after the latency phase).
-        rotation++;
-        for (const t of targets.map((_, j) => targets[(j + rotation) % targets.length]!)) {
-          cpu[t.kind] = await throughput(t, page.body[t.kind]);
-          rps[t.kind] = cpu[t.kind].rps;
-        }
+        const cpu = await throughputs(targets, page, rotation++);
+        const rps = Object.fromEntries(targets.map((t) => [t.kind, cpu[t.kind].rps])) as Record<Kind, number>;
         console.log(`${page.name}`);
         for (const t of targets) {
           const l = lat[t.kind];

@@ -195,7 +195,7 @@ it('answers session(id:) with one history page in one statement, the same page t
   expect(bad.errors?.[0]).toMatchObject({ path: ['session', 'history'], extensions: { code: 'BAD_USER_INPUT' } });
 }, 120_000);
 
-it('reads only the message columns the history selection names; every column behind a fragment; same answers', async () => {
+it('reads only the message columns the history selection names (all behind a fragment): same answers', async () => {
   const owner = await app.auth.createUser('jo');
   const created = await gql(QueryCountCreateSessionDocument, { name: 'cols' }, owner.key);
   const id: string = created.data!.createSession.id;

@@ -1,5 +1,6 @@
 /** Mapping between message rows (both tables) and the domain's ChatMessage. */
 import type { ChatMessage, ToolCall } from '../domain/types.js';
+import { isoFromPostgresJson } from '../domain/timestamps.js';
 import type { Prisma } from '../generated/prisma/client.js';
 
 export interface MessageRow {
@@ -39,16 +40,7 @@ export interface StoredMessage extends ChatMessage {
 /** A message as the API answers it: stored, or a JSON snapshot or page row whose createdAt is already a string. */
 export type MessageShape = Omit<StoredMessage, 'createdAt'> & { createdAt: Date | string };
 
-export function toStoredMessage(row: MessageRow, archived: boolean): StoredMessage;
-/** A row read with its createdAt left as a string (a JSON page). */
-export function toStoredMessage(
-  row: Omit<MessageRow, 'createdAt'> & { createdAt: string },
-  archived: boolean,
-): MessageShape;
-export function toStoredMessage(
-  row: Omit<MessageRow, 'createdAt'> & { createdAt: Date | string },
-  archived: boolean,
-): MessageShape {
+export function toStoredMessage(row: MessageRow, archived: boolean): StoredMessage {
   return {
     sessionId: row.sessionId,
     sequenceNumber: row.sequenceNumber,
@@ -76,6 +68,20 @@ export function toStoredMessage(
     images: row.images ?? [],
     createdAt: row.createdAt,
   };
+}
+
+/**
+ * A row of a JSON page (json_agg over bothTablesSql, any of its column sets) as the message it is, in place: the
+ * same keys toStoredMessage gives, createdAt as the ISO string the API answers, the empty defaults for null lists and
+ * metadata; a column the page did not read stays absent. No copy: a page is parsed for this one use.
+ */
+export function fromPageRow(row: Omit<MessageRow, 'createdAt'> & { createdAt?: string; archived: boolean }) {
+  if (row.createdAt !== undefined) row.createdAt = isoFromPostgresJson(row.createdAt);
+  if (row.metadata === null) row.metadata = {};
+  if (row.toolCalls === null) row.toolCalls = [];
+  if (row.files === null) row.files = [];
+  if (row.images === null) row.images = [];
+  return row as unknown as MessageShape;
 }
 
 export function toRowData(

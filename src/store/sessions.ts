@@ -4,7 +4,6 @@
  */
 import type { ChatMessage, NewMessage } from '../domain/types.js';
 import { makeMessage } from '../domain/types.js';
-import { isoFromPostgresJson } from '../domain/timestamps.js';
 import { orderContext } from '../domain/context-order.js';
 import type { Database } from '../db/client.js';
 import { isConnectionError } from '../db/faults.js';
@@ -12,6 +11,7 @@ import type { Prisma, Session } from '../generated/prisma/client.js';
 import { type SessionScope, sessionScope, type Viewer } from '../auth/policy.js';
 import {
   bothTablesSql,
+  fromPageRow,
   MESSAGE_COLUMNS,
   type MessageColumn,
   type MessageShape,
@@ -187,10 +187,7 @@ export class SessionStore {
     if (!found) return null;
     const { page, ...session } = found;
     // createdAt as the string the DateTime scalar answers (timestamps.ts), not a Date to parse and print again
-    const rows = (page ?? []).map((r) => {
-      if (r.createdAt !== undefined) r.createdAt = isoFromPostgresJson(r.createdAt);
-      return toStoredMessage(r, r.archived);
-    });
+    const rows = (page ?? []).map(fromPageRow);
     return { session: session as SessionRow, rows };
   }
 

@@ -6,10 +6,13 @@ import { isCanonicalIsoTimestamp, isoFromPostgresJson } from '../../src/domain/t
 describe('isCanonicalIsoTimestamp', () => {
   it('accepts exactly the strings toISOString gives for years 0000-9999', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z') }), (d) => {
-        if (Number.isNaN(d.getTime())) return;
-        expect(isCanonicalIsoTimestamp(d.toISOString())).toBe(true);
-      }),
+      fc.property(
+        fc.date({ min: new Date('0000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z') }),
+        (d) => {
+          if (Number.isNaN(d.getTime())) return;
+          expect(isCanonicalIsoTimestamp(d.toISOString())).toBe(true);
+        },
+      ),
     );
     expect(isCanonicalIsoTimestamp('2024-02-29T00:00:00.000Z')).toBe(true);
     expect(isCanonicalIsoTimestamp('2000-02-29T12:00:00.000Z')).toBe(true);
@@ -56,14 +59,17 @@ describe('isoFromPostgresJson', () => {
 
   it('agrees with a Date on every instant PostgreSQL can write in a UTC session', () => {
     fc.assert(
-      fc.property(fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z') }), (d) => {
-        if (Number.isNaN(d.getTime())) return;
-        // PostgreSQL's form: the fraction trimmed of trailing zeros (none when it is zero), then +00:00
-        const iso = d.toISOString();
-        const fraction = iso.slice(20, 23).replace(/0+$/, '');
-        const postgres = `${iso.slice(0, 19)}${fraction ? `.${fraction}` : ''}+00:00`;
-        expect(isoFromPostgresJson(postgres)).toBe(iso);
-      }),
+      fc.property(
+        fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z') }),
+        (d) => {
+          if (Number.isNaN(d.getTime())) return;
+          // PostgreSQL's form: the fraction trimmed of trailing zeros (none when it is zero), then +00:00
+          const iso = d.toISOString();
+          const fraction = iso.slice(20, 23).replace(/0+$/, '');
+          const postgres = `${iso.slice(0, 19)}${fraction ? `.${fraction}` : ''}+00:00`;
+          expect(isoFromPostgresJson(postgres)).toBe(iso);
+        },
+      ),
     );
   });
 });
