@@ -33,6 +33,7 @@ let userQueries = 0;
 let statements = 0;
 /** the SQL text of every raw-driver statement, in order */
 const rawSql: string[] = [];
+let yoga: ReturnType<typeof createGraphQLHandler>;
 let gql: <R, V extends Record<string, unknown>>(
   document: TypedDocumentNode<R, V>,
   variables: V,
@@ -75,7 +76,7 @@ beforeAll(async () => {
   app = await createApp(testConfig({ authEnabled: true, jwtSecret: 'test-secret-that-is-long-enough-for-hs256' }), {
     db,
   });
-  const yoga = createGraphQLHandler(app);
+  yoga = createGraphQLHandler(app);
   gql = async <R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables: V, token: string) =>
     (await (
       await yoga.fetch('http://test/graphql', {
@@ -253,7 +254,7 @@ it('reads only the message columns the history selection names (all behind a fra
   // a fraction PostgreSQL writes trimmed (.5), on a leap day: the same string a Date gives
   expect(nodes[3]!.createdAt).toBe('2024-02-29T23:59:59.500Z');
 
-  // two fields: the page reads those two columns and the key, not the others
+  // two fields: the page reads the transcript's columns (role, content, createdAt) and the key, not the others
   for (const withRole of [true, false]) {
     rawSql.length = 0;
     const two = await gql(QueryCountHistoryTwoFieldsDocument, { id, withRole }, owner.key);
@@ -263,10 +264,43 @@ it('reads only the message columns the history selection names (all behind a fra
       withRole ? { content: 'done', role: 'ASSISTANT' } : { content: 'done' },
     ]);
     const sql = pageSql();
-    expect(sql).toContain('content');
-    expect(sql).toContain('role');
-    for (const column of ['metadata', 'tool_calls', 'thinking', 'created_at', 'files', 'images', 'is_plan']) {
+    for (const column of ['content', 'role', 'created_at']) expect(sql).toContain(column);
+    for (const column of ['metadata', 'tool_calls', 'thinking', 'files', 'images', 'is_plan', 'token_count']) {
       expect(sql).not.toContain(column);
     }
   }
+
+  // Any selection reads one of three column sets: the transcript's, every column but the bulky ones (thinking,
+  // metadata, tool calls, files, images), or all. A client varying its selection cannot mint SQL texts (each would be
+  // a prepared statement on every connection).
+  const texts = new Map<string, string>();
+  const fields = ['role', 'content', 'createdAt', 'isPlan', 'tokenCount', 'name', 'thinking', 'metadata', 'files'];
+  for (let mask = 1; mask < 1 << fields.length; mask += 7) {
+    const chosen = fields.filter((_, i) => mask & (1 << i));
+    rawSql.length = 0;
+    const node = `node { ${chosen.join(' ')} }`;
+    const query = `query($id: ID!) { session(id: $id) { history(last: 3) { edges { ${node} } } } }`;
+    const answer = (await (
+      await yoga.fetch('http://test/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.key}` },
+        body: JSON.stringify({ query, variables: { id } }),
+      })
+    ).json()) as { data: { session: { history: { edges: { node: Record<string, unknown> }[] } } } };
+    const last = answer.data.session.history.edges.at(-1)!.node;
+    expect(Object.keys(last).sort()).toEqual([...chosen].sort());
+    expect(last.content ?? 'done').toBe('done');
+    const tier = chosen.some((f) => ['thinking', 'metadata', 'files'].includes(f))
+      ? 'all'
+      : chosen.some((f) => !['role', 'content', 'createdAt'].includes(f))
+        ? 'scalar'
+        : 'transcript';
+    texts.set(pageSql(), tier);
+  }
+  expect(new Set(texts.values())).toEqual(new Set(['all', 'scalar', 'transcript']));
+  expect(texts.size).toBe(3);
+  const scalar = [...texts].find(([, tier]) => tier === 'scalar')![0];
+  expect(scalar).toContain('is_plan');
+  expect(scalar).toContain('token_count');
+  expect(scalar).not.toContain('metadata');
 }, 120_000);

@@ -7,7 +7,7 @@
 import type { FieldNode, GraphQLResolveInfo, SelectionSetNode, ValueNode } from 'graphql';
 import type { HistoryPage } from '../sessions/history-page.js';
 import type { PageArgs } from '../sessions/paging.js';
-import { isMessageColumn, type MessageColumn } from '../store/rows.js';
+import { columnTier, isMessageColumn, type MessageColumn } from '../store/rows.js';
 
 const PREFETCHED = Symbol('prefetched history page');
 
@@ -39,11 +39,16 @@ function fieldsOf(set: SelectionSetNode | undefined): FieldNode[] | null {
 }
 
 /**
- * The message columns a `history` selection reads: the fields under `edges { node { … } }`, each a column of its own
- * name (`id` and `archived` come with every row). Null (read them all) for anything else: a fragment at any level,
- * a field that is not a column.
+ * The message columns a `history` selection reads, as one of columnTier's sets: the fields under
+ * `edges { node { … } }`, each a column of its own name (`id` and `archived` come with every row). Null (read them
+ * all) for anything else: a fragment at any level, a field that is not a column.
  */
-export function selectedMessageColumns(history: FieldNode): Set<MessageColumn> | null {
+export function selectedMessageColumns(history: FieldNode): ReadonlySet<MessageColumn> | null {
+  const named = namedMessageColumns(history);
+  return named && columnTier(named);
+}
+
+function namedMessageColumns(history: FieldNode): Set<MessageColumn> | null {
   const columns = new Set<MessageColumn>();
   for (const field of fieldsOf(history.selectionSet) ?? [null]) {
     if (!field) return null;

@@ -152,10 +152,30 @@ export const isMessageColumn = (name: string): name is MessageColumn => Object.h
 /** Column list shared by the raw queries over both message tables. */
 export const MESSAGE_COLUMNS = Object.values(MESSAGE_COLUMN_SQL).join(', ');
 
+/** What a chat transcript shows of a message. */
+const TRANSCRIPT_COLUMNS: ReadonlySet<MessageColumn> = new Set(['role', 'content', 'createdAt']);
+/** The columns that may be large or are JSON (PostgreSQL builds them into the page and this process parses them). */
+const BULKY_COLUMNS: ReadonlySet<MessageColumn> = new Set(['thinking', 'metadata', 'toolCalls', 'files', 'images']);
+const SCALAR_COLUMNS: ReadonlySet<MessageColumn> = new Set(
+  (Object.keys(MESSAGE_COLUMN_SQL) as MessageColumn[]).filter((column) => !BULKY_COLUMNS.has(column)),
+);
+
 /**
- * Some of the columns, in MESSAGE_COLUMNS' order (one SQL text per set): the key (session and sequence number) and
- * the display position always, then those named. A row read with it lacks the others: for a reader that is told
- * which fields will be asked for (the prefetched history page).
+ * The smallest of three fixed column sets that holds `columns`: the transcript's, every column but the bulky ones,
+ * or all (null). A page reads one of three SQL texts whatever the selection, so the prepared statements stay few
+ * (a selection per text would let a client fill every connection with its variations).
+ */
+export function columnTier(columns: ReadonlySet<MessageColumn>): ReadonlySet<MessageColumn> | null {
+  const within = (tier: ReadonlySet<MessageColumn>) => [...columns].every((column) => tier.has(column));
+  if (within(TRANSCRIPT_COLUMNS)) return TRANSCRIPT_COLUMNS;
+  if (within(SCALAR_COLUMNS)) return SCALAR_COLUMNS;
+  return null;
+}
+
+/**
+ * Some of the columns, in MESSAGE_COLUMNS' order: the key (session and sequence number) and the display position
+ * always, then those named. A row read with it lacks the others: for a reader that is told which fields will be
+ * asked for (the prefetched history page, through columnTier).
  */
 export function messageColumnsSql(columns: ReadonlySet<MessageColumn>): string {
   const always: MessageColumn[] = ['sessionId', 'sequenceNumber', 'displayIndex'];
