@@ -148,9 +148,9 @@ try {
     console.log(`  ${r.variant.name.padEnd(34)} median ${median(r.cpu).toFixed(3)} ms   rounds ${rounds}`);
     console.log(`  ${'  PostgreSQL'.padEnd(34)} median ${median(r.db).toFixed(3)} ms`);
   }
-  const pg = running.find((r) => r.variant.name === 'PostGraphile')!;
-  for (const r of running.filter((x) => x !== pg))
-    console.log(`  ${r.variant.name} ÷ PostGraphile: ${(median(r.cpu) / median(pg.cpu)).toFixed(2)}`);
+  const pg = running.find((r) => r.variant.name === 'PostGraphile');
+  for (const r of running.filter((x) => pg && x !== pg))
+    console.log(`  ${r.variant.name} ÷ PostGraphile: ${(median(r.cpu) / median(pg!.cpu)).toFixed(2)}`);
 } finally {
   for (const r of running) r.child.kill('SIGTERM');
 }

@@ -105,6 +105,8 @@ async function openEmbedded(dataDir: string): Promise<Database> {
   let lite: PGlite;
   try {
     lite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+    // UTC, as every server connection (openServer says why); PGlite starts in the process's TZ.
+    await lite.exec("SET TIME ZONE 'UTC'");
   } catch (error) {
     lock?.release();
     throw error;
@@ -149,7 +151,15 @@ async function openServer(
   // an uncaught exception that ends the process. The pool discards that connection.
   pool.on('error', onConnectionError);
   // A checked-out connection terminated between two statements emits 'error' on the client itself.
-  pool.on('connect', (client) => client.on('error', onConnectionError));
+  // Every connection in UTC, whatever the server's or the database's default: Prisma's adapter writes a timestamptz
+  // without an offset (read in the session's zone: another zone stored another instant), and the raw reads' JSON
+  // prints timestamps in it. Queued before anything else the connection runs (a client runs its queries in order).
+  const inUtc = (client: pg.PoolClient) =>
+    void client.query("SET TIME ZONE 'UTC'").catch((error: Error) => onConnectionError(error));
+  pool.on('connect', (client) => {
+    client.on('error', onConnectionError);
+    inUtc(client);
+  });
   // Prisma's pool is ours too, for the same per-connection listener: the adapter drops its own
   // listener on commit/rollback, and a terminated backend's late FATAL then ended the process.
   const prismaPool = new pg.Pool({
@@ -158,7 +168,10 @@ async function openServer(
     ...(lockTimeoutMs ? { lock_timeout: lockTimeoutMs } : {}),
   });
   prismaPool.on('error', onConnectionError);
-  prismaPool.on('connect', (client) => client.on('error', onConnectionError));
+  prismaPool.on('connect', (client) => {
+    client.on('error', onConnectionError);
+    inUtc(client);
+  });
   const adapter = new PrismaPg(prismaPool, { disposeExternalPool: true });
   const prisma = retryOnConnectionError(new PrismaClient({ adapter }));
   const onClient = (client: pg.PoolClient | pg.Pool) => ({

@@ -393,6 +393,8 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     for (const p of pieces) {
       if (p.kind !== 'frame') {
         if (script.failAfterChunks !== undefined && content >= script.failAfterChunks) {
+          // Without the gate the reset could drop chunks the client had not read yet: a race, so not allowed.
+          if (script.dieWhen === undefined) throw new Error('failAfterChunks needs dieWhen (a gate the test opens)');
           await script.dieWhen; // the client has read what was sent: die mid-stream
           return void res.socket?.destroy();
         }
