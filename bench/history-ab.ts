@@ -7,7 +7,7 @@
  *   npx tsx bench/history-ab.ts                      # fast path, Yoga path (HTTP_FAST_PATH=false), PostGraphile
  *   ROUNDS=8 AMOUNT=4000 npx tsx bench/history-ab.ts
  *   AB_NODE_FLAGS='--max-semi-space-size=64' npx tsx bench/history-ab.ts   # adds the fast path with these flags
- *   AB_BASE=/work/ab-base npx tsx bench/history-ab.ts   # adds another build: a directory holding its package.json,
+ *   AB_BASE=/tmp/base npx tsx bench/history-ab.ts        # adds another build: a directory holding its package.json,
  *                                                        # dist/, bench/peer-service.mjs and node_modules (a link)
  *   AB_SKIP='Yoga path' npx tsx bench/history-ab.ts      # leaves variants out by name (comma-separated)
  * (bench/peer.ts builds dist/ when it is stale; run it, or `npm run build`, first.)
