@@ -38,14 +38,22 @@ function fieldsOf(set: SelectionSetNode | undefined): FieldNode[] | null {
   return fields;
 }
 
+/** Per `history` field node: a document is parsed once and reused (Yoga's and the fast path's caches). */
+const tierOf = new WeakMap<FieldNode, ReadonlySet<MessageColumn> | null>();
+
 /**
  * The message columns a `history` selection reads, as one of columnTier's sets: the fields under
  * `edges { node { … } }`, each a column of its own name (`id` and `archived` come with every row). Null (read them
  * all) for anything else: a fragment at any level, a field that is not a column.
  */
 export function selectedMessageColumns(history: FieldNode): ReadonlySet<MessageColumn> | null {
-  const named = namedMessageColumns(history);
-  return named && columnTier(named);
+  let tier = tierOf.get(history);
+  if (tier === undefined) {
+    const named = namedMessageColumns(history);
+    tier = named && columnTier(named);
+    tierOf.set(history, tier);
+  }
+  return tier;
 }
 
 function namedMessageColumns(history: FieldNode): Set<MessageColumn> | null {

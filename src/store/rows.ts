@@ -172,17 +172,25 @@ export function columnTier(columns: ReadonlySet<MessageColumn>): ReadonlySet<Mes
   return null;
 }
 
+/** messageColumnsSql's text per set (columnTier's sets are constants: built once per process). */
+const columnsSqlOf = new WeakMap<ReadonlySet<MessageColumn>, string>();
+
 /**
  * Some of the columns, in MESSAGE_COLUMNS' order: the key (session and sequence number) and the display position
  * always, then those named. A row read with it lacks the others: for a reader that is told which fields will be
  * asked for (the prefetched history page, through columnTier).
  */
 export function messageColumnsSql(columns: ReadonlySet<MessageColumn>): string {
-  const always: MessageColumn[] = ['sessionId', 'sequenceNumber', 'displayIndex'];
-  return (Object.keys(MESSAGE_COLUMN_SQL) as MessageColumn[])
-    .filter((column) => always.includes(column) || columns.has(column))
-    .map((column) => MESSAGE_COLUMN_SQL[column])
-    .join(', ');
+  let sql = columnsSqlOf.get(columns);
+  if (sql === undefined) {
+    const always: MessageColumn[] = ['sessionId', 'sequenceNumber', 'displayIndex'];
+    sql = (Object.keys(MESSAGE_COLUMN_SQL) as MessageColumn[])
+      .filter((column) => always.includes(column) || columns.has(column))
+      .map((column) => MESSAGE_COLUMN_SQL[column])
+      .join(', ');
+    columnsSqlOf.set(columns, sql);
+  }
+  return sql;
 }
 
 /**
