@@ -13,6 +13,7 @@ import { type Database, openDatabase } from './db/client.js';
 import { ensureSearchIndexes, migrate } from './db/migrate.js';
 import { CalibrationRegistry } from './domain/tokens.js';
 import { createEventBus } from './events/bus.js';
+import { localCredentialChanges, redisCredentialChanges } from './events/credential-changes.js';
 import { subscriptionCounter, type SubscriptionCounter } from './http/limits.js';
 import { ProfileService } from './sessions/profiles.js';
 import { SearchService } from './search/service.js';
@@ -199,6 +200,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     turns,
     maxMessageChars: config.maxMessageChars,
   });
+  // Revoked keys and disabled users are refused at once on every process (through Redis when there are several).
+  const auth = new Auth(users, config, {
+    changes: config.redisUrl ? redisCredentialChanges(config.redisUrl, log) : localCredentialChanges(),
+    onTouchError: (err) => log.warn({ err }, 'auth.last_used_failed'),
+  });
   const recalls = new RecallService(new RecallStore(db), sessions, turns, config, log);
   if (config.recallToolEnabled) tools.register(scheduleRecallTool(recalls));
   const queue = new QueueDispatcher(queuedStore, turns, config, log);
@@ -223,7 +229,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     store,
     profileStore,
     users,
-    auth: new Auth(users, config),
+    auth,
+    keys: auth.keys,
     bus,
     profiles,
     sessions,
@@ -272,6 +279,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       turns.abortAll();
       await turns.drain();
       await bus.close();
+      await auth.changes.close();
       if (!options.db) await db.close();
     },
   };

@@ -44,6 +44,10 @@ export async function userExists(db: Database, id: string): Promise<boolean> {
   return (await db.prisma.user.count({ where: { id } })) > 0;
 }
 
+export async function userIdOfApiKey(db: Database, id: string): Promise<string | null> {
+  return (await db.prisma.apiKey.findUnique({ where: { id }, select: { userId: true } }))?.userId ?? null;
+}
+
 export async function profileExists(db: Database, id: string): Promise<boolean> {
   return (await db.prisma.profile.count({ where: { id } })) > 0;
 }
