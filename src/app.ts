@@ -208,6 +208,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   const recalls = new RecallService(new RecallStore(db), sessions, turns, config, log);
   if (config.recallToolEnabled) tools.register(scheduleRecallTool(recalls));
   const queue = new QueueDispatcher(queuedStore, turns, config, log);
+  // A session's preview and count in the list change when its answer is saved (or cut short, or fails): list
+  // subscribers hear of it when the turn ends, as they do when it starts and after an edit.
+  turns.onTurnDone((sessionId) => {
+    void store
+      .get(sessionId)
+      .then((s) => (s ? bus.publishList({ kind: 'activity', sessionId, userId: s.userId }) : undefined))
+      .catch((err: unknown) => log.warn({ err, sessionId }, 'session_list.activity_failed'));
+  });
 
   let sweeper: NodeJS.Timeout | null = null;
   let retentionTimer: NodeJS.Timeout | null = null;
