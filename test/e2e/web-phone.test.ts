@@ -201,7 +201,8 @@ describe.skipIf(browserUnavailable)('the web client on a phone and a tablet, in 
       {
         role: 'assistant',
         content:
-          'Here it is:\n\n```js\nconst itinerary = ["Alfama", "Belém", "Sintra"].map((place) => visit(place, { slow: true }));\n```\n\n' +
+          'Here it is:\n\n```js\n' +
+          'const itinerary = ["Alfama", "Belém", "Sintra"].map((place) => visit(place, { slow: true }));\n```\n\n' +
           'And https://example.com/a/very/long/path/that/does/not/fit/on/a/phone/screen/at/all/really',
         metadata: { cancelled: true },
       },
