@@ -19,6 +19,9 @@ import { ProfileService } from './sessions/profiles.js';
 import { SearchService } from './search/service.js';
 import { SessionFiles } from './files/store.js';
 import { createProvider, type ProviderKind } from './llm/index.js';
+import { type ModelCallObserver, observeProvider, type TurnSpans } from './llm/observed.js';
+import { observeBus } from './events/observed.js';
+import type { Metrics } from './http/metrics.js';
 import type { LlmProvider } from './llm/types.js';
 import type { ProfileRow as Profile } from './store/profiles.js';
 import { ProfileStore } from './store/profiles.js';
@@ -60,6 +63,8 @@ export interface App extends SchemaServices {
   trigram: boolean;
   /** double-texting: starts the turns of queued messages */
   queue: QueueDispatcher;
+  /** METRICS=true: what /metrics serves (null otherwise: prom-client is then never loaded) */
+  metrics: Metrics | null;
   /** background work: orphan recovery, cleanup loops */
   start?(): Promise<void>;
   close(): Promise<void>;
@@ -75,8 +80,12 @@ export interface AppOptions {
   afterCompressionWrites?(sessionId: string): Promise<void> | void;
 }
 
-/** One provider client per kind, created on first use. */
-function providerLookup(config: Config): (profile: Pick<Profile, 'provider'>) => LlmProvider {
+/** One provider client per kind, created on first use; each call traced (and counted with METRICS=true). */
+function providerLookup(
+  config: Config,
+  turnSpans: TurnSpans,
+  observer?: ModelCallObserver,
+): (profile: Pick<Profile, 'provider'>) => LlmProvider {
   const providers = new Map<string, LlmProvider>();
   return (profile) => {
     let p = providers.get(profile.provider);
@@ -90,6 +99,7 @@ function providerLookup(config: Config): (profile: Pick<Profile, 'provider'>) =>
         timeoutMs: config.providerTimeoutMs,
         connectRetries: config.providerConnectRetries,
       });
+      p = observeProvider(p, profile.provider, turnSpans, observer);
       providers.set(profile.provider, p);
     }
     return p;
@@ -114,7 +124,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   // Stores, the bus, the leaf services.
   const store = new SessionStore(db);
-  const bus = createEventBus({ redisUrl: config.redisUrl, retention: config.eventRetention, log });
+  // Metrics only with METRICS=true (prom-client loaded then); traces through @opentelemetry/api, a no-op until an
+  // SDK is registered. Both watch the bus and the providers from outside the turn code (docs/operations.md).
+  const metrics = config.metrics ? (await import('./http/metrics.js')).createMetrics() : null;
+  const observed = observeBus(
+    createEventBus({ redisUrl: config.redisUrl, retention: config.eventRetention, log }),
+    metrics ?? undefined,
+  );
+  const bus = observed.bus;
   const profileStore = new ProfileStore(db);
   const profiles = new ProfileService(profileStore, config);
   const users = new UserStore(db);
@@ -125,7 +142,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     maxBytes: config.sessionFilesMaxSizeMb * 1024 * 1024,
     logger: log,
   });
-  const provider = providerLookup(config);
+  const provider = providerLookup(config, observed.turnSpan, metrics ?? undefined);
   const calibration = new CalibrationRegistry();
   const access = new SessionAccess(store);
   // History edits and compression passes on one session never interleave (in this process;
@@ -217,6 +234,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       .catch((err: unknown) => log.warn({ err, sessionId }, 'session_list.activity_failed'));
   });
 
+  const subscriptions = subscriptionCounter(config);
+  metrics?.subscriptions(() => subscriptions.live);
   let sweeper: NodeJS.Timeout | null = null;
   let retentionTimer: NodeJS.Timeout | null = null;
   let retentionRun: Promise<unknown> = Promise.resolve();
@@ -257,7 +276,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     shares: new ShareService(store),
     transfer: new TransferService(store, profiles, bus),
     hooks,
-    subscriptions: subscriptionCounter(config),
+    subscriptions,
+    metrics,
     provider,
     trigram,
     start: async () => {

@@ -107,6 +107,7 @@ const settings = {
     "Persisted operations (the web client's manifest, web/dist/persisted-documents.json): off = any document; " +
       'allow = persisted ids and any document; only = persisted ids alone (PERSISTED_QUERY_ONLY otherwise)',
   ],
+  metrics: [bool, 'false', 'Serve Prometheus metrics at /metrics (with AUTH_ENABLED=true an admin key is needed)'],
   httpFastPath: [
     bool,
     'true',

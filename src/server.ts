@@ -131,6 +131,7 @@ export function createGraphQLHandler(app: App, persistedDocuments = persistedDoc
     maxRequestBodySize: false,
     logging: yogaLogger(app.log),
     plugins: [
+      ...(app.metrics ? [app.metrics.plugin] : []),
       useCsrfHeader(),
       // PERSISTED_OPERATIONS=allow|only: ids of the web client's manifest (graphql-ws: resolveSocketOperation below).
       ...persistedOperationsPlugins(app.config.persistedOperations, persistedDocuments),
