@@ -82,7 +82,7 @@ describe(`metrics and traces (${dbKind})`, () => {
     }
   });
 
-  it('serve /metrics to an admin key only, counting operations, turns, model calls, tokens and compressions', async () => {
+  it('serve /metrics to admins only: operations, turns, model calls, tokens and compressions', async () => {
     expect((await scrape()).status).toBe(401);
     expect((await scrape(user)).status).toBe(403);
 
