@@ -13,6 +13,9 @@ import { createApp, type App } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { SessionStore } from '../src/store/sessions.js';
 import { createTestDatabase, dbKind, testConfig } from './support/harness.js';
+import { needsServer, skipping } from './support/skips.js';
+
+const serverOnly = skipping('prepared statements', needsServer('named prepared statements exist on a PostgreSQL server only'));
 
 let app: App;
 let db: Database;
@@ -54,7 +57,7 @@ describe(`hot reads as prepared statements (${dbKind})`, () => {
     expect(list.totalCount).toBe(1);
   });
 
-  it.skipIf(dbKind !== 'postgres')(
+  it.skipIf(serverOnly)(
     'prepares both once per connection; off prepares nothing; same answers',
     async () => {
       const prepared = await reads(app.store);
@@ -74,7 +77,7 @@ describe(`hot reads as prepared statements (${dbKind})`, () => {
     },
   );
 
-  it.skipIf(dbKind !== 'postgres')('a connection that lost its prepared statements still answers', async () => {
+  it.skipIf(serverOnly)('a connection that lost its prepared statements still answers', async () => {
     const before = await reads(app.store);
     await db.raw.query('DEALLOCATE ALL');
     expect(await preparedOn(db)).toEqual([]);
