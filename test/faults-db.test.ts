@@ -36,7 +36,8 @@ const RENAME = FaultsDbRenameDocument;
 const READ = FaultsDbReadDocument;
 const rawId = (id: string) => Buffer.from(id, 'base64').toString().split(':')[1]!;
 
-describe.skipIf(skipping('database faults', needsServer('kills server connections')))('database faults (postgres)', () => {
+const skipped = skipping('database faults', needsServer('kills server connections'));
+describe.skipIf(skipped)('database faults (postgres)', () => {
   let t: ServerContext;
   let admin: pg.Client;
   let dbName: string;

@@ -166,7 +166,11 @@ function expectInOrderNoDup(events: SessionEvent[]) {
   }
 }
 
-describe.skipIf(skipping('Redis faults', hasRedis ? null : 'needs redis-server on the PATH (apt-get install redis-server)'))('Redis faults', () => {
+const skipped = skipping(
+  'Redis faults',
+  hasRedis ? null : 'needs redis-server on the PATH (apt-get install redis-server)',
+);
+describe.skipIf(skipped)('Redis faults', () => {
   let redis: PrivateRedis;
   let a: ServerContext;
   let bApp: App;

@@ -15,7 +15,10 @@ import { SessionStore } from '../src/store/sessions.js';
 import { createTestDatabase, dbKind, testConfig } from './support/harness.js';
 import { needsServer, skipping } from './support/skips.js';
 
-const serverOnly = skipping('prepared statements', needsServer('named prepared statements exist on a PostgreSQL server only'));
+const serverOnly = skipping(
+  'prepared statements',
+  needsServer('named prepared statements exist on a PostgreSQL server only'),
+);
 
 let app: App;
 let db: Database;
@@ -57,25 +60,22 @@ describe(`hot reads as prepared statements (${dbKind})`, () => {
     expect(list.totalCount).toBe(1);
   });
 
-  it.skipIf(serverOnly)(
-    'prepares both once per connection; off prepares nothing; same answers',
-    async () => {
-      const prepared = await reads(app.store);
-      await reads(app.store);
-      const statements = await preparedOn(db);
-      expect(statements).toHaveLength(2);
-      expect(statements.some((s) => /json_agg/.test(s))).toBe(true);
-      expect(statements.some((s) => /session_count_deltas/.test(s))).toBe(true);
+  it.skipIf(serverOnly)('prepares both once per connection; off prepares nothing; same answers', async () => {
+    const prepared = await reads(app.store);
+    await reads(app.store);
+    const statements = await preparedOn(db);
+    expect(statements).toHaveLength(2);
+    expect(statements.some((s) => /json_agg/.test(s))).toBe(true);
+    expect(statements.some((s) => /session_count_deltas/.test(s))).toBe(true);
 
-      const plain = await openDatabase({ url: url!, poolSize: 1, preparedStatements: false });
-      try {
-        expect(await reads(new SessionStore(plain))).toEqual(prepared);
-        expect(await preparedOn(plain)).toEqual([]);
-      } finally {
-        await plain.close();
-      }
-    },
-  );
+    const plain = await openDatabase({ url: url!, poolSize: 1, preparedStatements: false });
+    try {
+      expect(await reads(new SessionStore(plain))).toEqual(prepared);
+      expect(await preparedOn(plain)).toEqual([]);
+    } finally {
+      await plain.close();
+    }
+  });
 
   it.skipIf(serverOnly)('a connection that lost its prepared statements still answers', async () => {
     const before = await reads(app.store);

@@ -184,7 +184,8 @@ describe(`transports (${dbKind})`, () => {
   });
 });
 
-describe.skipIf(skipping('two server processes through Redis', needsRedis()))('two server processes sharing events through Redis', () => {
+const skipped = skipping('two server processes through Redis', needsRedis());
+describe.skipIf(skipped)('two server processes sharing events through Redis', () => {
   it('a subscriber on one server sees a turn run by the other, and can resume there', async () => {
     const a = await createTestServer({ redisUrl: process.env.REDIS_URL, titleGenerationEnabled: false });
     const bApp = await createApp(testConfig({ redisUrl: process.env.REDIS_URL, ollamaHost: a.fake.url }), {

@@ -201,7 +201,8 @@ describe('resume across a restart or a trim', () => {
   );
 });
 
-describe.skipIf(skipping('Redis stream gaps', needsRedis()))('Redis stream gaps', () => {
+const skipped = skipping('Redis stream gaps', needsRedis());
+describe.skipIf(skipped)('Redis stream gaps', () => {
   it('tells a trimmed stream, a lost stream and an exact resume apart', async () => {
     const bus = new RedisEventBus(process.env.REDIS_URL!, 10);
     const sessionId = `gap-test-${process.pid}-${Date.now()}`;
