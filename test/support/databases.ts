@@ -183,7 +183,8 @@ async function acquireServerDb(options: TestDatabaseOptions): Promise<TestDataba
           if (now !== shape) throw new Error('the schema changed');
           // A pool the test opened on this database and did not close holds connections: end them.
           await c.query(
-            'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+            'SELECT pg_terminate_backend(pid) FROM pg_stat_activity ' +
+              'WHERE datname = current_database() AND pid <> pg_backend_pid()',
           );
           await c.query(await truncateSql(async (sql) => (await c.query(sql)).rows));
         });

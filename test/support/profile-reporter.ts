@@ -36,9 +36,8 @@ export default class ProfileReporter implements Reporter {
     out.push('', `wall ${wall.toFixed(1)} s; ${files.length} files, worker time ${sum.toFixed(1)} s`, '');
     out.push('slowest files      total   import+collect   tests+hooks');
     for (const f of files.slice(0, 30)) {
-      out.push(
-        `${f.total.toFixed(1).padStart(8)} s ${f.collect.toFixed(1).padStart(8)} s ${f.run.toFixed(1).padStart(8)} s  ${f.file}`,
-      );
+      const [total, collect, run] = [f.total, f.collect, f.run].map((n) => `${n.toFixed(1).padStart(8)} s`);
+      out.push(`${total} ${collect} ${run}  ${f.file}`);
     }
     out.push('', 'slowest tests');
     for (const t of tests.slice(0, 30)) {
