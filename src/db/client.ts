@@ -104,9 +104,12 @@ function preparedNames(enabled: boolean): (sql: string, options?: QueryOptions) 
 const isPreparedStatementError = (error: unknown) =>
   ['26000', '42P05'].includes((error as { code?: string } | null)?.code ?? '');
 
-/** Opens an embedded instance with the trigram extension, in UTC (as every server connection; openServer says why). */
-export async function openPGlite(dataDir: string): Promise<PGlite> {
-  const lite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+/**
+ * Opens an embedded instance with the trigram extension, in UTC (as every server connection; openServer says why).
+ * `loadDataDir`: start from a dump (`dumpDataDir`) instead of an empty cluster (the tests copy a migrated one).
+ */
+export async function openPGlite(dataDir: string, loadDataDir?: Blob): Promise<PGlite> {
+  const lite = await PGlite.create(dataDir, { extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
   // PGlite starts in the process's TZ.
   await lite.exec("SET TIME ZONE 'UTC'");
   return lite;

@@ -5,7 +5,8 @@ import type { Reporter, TestModule } from 'vitest/node';
 /**
  * Prints the one plain closing line CI reads, `N passed, N failed, N skipped`, and just before it one
  * `SKIPPED: <suite>: <reason>` line for everything that did not run: the suites test files skipped with a reason
- * (skips.ts), and any other skipped test by its file and name, so no skip is silent.
+ * (skips.ts), and any other skipped test by its file and name, so no skip is silent; and a `FAILED:` line per
+ * failed test.
  */
 export default class CountReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>) {
@@ -13,13 +14,16 @@ export default class CountReporter implements Reporter {
     let failed = 0;
     let skipped = 0;
     const skippedByFile = new Map<string, string[]>();
+    const failures: string[] = [];
     for (const mod of modules) {
       const file = relative(process.cwd(), mod.moduleId);
       for (const test of mod.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
-        else {
+        else if (state === 'failed') {
+          failed++;
+          failures.push(`FAILED: ${file} > ${test.fullName}`);
+        } else {
           skipped++;
           skippedByFile.set(file, [...(skippedByFile.get(file) ?? []), test.fullName]);
         }
@@ -28,7 +32,7 @@ export default class CountReporter implements Reporter {
       if (mod.state() === 'failed' && ![...mod.children.allTests()].some((t) => t.result().state === 'failed'))
         failed++;
     }
-    const lines: string[] = [];
+    const lines: string[] = [...failures];
     // Suites skipped with a reason: one line per suite and reason, with the tests they hold.
     const reasons = new Map<string, { files: Set<string>; tests: number }>();
     const explained = new Set<string>();

@@ -122,6 +122,11 @@ export interface ServerContext extends TestContext {
   listening(sessionId: string, count?: number, timeoutMs?: number): Promise<void>;
   /** the live listeners now (same keys as `listening`) */
   listenerCount(sessionId: string): number;
+  /**
+   * What SIGTERM does to `npm start` (src/main.ts): stop listening, answer the requests in flight, end the running
+   * turns (their subscribers get the ending), then end every subscription. `close()` still cleans up after it.
+   */
+  shutdown(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -169,6 +174,7 @@ export async function createTestServer(
   const running = await startServer(base.app, { routes: appRoutes(base.app) });
   await base.app.start?.();
   const url = running.url;
+  let serverClosed = false;
   const wsUrl = `${url.replace('http', 'ws')}/graphql`;
   const clients: Client[] = [];
   const http: SendGql = async (
@@ -257,9 +263,13 @@ export async function createTestServer(
     subscribe,
     listening: listeners.until,
     listenerCount: listeners.count,
+    shutdown: async (graceMs = 30_000) => {
+      serverClosed = true;
+      await running.close({ graceMs, beforeEnd: () => base.app.turns.shutdown() });
+    },
     close: async () => {
       for (const c of clients) await c.dispose();
-      await running.close();
+      if (!serverClosed) await running.close();
       await base.close();
       await fake.stop();
     },

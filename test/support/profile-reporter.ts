@@ -27,6 +27,7 @@ export default class ProfileReporter implements Reporter {
         file: relative(process.cwd(), mod.moduleId),
         name: test.fullName,
         seconds: (test.diagnostic()?.duration ?? 0) / 1000,
+        state: test.result().state,
       })),
     );
     files.sort((a, b) => b.total - a.total);
