@@ -8,8 +8,10 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../src/db/client.js';
 import { createTestDatabase, serverUrl } from './support/harness.js';
+import { needsServer, skipping } from './support/skips.js';
 
-describe.skipIf(!serverUrl)('server connections', () => {
+const skipped = skipping('server connections', needsServer());
+describe.skipIf(skipped)('server connections', () => {
   it('survives the server terminating its idle connections, and the next queries reconnect', async () => {
     const { db: owner, drop } = await createTestDatabase();
     let db: Database | undefined;

@@ -18,7 +18,7 @@ let db: Database;
 let drop: () => Promise<void>;
 
 beforeAll(async () => {
-  const opened = await createTestDatabase();
+  const opened = await createTestDatabase({ fresh: true });
   drop = opened.drop;
   if (opened.url) {
     // The database's default zone is not UTC; connections opened from now on start in it.

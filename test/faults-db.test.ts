@@ -28,6 +28,7 @@ import {
   type SendGql,
   type ServerContext,
 } from './support/harness.js';
+import { needsServer, skipping } from './support/skips.js';
 
 const SEND = FaultsDbSendDocument;
 const RECORD = FaultsDbRecordDocument;
@@ -35,7 +36,8 @@ const RENAME = FaultsDbRenameDocument;
 const READ = FaultsDbReadDocument;
 const rawId = (id: string) => Buffer.from(id, 'base64').toString().split(':')[1]!;
 
-describe.skipIf(dbKind !== 'postgres')('database faults (postgres)', () => {
+const skipped = skipping('database faults', needsServer('kills server connections'));
+describe.skipIf(skipped)('database faults (postgres)', () => {
   let t: ServerContext;
   let admin: pg.Client;
   let dbName: string;

@@ -23,6 +23,7 @@ import {
 } from './support/durability.js';
 import { type FakeProvider, startFakeProvider } from './support/fake-provider.js';
 import { FaultsDurabilityCreateNamedDocument, FaultsDurabilityViewerDocument } from './generated/graphql.js';
+import { needsPglite, skipping } from './support/skips.js';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const onPglite = !serverUrl;
@@ -125,7 +126,8 @@ describe(`durable writes (${onPglite ? 'PGlite' : 'PostgreSQL'})`, () => {
   }, 600_000);
 });
 
-describe.skipIf(!onPglite)('one process per embedded DATA_DIR', () => {
+const skipped = skipping('one process per embedded DATA_DIR', needsPglite());
+describe.skipIf(skipped)('one process per embedded DATA_DIR', () => {
   it('a second server on the same DATA_DIR exits at once with one clear line; the first keeps serving', async () => {
     const env = await serverEnv();
     const first = await start(env);

@@ -17,6 +17,7 @@ import {
   FaultsRedisSendDocument,
 } from './generated/graphql.js';
 import { createTestServer, queryText, SESSION_EVENTS, testConfig, type ServerContext } from './support/harness.js';
+import { skipping } from './support/skips.js';
 
 const hasRedis = (() => {
   try {
@@ -165,7 +166,11 @@ function expectInOrderNoDup(events: SessionEvent[]) {
   }
 }
 
-describe.skipIf(!hasRedis)('Redis faults', () => {
+const skipped = skipping(
+  'Redis faults',
+  hasRedis ? null : 'needs redis-server on the PATH (apt-get install redis-server)',
+);
+describe.skipIf(skipped)('Redis faults', () => {
   let redis: PrivateRedis;
   let a: ServerContext;
   let bApp: App;

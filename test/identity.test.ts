@@ -247,7 +247,7 @@ describe(`JWT identity with a JWKS (${dbKind})`, { timeout: 120_000 }, () => {
 describe(`identity migration (${dbKind})`, () => {
   it('turns rows without an API key (made by tokens before) ' +
     'into adoptable JWT rows and clears their claimed rights', async () => {
-    const { db, drop } = await createTestDatabase();
+    const { db, drop } = await createTestDatabase({ fresh: true });
     const tmp = await mkdtemp(join(tmpdir(), 'identity-migrations-'));
     try {
       await cp(MIGRATIONS_DIR, tmp, { recursive: true, filter: (src) => !src.includes('20261201000100_jwt_identity') });

@@ -26,6 +26,7 @@ import { type Database, openDatabase } from '../src/db/client.js';
 import { ensureSearchIndexes, MIGRATIONS_DIR, MigrationError, migrate, readMigrations } from '../src/db/migrate.js';
 import { getDatamodel } from '../src/generated/pothos-types.js';
 import { createTestDatabase, dbKind, serverUrl } from './support/harness.js';
+import { needsServer, skipping } from './support/skips.js';
 
 const SCHEMA_PRISMA = fileURLToPath(new URL('../prisma/schema.prisma', import.meta.url));
 
@@ -84,7 +85,7 @@ describe(`migration runner (${dbKind})`, { timeout: 300_000 }, () => {
   let drop: () => Promise<void>;
   let tmp: string | undefined;
   beforeAll(async () => {
-    ({ db, drop } = await createTestDatabase());
+    ({ db, drop } = await createTestDatabase({ fresh: true }));
   });
   afterAll(async () => {
     await drop();
@@ -165,7 +166,7 @@ describe(`migration runner (${dbKind})`, { timeout: 300_000 }, () => {
     const dir = await mkdtemp(join(tmpdir(), 'migrations-'));
     try {
       await cp(MIGRATIONS_DIR, dir, { recursive: true });
-      const { db: fresh, drop: dropFresh } = await createTestDatabase();
+      const { db: fresh, drop: dropFresh } = await createTestDatabase({ fresh: true });
       try {
         const names = (await migrationFiles()).map((f) => f.name);
         expect(await migrate(fresh, dir)).toEqual(names);
@@ -184,7 +185,7 @@ describe(`migration runner (${dbKind})`, { timeout: 300_000 }, () => {
   });
 
   it('lets concurrent migrate() calls both succeed, each migration recorded once', async () => {
-    const { db: first, drop: dropFirst } = await createTestDatabase();
+    const { db: first, drop: dropFirst } = await createTestDatabase({ fresh: true });
     let second: Database | undefined;
     try {
       if (serverUrl) {
@@ -655,7 +656,7 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, { timeout: 30
   let models: PslModel[];
   let result: Awaited<ReturnType<typeof schemaDrift>>;
   beforeAll(async () => {
-    ({ db, drop } = await createTestDatabase());
+    ({ db, drop } = await createTestDatabase({ fresh: true }));
     await migrate(db);
     const { parsed } = await loadModels();
     models = parsed;
@@ -757,7 +758,7 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, { timeout: 30
   });
 
   it('detects drift: a deliberately wrong database does not pass', async () => {
-    const { db: wrong, drop: dropWrong } = await createTestDatabase();
+    const { db: wrong, drop: dropWrong } = await createTestDatabase({ fresh: true });
     try {
       await migrate(wrong);
       await wrong.raw.exec(`
@@ -832,10 +833,10 @@ describe(`migrations agree with prisma/schema.prisma (${dbKind})`, { timeout: 30
     },
   );
 
-  it.runIf(dbKind === 'postgres')(
+  it.skipIf(skipping('a server without pg_trgm', needsServer()))(
     'ensureSearchIndexes on a server without pg_trgm: no trigram indexes, a hint, no error',
     async () => {
-      const { db: bare, drop: dropBare } = await createTestDatabase({ trigram: false });
+      const { db: bare, drop: dropBare } = await createTestDatabase({ fresh: true, trigram: false });
       try {
         await migrate(bare);
         const [{ n }] = await bare.raw.query<{ n: number }>(

@@ -13,6 +13,12 @@ import { createApp, type App } from '../src/app.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { SessionStore } from '../src/store/sessions.js';
 import { createTestDatabase, dbKind, testConfig } from './support/harness.js';
+import { needsServer, skipping } from './support/skips.js';
+
+const serverOnly = skipping(
+  'prepared statements',
+  needsServer('named prepared statements exist on a PostgreSQL server only'),
+);
 
 let app: App;
 let db: Database;
@@ -54,27 +60,24 @@ describe(`hot reads as prepared statements (${dbKind})`, () => {
     expect(list.totalCount).toBe(1);
   });
 
-  it.skipIf(dbKind !== 'postgres')(
-    'prepares both once per connection; off prepares nothing; same answers',
-    async () => {
-      const prepared = await reads(app.store);
-      await reads(app.store);
-      const statements = await preparedOn(db);
-      expect(statements).toHaveLength(2);
-      expect(statements.some((s) => /json_agg/.test(s))).toBe(true);
-      expect(statements.some((s) => /session_count_deltas/.test(s))).toBe(true);
+  it.skipIf(serverOnly)('prepares both once per connection; off prepares nothing; same answers', async () => {
+    const prepared = await reads(app.store);
+    await reads(app.store);
+    const statements = await preparedOn(db);
+    expect(statements).toHaveLength(2);
+    expect(statements.some((s) => /json_agg/.test(s))).toBe(true);
+    expect(statements.some((s) => /session_count_deltas/.test(s))).toBe(true);
 
-      const plain = await openDatabase({ url: url!, poolSize: 1, preparedStatements: false });
-      try {
-        expect(await reads(new SessionStore(plain))).toEqual(prepared);
-        expect(await preparedOn(plain)).toEqual([]);
-      } finally {
-        await plain.close();
-      }
-    },
-  );
+    const plain = await openDatabase({ url: url!, poolSize: 1, preparedStatements: false });
+    try {
+      expect(await reads(new SessionStore(plain))).toEqual(prepared);
+      expect(await preparedOn(plain)).toEqual([]);
+    } finally {
+      await plain.close();
+    }
+  });
 
-  it.skipIf(dbKind !== 'postgres')('a connection that lost its prepared statements still answers', async () => {
+  it.skipIf(serverOnly)('a connection that lost its prepared statements still answers', async () => {
     const before = await reads(app.store);
     await db.raw.query('DEALLOCATE ALL');
     expect(await preparedOn(db)).toEqual([]);

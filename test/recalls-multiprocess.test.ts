@@ -19,11 +19,13 @@ import {
   RecallsMultiScheduleDocument,
   RecallsMultiSessionDocument,
 } from './generated/graphql.js';
+import { needsServer, skipping } from './support/skips.js';
 
 const SESSIONS = 6;
 const PER_SESSION = 3;
 
-describe.skipIf(!serverUrl)('scheduled recalls with two processes on one PostgreSQL database', () => {
+const skipped = skipping('recalls with two processes', needsServer('two processes share one PostgreSQL database'));
+describe.skipIf(skipped)('scheduled recalls with two processes on one PostgreSQL database', () => {
   let fake: FakeProvider;
   let dir: string;
   let db: { url: string; drop(): Promise<void> };

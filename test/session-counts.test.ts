@@ -204,7 +204,7 @@ describe(`the session list's count (${dbKind})`, () => {
 describe(`the count migration (${dbKind})`, { timeout: 300_000 }, () => {
   it('backfills the deltas from the sessions already there', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'migrations-'));
-    const { db: fresh, drop: dropFresh } = await createTestDatabase();
+    const { db: fresh, drop: dropFresh } = await createTestDatabase({ fresh: true });
     try {
       const names = (await readdir(MIGRATIONS_DIR)).filter((n) => /^\d+_/.test(n)).sort();
       const at = names.indexOf(COUNT_MIGRATION);

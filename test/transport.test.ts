@@ -24,6 +24,7 @@ import {
   watchListeners,
   type ServerContext,
 } from './support/harness.js';
+import { needsRedis, skipping } from './support/skips.js';
 
 let t: ServerContext;
 let alice: string;
@@ -183,7 +184,8 @@ describe(`transports (${dbKind})`, () => {
   });
 });
 
-describe.skipIf(!process.env.REDIS_URL)('two server processes sharing events through Redis', () => {
+const skipped = skipping('two server processes through Redis', needsRedis());
+describe.skipIf(skipped)('two server processes sharing events through Redis', () => {
   it('a subscriber on one server sees a turn run by the other, and can resume there', async () => {
     const a = await createTestServer({ redisUrl: process.env.REDIS_URL, titleGenerationEnabled: false });
     const bApp = await createApp(testConfig({ redisUrl: process.env.REDIS_URL, ollamaHost: a.fake.url }), {

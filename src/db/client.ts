@@ -62,6 +62,11 @@ export interface DatabaseOptions {
   lockTimeoutMs?: number;
   /** Named prepared statements for `{ prepare: true }` queries (default true; off behind a pooler without them) */
   preparedStatements?: boolean;
+  /**
+   * An embedded instance already open (from `openPGlite`), which the Database does not own: its close() leaves the
+   * instance open (the tests keep one per worker and reset it between files).
+   */
+  pglite?: PGlite;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -73,7 +78,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         options.lockTimeoutMs,
         options.preparedStatements ?? true,
       )
-    : openEmbedded(options.dataDir ?? 'memory://');
+    : options.pglite
+      ? overPGlite(options.pglite, null, false)
+      : openEmbedded(options.dataDir ?? 'memory://');
 }
 
 /**
@@ -97,6 +104,17 @@ function preparedNames(enabled: boolean): (sql: string, options?: QueryOptions) 
 const isPreparedStatementError = (error: unknown) =>
   ['26000', '42P05'].includes((error as { code?: string } | null)?.code ?? '');
 
+/**
+ * Opens an embedded instance with the trigram extension, in UTC (as every server connection; openServer says why).
+ * `loadDataDir`: start from a dump (`dumpDataDir`) instead of an empty cluster (the tests copy a migrated one).
+ */
+export async function openPGlite(dataDir: string, loadDataDir?: Blob): Promise<PGlite> {
+  const lite = await PGlite.create(dataDir, { extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
+  // PGlite starts in the process's TZ.
+  await lite.exec("SET TIME ZONE 'UTC'");
+  return lite;
+}
+
 async function openEmbedded(dataDir: string): Promise<Database> {
   const onDisk = !dataDir.startsWith('memory://');
   if (onDisk) mkdirSync(dataDir, { recursive: true });
@@ -104,13 +122,16 @@ async function openEmbedded(dataDir: string): Promise<Database> {
   const lock = onDisk ? await acquireDataDirLock(dataDir) : null;
   let lite: PGlite;
   try {
-    lite = await PGlite.create(dataDir, { extensions: { pg_trgm } });
-    // UTC, as every server connection (openServer says why); PGlite starts in the process's TZ.
-    await lite.exec("SET TIME ZONE 'UTC'");
+    lite = await openPGlite(dataDir);
   } catch (error) {
     lock?.release();
     throw error;
   }
+  return overPGlite(lite, lock, true);
+}
+
+/** A Database over an open PGlite instance; `owned`: close() closes the instance (and releases the lock). */
+function overPGlite(lite: PGlite, lock: { release(): void } | null, owned: boolean): Database {
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
   const conn = {
     exec: async (sql: string) => {
@@ -118,24 +139,12 @@ async function openEmbedded(dataDir: string): Promise<Database> {
     },
     query: async <T>(sql: string, params: unknown[] = []) => (await lite.query<T>(sql, params)).rows,
   };
-  const raw: RawDriver = {
-    ...conn,
-    withConnection: (fn) => fn(conn),
-    close: async () => {
-      await lite.close();
-      lock?.release();
-    },
+  const close = async () => {
+    await prisma.$disconnect();
+    if (owned && !lite.closed) await lite.close();
+    lock?.release();
   };
-  return {
-    kind: 'pglite',
-    prisma,
-    raw,
-    close: async () => {
-      await prisma.$disconnect();
-      if (!lite.closed) await lite.close();
-      lock?.release();
-    },
-  };
+  return { kind: 'pglite', prisma, raw: { ...conn, withConnection: (fn) => fn(conn), close }, close };
 }
 
 async function openServer(

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { NewMessage } from '../../src/domain/types.js';
-import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import { CHROMIUM, CHROMIUM_ARGS, skipBrowser, startE2EServer, type E2EServer } from '../support/e2e.js';
 import { ollamaRequest } from '../support/fake-provider.js';
 import { BrowserCreateSessionDocument, BrowserMessageIdsDocument, BrowserShareDocument } from '../generated/graphql.js';
 
@@ -26,7 +26,7 @@ type Recorded = typeof window & { __violations: string[]; __states: { chat: bool
 const POLL = { timeout: 30_000 };
 const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
 
-describe.skipIf(browserUnavailable)('web client in Chromium', () => {
+describe.skipIf(skipBrowser())('web client in Chromium', () => {
   let server: E2EServer;
   let browser: Browser;
   let context: BrowserContext;

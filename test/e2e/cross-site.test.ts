@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { Browser } from 'playwright-core';
 import { CrossSiteCreateVictimDocument } from '../generated/graphql.js';
-import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import { CHROMIUM, CHROMIUM_ARGS, skipBrowser, startE2EServer, type E2EServer } from '../support/e2e.js';
 import type { GqlResult } from '../support/harness.js';
 
 const EVIL = 'http://evil.example';
@@ -395,7 +395,7 @@ describe('local mode against a cross-site adversary', () => {
     expect(await sessions(allowed)).toEqual(before);
   });
 
-  describe.skipIf(browserUnavailable)('in Chromium', () => {
+  describe.skipIf(skipBrowser())('in Chromium', () => {
     let browser: Browser;
     let evil: Server;
     let evilUrl: string;

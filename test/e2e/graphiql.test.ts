@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createRequire as requireFrom } from 'node:module';
-import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import { CHROMIUM, CHROMIUM_ARGS, skipBrowser, startE2EServer, type E2EServer } from '../support/e2e.js';
 import { GraphiqlCreateSessionDocument, GraphiqlSendHiDocument } from '../generated/graphql.js';
 import { GRAPHIQL_TABS } from '../../src/web/graphiql.js';
 import { buildSchema } from '../../src/schema/index.js';
@@ -85,7 +85,7 @@ async function resultContaining(page: Page, needle: string): Promise<string> {
   return text();
 }
 
-describe.skipIf(browserUnavailable)('GraphiQL offline in Chromium', () => {
+describe.skipIf(skipBrowser())('GraphiQL offline in Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });

@@ -5,12 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import { CHROMIUM, CHROMIUM_ARGS, skipBrowser, startE2EServer, type E2EServer } from '../support/e2e.js';
 import { E2eModelViewCreateSessionDocument, E2eModelViewPromptDocument } from '../generated/graphql.js';
 
 const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
 
-describe.skipIf(browserUnavailable)('"What the model sees" in Chromium', () => {
+describe.skipIf(skipBrowser())('"What the model sees" in Chromium', () => {
   let server: E2EServer;
   let browser: Browser;
 

@@ -7,12 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import { CHROMIUM, CHROMIUM_ARGS, skipBrowser, startE2EServer, type E2EServer } from '../support/e2e.js';
 import { PersistedBrowserAdHocDocument } from '../generated/graphql.js';
 
 const POLL = { timeout: 30_000 };
 
-describe.skipIf(browserUnavailable)('web client with PERSISTED_OPERATIONS=only', () => {
+describe.skipIf(skipBrowser())('web client with PERSISTED_OPERATIONS=only', () => {
   let server: E2EServer;
   let browser: Browser;
 

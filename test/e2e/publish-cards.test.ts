@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { PNG_2x2 } from '../fixtures/files/images.js';
 import { eventually } from '../support/harness.js';
-import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import { CHROMIUM, CHROMIUM_ARGS, skipBrowser, startE2EServer, type E2EServer } from '../support/e2e.js';
 import {
   PublishCardsCreateSessionDocument,
   PublishCardsHistoryDocument,
@@ -65,7 +65,7 @@ const FILES: Record<string, Buffer | string> = {
   'beep.wav': wav(),
 };
 
-describe.skipIf(browserUnavailable)('content_publish cards in Chromium', () => {
+describe.skipIf(skipBrowser())('content_publish cards in Chromium', () => {
   let server: E2EServer;
   let browser: Browser;
   let filesDir: string;

@@ -7,14 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import { CHROMIUM, CHROMIUM_ARGS, skipBrowser, startE2EServer, type E2EServer } from '../support/e2e.js';
 import { eventually } from '../support/harness.js';
 import { RecallsBrowserCreateSessionDocument, RecallsBrowserScheduleDocument } from '../generated/graphql.js';
 
 const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
 const SCHEDULE = RecallsBrowserScheduleDocument;
 
-describe.skipIf(browserUnavailable)('scheduled recalls in the web client', () => {
+describe.skipIf(skipBrowser())('scheduled recalls in the web client', () => {
   let server: E2EServer;
   let browser: Browser;
 

@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { NewMessage } from '../../src/domain/types.js';
 import { messagesOf } from '../support/fake-provider.js';
-import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import { CHROMIUM, CHROMIUM_ARGS, skipBrowser, startE2EServer, type E2EServer } from '../support/e2e.js';
 import {
   WebConversationControlCreateSessionDocument,
   WebConversationControlHistoryDocument,
@@ -39,7 +39,7 @@ interface Row {
   siblings: { index: number; count: number };
 }
 
-describe.skipIf(browserUnavailable)('web client conversation control in Chromium', () => {
+describe.skipIf(skipBrowser())('web client conversation control in Chromium', () => {
   let server: E2EServer;
   let browser: Browser;
   let context: BrowserContext;

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { NewMessage } from '../../src/domain/types.js';
-import { browserUnavailable, CHROMIUM, CHROMIUM_ARGS, startE2EServer, type E2EServer } from '../support/e2e.js';
+import { CHROMIUM, CHROMIUM_ARGS, skipBrowser, startE2EServer, type E2EServer } from '../support/e2e.js';
 import {
   WebFeaturesCreateSessionDocument,
   WebFeaturesExportDocument,
@@ -33,7 +33,7 @@ const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('ut
 /** Emoji and pictographs that need an emoji font (U+00A9/U+00AE are ordinary text glyphs). */
 const PICTOGRAPH = /(?![\u00a9\u00ae])(?:[\p{Extended_Pictographic}\u{1F000}-\u{1FAFF}]|\u{FE0F})/u;
 
-describe.skipIf(browserUnavailable)('web client features in Chromium', () => {
+describe.skipIf(skipBrowser())('web client features in Chromium', () => {
   let server: E2EServer;
   let browser: Browser;
   let context: BrowserContext;

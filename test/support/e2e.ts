@@ -22,6 +22,7 @@ import { appRoutes } from '../../src/routes.js';
 import { startServer, type RouteHandler } from '../../src/server.js';
 import { startFakeProvider, type FakeProvider } from './fake-provider.js';
 import { createTestDatabase, queryText, testConfig, type GqlResult, type SendGql } from './harness.js';
+import { skipping } from './skips.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -44,8 +45,14 @@ function hasPlaywright(): boolean {
   }
 }
 
+/** Why the browser tests cannot run: Debian's Chromium or playwright-core is missing (null when they can). */
+export const browserMissing = !existsSync(CHROMIUM)
+  ? `Chromium not found at ${CHROMIUM} (apt-get install chromium)`
+  : !hasPlaywright()
+    ? 'playwright-core is not installed'
+    : null;
 /** Browser tests are skipped when Debian's Chromium or playwright-core is missing. */
-export const browserUnavailable = !existsSync(CHROMIUM) || !hasPlaywright();
+export const browserUnavailable = browserMissing !== null;
 
 export const webDir = fileURLToPath(new URL('../../web/', import.meta.url));
 export const distDir = join(webDir, 'dist');
@@ -151,3 +158,6 @@ export async function startE2EServer(
     },
   };
 }
+
+/** `describe.skipIf(skipBrowser())`: skips a browser suite when it cannot run, saying why (skips.ts). */
+export const skipBrowser = () => skipping('browser tests', browserMissing);

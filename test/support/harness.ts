@@ -1,60 +1,19 @@
 /**
- * Test harness: a real database (in-memory PGlite by default; a fresh
- * database on the server from TEST_DATABASE_URL), the real app, and GraphQL
+ * Test harness: a real database (in-memory PGlite by default; a database
+ * on the server from TEST_DATABASE_URL; see databases.ts), the real app, and GraphQL
  * in-process through yoga.fetch or over a real HTTP server.
  */
-import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import pg from 'pg';
 import { createApp, type App, type AppOptions } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
-import { type Database, openDatabase } from '../../src/db/client.js';
 import { createGraphQLHandler } from '../../src/server.js';
+import { createTestDatabase, serverUrl, type TestDatabase, type TestDatabaseOptions } from './databases.js';
 import { SessionEventsDocument, type SessionEventsSubscription } from '../generated/graphql.js';
 
-export const serverUrl = process.env.TEST_DATABASE_URL;
+export { serverUrl };
 export const dbKind = serverUrl ? 'postgres' : 'pglite';
-
-/** A fresh, empty database for one test file. */
-export async function createTestDatabase(
-  options: { trigram?: boolean; poolSize?: number; lockTimeoutMs?: number } = {},
-): Promise<{ db: Database; drop(): Promise<void> /** the server database's URL (PostgreSQL only) */; url?: string }> {
-  if (!serverUrl) {
-    const db = await openDatabase({ dataDir: 'memory://' });
-    return { db, drop: () => db.close() };
-  }
-  const name = `chat_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  // pg_trgm is installed by the "DBA" (the harness), never by the service on a server.
-  if (options.trigram !== false) {
-    const c = new pg.Client({ connectionString: url.toString() });
-    await c.connect();
-    await c.query('CREATE EXTENSION IF NOT EXISTS pg_trgm').catch(() => undefined);
-    await c.end();
-  }
-  const db = await openDatabase({
-    url: url.toString(),
-    poolSize: options.poolSize ?? 5,
-    lockTimeoutMs: options.lockTimeoutMs,
-  });
-  return {
-    db,
-    url: url.toString(),
-    drop: async () => {
-      await db.close();
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
+export { createTestDatabase, type TestDatabase, type TestDatabaseOptions };
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return loadConfig(
@@ -163,6 +122,11 @@ export interface ServerContext extends TestContext {
   listening(sessionId: string, count?: number, timeoutMs?: number): Promise<void>;
   /** the live listeners now (same keys as `listening`) */
   listenerCount(sessionId: string): number;
+  /**
+   * What SIGTERM does to `npm start` (src/main.ts): stop listening, answer the requests in flight, end the running
+   * turns (their subscribers get the ending), then end every subscription. `close()` still cleans up after it.
+   */
+  shutdown(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -210,6 +174,7 @@ export async function createTestServer(
   const running = await startServer(base.app, { routes: appRoutes(base.app) });
   await base.app.start?.();
   const url = running.url;
+  let serverClosed = false;
   const wsUrl = `${url.replace('http', 'ws')}/graphql`;
   const clients: Client[] = [];
   const http: SendGql = async (
@@ -298,9 +263,13 @@ export async function createTestServer(
     subscribe,
     listening: listeners.until,
     listenerCount: listeners.count,
+    shutdown: async (graceMs = 30_000) => {
+      serverClosed = true;
+      await running.close({ graceMs, beforeEnd: () => base.app.turns.shutdown() });
+    },
     close: async () => {
       for (const c of clients) await c.dispose();
-      await running.close();
+      if (!serverClosed) await running.close();
       await base.close();
       await fake.stop();
     },

@@ -7,6 +7,7 @@ import {
   sessionEventStream,
 } from '../../src/events/bus.js';
 import type { SessionEvent } from '../../src/events/types.js';
+import { needsRedis, skipping } from '../support/skips.js';
 
 describe('session event stream', () => {
   it('replays a long gap (more than 1,024 events) in order without overflowing', async () => {
@@ -200,7 +201,8 @@ describe('resume across a restart or a trim', () => {
   );
 });
 
-describe.skipIf(!process.env.REDIS_URL)('Redis stream gaps', () => {
+const skipped = skipping('Redis stream gaps', needsRedis());
+describe.skipIf(skipped)('Redis stream gaps', () => {
   it('tells a trimmed stream, a lost stream and an exact resume apart', async () => {
     const bus = new RedisEventBus(process.env.REDIS_URL!, 10);
     const sessionId = `gap-test-${process.pid}-${Date.now()}`;
