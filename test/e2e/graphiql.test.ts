@@ -210,6 +210,18 @@ describe.skipIf(skipBrowser())('GraphiQL offline in Chromium', () => {
         const operationLine = tab.query!.split('\n').find((line) => !line.startsWith('#'))!;
         await expect.poll(() => queryEditorText(page), { timeout: 30_000 }).toContain(operationLine);
         expect(await queryEditorText(page)).not.toContain('Welcome to');
+        // GraphiQL takes the tab's operation name from its editor a moment after the switch (a debounce): Run before
+        // that would name the previous tab's operation. The saved tab state is written after it (a longer debounce).
+        const operationName = /^(?:query|mutation|subscription) (\w+)/m.exec(tab.query!)![1]!;
+        const settled = () =>
+          page.evaluate(
+            ([at, name]) => {
+              const state = JSON.parse(localStorage.getItem('graphiql:tabState') ?? '{}');
+              return state.activeTabIndex === at && state.tabs?.[at]?.operationName === name;
+            },
+            [index, operationName] as const,
+          );
+        await expect.poll(settled, { timeout: 30_000 }).toBe(true);
 
         if (title === 'Events') {
           const listening = watchListSubscriptions(server);
