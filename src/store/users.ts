@@ -46,8 +46,11 @@ export class UserStore {
 
   /** Records a use of the key, at most once a minute per key (a credential check must not write per request). */
   async touchKey(id: string): Promise<void> {
-    await this.prisma.$executeRaw`UPDATE api_keys SET last_used_at = now()
-      WHERE id = ${id}::uuid AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`;
+    const now = new Date();
+    await this.prisma.apiKey.updateMany({
+      where: { id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - 60_000) } }] },
+      data: { lastUsedAt: now },
+    });
   }
 
   /** A local user (created by an admin command, not by a token) by name. */
