@@ -10,7 +10,7 @@ import {
   type SessionEvent,
   type ServerContext,
 } from './support/harness.js';
-import { type OllamaChatRequest, ollamaRequest } from './support/fake-provider.js';
+import { ollamaRequest } from './support/fake-provider.js';
 import { CompressionTriggersRecordEventDocument } from './generated/graphql.js';
 import {
   compressed,
@@ -38,9 +38,6 @@ const turnCalls = (from: number) =>
     .slice(from)
     .filter((b) => !isSummaryRequest(b))
     .map(ollamaRequest);
-const promptChars = (b: OllamaChatRequest) =>
-  (b.messages ?? []).reduce((n, m) => n + String(m.content ?? '').length, 0) +
-  (b.tools ? JSON.stringify(b.tools).length : 0);
 const tooLarge = CONTEXT_TOO_LARGE_REPLY(0, 0).slice(0, 40);
 
 describe(`compression triggers (${dbKind})`, () => {

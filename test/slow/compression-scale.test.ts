@@ -1,4 +1,6 @@
-/** Compression at scale: a turn of 200 tool iterations. The same over 40 iterations: test/compression-triggers.test.ts. */
+/**
+ * Compression at scale: a turn of 200 tool iterations. The same over 40 iterations: test/compression-triggers.test.ts.
+ */
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { midTurnLoop } from '../support/compression.js';
 import { createTestServer, dbKind, type ServerContext } from '../support/harness.js';
