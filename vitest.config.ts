@@ -14,7 +14,8 @@ export const base = {
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/slow/**', 'node_modules/**'],
+    // TEST_ALL=1 runs the slow suite too (npm run test:coverage: the coverage of both together).
+    exclude: process.env.TEST_ALL ? ['node_modules/**'] : ['test/slow/**', 'node_modules/**'],
     globalSetup: ['./test/support/global-setup.ts'],
     // Generous: a timeout only bounds a hang (the suite must pass on a loaded machine, never race a clock).
     testTimeout: 120_000,
@@ -23,6 +24,12 @@ export const base = {
     maxWorkers: 2,
     isolate: false,
     reporters: ['default', './test/support/count-reporter.ts'],
+    coverage: {
+      provider: 'v8' as const,
+      include: ['src/**'],
+      exclude: ['src/generated/**'],
+      reporter: ['text-summary', 'json-summary'],
+    },
   },
 };
 

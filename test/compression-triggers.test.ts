@@ -10,12 +10,13 @@ import {
   type SessionEvent,
   type ServerContext,
 } from './support/harness.js';
-import { type OllamaChatRequest, ollamaRequest } from './support/fake-provider.js';
+import { ollamaRequest } from './support/fake-provider.js';
 import { CompressionTriggersRecordEventDocument } from './generated/graphql.js';
 import {
   compressed,
   exchanges,
   isSummaryRequest,
+  midTurnLoop,
   profileSession,
   respond,
   sendAndWait,
@@ -37,9 +38,6 @@ const turnCalls = (from: number) =>
     .slice(from)
     .filter((b) => !isSummaryRequest(b))
     .map(ollamaRequest);
-const promptChars = (b: OllamaChatRequest) =>
-  (b.messages ?? []).reduce((n, m) => n + String(m.content ?? '').length, 0) +
-  (b.tools ? JSON.stringify(b.tools).length : 0);
 const tooLarge = CONTEXT_TOO_LARGE_REPLY(0, 0).slice(0, 40);
 
 describe(`compression triggers (${dbKind})`, () => {
@@ -229,43 +227,8 @@ describe(`compression triggers (${dbKind})`, () => {
     expect((await t.app.store.allMessages(s.raw)).some((m) => m.content.startsWith(tooLarge))).toBe(false);
   });
 
-  it('mid-turn: one user message and 200 tool iterations stay within the window end to end', {
-    timeout: 240_000,
-  }, async () => {
-    const window = 4096;
-    const s = await profileSession(t, { window, keepRecent: 4 });
-    let steps = 0;
-    t.app.tools.register({
-      name: 'step',
-      description: 'one step of work',
-      parameters: { type: 'object', properties: { i: { type: 'integer' } } },
-      run: async (args) => ({ content: `step ${String(args.i)} output: ${'r'.repeat(500)}` }),
-    });
-    respond(t, SUMMARY, () =>
-      steps < 200 ? { toolCalls: [{ name: 'step', arguments: { i: ++steps } }] } : { text: 'all 200 steps done' },
-    );
-    const from = t.fake.requests.length;
-    const { events } = await sendAndWait(
-      t,
-      s.id,
-      'run the 200 steps',
-      (es) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed'),
-      200_000,
-    );
-    const ended = events.find(isEvent('TurnEnded'));
-    expect(ended?.turn.status).toBe('COMPLETED');
-    expect(ended!.assistantMessage!.content).toBe('all 200 steps done');
-    const mid = compressed(events).filter((e) => e.reason === 'MIDTURN');
-    expect(mid.length).toBeGreaterThan(3);
-    // Every call the model received fit its window (the fake counts 0.25 token/char and would truncate past num_ctx).
-    const calls = turnCalls(from);
-    expect(calls).toHaveLength(201);
-    for (const c of calls) expect(promptChars(c) * 0.25).toBeLessThan(window);
-    // The request is always kept verbatim, and nothing was lost from the display history.
-    for (const c of calls.slice(-5))
-      expect(c.messages!.some((m) => m.role === 'user' && m.content === 'run the 200 steps')).toBe(true);
-    const all = await t.app.store.allMessages(s.raw);
-    expect(all.filter((m) => m.role === 'tool' && m.isDisplay)).toHaveLength(200);
-    expect(all.some((m) => m.content.startsWith(tooLarge))).toBe(false);
+  // The same over 200 iterations and more than three compressions: test/slow/compression-scale.test.ts.
+  it('mid-turn: one user message and 40 tool iterations stay within the window end to end', async () => {
+    await midTurnLoop(t, { steps: 40, minCompressions: 1 });
   });
 });

@@ -191,6 +191,48 @@ describe(`double-texting (${dbKind})`, () => {
     expect(JSON.stringify(t.fake.requests)).not.toContain('"three"');
   });
 
+  it('a message queued behind a turn whose process died runs exactly once after the recovery', async () => {
+    // In process, the state kill -9 leaves (the same across a real kill: test/slow/double-texting-restart.test.ts):
+    // a turn still RUNNING, owned by a process that is gone, with a message queued behind it.
+    const sessionId = await newSession();
+    const raw = Buffer.from(sessionId, 'base64').toString().split(':')[1]!;
+    const [user] = await t.app.store.append(raw, [{ role: 'user', content: 'one' }]);
+    const dead = await t.app.db.prisma.turn.create({
+      data: {
+        sessionId: raw,
+        userSequence: user!.sequenceNumber,
+        partialText: 'never ',
+        ownerProcess: 'dead-process',
+        // Not stale yet: the app's own sweep leaves it alone until the test says the process died.
+        heartbeatAt: new Date(Date.now() + 3_600_000),
+      },
+    });
+    const queued = await send(sessionId, 'queued', { whileRunning: 'QUEUE' });
+    expect(queued.data!.sendMessage).toMatchObject({ turn: { status: 'QUEUED' }, queued: { position: 1 } });
+    await t.app.db.prisma.turn.update({ where: { id: dead.id }, data: { heartbeatAt: new Date(Date.now() - 60_000) } });
+    await t.app.turns.recoverOrphans(5_000);
+    const turnId = queued.data!.sendMessage.turn.id;
+    await eventually(
+      () => t.http(DoubleTextingTurnStatesDocument, { a: turnId, b: turnId }, alice),
+      (r) => r.data?.b?.status === 'COMPLETED',
+    );
+    expect((await t.app.db.prisma.turn.findUniqueOrThrow({ where: { id: dead.id } })).status).toBe('INTERRUPTED');
+    const rows = await history(sessionId);
+    expect(rows.filter((m) => m.content === 'queued')).toHaveLength(1);
+    expect(rows.filter((m) => m.content === 'answer to queued')).toHaveLength(1);
+    expect((await t.http(QUEUED, { id: sessionId }, alice)).data!.session!.queuedMessages).toEqual([]);
+    // One model call for the queued message: it was dispatched once.
+    const calls = t.fake.requests.filter(
+      (b) =>
+        textOf(
+          messagesOf(b)
+            .filter((m) => m.role === 'user')
+            .at(-1),
+        ) === 'queued',
+    );
+    expect(calls).toHaveLength(1);
+  });
+
   it('QUEUE with no turn running (and nothing queued) starts at once', async () => {
     const sessionId = await newSession();
     const r = await send(sessionId, 'now', { whileRunning: 'QUEUE' });

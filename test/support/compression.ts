@@ -1,5 +1,7 @@
 /** Helpers shared by the compression test files. */
 import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
+import { CONTEXT_TOO_LARGE_REPLY } from '../../src/turns/runner.js';
 import type { NewMessage } from '../../src/domain/types.js';
 import { parseGlobalId } from '../../src/schema/ids.js';
 import {
@@ -10,7 +12,14 @@ import {
   SupportCompressionUpsertProfileDocument,
 } from '../generated/graphql.js';
 import { isEvent, queryText, SESSION_EVENTS, type SessionEvent, type ServerContext } from './harness.js';
-import { type FakeCall, type FakeScript, jsonList, jsonRecord } from './fake-provider.js';
+import {
+  type FakeCall,
+  type FakeScript,
+  jsonList,
+  jsonRecord,
+  type OllamaChatRequest,
+  ollamaRequest,
+} from './fake-provider.js';
 
 /** Typed documents (test/operations/support-compression.graphql). */
 export const SEND_DOC = SupportCompressionSendDocument;
@@ -132,3 +141,51 @@ export async function withEvents<R extends { errors?: unknown } | undefined>(
 }
 
 export const compressed = (es: SessionEvent[]) => es.filter(isEvent('ContextCompressed'));
+
+/**
+ * A long autonomous turn: one user message, then `steps` tool iterations (each output about 130 tokens) on a
+ * 4,096-token window. Checks that it ends COMPLETED after `steps + 1` calls, compressing mid-turn at least
+ * `minCompressions` times; that every call fit the window (the fake counts 0.25 token/char and would truncate past
+ * num_ctx); that the request stays verbatim in the last calls; and that the display history lost nothing. The server
+ * needs MAX_TOOL_ITERATIONS above `steps`.
+ */
+export async function midTurnLoop(
+  t: ServerContext,
+  { steps, minCompressions }: { steps: number; minCompressions: number },
+) {
+  const window = 4096;
+  const request = `run the ${steps} steps`;
+  const s = await profileSession(t, { window, keepRecent: 4 });
+  let step = 0;
+  t.app.tools.register({
+    name: 'step',
+    description: 'one step of work',
+    parameters: { type: 'object', properties: { i: { type: 'integer' } } },
+    run: async (args) => ({ content: `step ${String(args.i)} output: ${'r'.repeat(500)}` }),
+  });
+  respond(t, '- Earlier work summarized.\nKEYS: earlier', () =>
+    step < steps ? { toolCalls: [{ name: 'step', arguments: { i: ++step } }] } : { text: `all ${steps} steps done` },
+  );
+  const from = t.fake.requests.length;
+  const { events } = await sendAndWait(t, s.id, request, undefined, 200_000);
+  const ended = events.find(isEvent('TurnEnded'));
+  expect(ended?.turn.status).toBe('COMPLETED');
+  expect(ended!.assistantMessage!.content).toBe(`all ${steps} steps done`);
+  const mid = compressed(events).filter((e) => e.reason === 'MIDTURN');
+  expect(mid.length).toBeGreaterThanOrEqual(minCompressions);
+  const calls = t.fake.requests
+    .slice(from)
+    .filter((b) => !isSummaryRequest(b))
+    .map(ollamaRequest);
+  expect(calls).toHaveLength(steps + 1);
+  const promptChars = (b: OllamaChatRequest) =>
+    (b.messages ?? []).reduce((n, m) => n + String(m.content ?? '').length, 0) +
+    (b.tools ? JSON.stringify(b.tools).length : 0);
+  for (const c of calls) expect(promptChars(c) * 0.25).toBeLessThan(window);
+  for (const c of calls.slice(-5))
+    expect(c.messages!.some((m) => m.role === 'user' && m.content === request)).toBe(true);
+  const all = await t.app.store.allMessages(s.raw);
+  expect(all.filter((m) => m.role === 'tool' && m.isDisplay)).toHaveLength(steps);
+  const tooLarge = CONTEXT_TOO_LARGE_REPLY(0, 0).slice(0, 40);
+  expect(all.some((m) => m.content.startsWith(tooLarge))).toBe(false);
+}

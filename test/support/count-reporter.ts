@@ -22,7 +22,8 @@ export default class CountReporter implements Reporter {
         if (state === 'passed') passed++;
         else if (state === 'failed') {
           failed++;
-          failures.push(`FAILED: ${file} > ${test.fullName}`);
+          const error = test.result().errors?.[0]?.message?.split('\n')[0]?.slice(0, 300);
+          failures.push(`FAILED: ${file} > ${test.fullName}${error ? `: ${error}` : ''}`);
         } else {
           skipped++;
           skippedByFile.set(file, [...(skippedByFile.get(file) ?? []), test.fullName]);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { acquireDataDirLock, DataDirLockedError, dataDirOwner, LOCK_FILE } from '../../src/db/datadir-lock.js';
 import { openDatabase } from '../../src/db/client.js';
+import { migratedDataDir } from '../support/databases.js';
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -79,7 +80,8 @@ describe('data directory lock', () => {
   });
 
   it('openDatabase on a held DATA_DIR refuses before opening PGlite; close releases', async () => {
-    const d = join(dir(), 'data');
+    // A migrated cluster written from a dump: opening it is the point, not initialising one.
+    const d = await migratedDataDir(join(dir(), 'data'));
     const db = await openDatabase({ dataDir: d });
     await expect(openDatabase({ dataDir: d })).rejects.toBeInstanceOf(DataDirLockedError);
     await db.close();

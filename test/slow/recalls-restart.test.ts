@@ -15,16 +15,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/db/client.js';
-import { type ChildServer, startChildServer } from './support/child-server.js';
-import { createServerDatabase } from './support/durability.js';
-import { type FakeProvider, messagesOf, startFakeProvider } from './support/fake-provider.js';
-import { eventually, serverUrl } from './support/harness.js';
+import { openDatabase } from '../../src/db/client.js';
+import { type ChildServer, startChildServer } from '../support/child-server.js';
+import { createServerDatabase } from '../support/durability.js';
+import { type FakeProvider, messagesOf, startFakeProvider } from '../support/fake-provider.js';
+import { eventually, serverUrl } from '../support/harness.js';
 import {
   RecallsRestartCreateSessionDocument,
   RecallsRestartRecallsDocument,
   RecallsRestartScheduleDocument,
-} from './generated/graphql.js';
+} from '../generated/graphql.js';
 
 let fake: FakeProvider;
 let dir: string;

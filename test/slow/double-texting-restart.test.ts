@@ -15,11 +15,11 @@ import {
   DoubleTextingRestartHistoryDocument,
   DoubleTextingRestartSendDocument,
   DoubleTextingRestartTurnDocument,
-} from './generated/graphql.js';
-import { type ChildServer, startChildServer } from './support/child-server.js';
-import { createServerDatabase } from './support/durability.js';
-import { type FakeProvider, gate, messagesOf, startFakeProvider } from './support/fake-provider.js';
-import { dbKind, eventually, serverUrl } from './support/harness.js';
+} from '../generated/graphql.js';
+import { type ChildServer, startChildServer } from '../support/child-server.js';
+import { createServerDatabase } from '../support/durability.js';
+import { type FakeProvider, gate, messagesOf, startFakeProvider } from '../support/fake-provider.js';
+import { dbKind, eventually, serverUrl } from '../support/harness.js';
 
 let fake: FakeProvider;
 let dir: string;

@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOOL_RESULT_SERVER_STOPPED } from '../src/turns/tool-pairing.js';
+import { TOOL_RESULT_SERVER_STOPPED } from '../../src/turns/tool-pairing.js';
 import {
   FaultsToolPairingKillContextDocument,
   FaultsToolPairingKillCreateSessionDocument,
@@ -15,10 +15,10 @@ import {
   FaultsToolPairingKillSendDocument,
   FaultsToolPairingKillTurnDocument,
   FaultsToolPairingKillUpsertProfileDocument,
-} from './generated/graphql.js';
-import { startChildServer, type ChildServer } from './support/child-server.js';
-import { openaiRequest, startFakeProvider, type FakeProvider } from './support/fake-provider.js';
-import { eventually } from './support/harness.js';
+} from '../generated/graphql.js';
+import { startChildServer, type ChildServer } from '../support/child-server.js';
+import { openaiRequest, startFakeProvider, type FakeProvider } from '../support/fake-provider.js';
+import { eventually } from '../support/harness.js';
 
 let fake: FakeProvider;
 let dir: string;

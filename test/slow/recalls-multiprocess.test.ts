@@ -10,16 +10,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChildServer, startChildServer } from './support/child-server.js';
-import { createServerDatabase } from './support/durability.js';
-import { type FakeProvider, messagesOf, startFakeProvider } from './support/fake-provider.js';
-import { eventually, serverUrl } from './support/harness.js';
+import { type ChildServer, startChildServer } from '../support/child-server.js';
+import { createServerDatabase } from '../support/durability.js';
+import { type FakeProvider, messagesOf, startFakeProvider } from '../support/fake-provider.js';
+import { eventually, serverUrl } from '../support/harness.js';
 import {
   RecallsMultiCreateSessionDocument,
   RecallsMultiScheduleDocument,
   RecallsMultiSessionDocument,
-} from './generated/graphql.js';
-import { needsServer, skipping } from './support/skips.js';
+} from '../generated/graphql.js';
+import { needsServer, skipping } from '../support/skips.js';
 
 const SESSIONS = 6;
 const PER_SESSION = 3;

@@ -7,30 +7,28 @@
  * embedded DATA_DIR.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ChildServer, spawnTsx, startChildServer } from './support/child-server.js';
+import { type ChildServer, spawnTsx, startChildServer } from '../support/child-server.js';
 import {
   createServerDatabase,
   newLedger,
-  prepareTemplateDataDir,
   replyResponder,
   runToEnd,
   verifyLedger,
   writeRound,
-} from './support/durability.js';
-import { type FakeProvider, startFakeProvider } from './support/fake-provider.js';
-import { FaultsDurabilityCreateNamedDocument, FaultsDurabilityViewerDocument } from './generated/graphql.js';
-import { needsPglite, skipping } from './support/skips.js';
+} from '../support/durability.js';
+import { type FakeProvider, startFakeProvider } from '../support/fake-provider.js';
+import { FaultsDurabilityCreateNamedDocument, FaultsDurabilityViewerDocument } from '../generated/graphql.js';
+import { needsPglite, skipping } from '../support/skips.js';
+import { migratedDataDir } from '../support/databases.js';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const onPglite = !serverUrl;
 
 let fake: FakeProvider;
-/** a migrated PGlite directory each server starts from (a copy) */
-let template: string | undefined;
 const dirs: string[] = [];
 const children: ChildServer[] = [];
 const drops: (() => Promise<void>)[] = [];
@@ -38,7 +36,6 @@ const drops: (() => Promise<void>)[] = [];
 beforeAll(async () => {
   fake = await startFakeProvider();
   fake.responder = replyResponder;
-  if (onPglite) template = await prepareTemplateDataDir(join(tempDir(), 'template'));
 }, 300_000);
 
 afterAll(async () => {
@@ -64,7 +61,8 @@ async function serverEnv(extra: Record<string, string> = {}): Promise<Record<str
     DATABASE_URL: '',
     ...extra,
   };
-  if (template) cpSync(template, env.DATA_DIR!, { recursive: true });
+  // A migrated data directory, written from a dump: the server neither initialises a cluster nor migrates.
+  if (onPglite) await migratedDataDir(env.DATA_DIR!);
   if (serverUrl) {
     const db = await createServerDatabase(serverUrl);
     drops.push(db.drop);
