@@ -66,11 +66,17 @@ export function productionDefaults(env) {
   return env;
 }
 
+/** `.env` beside package.json, when there is one (`.env.example` lists every variable): a variable set wins. */
+export function loadDotEnv(file = path.join(root, '.env')) {
+  if (existsSync(file)) process.loadEnvFile(file);
+}
+
 const self = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (self) {
   if (process.argv.includes('--build')) build();
   else {
     if (buildIsStale()) build();
+    loadDotEnv();
     productionDefaults(process.env);
     await import(pathToFileURL(path.join(root, 'dist', 'main.js')).href);
   }

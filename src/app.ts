@@ -13,11 +13,15 @@ import { type Database, openDatabase } from './db/client.js';
 import { ensureSearchIndexes, migrate } from './db/migrate.js';
 import { CalibrationRegistry } from './domain/tokens.js';
 import { createEventBus } from './events/bus.js';
+import { localCredentialChanges, redisCredentialChanges } from './events/credential-changes.js';
 import { subscriptionCounter, type SubscriptionCounter } from './http/limits.js';
 import { ProfileService } from './sessions/profiles.js';
 import { SearchService } from './search/service.js';
 import { SessionFiles } from './files/store.js';
 import { createProvider, type ProviderKind } from './llm/index.js';
+import { type ModelCallObserver, observeProvider, type TurnSpans } from './llm/observed.js';
+import { observeBus } from './events/observed.js';
+import type { Metrics } from './http/metrics.js';
 import type { LlmProvider } from './llm/types.js';
 import type { ProfileRow as Profile } from './store/profiles.js';
 import { ProfileStore } from './store/profiles.js';
@@ -59,6 +63,8 @@ export interface App extends SchemaServices {
   trigram: boolean;
   /** double-texting: starts the turns of queued messages */
   queue: QueueDispatcher;
+  /** METRICS=true: what /metrics serves (null otherwise: prom-client is then never loaded) */
+  metrics: Metrics | null;
   /** background work: orphan recovery, cleanup loops */
   start?(): Promise<void>;
   close(): Promise<void>;
@@ -74,8 +80,12 @@ export interface AppOptions {
   afterCompressionWrites?(sessionId: string): Promise<void> | void;
 }
 
-/** One provider client per kind, created on first use. */
-function providerLookup(config: Config): (profile: Pick<Profile, 'provider'>) => LlmProvider {
+/** One provider client per kind, created on first use; each call traced (and counted with METRICS=true). */
+function providerLookup(
+  config: Config,
+  turnSpans: TurnSpans,
+  observer?: ModelCallObserver,
+): (profile: Pick<Profile, 'provider'>) => LlmProvider {
   const providers = new Map<string, LlmProvider>();
   return (profile) => {
     let p = providers.get(profile.provider);
@@ -89,6 +99,7 @@ function providerLookup(config: Config): (profile: Pick<Profile, 'provider'>) =>
         timeoutMs: config.providerTimeoutMs,
         connectRetries: config.providerConnectRetries,
       });
+      p = observeProvider(p, profile.provider, turnSpans, observer);
       providers.set(profile.provider, p);
     }
     return p;
@@ -113,7 +124,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   // Stores, the bus, the leaf services.
   const store = new SessionStore(db);
-  const bus = createEventBus({ redisUrl: config.redisUrl, retention: config.eventRetention, log });
+  // Metrics only with METRICS=true (prom-client loaded then); traces through @opentelemetry/api, a no-op until an
+  // SDK is registered. Both watch the bus and the providers from outside the turn code (docs/operations.md).
+  const metrics = config.metrics ? (await import('./http/metrics.js')).createMetrics() : null;
+  const observed = observeBus(
+    createEventBus({ redisUrl: config.redisUrl, retention: config.eventRetention, log }),
+    metrics ?? undefined,
+  );
+  const bus = observed.bus;
   const profileStore = new ProfileStore(db);
   const profiles = new ProfileService(profileStore, config);
   const users = new UserStore(db);
@@ -124,7 +142,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     maxBytes: config.sessionFilesMaxSizeMb * 1024 * 1024,
     logger: log,
   });
-  const provider = providerLookup(config);
+  const provider = providerLookup(config, observed.turnSpan, metrics ?? undefined);
   const calibration = new CalibrationRegistry();
   const access = new SessionAccess(store);
   // History edits and compression passes on one session never interleave (in this process;
@@ -199,10 +217,25 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     turns,
     maxMessageChars: config.maxMessageChars,
   });
+  // Revoked keys and disabled users are refused at once on every process (through Redis when there are several).
+  const auth = new Auth(users, config, {
+    changes: config.redisUrl ? redisCredentialChanges(config.redisUrl, log) : localCredentialChanges(),
+    onTouchError: (err) => log.warn({ err }, 'auth.last_used_failed'),
+  });
   const recalls = new RecallService(new RecallStore(db), sessions, turns, config, log);
   if (config.recallToolEnabled) tools.register(scheduleRecallTool(recalls));
   const queue = new QueueDispatcher(queuedStore, turns, config, log);
+  // A session's preview and count in the list change when its answer is saved (or cut short, or fails): list
+  // subscribers hear of it when the turn ends, as they do when it starts and after an edit.
+  turns.onTurnDone((sessionId) => {
+    void store
+      .get(sessionId)
+      .then((s) => (s ? bus.publishList({ kind: 'activity', sessionId, userId: s.userId }) : undefined))
+      .catch((err: unknown) => log.warn({ err, sessionId }, 'session_list.activity_failed'));
+  });
 
+  const subscriptions = subscriptionCounter(config);
+  metrics?.subscriptions(() => subscriptions.live);
   let sweeper: NodeJS.Timeout | null = null;
   let retentionTimer: NodeJS.Timeout | null = null;
   let retentionRun: Promise<unknown> = Promise.resolve();
@@ -223,7 +256,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     store,
     profileStore,
     users,
-    auth: new Auth(users, config),
+    auth,
+    keys: auth.keys,
     bus,
     profiles,
     sessions,
@@ -242,7 +276,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     shares: new ShareService(store),
     transfer: new TransferService(store, profiles, bus),
     hooks,
-    subscriptions: subscriptionCounter(config),
+    subscriptions,
+    metrics,
     provider,
     trigram,
     start: async () => {
@@ -272,6 +307,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       turns.abortAll();
       await turns.drain();
       await bus.close();
+      await auth.changes.close();
       if (!options.db) await db.close();
     },
   };

@@ -73,6 +73,11 @@ const settings = {
     'Comma-separated browser origins (`https://app.example`) allowed to call the API cross-origin; ' +
       'empty = same origin only; `*` only with auth',
   ],
+  apiKeyRotationGraceMinutes: [
+    int(0).max(525600),
+    '1440',
+    'How long a rotated API key keeps working after its replacement is made (0 = it stops at once)',
+  ],
   jwtSecret: [optionalString, undefined, 'HS256 secret for JWT bearer tokens'],
   jwtJwksUrl: [z.string().url().optional(), undefined, 'JWKS URL for JWT bearer tokens'],
   jwtIssuer: [optionalString, undefined, 'Expected JWT issuer'],
@@ -102,6 +107,7 @@ const settings = {
     "Persisted operations (the web client's manifest, web/dist/persisted-documents.json): off = any document; " +
       'allow = persisted ids and any document; only = persisted ids alone (PERSISTED_QUERY_ONLY otherwise)',
   ],
+  metrics: [bool, 'false', 'Serve Prometheus metrics at /metrics (with AUTH_ENABLED=true an admin key is needed)'],
   httpFastPath: [
     bool,
     'true',

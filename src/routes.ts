@@ -160,10 +160,38 @@ export const sharedFileRoute: RouteHandler = async (req, res, app) => {
 };
 const WEB_DIST = fileURLToPath(new URL('../web/dist', import.meta.url));
 
+/** `GET /metrics` with METRICS=true (Prometheus text format); with auth on, an admin's key. Else not found. */
+export const metricsRoute: RouteHandler = async (req, res, app) => {
+  if (!app.metrics || (req.url ?? '').split('?')[0] !== '/metrics') return false;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    send(res, 405, 'Method not allowed', { allow: 'GET, HEAD' });
+    return true;
+  }
+  if (app.config.authEnabled) {
+    const viewer = await app.auth.viewerFor(req.headers.authorization ?? null).catch(() => null);
+    if (!viewer) {
+      send(res, 401, 'Missing or invalid credentials', { 'www-authenticate': 'Bearer' });
+      return true;
+    }
+    if (!viewer.isAdmin) {
+      send(res, 403, 'Metrics need an admin key');
+      return true;
+    }
+  }
+  const body = await app.metrics.registry.metrics();
+  res.writeHead(200, {
+    'content-type': app.metrics.registry.contentType,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+  return true;
+};
+
 export function appRoutes(app: App): RouteHandler[] {
   // The client sends persisted ids (web/src/api.ts) only to a server that accepts them.
   const mode = app.config.persistedOperations;
   const web = createStaticHandler(WEB_DIST, mode === 'off' ? {} : { meta: { 'persisted-operations': mode } });
   // The web client is last: it claims only `/` and its own assets.
-  return [fileDownloadRoute, sharedFileRoute, (req, res) => web(req, res)];
+  return [metricsRoute, fileDownloadRoute, sharedFileRoute, (req, res) => web(req, res)];
 }

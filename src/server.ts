@@ -29,6 +29,7 @@ import { drainServer, trackRequests } from './shutdown.js';
 import { connectionCap } from './http/connections.js';
 import { ErrorCode } from './domain/error-codes.js';
 import { jsonFastPath, RESPONSE_HEADERS } from './http/json-fast-path.js';
+import { closeRevokedSockets } from './http/revoked-sockets.js';
 import { loadPersistedDocuments, persistedOperationsPlugins, resolveSocketOperation } from './http/persisted.js';
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, app: App) => Promise<boolean>;
@@ -130,6 +131,7 @@ export function createGraphQLHandler(app: App, persistedDocuments = persistedDoc
     maxRequestBodySize: false,
     logging: yogaLogger(app.log),
     plugins: [
+      ...(app.metrics ? [app.metrics.plugin] : []),
       useCsrfHeader(),
       // PERSISTED_OPERATIONS=allow|only: ids of the web client's manifest (graphql-ws: resolveSocketOperation below).
       ...persistedOperationsPlugins(app.config.persistedOperations, persistedDocuments),
@@ -234,7 +236,10 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
   });
   applyRequestTimeouts(server, app.config);
   const requests = trackRequests(server);
-  const wsContexts = new WeakMap<WebSocket, { subscriptions: Record<string, unknown> }>();
+  const wsContexts = new WeakMap<
+    WebSocket,
+    { subscriptions: Record<string, unknown>; connectionParams?: Record<string, unknown> }
+  >();
   const connections = connectionCap(app.config.wsMaxConnectionsPerAddress);
   const wss = new WebSocketServer({
     server,
@@ -321,6 +326,12 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
     },
     wss,
   );
+  const stopRevocations = closeRevokedSockets({
+    wss,
+    auth: app.auth,
+    authorizationOf: (socket) =>
+      authorizationFrom({ connectionParams: wsContexts.get(socket)?.connectionParams } as never),
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -332,6 +343,7 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
     url,
     port: address.port,
     close: async (options = {}) => {
+      stopRevocations();
       const drained =
         options.graceMs !== undefined
           ? await drainServer({

@@ -176,6 +176,16 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
       missing: [gid('Profile', randomUUID())],
       malformed: common('Profile'),
     };
+    // API keys: their user's (and an admin's); a deleted key is gone.
+    const aliceKey = await t.app.db.prisma.apiKey.findFirstOrThrow({ where: { userId: aliceUser!.id } });
+    const extra = await t.app.auth.keys.createKey(aliceUser!.id);
+    await t.app.db.prisma.apiKey.delete({ where: { id: extra.record.id } });
+    fixtures.ApiKey = {
+      own: gid('ApiKey', aliceKey.id),
+      deleted: gid('ApiKey', extra.record.id),
+      missing: [gid('ApiKey', randomUUID())],
+      malformed: common('ApiKey'),
+    };
   }, 240_000);
   afterAll(() => t.close());
 

@@ -1,7 +1,7 @@
 /**
  * The running server's admin socket: a unix socket DATA_DIR/admin.sock (mode
  * 0600, so only the user owning the data directory can connect) through which
- * `npm run admin` creates users and keys while the server holds the embedded
+ * `npm run admin` manages users and keys while the server holds the embedded
  * database. Opening the database a second time would corrupt it (see
  * src/db/datadir-lock.ts). One JSON line in, one JSON line out.
  */
@@ -64,9 +64,10 @@ export async function startAdminSocket(deps: {
         return answer({ error: error instanceof AdminCommandError ? error.message : 'bad request' });
       }
       done = true;
-      runAdminCommand(deps.auth, request).then(
+      runAdminCommand(deps.auth.keys, request).then(
         (lines) => {
-          deps.log.info({ command: request.command, name: request.name }, 'admin.command');
+          const subject = 'name' in request ? request.name : 'key' in request ? request.key : undefined;
+          deps.log.info({ command: request.command, subject }, 'admin.command');
           socket.end(`${JSON.stringify({ lines })}\n`);
         },
         (error: Error) => {

@@ -37,8 +37,13 @@ export interface Owned {
  */
 export type SessionAction = 'list' | 'read' | 'write' | 'readContext' | 'share';
 
-/** Actions on the service rather than on one session. `manageProfiles`: create and change profiles. */
-export type ServiceAction = 'manageProfiles';
+/**
+ * Actions on the service rather than on one session. `manageProfiles`: create and change profiles.
+ * `manageUsers`: list users and their keys, create, revoke and rotate keys, disable users: admins only, and only
+ * with auth on (in local mode keys are made with the admin CLI, so no unauthenticated caller can mint an admin key
+ * that outlives local mode).
+ */
+export type ServiceAction = 'manageProfiles' | 'manageUsers';
 
 export type Action = SessionAction | ServiceAction;
 
@@ -52,6 +57,7 @@ export function can(viewer: Viewer | null, action: SessionAction, session: Owned
 export function can(viewer: Viewer | null, action: Action, session?: Owned): boolean {
   if (!viewer) return false;
   if (action === 'manageProfiles') return unrestricted(viewer);
+  if (action === 'manageUsers') return viewer.authEnabled && viewer.isAdmin;
   const s = session!;
   switch (action) {
     case 'list':

@@ -48,6 +48,13 @@ export class SubscriptionCounter {
 
   constructor(readonly options: SubscriptionLimitOptions) {}
 
+  /** Subscriptions open now, every user's (the metrics' gauge). */
+  get live(): number {
+    let n = 0;
+    for (const count of this.users.values()) n += count;
+    return n;
+  }
+
   /** Subscriptions `user` holds now (both transports). */
   held(user: string): number {
     return this.users.get(user) ?? 0;

@@ -25,6 +25,7 @@ import type { ProfileStore } from '../store/profiles.js';
 import type { SessionStore } from '../store/sessions.js';
 import type { UserStore } from '../store/users.js';
 import type { TurnService } from '../turns/service.js';
+import type { KeyService } from '../auth/keys.js';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import { can, type Viewer } from '../auth/policy.js';
@@ -44,6 +45,8 @@ export interface SchemaServices {
   /** profile rows, for reads that take Pothos' selection */
   profileStore: ProfileStore;
   users: UserStore;
+  /** users and API keys: create, revoke, rotate, disable (admin only) */
+  keys: KeyService;
   bus: EventBus;
   profiles: ProfileService;
   sessions: SessionService;
@@ -78,8 +81,12 @@ const unauthenticated = () =>
 export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
-  AuthScopes: { authenticated: boolean; admin: boolean };
-  AuthContexts: { authenticated: AuthenticatedContext; admin: AuthenticatedContext };
+  AuthScopes: { authenticated: boolean; admin: boolean; manageUsers: boolean };
+  AuthContexts: {
+    authenticated: AuthenticatedContext;
+    admin: AuthenticatedContext;
+    manageUsers: AuthenticatedContext;
+  };
   Scalars: {
     DateTime: { Input: Date; Output: Date | string };
     JSON: { Input: unknown; Output: unknown };
@@ -95,6 +102,7 @@ export const builder = new SchemaBuilder<{
     authScopes: (context) => ({
       authenticated: context.viewer !== null,
       admin: can(context.viewer, 'manageProfiles'),
+      manageUsers: can(context.viewer, 'manageUsers'),
     }),
     unauthorizedError: (_parent, context) =>
       context.viewer === null

@@ -16,6 +16,7 @@ import './transfer.js';
 import './compression.js';
 import './editing.js';
 import './recall.js';
+import './users.js';
 import './node.js';
 
 export function buildSchema() {

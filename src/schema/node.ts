@@ -58,6 +58,14 @@ const visible: Record<string, (id: string, ctx: AuthenticatedContext) => Promise
     }
     return lookups.userExists(ctx.app.db, id);
   },
+  // An API key: its user, and whoever manages users (never the key itself, only its prefix and dates).
+  ApiKey: async (id, ctx) => {
+    if (!UUID.test(id)) return false;
+    const owner = await lookups.userIdOfApiKey(ctx.app.db, id);
+    return (
+      owner !== null && (can(ctx.viewer, 'manageUsers') || (ctx.viewer.authEnabled && owner === ctx.viewer.userId))
+    );
+  },
   // profiles: every authenticated caller sees every profile, systemPrompt included.
   Profile: async (id, ctx) => UUID.test(id) && (await lookups.profileExists(ctx.app.db, id)),
 };

@@ -84,12 +84,17 @@ export const SessionRef = builder.prismaNode('Session', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     lastActive: t.expose('lastActive', { type: 'DateTime' }),
     displayMessageCount: t.exposeInt('displayCount'),
-    // The list page's statement carries each row's preview; elsewhere one query for every session asked.
+    // The list page's statement carries each row's preview; elsewhere one query for every session asked. A
+    // subscription's context lives as long as the subscription: its loader would answer every later event with the
+    // first event's preview, so each event reads afresh.
     preview: t.string({
       nullable: true,
-      resolve: (s, _a, ctx) => {
+      resolve: async (s, _a, ctx, info) => {
         const carried = (s as { preview?: string | null }).preview;
-        return carried !== undefined ? carried : previewLoader(ctx).load(s.id);
+        if (carried !== undefined) return carried;
+        if (info.operation.operation === 'subscription')
+          return (await ctx.app.store.previews([s.id])).get(s.id) ?? null;
+        return previewLoader(ctx).load(s.id);
       },
     }),
     context: t.field({

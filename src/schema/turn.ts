@@ -3,9 +3,10 @@ import { TURN_STATUSES } from '../domain/turn-status.js';
 import type { ToolCall } from '../domain/types.js';
 import type { TurnJson } from '../events/types.js';
 import type { Context } from './builder.js';
-import { turnById } from '../store/lookups.js';
+import DataLoader from 'dataloader';
+import { turnById, turnsOfUserMessages } from '../store/lookups.js';
 import { builder } from './builder.js';
-import { MessageRef, ToolCallRef } from './message.js';
+import { MessageRef, type MessageShape, ToolCallRef } from './message.js';
 import { SessionRef } from './session.js';
 import { QueuedMessageRef, queuedShape, WhileRunningEnum } from './queue.js';
 import type { QueuedMessage } from '../store/queued.js';
@@ -155,6 +156,45 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: SubmitToolResultInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
       ctx.app.turns.submitToolResult(ctx.viewer, { ...input, turnId: input.turnId.id }),
+  }),
+}));
+
+const userMessageTurns = new WeakMap<Context, DataLoader<MessageShape, TurnShape | null, string>>();
+
+/** One query for every user message of a page; a subscription reads afresh per event (its context lives long). */
+function userMessageTurn(message: MessageShape, ctx: Context, subscription: boolean): Promise<TurnShape | null> {
+  let loader = subscription ? undefined : userMessageTurns.get(ctx);
+  if (!loader) {
+    loader = new DataLoader(
+      async (messages: readonly MessageShape[]) => {
+        const turns = await turnsOfUserMessages(ctx.app.db, messages);
+        return messages.map((m) => turns.get(`${m.sessionId}:${m.sequenceNumber}`) ?? null);
+      },
+      { cacheKeyFn: (m) => `${m.sessionId}:${m.sequenceNumber}` },
+    );
+    if (!subscription) userMessageTurns.set(ctx, loader);
+  }
+  return loader.load(message);
+}
+
+builder.objectFields(MessageRef, (t) => ({
+  turn: t.field({
+    type: TurnRef,
+    nullable: true,
+    description:
+      'For a user message, the newest turn that answered it: its status tells whether the answer completed, ' +
+      'failed (error), was stopped (CANCELLED) or cut off by a restart (INTERRUPTED). Null for other messages and ' +
+      'for messages no turn answered here (forked, imported, queued).',
+    resolve: (m, _a, ctx, info) =>
+      m.role === 'user' && m.sequenceNumber >= 0
+        ? userMessageTurn(m, ctx, info.operation.operation === 'subscription')
+        : null,
+  }),
+  stopped: t.boolean({
+    description:
+      'An answer cut short on purpose (cancelTurn, or a message sent with whileRunning INTERRUPT): its content is ' +
+      'what had streamed when it was stopped.',
+    resolve: (m) => (m.metadata as { cancelled?: unknown } | null)?.cancelled === true,
   }),
 }));
 

@@ -28,6 +28,21 @@ export function turnById(db: Database, id: string): Promise<Turn | null> {
   return db.prisma.turn.findUnique({ where: { id } });
 }
 
+/**
+ * The newest turn that answered each user message, by (session, sequence number): a regenerate answers the same
+ * message again with a new turn. Keyed `sessionId:sequenceNumber`; messages no turn answered are absent.
+ */
+export async function turnsOfUserMessages(
+  db: Database,
+  keys: readonly { sessionId: string; sequenceNumber: number }[],
+): Promise<Map<string, Turn>> {
+  const rows = await db.prisma.turn.findMany({
+    where: { OR: keys.map((k) => ({ sessionId: k.sessionId, userSequence: k.sequenceNumber })) },
+    orderBy: [{ startedAt: 'asc' }, { id: 'asc' }],
+  });
+  return new Map(rows.map((turn) => [`${turn.sessionId}:${turn.userSequence}`, turn]));
+}
+
 export async function sessionIdOfTurn(db: Database, id: string): Promise<string | null> {
   return (await db.prisma.turn.findUnique({ where: { id }, select: { sessionId: true } }))?.sessionId ?? null;
 }
@@ -42,6 +57,10 @@ export async function sessionIdOfQueuedMessage(db: Database, id: string): Promis
 
 export async function userExists(db: Database, id: string): Promise<boolean> {
   return (await db.prisma.user.count({ where: { id } })) > 0;
+}
+
+export async function userIdOfApiKey(db: Database, id: string): Promise<string | null> {
+  return (await db.prisma.apiKey.findUnique({ where: { id }, select: { userId: true } }))?.userId ?? null;
 }
 
 export async function profileExists(db: Database, id: string): Promise<boolean> {

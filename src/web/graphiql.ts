@@ -25,6 +25,10 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   'graphql.worker.js': { file: 'monacoeditorwork/graphql.worker..bundle.js', type: 'text/javascript; charset=utf-8' },
 };
 
+/**
+ * The example tabs, each one operation that answers data as it stands (no id to paste): the list, the newest page of
+ * the most recent session, live list changes, and a session to create. Their comments show the per-session forms.
+ */
 export const GRAPHIQL_TABS: NonNullable<GraphiQLOptions['defaultTabs']> = [
   {
     query: `# Your sessions, newest first, with a preview of each
@@ -36,42 +40,42 @@ query Sessions {
 }`,
   },
   {
-    query: `# The newest page of a session's history (paste an id from the first tab)
-query History($id: ID!) {
-  session(id: $id) {
-    name
-    contextTokens
-    contextWindow
-    history(last: 30) {
-      pageInfo { hasPreviousPage startCursor }
-      edges { displayIndex node { role content } }
+    query: `# The newest page of your most recent session's history.
+# Any session by id: session(id: "…") { history(last: 30) { … } }
+query History {
+  sessions(first: 1) {
+    edges {
+      node {
+        id
+        name
+        contextTokens
+        contextWindow
+        history(last: 30) {
+          pageInfo { hasPreviousPage startCursor }
+          edges { displayIndex node { role content } }
+        }
+      }
     }
   }
 }`,
-    variables: '{ "id": "" }',
   },
   {
-    query: `# Live events of a session: run this, then send a message from another tab
-subscription Events($id: ID!) {
-  sessionEvents(sessionId: $id) {
-    __typename
-    eventId
-    ... on TextDelta { text }
-    ... on TurnEnded { usage { totalTokens } }
-    ... on TurnFailed { code message }
+    query: `# Live changes to your session list: run this, then create or rename a session elsewhere.
+# One session's streamed answer: subscription { sessionEvents(sessionId: "…") { __typename ... on TextDelta { text } } }
+subscription Events {
+  sessionListEvents {
+    kind
+    sessionId
+    session { name displayMessageCount preview }
   }
 }`,
-    variables: '{ "id": "" }',
   },
   {
-    query: `mutation Create {
+    query: `# A new session. Then send it a message (its id from the answer):
+# mutation { sendMessage(input: { sessionId: "…", content: "Hello" }) { turn { id } } }
+mutation Create {
   createSession(input: { name: "From GraphiQL" }) { id name }
-}
-
-mutation Send($id: ID!) {
-  sendMessage(input: { sessionId: $id, content: "Hello" }) { turn { id } }
 }`,
-    variables: '{ "id": "" }',
   },
 ];
 
@@ -79,7 +83,17 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Yoga's GraphiQL page, with every asset from this server. */
+/**
+ * Yoga's GraphiQL page, with every asset from this server, and two corrections to what Yoga's build does with
+ * `defaultTabs`:
+ * - Yoga hands GraphiQL its welcome comment as the initial query whenever the URL has no `?query=`, and GraphiQL puts
+ *   that text into the active tab's editor (Run then answers "Syntax Error: Unexpected <EOF>"). The page passes the
+ *   active tab's own query and variables instead: the stored active tab's on a later visit (so GraphiQL finds that tab
+ *   and adds none), else the first default tab's.
+ * - The tab bar's drag-to-reorder animation leaves every tab but the last shifted by a stale transform on first
+ *   render; a click then moves the tab under the pointer between press and release and is lost. Tabs stay where they
+ *   are laid out (reordering by drag still works; the dragged tab just does not follow the pointer).
+ */
 export function renderLocalGraphiQL(options: GraphiQLOptions): string {
   const title = escapeHtml(options.title ?? 'GraphiQL');
   // JSON inside a <script>: `<` escaped so no string can close the element.
@@ -87,7 +101,8 @@ export function renderLocalGraphiQL(options: GraphiQLOptions): string {
   const p = GRAPHIQL_ASSET_PREFIX;
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
-<link rel="icon" href="data:,"><link rel="stylesheet" href="${p}graphiql.css"></head>
+<link rel="icon" href="data:,"><link rel="stylesheet" href="${p}graphiql.css">
+<style>.graphiql-tab { transform: none !important; }</style></head>
 <body id="body" class="no-focus-outline"><noscript>You need to enable JavaScript to run this app.</noscript>
 <div id="root">Loading ${title}…</div>
 <script>
@@ -103,7 +118,22 @@ function prepareWorkers() {
 self.MonacoEnvironment = { globalAPI: false, getWorkerUrl: (_id, label) => workers[label] };
 </script>
 <script src="${p}yoga-graphiql.umd.js"></script>
-<script>prepareWorkers().finally(() => { YogaGraphiQL.renderYogaGraphiQL(root, ${opts}); });</script>
+<script>
+const options = ${opts};
+if (!new URLSearchParams(location.search).get('query')) {
+  let active = null;
+  try {
+    const stored = JSON.parse(localStorage.getItem('graphiql:tabState'));
+    active = stored.tabs[stored.activeTabIndex] ?? null;
+  } catch {}
+  const tab = active ?? options.defaultTabs?.[0];
+  if (tab) {
+    options.query = tab.query ?? '';
+    options.variables = tab.variables ?? undefined;
+  }
+}
+prepareWorkers().finally(() => { YogaGraphiQL.renderYogaGraphiQL(root, options); });
+</script>
 </body></html>`
   );
 }

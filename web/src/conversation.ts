@@ -37,6 +37,8 @@ import {
 } from './render.js';
 
 const PAGE = 30;
+/** Turn statuses whose answer did not end normally: a reload shows their line and Retry. */
+const ENDED_EARLY = ['FAILED', 'CANCELLED', 'INTERRUPTED'];
 const JUMP_PAGE = 200;
 const SEEN_LIMIT = 5000;
 
@@ -130,6 +132,7 @@ export class Conversation {
     void this.refreshMeter();
     if (session.activeTurn && ['RUNNING', 'WAITING_FOR_TOOL'].includes(session.activeTurn.status))
       this.setBusy(session.activeTurn.id);
+    else this.outcomeOfNewest(session.history);
     this.view.scroller.scrollTop = this.view.scroller.scrollHeight;
     if (session.history.edges.length) markFirstRender();
   }
@@ -283,7 +286,63 @@ export class Conversation {
     if (!data.session) return;
     for (const edge of data.session.history.edges) this.addMessage(edge.node);
     void this.refreshMeter();
-    if (!data.session.activeTurn) this.setBusy(null);
+    if (!data.session.activeTurn) {
+      this.setBusy(null);
+      this.outcomeOfNewest(data.session.history);
+    }
+  }
+
+  /**
+   * After a (re)load: when the newest turn failed, was stopped or was cut off, its line and Retry, as they were
+   * shown live. What the history says is all there is to go on (Message.turn, Message.stopped).
+   */
+  private outcomeOfNewest(history: HistoryPage): void {
+    const edges = history.edges;
+    let at = edges.length - 1;
+    while (at >= 0 && edges[at]!.node.role !== 'USER') at--;
+    const prompt = edges[at]?.node;
+    const turn = prompt?.turn;
+    if (!prompt || !turn || !ENDED_EARLY.includes(turn.status) || this.endedTurns.get(turn.id)) return;
+    const answer = edges
+      .slice(at + 1)
+      .map((e) => e.node)
+      .findLast((m) => m.role === 'ASSISTANT');
+    this.promptOf.set(turn.id, prompt);
+    this.outcome(turn.id, turn.status, answer ?? null, turn.error, false);
+  }
+
+  /**
+   * The line under an answer that did not end normally (failed, stopped, cut off by a restart), with Retry while
+   * it is the newest turn. Under the answer's bubble, or an empty one when nothing was said.
+   */
+  private outcome(turnId: string, status: string, answer: Message | null, error: string | null, live: boolean): void {
+    const article = (answer && this.byMessage.get(answer.id)) || this.emptyAnswer();
+    const failed = status === 'FAILED';
+    const text = failed
+      ? (error ?? 'The answer failed.')
+      : status === 'CANCELLED'
+        ? answer
+          ? 'Answer stopped.'
+          : 'Stopped before any answer.'
+        : 'The answer was cut off when the server stopped.';
+    const line = h('p', { class: failed ? 'turn-error' : 'turn-note', role: failed && live ? 'alert' : null, text });
+    const prompt = this.promptOf.get(turnId);
+    if (prompt !== undefined) this.addRetry(line, prompt);
+    this.endedTurns.set(turnId, line);
+    article.append(line);
+  }
+
+  /** An answer bubble with nothing in it, for a line about a turn that saved no answer. */
+  private emptyAnswer(): HTMLElement {
+    const article = renderMessage({
+      role: 'ASSISTANT',
+      content: '',
+      isPlan: false,
+      toolCalls: [],
+      createdAt: new Date().toISOString(),
+    });
+    this.appendAtBottom(article);
+    return article;
   }
 
   private handle(event: SessionEvent): void {
@@ -351,8 +410,12 @@ export class Conversation {
           if (this.streams.has(event.turn.id)) this.finish(event.turn.id, event.assistantMessage);
           else this.addMessage(event.assistantMessage);
         }
-        this.endStream(event.turn.id, event.turn.status === 'CANCELLED' ? 'Stopped.' : null);
-        this.endedTurns.set(event.turn.id, null);
+        const stopped = event.turn.status === 'CANCELLED';
+        this.endStream(event.turn.id, null);
+        if (stopped) {
+          const answer = event.assistantMessage ?? null;
+          this.outcome(event.turn.id, 'CANCELLED', answer && this.byMessage.has(answer.id) ? answer : null, null, true);
+        } else this.endedTurns.set(event.turn.id, null);
         if (this.activeTurn === event.turn.id) this.setBusy(null);
         announce(this.view.status, event.turn.status === 'CANCELLED' ? 'Answer stopped' : 'Answer complete');
         void this.refreshMeter();

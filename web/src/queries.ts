@@ -11,6 +11,8 @@ export const SESSION_FIELDS = `fragment Summary on Session {
 export interface Message extends MessageView {
   id: string;
   isDisplay: boolean;
+  /** a user message's newest turn: how its answer ended (a reload shows a failure or a stop with Retry) */
+  turn?: { id: string; status: string; error: string | null } | null;
 }
 
 export interface SessionSummary {

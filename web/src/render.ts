@@ -33,6 +33,8 @@ export interface MessageView {
   elapsedSeconds?: number | null;
   /** where the message stands among the alternatives at its position (edits, regenerated answers) */
   siblings?: { index: number; count: number };
+  /** an answer cut short by a stop (stored: still marked after a reload) */
+  stopped?: boolean;
 }
 
 const ROLE_LABEL: Record<Role, string> = { USER: 'You', ASSISTANT: 'Assistant', TOOL: 'Tool result', SYSTEM: 'System' };
@@ -77,6 +79,7 @@ export function renderMessage(
 export function fillBody(article: HTMLElement, message: MessageView, files: FileFetcher = ownerFiles): void {
   const card = message.role === 'TOOL' ? publishedCardOf(message.name, message.content) : null;
   while (article.children.length > 1) article.lastElementChild!.remove();
+  markStopped(article, message.stopped === true);
   setCopyText(article, message.content);
   if (message.thinking) article.append(thinkingBlock(message.thinking));
   if (message.isCompression || message.isSummary) {
@@ -120,6 +123,17 @@ export function fillBody(article: HTMLElement, message: MessageView, files: File
   ];
   if (attachments.length)
     article.append(h('ul', { class: 'attachments', 'aria-label': 'Attachments' }, ...attachments));
+}
+
+/** The "Stopped" mark beside the role of an answer that was stopped before it finished. */
+function markStopped(article: HTMLElement, stopped: boolean): void {
+  article.classList.toggle('msg-stopped', stopped);
+  const header = article.querySelector(':scope > .msg-meta');
+  header?.querySelector(':scope > .stopped-mark')?.remove();
+  if (stopped)
+    header
+      ?.querySelector(':scope > .msg-role')
+      ?.after(h('span', { class: 'stopped-mark', text: 'Stopped', title: 'Stopped before the answer was finished' }));
 }
 
 /** The text each message's Copy button copies (the markdown source, not the rendered text). */

@@ -7,6 +7,7 @@ import { gql } from './api.js';
 import { subscribe } from './socket.js';
 import { announce, clear, formatDate, h, matchCount, uid } from './dom.js';
 import { icon } from './icons.js';
+import { plural } from './plural.js';
 import { DELETE, LIST, LIST_EVENTS, PIN, RENAME, SEARCH, type SessionSummary } from './queries.js';
 
 interface ListPage {
@@ -185,9 +186,10 @@ export class Sidebar {
         onclick: () => this.on.open(session.id),
       },
       h('span', { class: 'session-name' }, session.pinned ? icon('pin') : null, session.pinned ? ' ' : null, name),
+      session.preview ? h('span', { class: 'session-preview', text: session.preview }) : null,
       h('span', {
-        class: 'session-preview',
-        text: session.preview ?? `${session.displayMessageCount} messages · ${formatDate(session.lastActive)}`,
+        class: 'session-meta',
+        text: `${plural(session.displayMessageCount, 'message')} · ${formatDate(session.lastActive)}`,
       }),
     );
     const pin = h('button', {
