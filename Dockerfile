@@ -1,3 +1,4 @@
+# syntax=docker/dockerfile:1
 # The chat session service: `docker compose up` (compose.yaml) runs it with PostgreSQL and Redis.
 # CI replays this file without Docker (scripts/docker-replay.mjs) and lints it (dockerfilelint).
 
@@ -5,7 +6,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --ignore-scripts --no-audit --no-fund
+# The npm cache is a build cache (BuildKit), not a layer: rebuilds download nothing they already have.
+RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts --no-audit --no-fund --prefer-offline
 COPY . .
 RUN npm run generate && npm run build:web && npm run build
 
@@ -19,7 +21,7 @@ ENV NODE_ENV=production \
     SESSION_FILES_DIR=/data
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund --cache /tmp/npm-cache && rm -rf /tmp/npm-cache
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --ignore-scripts --no-audit --no-fund --prefer-offline
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/web/dist ./web/dist
 COPY --from=build /app/web/vendor ./web/vendor

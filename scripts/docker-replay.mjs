@@ -116,8 +116,11 @@ for (const { op, args } of parse(readFileSync(path.join(repo, 'Dockerfile'), 'ut
       cpSync(src, target, { recursive: true });
     }
   } else if (op === 'RUN') {
+    // `--mount=type=cache,target=<npm's cache>` (BuildKit): the replay runs as this machine's user, whose own npm
+    // cache stands for the build cache, so the flag goes and npm finds its cache where it always does.
+    const script = args.replace(/^(--mount=type=cache,\S+\s+)+/, '');
     // A non-root user may not chown what root made here: the replay gives the directory to that user itself.
-    run(stage, ['sh', '-c', args.replace(/&&\s*chown\s+\S+\s+\S+/g, '').replace(/^chown\s+\S+\s+\S+;?/, 'true')]);
+    run(stage, ['sh', '-c', script.replace(/&&\s*chown\s+\S+\s+\S+/g, '').replace(/^chown\s+\S+\s+\S+;?/, 'true')]);
   } else if (op === 'USER') stage.user = args;
   else if (op === 'CMD') stage.cmd = command(args);
   else if (op === 'HEALTHCHECK') stage.health = command(args.replace(/^(--\S+\s+)*CMD\s+/, ''));

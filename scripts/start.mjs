@@ -43,12 +43,13 @@ export function build() {
     process.exit(1);
   }
   const started = Date.now();
-  const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json')], {
+  // Emit only: type checking is `npm run typecheck`'s (CI runs it); checking again here tripled the build's CPU.
+  const result = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--noCheck'], {
     stdio: 'inherit',
     cwd: root,
   });
   if (result.status !== 0) {
-    console.error('build failed: see the TypeScript errors above');
+    console.error('build failed: see the errors above');
     process.exit(result.status ?? 1);
   }
   // The stamp carries the build's start time: a file saved while tsc ran is newer, so the next start rebuilds.

@@ -27,7 +27,7 @@ function serverBlock(key: string): string[] {
 describe('Dockerfile', () => {
   it('builds in one stage and runs production dependencies, installed without scripts, as a non-root user', () => {
     expect(dockerfile.match(/^FROM /gm)).toHaveLength(2);
-    expect(runtime).toMatch(/^RUN npm ci --omit=dev --ignore-scripts/m);
+    expect(runtime).toMatch(/^RUN (--mount=type=cache,\S+ )?npm ci --omit=dev --ignore-scripts/m);
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).toMatch(/^HEALTHCHECK [\s\S]*\/healthz/m);
     expect(runtime).toMatch(/^CMD \["node", "dist\/main\.js"\]$/m);
