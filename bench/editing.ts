@@ -15,7 +15,7 @@ import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/client.js';
 import type { NewMessage } from '../src/domain/types.js';
-import type { Viewer } from '../src/auth/policy.js';
+import type { Viewer } from '../src/domain/policy.js';
 
 const SIZES = [1_000, 10_000];
 const SUFFIX = 20; // rows each side of the branch point

@@ -2,7 +2,8 @@
 // down; nothing below imports from above):
 //
 //   http      src/server.ts, src/http/, src/routes.ts, src/web/, src/shutdown.ts, src/main.ts,
-//             src/shared-subscriptions.ts (the WebSocket layer's shared execution)
+//             src/shared-subscriptions.ts (the WebSocket layer's shared execution),
+//             src/protocols/ (the other doors: the AI SDK's chat stream, MCP)
 //   schema    src/schema/
 //   services  src/sessions/ src/turns/ src/compression/ src/search/ src/files/ src/auth/
 //             src/editing/ src/recalls/ src/admin/
@@ -13,12 +14,13 @@
 //   db        src/db/
 //
 // src/app.ts is the composition root: it may import anything, and only the
-// http layer imports it. src/config.ts, src/logger.ts, src/logging.ts and
+// http layer imports it. src/config.ts, src/logger.ts, src/log-destination.ts, src/logging.ts and
 // src/generated/ (Prisma's output) are leaves every layer may use; a leaf itself may use only the pure
-// domain. src/auth/policy.ts is pure and counts as domain (the store translates its scope into SQL).
+// domain.
 // Every import counts: type-only ones too (a type is a dependency on the
 // module that owns it), re-exports and dynamic import().
-// Fails, listing them, on any cycle and on any import that goes up a layer.
+// Fails, listing them, on any cycle between modules, on any cycle between folders (src/<folder>/: sessions may
+// use turns or turns sessions, never both) and on any import that goes up a layer.
 // `node scripts/check-imports.mjs` (npm run check:imports); `--graph` prints the edges.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -34,11 +36,21 @@ const rank = (layer) => LAYERS.indexOf(layer);
 /** The layer of a module (path relative to src/, forward slashes), or a marker for the special ones. */
 function layerOf(path) {
   if (path === 'app.ts') return 'root';
-  // The access policy is pure (no I/O): the store translates its scope predicate into SQL, so it sits with the domain.
-  if (path === 'auth/policy.ts') return 'domain';
-  if (['config.ts', 'logger.ts', 'logging.ts'].includes(path) || path.startsWith('generated/')) return 'leaf';
+  const leaves = ['config.ts', 'logger.ts', 'logging.ts', 'log-destination.ts'];
+  if (leaves.includes(path) || path.startsWith('generated/')) return 'leaf';
   const top = path.includes('/') ? path.slice(0, path.indexOf('/')) : path;
-  if (['server.ts', 'routes.ts', 'shutdown.ts', 'main.ts', 'shared-subscriptions.ts', 'http', 'web'].includes(top))
+  if (
+    [
+      'server.ts',
+      'routes.ts',
+      'shutdown.ts',
+      'main.ts',
+      'shared-subscriptions.ts',
+      'http',
+      'web',
+      'protocols',
+    ].includes(top)
+  )
     return 'http';
   if (top === 'schema') return 'schema';
   const services = ['sessions', 'turns', 'compression', 'search', 'files', 'auth', 'editing', 'recalls', 'admin'];
@@ -174,9 +186,39 @@ for (const component of components) {
   problems.push(`cycle: ${cycle.join(' -> ')}${more}`);
 }
 
+// Folder cycles: the same search on the graph of folders (src/<folder>/), each edge named by one import behind it.
+const folderOf = (path) => (path.includes('/') ? path.slice(0, path.indexOf('/')) : null);
+const folders = new Map(); // folder -> Map(folder -> "from -> to")
+for (const [from, edges] of graph) {
+  const a = folderOf(from);
+  if (!a) continue;
+  if (!folders.has(a)) folders.set(a, new Map());
+  for (const to of edges.keys()) {
+    const b = folderOf(to);
+    if (b && b !== a && !folders.get(a).has(b)) folders.get(a).set(b, `src/${from} -> src/${to}`);
+  }
+}
+const state = new Map();
+const reported = new Set();
+function visit(folder, path) {
+  state.set(folder, 'open');
+  for (const next of folders.get(folder)?.keys() ?? []) {
+    if (state.get(next) === 'open') {
+      const loop = [...path.slice(path.indexOf(next)), next];
+      const key = [...loop.slice(0, -1)].sort().join(',');
+      if (reported.has(key)) continue;
+      reported.add(key);
+      const via = loop.slice(0, -1).map((f, i) => folders.get(f).get(loop[i + 1]));
+      problems.push(`folder cycle: ${loop.join(' -> ')} (${via.join('; ')})`);
+    } else if (!state.has(next)) visit(next, [...path, next]);
+  }
+  state.set(folder, 'done');
+}
+for (const folder of [...folders.keys()].sort()) if (!state.has(folder)) visit(folder, [folder]);
+
 for (const problem of problems) console.log(problem);
 if (problems.length) {
   console.log(`imports: ${problems.length} problems in ${graph.size} modules`);
   process.exit(1);
 }
-console.log(`imports: ${graph.size} modules, no cycle, no upward import`);
+console.log(`imports: ${graph.size} modules in ${folders.size} folders, no cycle, no folder cycle, no upward import`);

@@ -17,8 +17,8 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// Readiness: `/healthz` until this branch has `/readyz` (issue 32): then this one line becomes '/readyz'.
-const READY_PATH = '/healthz';
+// Readiness (src/http/health.ts): the database reachable and migrated, the data directories writable.
+const READY_PATH = '/readyz';
 const READY_TIMEOUT_MS = 180_000;
 
 const repo = fileURLToPath(new URL('..', import.meta.url));

@@ -30,6 +30,8 @@ import { UserStore } from './store/users.js';
 import { SearchStore } from './store/search.js';
 import { turnRunnerFactory, type TurnHooks } from './turns/runner.js';
 import { TurnService } from './turns/service.js';
+import { TurnLifecycle } from './turns/lifecycle.js';
+import { recoveryTimes } from './turns/recovery.js';
 import { ToolRegistry } from './turns/tools.js';
 import { TitleService } from './turns/titles.js';
 import { SessionAccess } from './sessions/access.js';
@@ -39,7 +41,7 @@ import { ShareService } from './sessions/share.js';
 import { TransferService } from './sessions/transfer.js';
 import { SessionStore } from './store/sessions.js';
 import { CompressionStore } from './store/compression.js';
-import { fileTools } from './files/tools.js';
+import { fileTools } from './turns/file-tools.js';
 import { MemoryIndex } from './store/memory.js';
 import { CompressionService } from './compression/service.js';
 import { EditStore } from './store/edits.js';
@@ -49,6 +51,7 @@ import { QueuedStore } from './store/queued.js';
 import { QueueDispatcher } from './turns/queue.js';
 import { RecallService } from './recalls/service.js';
 import { scheduleRecallTool } from './recalls/tool.js';
+import { StorageCondition, type StorageDir } from './store/storage-full.js';
 
 /** Everything the root built: what the schema's resolvers reach (SchemaServices) and what the edge needs besides. */
 export interface App extends SchemaServices {
@@ -65,6 +68,10 @@ export interface App extends SchemaServices {
   queue: QueueDispatcher;
   /** METRICS=true: what /metrics serves (null otherwise: prom-client is then never loaded) */
   metrics: Metrics | null;
+  /** the last storage failure (disk full, read-only), remembered for a while: /readyz */
+  storage: StorageCondition;
+  /** the directories the service writes to, with the setting naming each: /readyz checks them */
+  storageDirs: StorageDir[];
   /** background work: orphan recovery, cleanup loops */
   start?(): Promise<void>;
   close(): Promise<void>;
@@ -172,9 +179,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 
   const hooks = compression.hooks;
   const queuedStore = new QueuedStore(db);
+  const lifecycle = new TurnLifecycle(turnStore, bus);
   const turns = new TurnService({
     store,
     turns: turnStore,
+    lifecycle,
     queued: queuedStore,
     sessions: access,
     bus,
@@ -185,6 +194,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     startRunner: turnRunnerFactory({
       store,
       turns: turnStore,
+      lifecycle,
       queued: queuedStore,
       profiles,
       bus,
@@ -235,6 +245,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   });
 
   const subscriptions = subscriptionCounter(config);
+  const storage = new StorageCondition();
+  // DATA_DIR matters only when this app opened the embedded database there itself.
+  const ownDataDir = !options.db && db.kind === 'pglite' && !config.dataDir.startsWith('memory://');
+  const storageDirs: StorageDir[] = [
+    ...(ownDataDir ? [{ setting: 'DATA_DIR', dir: config.dataDir }] : []),
+    { setting: 'SESSION_FILES_DIR', dir: config.sessionFilesDir },
+  ];
   metrics?.subscriptions(() => subscriptions.live);
   let sweeper: NodeJS.Timeout | null = null;
   let retentionTimer: NodeJS.Timeout | null = null;
@@ -274,20 +291,22 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     recalls,
     queue,
     shares: new ShareService(store),
-    transfer: new TransferService(store, profiles, bus),
+    transfer: new TransferService(store, profiles, bus, config),
     hooks,
     subscriptions,
     metrics,
+    storage,
+    storageDirs,
     provider,
     trigram,
     start: async () => {
-      const staleMs = Math.max(5_000, config.partialFlushMs * 5);
+      const { staleMs, sweepMs } = recoveryTimes(config);
       const own = await turns.recoverOwn();
       if (own > 0) log.info({ turns: own, instanceId: turns.instanceId }, 'turn.recovered_own');
       await turns.recoverOrphans(staleMs);
       sweeper = setInterval(
         () => void turns.recoverOrphans(staleMs).catch((e) => log.warn({ err: e }, 'turn.recovery_failed')),
-        staleMs,
+        sweepMs,
       );
       sweeper.unref();
       recalls.start();

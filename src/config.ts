@@ -85,6 +85,21 @@ const settings = {
   graphiql: [bool, 'true', 'Serve GraphiQL at /graphql'],
   maxPageSize: [int(1), '200', 'Largest `first`/`last` a connection accepts'],
   maxMessageChars: [int(1), '200000', 'Longest user message accepted'],
+  maxMessageAttachments: [
+    int(1),
+    '20',
+    'Files and pasted images one message may carry, together (more answers BAD_USER_INPUT, nothing written)',
+  ],
+  toolSchemaMaxDepth: [
+    int(2),
+    '64',
+    "Deepest nesting (objects and arrays) of a client tool's parameters schema; deeper answers BAD_USER_INPUT",
+  ],
+  toolSchemaMaxBytes: [
+    int(256),
+    '65536',
+    'Largest client tool parameters schema, as compact JSON; larger answers BAD_USER_INPUT',
+  ],
   wsMaxPayloadBytes: [int(1024), '1048576', 'Largest graphql-ws frame; a larger one closes the socket (1009) unread'],
   wsMaxConnectionsPerAddress: [
     int(1),
@@ -95,6 +110,12 @@ const settings = {
   maxSubscriptionsPerUser: [int(1), '1000', 'Subscriptions open at once per user in this process (graphql-ws and SSE)'],
   maxSseStreamsPerUser: [int(1), '20', 'SSE subscription streams open at once per user (more answers 429)'],
   requestHeadersTimeoutMs: [int(100), '20000', 'Time a client has to send its request headers (408)'],
+  keepAliveTimeoutMs: [
+    int(1000),
+    '65000',
+    'How long an idle keep-alive connection stays open after a response (above the 60 s idle time of common client ' +
+      'pools and load balancers, so the server never closes a socket a client is about to reuse)',
+  ],
   requestBodyTimeoutMs: [int(100), '30000', 'A request body that sends nothing for this long is cut (408)'],
   introspection: [
     bool.optional(),
@@ -136,7 +157,13 @@ const settings = {
   ],
 
   contextCompressionEnabled: [bool, 'true', 'Compress the model context when it nears the window'],
-  contextCompressionThreshold: [ratio, '0.90', 'Trigger at this share of the window (real tokens)'],
+  contextCompressionThreshold: [
+    ratio,
+    '0.90',
+    'Trigger at this share of the window W (real tokens). The effective automatic trigger is ' +
+      'min(threshold × W, W − min(OUTPUT_RESERVE_TOKENS, W/4)), so compression runs before the size guard ' +
+      'would refuse: on the default 8,192-token window it fires at 6,144 tokens (75%), not 90%',
+  ],
   contextCompressionTarget: [ratio, '0.65', 'Compress toward this share of the window'],
   contextKeepRecent: [int(1), '4', 'Recent conversational turns kept verbatim'],
   contextSummaryTemperature: [z.coerce.number().min(0).max(2), '0.3', 'Temperature of the summary call'],
@@ -146,6 +173,11 @@ const settings = {
   contextImageTokens: [int(1), '1024', 'Price of an image whose header cannot be read'],
   sessionMessagesWindow: [int(10), '1000', 'Hot rows kept per session before older ones are archived'],
   sessionFilesDir: [z.string().min(1), './.data', 'Directory holding session_files/'],
+  storageMinFreeMb: [
+    int(0),
+    '64',
+    '/readyz answers 503 when DATA_DIR (embedded database) or SESSION_FILES_DIR has less free space than this (MB)',
+  ],
   sessionFilesMaxSizeMb: [z.coerce.number().gt(0), '200', 'Largest accepted upload (MB)'],
   sessionFilesCleanupIntervalMs: [int(1000), '3600000', 'How often orphaned session directories are removed'],
   sessionRetentionDays: [
@@ -187,7 +219,20 @@ const settings = {
 
   maxToolIterations: [int(1), '25', 'LLM calls per turn at most'],
   toolResultTimeoutMs: [int(100), '300000', 'How long a turn waits for submitToolResult'],
-  partialFlushMs: [int(50), '1000', 'How often a streaming answer is persisted'],
+  mcpSendWaitMs: [
+    int(0),
+    '50000',
+    "How long /mcp's send_message waits for the answer before it returns the turn id " +
+      "(below MCP clients' 60 s default request timeout)",
+  ],
+  partialFlushMs: [int(50), '1000', "How often a streaming answer is persisted; also the running turn's heartbeat"],
+  turnStaleMs: [
+    int(500),
+    '3000',
+    'A running turn whose heartbeat is older than this was left by a dead process: any process ends it ' +
+      '(INTERRUPTED, its partial answer kept). At least 3 × PARTIAL_FLUSH_MS is used; every process looks ' +
+      'a quarter of this often (at most every second)',
+  ],
   idempotencyWindowHours: [int(1), '24', 'How long an idempotencyKey returns the same turn'],
   eventRetention: [int(10), '5000', 'Events kept per session for replay'],
   repeatLineLimit: [int(2), '12', 'Same line repeated more than this stops the stream'],

@@ -6,6 +6,7 @@ import { startServer } from './server.js';
 import { appRoutes } from './routes.js';
 import { startAdminSocket } from './admin/socket.js';
 import { checkProvidersInBackground } from './llm/check.js';
+import { startupStorageProblem } from './http/health.js';
 
 async function main() {
   let config: Config;
@@ -24,6 +25,12 @@ async function main() {
   // the optimizing tier. Set before the app is built: Prisma compiles its module on the first query.
   // The listening line says the mode (`npm start` defaults NODE_ENV to production).
   if (config.databaseUrl) setFlagsFromString('--liftoff-only');
+  // A missing directory is created; one that cannot be created or written stops start-up with one line naming it.
+  const storageProblem = await startupStorageProblem(config);
+  if (storageProblem) {
+    console.error(storageProblem);
+    process.exit(2);
+  }
   const app = await createApp(config);
   const running = await startServer(app, { routes: appRoutes(app) });
   await app.start?.();

@@ -1,7 +1,7 @@
 /**
  * HTTP and WebSocket: Yoga serves GraphQL over HTTP and SSE (+ GraphiQL);
  * graphql-ws on the same /graphql path shares Yoga's plugin chain through
- * getEnveloped. Also /healthz and the session-file download route.
+ * getEnveloped. Also /healthz, /readyz (src/http/health.ts) and the session-file download route.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,9 +14,11 @@ import type { ExecutionResult, GraphQLError } from 'graphql';
 import type { App } from './app.js';
 import type { Context } from './schema/builder.js';
 import { maskError } from './schema/errors.js';
+import { healthRoute, readyRoute } from './http/health.js';
 import { logGraphQLError, yogaLogger } from './logging.js';
 import { withRejectionCodes } from './schema/limits.js';
 import { useWellFormedText } from './schema/input-guard.js';
+import { useDirectiveArgumentGuard } from './schema/directive-args.js';
 import { buildSchema } from './schema/index.js';
 import { Unauthenticated } from './store/errors.js';
 import { createOriginPolicy, isLoopbackHost, useCsrfHeader } from './http/origin.js';
@@ -106,6 +108,8 @@ function useMaskedIncrementalErrors(mask: Mask): Plugin {
 
 export function createGraphQLHandler(app: App, persistedDocuments = persistedDocumentsFor(app)) {
   const mask: Mask = (error, message) => {
+    // A write that found storage full keeps /readyz at 503 for a while (src/http/health.ts).
+    app.storage.observe(error);
     const masked = maskError(error, message) as GraphQLError;
     const code = masked.extensions?.code as string | undefined;
     logGraphQLError(app.log, error, code, masked.path);
@@ -150,6 +154,8 @@ export function createGraphQLHandler(app: App, persistedDocuments = persistedDoc
       ),
       // NUL / lone surrogates in any string argument or variable → BAD_USER_INPUT before any resolver.
       useWellFormedText(),
+      // @stream(initialCount:) negative or null → BAD_USER_INPUT before the executor sees it.
+      useDirectiveArgumentGuard(),
       // Multipart uploads streamed to disk (never buffered whole); over the limit → PAYLOAD_TOO_LARGE.
       useStreamingUploads({ spoolDir: `${app.files.baseDir}/.incoming`, maxBytes: app.files.maxBytes }),
       // Body idle timeout (after the uploads parser, whose body it guards), introspection, SSE subscription limits.
@@ -207,7 +213,12 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
   const fast = app.config.httpFastPath
     ? jsonFastPath(yoga, { persisted: app.config.persistedOperations, bodyIdleMs: app.config.requestBodyTimeoutMs })
     : null;
-  const routes = [healthRoute, ...(app.config.graphiql ? [serveGraphiQLAsset] : []), ...(options.routes ?? [])];
+  const routes = [
+    healthRoute,
+    readyRoute,
+    ...(app.config.graphiql ? [serveGraphiQLAsset] : []),
+    ...(options.routes ?? []),
+  ];
   const hosts = hostCheck();
   const server = createServer(async (req, res) => {
     // Only origin-form targets (`/path`): an absolute-form URL would reach the URL parser of the fetch layer.
@@ -479,16 +490,3 @@ class FrameSender implements AsyncIterableIterator<never> {
     else waiting.reject(error);
   }
 }
-
-const healthRoute: RouteHandler = async (req, res, app) => {
-  if (req.url !== '/healthz') return false;
-  try {
-    await app.store.ping();
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ status: 'ok', database: app.db.kind }));
-  } catch {
-    res.writeHead(503, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ status: 'unavailable' }));
-  }
-  return true;
-};

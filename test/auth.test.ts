@@ -92,6 +92,34 @@ describe(`auth (${dbKind})`, () => {
     expect(adminRename.data!.renameSession.name).toBe('by admin');
   });
 
+  it('read_all reads planningLogs (the plans its history shows anyway); others see no session', async () => {
+    const mine = await create(alice, 'planned');
+    const uuid = Buffer.from(mine.id, 'base64').toString().split(':')[1]!;
+    const [plan] = await t.app.store.append(uuid, [
+      { role: 'assistant', content: '1. look\n2. answer', isPlan: true, isContext: false },
+    ]);
+    await t.app.store.appendPlanningLog(uuid, {
+      turnId: 'turn-1',
+      at: '2026-01-01T00:00:00.000Z',
+      output: plan!.content,
+      sequenceNumber: plan!.sequenceNumber,
+    });
+    const query =
+      'query ($id: ID!) { session(id: $id) { planningLogs history(first: 10) { edges { node { content isPlan } } } } }';
+    type Planned = {
+      session: { planningLogs: { output: string }[]; history: { edges: { node: { content: string } }[] } } | null;
+    };
+    const asReader = (await t.gql(query, { id: mine.id }, reader)) as { data?: Planned; errors?: unknown };
+    expect(asReader.errors).toBeUndefined();
+    const logs = asReader.data!.session!.planningLogs;
+    expect(logs.map((l) => l.output)).toEqual(['1. look\n2. answer']);
+    // Nothing beyond what `read` shows: every logged plan is a message of the history the reader reads.
+    const shown = asReader.data!.session!.history.edges.map((e) => e.node.content);
+    for (const log of logs) expect(shown).toContain(log.output);
+    const asBob = (await t.gql(query, { id: mine.id }, bob)) as { data?: Planned };
+    expect(asBob.data?.session ?? null).toBeNull();
+  });
+
   it('legacy sessions without an owner are admin-only', async () => {
     const profile = await t.app.profiles.default();
     const legacy = await t.app.store.create({ profileId: profile.id, userId: null, name: 'legacy' });

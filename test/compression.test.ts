@@ -151,6 +151,25 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     expect(codeOf(await t.http(COMPACT_DOC, { id: one.id, s: 'NATIVE' }))).toBe('BAD_USER_INPUT');
   });
 
+  it('forced four times in a row: one summary, then NOTHING_TO_COMPACT before any model call', async () => {
+    const s = await profileSession(t, { keepRecent: 2 });
+    await t.app.store.append(s.raw, exchanges(6));
+    respond(t, SUMMARY);
+    const first = await t.http(COMPACT_DOC, { id: s.id });
+    expect(first.errors).toBeUndefined();
+    expect(first.data!.compactSession).toMatchObject({ messagesBefore: 12, messagesAfter: 5 });
+    const context = await t.app.store.context(s.raw);
+    const requests = t.fake.requests.length;
+    for (let i = 0; i < 3; i++) expect(codeOf(await t.http(COMPACT_DOC, { id: s.id }))).toBe('NOTHING_TO_COMPACT');
+    // No request reached the provider, and the context is the one the first pass left.
+    expect(t.fake.requests.length).toBe(requests);
+    expect((await t.app.store.context(s.raw)).map((m) => m.sequenceNumber)).toEqual(
+      context.map((m) => m.sequenceNumber),
+    );
+    const plan = await t.http(PLAN_DOC, { id: s.id });
+    expect(plan.data!.compressionPlan).toMatchObject({ wouldCompress: false, messagesToSummarize: 0 });
+  });
+
   it(
     'an important old turn kept in place of a recent filler: ' + 'one summary per run, the context stays chronological',
     async () => {
@@ -220,8 +239,10 @@ describe(`compression: forced compaction and the dual buffer (${dbKind})`, () =>
     expect(summaries[0]).toMatchObject({ isContext: false, isDisplay: false });
     // Rebuilt from rows (what a reload sees): exactly one live summary, the newest, first.
     const context = await t.app.store.context(s.raw);
+    // The first summary's KEYS (alpha) the second one lost are kept verbatim (the fidelity receipt).
     expect(context.filter((m) => m.isSummary).map((m) => m.content)).toEqual([
-      '[Summary of the earlier conversation]\n- second summary',
+      '[Summary of the earlier conversation]\n- second summary\n\n' +
+        '[Kept facts, verbatim from the compacted messages:\n- alpha]',
     ]);
     expect(context[0]!.isSummary).toBe(true);
     const summaryCall = t.fake.requests.filter((b) => isSummaryRequest(b)).at(-1);

@@ -2,7 +2,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestServer, dbKind, isEvent, type ServerContext } from './support/harness.js';
+import { codeOf, createTestServer, dbKind, isEvent, type ServerContext } from './support/harness.js';
 import { ollamaRequest } from './support/fake-provider.js';
 import { ImagesHistoryDocument, ImagesUpsertBlindDocument, ImagesUpsertProfileDocument } from './generated/graphql.js';
 import { GIF_1x1, JPEG_1x1, PNG_1x1, PNG_2x2 } from './fixtures/files/images.js';
@@ -165,7 +165,7 @@ describe(`pasted images (${dbKind})`, () => {
     expect(lastUser().images).toBeUndefined();
   });
 
-  it('hidden turns write nothing; a corrupt image is skipped without failing the turn', async () => {
+  it('hidden turns write nothing; a corrupt or non-image paste is refused and writes nothing', async () => {
     const id = await newSession(t, undefined, bigProfile);
     const sid = rawId(id);
     const hidden = await sendWithAttachments(
@@ -181,19 +181,20 @@ describe(`pasted images (${dbKind})`, () => {
     expect(lastUser().content).toBe('{"form":"submit"}');
     expect(lastUser().images).toBeUndefined();
 
+    // A corrupt or non-image paste refuses the whole message (the one write path): nothing is written.
     const corrupt = PNG_1x1.subarray(0, 40);
-    const r = await sendWithAttachments(
-      t,
-      { sessionId: id, content: 'two pics' },
-      {
-        images: [
-          img('bad', Buffer.from(corrupt)),
-          img('good', PNG_2x2),
-          img('text', Buffer.from('not an image at all')),
-        ],
-      },
-    );
-    expect(r.result.body.errors).toBeUndefined();
+    const turnsBefore = await t.app.db.prisma.turn.count();
+    for (const bad of [Buffer.from(corrupt), Buffer.from('not an image at all')]) {
+      const r = await sendWithAttachments(
+        t,
+        { sessionId: id, content: 'two pics' },
+        { images: [img('good', PNG_2x2), img('bad', bad)] },
+      );
+      expect(codeOf(r.result.body)).toBe('BAD_USER_INPUT');
+      expect(await entries(dirOf(id))).toEqual([]);
+    }
+    expect(await t.app.db.prisma.turn.count()).toBe(turnsBefore);
+    const r = await sendWithAttachments(t, { sessionId: id, content: 'two pics' }, { images: [img('good', PNG_2x2)] });
     expect(r.events.at(-1)?.__typename).toBe('TurnEnded');
     expect(await entries(dirOf(id))).toEqual(['image_1.png']);
     expect(lastUser().content).toBe(

@@ -11,7 +11,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { requestFromArgv, runAdminCommand } from '../src/admin/commands.js';
-import { can } from '../src/auth/policy.js';
+import { can } from '../src/domain/policy.js';
 import { anonymousViewer } from '../src/auth/auth.js';
 import {
   KeysCreateKeyDocument,

@@ -250,6 +250,25 @@ describe('bounded resources over real sockets', () => {
     expect(answer).toMatch(/^HTTP\/1.1 408/);
   });
 
+  it('keeps an idle keep-alive connection for KEEP_ALIVE_TIMEOUT_MS (65 s, above client pools)', async () => {
+    const socket = net.connect(port(), '127.0.0.1');
+    let answer = '';
+    socket.on('data', (d) => (answer += d.toString()));
+    const responses = async (n: number) =>
+      eventually(
+        async () => answer.split('HTTP/1.1 200').length - 1,
+        (count) => count >= n,
+      );
+    socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await responses(1);
+    expect(answer).toMatch(/\r\nKeep-Alive: timeout=65\r\n/i);
+    expect(answer).not.toMatch(/\r\nConnection: close\r\n/i);
+    // The same socket serves the next request (the connection was kept).
+    socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await responses(2);
+    socket.destroy();
+  });
+
   it('cuts a JSON body that stops arriving (REQUEST_BODY_TIMEOUT_MS) with 408 REQUEST_TIMEOUT', async () => {
     const body = JSON.stringify({ query: '{ __typename }' });
     const answer = await stalledRequest(
@@ -434,6 +453,8 @@ describe('defaults', () => {
     expect(c.maxSubscriptionsPerUser).toBe(1000);
     expect(c.maxSseStreamsPerUser).toBe(20);
     expect(c.requestHeadersTimeoutMs).toBe(20_000);
+    // Above the 60 s idle time of common client pools and load balancers.
+    expect(c.keepAliveTimeoutMs).toBe(65_000);
     expect(c.requestBodyTimeoutMs).toBe(30_000);
   });
 });

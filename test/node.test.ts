@@ -94,8 +94,8 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
         queued: gid('QueuedMessage', queued.id),
         recall: gid('Recall', recall.id),
         session,
-        message: gid('Message', `${raw}:${shown!.sequenceNumber}`),
-        summary: gid('Message', `${raw}:${summary!.sequenceNumber}`),
+        message: gid('Message', `${raw}:${shown!.messageId}`),
+        summary: gid('Message', `${raw}:${summary!.messageId}`),
         turn: gid('Turn', turn.id),
         raw,
       };
@@ -141,7 +141,13 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
     fixtures.Message = {
       own: kept.message,
       deleted: gone.message,
-      missing: [gid('Message', `${kept.raw}:999999`), gid('Message', `${randomUUID()}:0`)],
+      missing: [
+        gid('Message', `${kept.raw}:${randomUUID()}`),
+        gid('Message', `${randomUUID()}:${randomUUID()}`),
+        // the old positional form still parses: a position with no message
+        gid('Message', `${kept.raw}:999999`),
+        gid('Message', `${randomUUID()}:0`),
+      ],
       malformed: [
         ...common('Message'),
         gid('Message', kept.raw),
@@ -150,6 +156,8 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
         gid('Message', `${kept.raw}:1.5`),
         gid('Message', `${kept.raw}:99999999999999999999`),
         gid('Message', `not-a-uuid:0`),
+        gid('Message', `${kept.raw}:${randomUUID()}x`),
+        gid('Message', `${kept.raw}:${randomUUID()}:0`),
       ],
     };
     fixtures.Recall = {

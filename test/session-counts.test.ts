@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../src/app.js';
-import type { Viewer } from '../src/auth/policy.js';
+import type { Viewer } from '../src/domain/policy.js';
 import type { Database } from '../src/db/client.js';
 import { MIGRATIONS_DIR, migrate } from '../src/db/migrate.js';
 import { COMPACT_DELTAS } from '../src/store/sessions.js';

@@ -95,6 +95,11 @@ describe(`share holders learn no ids or paths (${dbKind})`, () => {
     const owner = await t.http(ShareFilesOwnerHistoryDocument, { id }, alice);
     expect(JSON.stringify(owner.data)).toContain(`/sessions/${sid}/files/model.stl`);
     expect(JSON.stringify(owner.data)).toContain(`session_files/${sid}/missing.png`);
+    // The upload's path is part of the stored user message (owner view)…
+    const stored = (await t.app.store.allMessages(sid)).find((m) => m.role === 'user' && m.files.length > 0)!;
+    expect(stored.content).toBe(
+      `here is ${sid.toUpperCase()}\n\n[Uploaded files on disk:\n- spec.pdf → session_files/${sid}/spec.pdf]`,
+    );
 
     const { token } = (await t.http(ShareFilesShareDocument, { id }, alice)).data!.shareSession;
     const shared = await t.http(SHARED, { token });
@@ -112,6 +117,9 @@ describe(`share holders learn no ids or paths (${dbKind})`, () => {
       expect(whole, secret).not.toContain(secret.toLowerCase());
     }
     expect(whole).not.toContain('/sessions/');
+    // …and the holder gets the file name only.
+    const userRow = shared.data!.sharedSession!.history.edges.map((e) => e.node).find((m) => m.role === 'USER')!;
+    expect(userRow.content).toBe('here is [session]\n\n[Uploaded files:\n- spec.pdf]');
     const edges = shared.data!.sharedSession!.history.edges.map((e) => e.node);
     const card = edges.find((m) => m.role === 'TOOL' && m.name === 'content_publish');
     expect(JSON.parse(card!.content)).toMatchObject({
@@ -165,11 +173,13 @@ describe('share redactor for a session', () => {
     const redactor = shareRedactorFor({ id: sid, userId: 'user-7' }, ['/srv/data']);
     const gid = encodeGlobalID('Session', sid);
     const messageGid = encodeGlobalID('Message', `${sid}:3`);
+    const stableMessageGid = encodeGlobalID('Message', `${sid}:7d1f0c2e-5b4a-4e3d-9c8b-1a2b3c4d5e6f`);
     const forms = [
       gid,
       gid.replace(/=+$/, ''),
       Buffer.from(`Session:${sid}`).toString('base64url'),
       messageGid,
+      stableMessageGid,
       sid.replace(/-/g, ''),
       Buffer.from(sid).toString('base64'),
       encodeGlobalID('User', 'user-7'),

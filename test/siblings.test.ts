@@ -56,7 +56,17 @@ afterEach(() => {
 const gql = <R, V extends Record<string, unknown>>(document: TypedDocumentNode<R, V>, variables: V, token = alice) =>
   t.http(document, variables, token);
 const rawOf = (id: string) => Buffer.from(id, 'base64').toString().slice('Session:'.length);
-const messageId = (raw: string, seq: number) => Buffer.from(`Message:${raw}:${seq}`).toString('base64');
+/** The old positional id form (`Message:<session>:<seq>`), which named whatever sat at that position. */
+const positionalId = (raw: string, seq: number) => Buffer.from(`Message:${raw}:${seq}`).toString('base64');
+/** The id of the message at `seq` on the active path now (what a client that just read the history holds). */
+async function messageId(raw: string, seq: number): Promise<string> {
+  const where = { sessionId_sequenceNumber: { sessionId: raw, sequenceNumber: seq } };
+  const row =
+    (await t.app.db.prisma.sessionMessage.findUnique({ where })) ??
+    (await t.app.db.prisma.sessionMessageArchive.findUnique({ where }));
+  expect(row, `a message at ${seq}`).toBeTruthy();
+  return Buffer.from(`Message:${raw}:${row!.messageId}`).toString('base64');
+}
 const ended = (es: SessionEvent[]) => es.some((e) => e.__typename === 'TurnEnded' || e.__typename === 'TurnFailed');
 
 const EDIT = SiblingsEditDocument;
@@ -95,7 +105,7 @@ async function page(id: string): Promise<Page> {
 const texts = (p: Page): string[] => p.history.edges.map((e) => e.node.content);
 
 async function siblingsOf(raw: string, seq: number) {
-  const r = await gql(SIBLINGS, { m: messageId(raw, seq) });
+  const r = await gql(SIBLINGS, { m: await messageId(raw, seq) });
   expect(r.errors).toBeUndefined();
   const node = r.data!.node!;
   return 'siblings' in node ? node.siblings : undefined;
@@ -146,7 +156,7 @@ describe(`editMessage and switchSibling (${dbKind})`, () => {
     expect(old.history.edges[0].node.siblings).toEqual({ index: 0, count: 1 });
 
     t.fake.enqueue({ text: 'fresh answer' });
-    const { payload, request } = await runTurn(id, EDIT, { m: messageId(raw, 0), c: 'q0 edited' });
+    const { payload, request } = await runTurn(id, EDIT, { m: await messageId(raw, 0), c: 'q0 edited' });
     expect(payload.userMessage).toMatchObject({
       sequenceNumber: 0,
       role: 'USER',
@@ -167,7 +177,7 @@ describe(`editMessage and switchSibling (${dbKind})`, () => {
     await expectInvariants(t, raw);
 
     // back to the original: the old branch's history page exactly as it was
-    expect((await gql(SWITCH, { m: messageId(raw, 0), i: 0 })).errors).toBeUndefined();
+    expect((await gql(SWITCH, { m: await messageId(raw, 0), i: 0 })).errors).toBeUndefined();
     const back = await page(id);
     const { branches: _b, ...rest } = back;
     const { branches: _o, ...oldRest } = old;
@@ -180,23 +190,23 @@ describe(`editMessage and switchSibling (${dbKind})`, () => {
     await expectInvariants(t, raw);
 
     // and forth again
-    expect((await gql(SWITCH, { m: messageId(raw, 0), i: 1 })).errors).toBeUndefined();
+    expect((await gql(SWITCH, { m: await messageId(raw, 0), i: 1 })).errors).toBeUndefined();
     expect(texts(await page(id))).toEqual(['q0 edited', 'fresh answer']);
     // the current index is a no-op
-    expect((await gql(SWITCH, { m: messageId(raw, 0), i: 1 })).errors).toBeUndefined();
+    expect((await gql(SWITCH, { m: await messageId(raw, 0), i: 1 })).errors).toBeUndefined();
     expect(texts(await page(id))).toEqual(['q0 edited', 'fresh answer']);
     for (const i of [2, -1]) {
-      const r = await gql(SWITCH, { m: messageId(raw, 0), i });
+      const r = await gql(SWITCH, { m: await messageId(raw, 0), i });
       expect(codeOf(r)).toBe('BAD_USER_INPUT');
     }
-    expect(codeOf(await gql(SWITCH, { m: messageId(raw, 1), i: 1 }))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await gql(SWITCH, { m: await messageId(raw, 1), i: 1 }))).toBe('BAD_USER_INPUT');
   });
 
   it('edits a middle message: the prefix is kept, the context is the prefix and the edit', async () => {
     const { id, raw } = await session();
     await turns(raw, 3);
     t.fake.enqueue({ text: 'another take' });
-    const { payload, request } = await runTurn(id, EDIT, { m: messageId(raw, 2), c: 'q1 again' });
+    const { payload, request } = await runTurn(id, EDIT, { m: await messageId(raw, 2), c: 'q1 again' });
     expect(payload.userMessage.siblings).toEqual({ index: 1, count: 2 });
     expect(requestTexts(request)).toEqual(['q0', 'answer to q0', 'q1 again']);
     expect(texts(await page(id))).toEqual(['q0', 'answer to q0', 'q1 again', 'another take']);
@@ -208,14 +218,14 @@ describe(`editMessage and switchSibling (${dbKind})`, () => {
     const { id, raw } = await session();
     await turns(raw, 2);
     t.fake.enqueue({ text: 'new reply' });
-    await runTurn(id, EDIT, { m: messageId(raw, 2), c: 'q1 rewritten' });
+    await runTurn(id, EDIT, { m: await messageId(raw, 2), c: 'q1 rewritten' });
     const undo = await gql(SiblingsUndoDocument, { id });
     expect(undo.errors).toBeUndefined();
     expect(texts(await page(id))).toEqual(['q0', 'answer to q0']);
     expect((await gql(SiblingsRedoDocument, { id })).errors).toBeUndefined();
     expect(texts(await page(id))).toEqual(['q0', 'answer to q0', 'q1 rewritten', 'new reply']);
     expect(await siblingsOf(raw, 2)).toEqual({ index: 1, count: 2 });
-    expect((await gql(SWITCH, { m: messageId(raw, 2), i: 0 })).errors).toBeUndefined();
+    expect((await gql(SWITCH, { m: await messageId(raw, 2), i: 0 })).errors).toBeUndefined();
     expect(texts(await page(id))).toEqual(['q0', 'answer to q0', 'q1', 'answer to q1']);
     await expectInvariants(t, raw);
   });
@@ -228,12 +238,12 @@ describe(`regenerate (${dbKind})`, () => {
     const { id, raw } = await session();
     await turns(raw, 2);
     t.fake.enqueue({ text: 'second take' });
-    const first = await runTurn(id, REGEN, { m: messageId(raw, 3) });
+    const first = await runTurn(id, REGEN, { m: await messageId(raw, 3) });
     expect(first.payload.userMessage).toMatchObject({ sequenceNumber: 2, content: 'q1' });
     expect(requestTexts(first.request)).toEqual(['q0', 'answer to q0', 'q1']);
     expect(await siblingsOf(raw, 3)).toEqual({ index: 1, count: 2 });
     t.fake.enqueue({ text: 'third take' });
-    const second = await runTurn(id, REGEN, { m: messageId(raw, 3) });
+    const second = await runTurn(id, REGEN, { m: await messageId(raw, 3) });
     expect(requestTexts(second.request)).toEqual(['q0', 'answer to q0', 'q1']);
     expect(texts(await page(id))).toEqual(['q0', 'answer to q0', 'q1', 'third take']);
     expect(await siblingsOf(raw, 3)).toEqual({ index: 2, count: 3 });
@@ -243,7 +253,7 @@ describe(`regenerate (${dbKind})`, () => {
 
     const answers = ['answer to q1', 'second take', 'third take'];
     for (const i of [0, 1, 2, 1, 0]) {
-      expect((await gql(SWITCH, { m: messageId(raw, 3), i })).errors).toBeUndefined();
+      expect((await gql(SWITCH, { m: await messageId(raw, 3), i })).errors).toBeUndefined();
       const p = await page(id);
       expect(texts(p)).toEqual(['q0', 'answer to q0', 'q1', answers[i]]);
       expect(p.history.edges[3].node.siblings).toEqual({ index: i, count: 3 });
@@ -273,23 +283,23 @@ describe(`refusals (${dbKind})`, () => {
     await turns(raw, 2);
     const before = await page(id);
     const requests = t.fake.requests.length;
-    expect(codeOf(await gql(EDIT, { m: messageId(raw, 1), c: 'x' }))).toBe('BAD_USER_INPUT');
-    expect(codeOf(await gql(REGEN, { m: messageId(raw, 0) }))).toBe('BAD_USER_INPUT');
-    expect(codeOf(await gql(EDIT, { m: messageId(raw, 0), c: '   ' }))).toBe('BAD_USER_INPUT');
-    expect(codeOf(await gql(EDIT, { m: messageId(raw, 99), c: 'x' }))).toBe('NOT_FOUND');
-    expect(codeOf(await gql(REGEN, { m: messageId(raw, 99) }))).toBe('NOT_FOUND');
-    expect(codeOf(await gql(EDIT, { m: messageId(raw, 0), c: 'x' }, bob))).toBe('NOT_FOUND');
-    expect(codeOf(await gql(REGEN, { m: messageId(raw, 1) }, bob))).toBe('NOT_FOUND');
-    expect(codeOf(await gql(SWITCH, { m: messageId(raw, 0), i: 0 }, bob))).toBe('NOT_FOUND');
-    expect(codeOf(await gql(SIBLINGS, { m: messageId(raw, 0) }, bob))).toBeUndefined();
-    expect((await gql(SIBLINGS, { m: messageId(raw, 0) }, bob)).data!.node).toBeNull();
-    for (const m of ['nope', Buffer.from(`Session:${raw}`).toString('base64'), messageId(raw, -1)]) {
+    expect(codeOf(await gql(EDIT, { m: await messageId(raw, 1), c: 'x' }))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await gql(REGEN, { m: await messageId(raw, 0) }))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await gql(EDIT, { m: await messageId(raw, 0), c: '   ' }))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await gql(EDIT, { m: positionalId(raw, 99), c: 'x' }))).toBe('NOT_FOUND');
+    expect(codeOf(await gql(REGEN, { m: positionalId(raw, 99) }))).toBe('NOT_FOUND');
+    expect(codeOf(await gql(EDIT, { m: await messageId(raw, 0), c: 'x' }, bob))).toBe('NOT_FOUND');
+    expect(codeOf(await gql(REGEN, { m: await messageId(raw, 1) }, bob))).toBe('NOT_FOUND');
+    expect(codeOf(await gql(SWITCH, { m: await messageId(raw, 0), i: 0 }, bob))).toBe('NOT_FOUND');
+    expect(codeOf(await gql(SIBLINGS, { m: await messageId(raw, 0) }, bob))).toBeUndefined();
+    expect((await gql(SIBLINGS, { m: await messageId(raw, 0) }, bob)).data!.node).toBeNull();
+    for (const m of ['nope', Buffer.from(`Session:${raw}`).toString('base64'), positionalId(raw, -1)]) {
       expect(codeOf(await gql(EDIT, { m, c: 'x' }))).toBe('BAD_USER_INPUT');
       expect(codeOf(await gql(REGEN, { m }))).toBe('BAD_USER_INPUT');
     }
     // an agent note is not the user's words
     await t.app.store.append(raw, [{ role: 'user', content: 'note', isAgentNote: true, isDisplay: false }]);
-    expect(codeOf(await gql(EDIT, { m: messageId(raw, 4), c: 'x' }))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await gql(EDIT, { m: await messageId(raw, 4), c: 'x' }))).toBe('BAD_USER_INPUT');
     const after = await page(id);
     expect(after.history).toEqual(before.history);
     expect(after.branches).toEqual([]);
@@ -312,10 +322,10 @@ describe(`refusals (${dbKind})`, () => {
           .filter((m) => m?.role === 'ASSISTANT')
           .map((m) => m!.siblings);
       t.fake.enqueue({ text: 'second take' });
-      expect((await gql(REGEN, { m: messageId(raw, 3) })).errors).toBeUndefined();
+      expect((await gql(REGEN, { m: await messageId(raw, 3) })).errors).toBeUndefined();
       await sub.waitFor(endedTurns(1), 30_000);
       t.fake.enqueue({ text: 'third take' });
-      expect((await gql(REGEN, { m: messageId(raw, 3) })).errors).toBeUndefined();
+      expect((await gql(REGEN, { m: await messageId(raw, 3) })).errors).toBeUndefined();
       const events = await sub.waitFor(endedTurns(2), 30_000);
       // one context for the subscription's whole life: each event's siblings are read afresh
       expect(answers(events)).toEqual([
@@ -339,9 +349,9 @@ describe(`refusals (${dbKind})`, () => {
       async () => {
         const sent = await gql(SiblingsSendDocument, { input: { sessionId: id, content: 'q1' } });
         await t.fake.waitForRequests(before + 1);
-        expect(codeOf(await gql(EDIT, { m: messageId(raw, 0), c: 'x' }))).toBe('CONFLICT');
-        expect(codeOf(await gql(REGEN, { m: messageId(raw, 1) }))).toBe('CONFLICT');
-        expect(codeOf(await gql(SWITCH, { m: messageId(raw, 0), i: 0 }))).toBe('CONFLICT');
+        expect(codeOf(await gql(EDIT, { m: await messageId(raw, 0), c: 'x' }))).toBe('CONFLICT');
+        expect(codeOf(await gql(REGEN, { m: await messageId(raw, 1) }))).toBe('CONFLICT');
+        expect(codeOf(await gql(SWITCH, { m: await messageId(raw, 0), i: 0 }))).toBe('CONFLICT');
         g.open();
         return sent;
       },
@@ -365,7 +375,7 @@ describe(`siblings and the rest of the system (${dbKind})`, () => {
     const { id, raw } = await session({ profileId: profile.data!.upsertProfile.id });
     await t.app.store.append(raw, exchanges(3, 100, 'oldbranch'));
     t.fake.enqueue({ text: 'newbranch 0 answer' });
-    await runTurn(id, EDIT, { m: messageId(raw, 0), c: 'newbranch 0 question' });
+    await runTurn(id, EDIT, { m: await messageId(raw, 0), c: 'newbranch 0 question' });
     await t.app.store.append(raw, exchanges(5, 100, 'newbranch').slice(2));
 
     t.fake.responder = (call) => (isSummaryCall(call) ? { text: '- newbranch summary' } : { text: 'fine' });
@@ -404,13 +414,13 @@ describe(`siblings and the rest of the system (${dbKind})`, () => {
       { role: 'assistant', content: 'about zebracorns' },
     ]);
     t.fake.enqueue({ text: 'about okapis' });
-    await runTurn(id, EDIT, { m: messageId(raw, 0), c: 'okapicorn rewrite' });
+    await runTurn(id, EDIT, { m: await messageId(raw, 0), c: 'okapicorn rewrite' });
     const SEARCH = SiblingsSearchDocument;
     const found = async (q: string) =>
       (await gql(SEARCH, { q })).data!.sessions.edges.filter((e) => e.node.id === id).length;
     expect(await found('okapicorn')).toBe(1);
     expect(await found('zebracorn')).toBe(0);
-    expect((await gql(SWITCH, { m: messageId(raw, 0), i: 0 })).errors).toBeUndefined();
+    expect((await gql(SWITCH, { m: await messageId(raw, 0), i: 0 })).errors).toBeUndefined();
     expect(await found('zebracorn')).toBe(1);
     expect(await found('okapicorn')).toBe(0);
   });
@@ -419,14 +429,14 @@ describe(`siblings and the rest of the system (${dbKind})`, () => {
     const { id, raw } = await session();
     await turns(raw, 2);
     t.fake.enqueue({ text: 'retake' });
-    await runTurn(id, REGEN, { m: messageId(raw, 3) });
+    await runTurn(id, REGEN, { m: await messageId(raw, 3) });
     const exported = await gql(SiblingsExportDocument, { id });
     expect(exported.errors).toBeUndefined();
     const imported = await gql(SiblingsImportDocument, { d: exported.data!.session!.export });
     expect(imported.errors).toBeUndefined();
     const copy = rawOf(imported.data!.importSession.id);
     expect(await siblingsOf(copy, 3)).toEqual({ index: 1, count: 2 });
-    expect((await gql(SWITCH, { m: messageId(copy, 3), i: 0 })).errors).toBeUndefined();
+    expect((await gql(SWITCH, { m: await messageId(copy, 3), i: 0 })).errors).toBeUndefined();
     expect(texts(await page(imported.data!.importSession.id))).toEqual(['q0', 'answer to q0', 'q1', 'answer to q1']);
   });
 });

@@ -1,6 +1,7 @@
 /** The store's own guarantees: patch-merged session metadata, one-row message lookups, the turn status guard. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TurnStore } from '../src/store/turns.js';
+import { TurnLifecycle } from '../src/turns/lifecycle.js';
 import { createTestApp, dbKind, type TestContext } from './support/harness.js';
 
 let t: TestContext;
@@ -80,17 +81,20 @@ describe(`store (${dbKind})`, () => {
     const s = await newSession();
     const [m] = await t.app.store.append(s.id, [{ role: 'user', content: 'hi' }]);
     const turns = new TurnStore(t.app.db);
-    const turn = await turns.create({
-      id: crypto.randomUUID(),
-      sessionId: s.id,
-      userSequence: m!.sequenceNumber,
-      ownerProcess: 'p',
-      ownerInstance: null,
-    });
+    const lifecycle = new TurnLifecycle(turns, t.app.bus);
+    const turn = await t.app.store.transaction((tx) =>
+      lifecycle.create(tx, {
+        id: crypto.randomUUID(),
+        sessionId: s.id,
+        userSequence: m!.sequenceNumber,
+        ownerProcess: 'p',
+        ownerInstance: null,
+      }),
+    );
     expect((await turns.active(s.id))?.id).toBe(turn.id);
     expect(await turns.checkpoint(turn.id, 'partial', '')).toBe(true);
-    expect((await turns.endIfActive(turn.id, { status: 'COMPLETED', error: null }))?.status).toBe('COMPLETED');
-    expect(await turns.endIfActive(turn.id, { status: 'FAILED', error: 'late' })).toBeNull();
+    expect((await lifecycle.end(turn.id, 'COMPLETED', null))?.status).toBe('COMPLETED');
+    expect(await lifecycle.end(turn.id, 'FAILED', 'late')).toBeNull();
     expect(await turns.checkpoint(turn.id, 'late', '')).toBe(false);
     expect(await turns.active(s.id)).toBeNull();
   });

@@ -228,6 +228,32 @@ describe(`export and import (${dbKind})`, () => {
     expect(otherBranches).toHaveLength(1);
   });
 
+  it('refuses a ChatGPT export with a malformed parts array: BAD_USER_INPUT with the path, no session', async () => {
+    const fixture = readFileSync(new URL('./fixtures/chatgpt-conversations.json', import.meta.url), 'utf8');
+    const conversations = JSON.parse(fixture) as {
+      mapping: Record<
+        string,
+        { message?: { author: { role: string }; content: { content_type: string; parts?: unknown } } | null }
+      >;
+    }[];
+    const [nodeId, node] = Object.entries(conversations[0]!.mapping).find(
+      ([, n]) => n.message?.author.role === 'user' && n.message.content.content_type === 'text',
+    )!;
+    const before = await t.app.db.prisma.session.count();
+    for (const [parts, problem] of [
+      [['fine', 42], /\.parts\[1\]: a part must be a string or an object with a content_type, not number/],
+      [[null], /\.parts\[0\]: .* not null/],
+      [{ text: 'not an array' }, /parts/],
+    ] as const) {
+      node.message!.content.parts = parts;
+      const r = await t.http(IMPORT, { data: JSON.stringify(conversations) }, alice);
+      expect(codeOf(r)).toBe('BAD_USER_INPUT');
+      expect(r.errors![0]!.message).toContain(nodeId);
+      expect(r.errors![0]!.message).toMatch(problem);
+    }
+    expect(await t.app.db.prisma.session.count()).toBe(before);
+  });
+
   it('imports a Claude conversations.json: conversations, retries as branches, attachments, idempotent', async () => {
     const data = readFileSync(new URL('./fixtures/claude-conversations.json', import.meta.url), 'utf8');
     const before = await t.app.db.prisma.session.count();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionMetadata } from '../src/domain/session-metadata.js';
+import { parseGlobalId } from '../src/schema/ids.js';
 import { jsonList } from './support/fake-provider.js';
 import {
   TurnsFeaturesCreateSessionDocument,
@@ -8,6 +9,7 @@ import {
   TurnsFeaturesRenameMineDocument,
   TurnsFeaturesSendDocument,
   TurnsFeaturesTitleDocument,
+  TurnsFeaturesTitleListDocument,
   TurnsFeaturesUpsertProfileDocument,
   TurnsFeaturesUsageDocument,
   type UpsertProfileInput,
@@ -89,6 +91,43 @@ describe(`turn features (${dbKind})`, () => {
     const kept = await t.http(TurnsFeaturesTitleDocument, { id: manual });
     expect(kept.data!.session).toEqual({ name: 'Mine', titleSource: 'MANUAL' });
     t.fake.responder = undefined;
+  });
+
+  it('a placeholder title shows the first prompt when listed or resumed (no write); a turn stores it', async () => {
+    const sessionId = await profileSession('titles-history');
+    const raw = parseGlobalId(sessionId, 'Session');
+    // History written without a turn (an import, a hidden first prompt, a title write that failed): still DEFAULT.
+    await t.app.store.append(raw, [
+      { role: 'user', content: '```\ncode only\n```' },
+      { role: 'assistant', content: 'That is code.' },
+      { role: 'user', content: 'Deploy the **gateway** on port 8443 with TLS' },
+      { role: 'assistant', content: 'Done.' },
+    ]);
+    const resumed = await t.http(TurnsFeaturesTitleDocument, { id: sessionId });
+    expect(resumed.data!.session).toEqual({ name: 'Deploy the gateway on port 8443 with TLS', titleSource: 'DEFAULT' });
+    const listed = await t.http(TurnsFeaturesTitleListDocument, {});
+    expect(listed.data!.sessions.edges.find((e) => e.node.id === sessionId)!.node.name).toBe(
+      'Deploy the gateway on port 8443 with TLS',
+    );
+    // Derived on read: nothing was written.
+    expect(await t.app.store.get(raw)).toMatchObject({ name: null, titleSource: 'DEFAULT' });
+
+    t.fake.responder = (call) =>
+      JSON.stringify(call.body).includes('You name chat sessions') ? { text: 'Gateway Rollout' } : { text: 'Welcome.' };
+    const { events, sub } = await runTurn(sessionId, 'ok thanks');
+    // The heuristic title is written with the turn (the event is published only once the write succeeded) and
+    // is the first prompt's, not the newest message's; the generated title follows as before.
+    expect(events.find(isEvent('SessionRenamed'))).toMatchObject({
+      name: 'Deploy the gateway on port 8443 with TLS',
+      titleSource: 'HEURISTIC',
+    });
+    const all = await sub.waitFor((es) =>
+      es.some((e) => e.__typename === 'SessionRenamed' && e.titleSource === 'GENERATED'),
+    );
+    sub.dispose();
+    t.fake.responder = undefined;
+    expect(all.filter(isEvent('SessionRenamed')).map((e) => e.name)).not.toContain('ok thanks');
+    expect(await t.app.store.get(raw)).toMatchObject({ name: 'Gateway Rollout', titleSource: 'GENERATED' });
   });
 
   it('planning profiles save an isPlan message and a planning log before answering', async () => {

@@ -371,10 +371,14 @@ describe(`turns (${dbKind})`, () => {
         ownerProcess: 'dead',
       },
     });
-    const recovered = await t.app.turns.recoverOrphans(5_000);
-    expect(recovered).toBe(1);
-    const turn = await t.app.db.prisma.turn.findUnique({ where: { id: orphan.id } });
+    // This call or the app's own sweep (every second) ends it, once; a second call finds nothing left.
+    await t.app.turns.recoverOrphans(5_000);
+    const turn = await eventually(
+      () => t.app.db.prisma.turn.findUnique({ where: { id: orphan.id } }),
+      (row) => row?.status !== 'RUNNING',
+    );
     expect(turn!.status).toBe('INTERRUPTED');
+    expect(await t.app.turns.recoverOrphans(5_000)).toBe(0);
     const h = await t.http(TurnsRecoveredSessionDocument, { id: sessionId });
     expect(h.data!.session!.activeTurn).toBeNull();
     expect(h.data!.session!.history.edges.map((e) => e.node.content)).toEqual(['are you there', 'I was saying']);

@@ -276,10 +276,10 @@ describe(`uploads (${dbKind})`, () => {
       `session_files/${sid}/spec.pdf\n- data.csv → session_files/${sid}/data.csv]`;
     const sent = ollamaRequest(t.fake.requests.at(-1)).messages!;
     expect(sent.at(-1)).toMatchObject({ role: 'user', content: expected });
-    // the user's own words stay as typed in the display history
+    // the notice is stored with the user's words (the model is sent exactly what is stored)
     const h = await t.http(UploadsHistoryDocument, { id });
     expect(h.data!.session!.history.edges[0].node).toEqual({
-      content: 'Please read these',
+      content: expected,
       files: [`session_files/${sid}/spec.pdf`, `session_files/${sid}/data.csv`],
     });
   });

@@ -12,7 +12,7 @@ import { type CredentialChanges, localCredentialChanges } from '../events/creden
 import type { KeyCheck, UserStore } from '../store/users.js';
 import { Unauthenticated } from '../store/errors.js';
 import { hashKey, KEY_PREFIX, KeyService, type NewKey } from './keys.js';
-import { ANONYMOUS, type Viewer } from './policy.js';
+import { ANONYMOUS, type Viewer } from '../domain/policy.js';
 
 export { hashKey } from './keys.js';
 

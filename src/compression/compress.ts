@@ -13,6 +13,7 @@ import type { CompressionDeps } from './deps.js';
 import { contextOrderOf } from '../domain/context-order.js';
 import type { ChatMessage, NewMessage } from '../domain/types.js';
 import { NotFound } from '../store/errors.js';
+import { type FidelityReceipt, withReceipt } from './receipt.js';
 import { compressionSettings, estimateNextPrompt, imagePrices, makeContextEstimator } from './estimate.js';
 import {
   applyOutcome,
@@ -43,6 +44,7 @@ export interface CompressionResult {
   reason: CompressionReason;
   strategy: CompressionStrategy;
   fallback?: Outcome['fallback'];
+  receipt: FidelityReceipt;
 }
 
 export function markerText(before: number, after: number): string {
@@ -81,8 +83,8 @@ export async function compressLocked(
   let input = await loadCompressionInput(deps, sessionId, opts.window);
   const tokensBefore = opts.currentTokens ?? input.current();
   let started = false;
-  const run = (inp: typeof input) =>
-    runStrategy(strategy, inp.context, {
+  const run = async (inp: typeof input) => {
+    const out = await runStrategy(strategy, inp.context, {
       deps,
       profile: inp.profile,
       settings: inp.settings,
@@ -100,6 +102,9 @@ export async function compressLocked(
         });
       },
     });
+    // The fidelity receipt: what the replaced region's anchors became (kept, re-appended, dropped).
+    return out && withReceipt(out, inp.estimate);
+  };
   let outcome = await run(input);
   let result: CompressionResult | null = null;
   for (let attempt = 0; ; attempt++) {
@@ -115,6 +120,7 @@ export async function compressLocked(
       reason: opts.reason,
       strategy,
       ...(outcome.fallback && { fallback: outcome.fallback }),
+      receipt: outcome.receipt,
     };
     if (await saveOutcome(deps, sessionId, outcome, result, input.session.nextSequence)) break;
     // The history moved while the strategy ran (an append such as a task_note, or a write from
@@ -168,8 +174,8 @@ const MAX_REPLANS = 3;
 export function rebaseOutcome(
   before: readonly ChatMessage[],
   after: readonly ChatMessage[],
-  outcome: Outcome,
-): Outcome | null {
+  outcome: Outcome & { receipt: FidelityReceipt },
+): (Outcome & { receipt: FidelityReceipt }) | null {
   const bySeq = new Map(after.map((m) => [m.sequenceNumber, m]));
   for (const m of before) {
     const f = bySeq.get(m.sequenceNumber);
@@ -191,7 +197,8 @@ async function saveOutcome(
   readAtSequence: number,
 ): Promise<boolean> {
   const { store } = deps;
-  const added: NewMessage[] = outcome.added.map(({ sequenceNumber: _s, createdAt: _c, ...m }) => ({
+  // A copy is a new row: a new position and a new message id (an id names one stored message version).
+  const added: NewMessage[] = outcome.added.map(({ sequenceNumber: _s, createdAt: _c, messageId: _id, ...m }) => ({
     ...m,
     isContext: true,
     isDisplay: false,
@@ -211,6 +218,7 @@ async function saveOutcome(
       contextTokens: result.contextTokens,
       maxContextTokens: result.maxContextTokens,
       ...(result.fallback && { fallback: result.fallback }),
+      receipt: result.receipt,
     },
   };
   return store.transaction(async (tx) => {

@@ -8,7 +8,7 @@ import type { LlmProvider } from '../llm/types.js';
 import type { SessionLocks } from '../sessions/locks.js';
 import type { CompressionStore } from '../store/compression.js';
 import type { SessionStore } from '../store/sessions.js';
-import type { MemoryIndex } from './memory.js';
+import type { MemoryIndex } from '../store/memory.js';
 
 export type CompressionConfig = Pick<
   Config,

@@ -124,3 +124,11 @@ export async function ensureSearchIndexes(db: Database, log?: (msg: string) => v
   );
   return true;
 }
+
+/** The names of the migrations the database has applied (finished, not rolled back): `/readyz` compares them. */
+export async function appliedMigrations(db: Database): Promise<string[]> {
+  const rows = await db.raw.query<{ migration_name: string }>(
+    'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+  );
+  return rows.map((r) => r.migration_name);
+}

@@ -72,8 +72,18 @@ function fromEpoch(seconds: number | null | undefined): Date | null {
   return typeof seconds === 'number' && Number.isFinite(seconds) ? new Date(Math.round(seconds * 1000)) : null;
 }
 
-/** Readable text of a node's content; '' when there is nothing to show. */
-function contentText(content: NonNullable<z.infer<typeof ChatGptMessage>['content']>): {
+/** What a malformed value is, for an error message (never its content). */
+const kindOf = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value);
+
+/**
+ * Readable text of a node's content; '' when there is nothing to show. A part that is neither a string nor an object
+ * with a `content_type` (an image pointer, an audio transcript…) is malformed: ChatGptImportError naming its path
+ * (`where`), so the import creates nothing.
+ */
+function contentText(
+  content: NonNullable<z.infer<typeof ChatGptMessage>['content']>,
+  where: string,
+): {
   text: string;
   images: number;
 } {
@@ -82,9 +92,13 @@ function contentText(content: NonNullable<z.infer<typeof ChatGptMessage>['conten
     case 'text':
     case 'multimodal_text': {
       const parts: string[] = [];
-      for (const p of content.parts ?? []) {
+      for (const [i, p] of (content.parts ?? []).entries()) {
         if (typeof p === 'string') parts.push(p);
-        else if (
+        else if (!p || typeof p !== 'object' || typeof (p as { content_type?: unknown }).content_type !== 'string') {
+          throw new ChatGptImportError(
+            `${where}.parts[${i}]: a part must be a string or an object with a content_type, not ${kindOf(p)}`,
+          );
+        } else if (
           p &&
           typeof p === 'object' &&
           (p as { content_type?: unknown }).content_type === 'image_asset_pointer'
@@ -113,14 +127,14 @@ function contentText(content: NonNullable<z.infer<typeof ChatGptMessage>['conten
 }
 
 /** The ChatMessage for a node, or null for system, hidden and empty nodes. */
-function toMessage(node: Node, fallbackTime: Date): ChatMessage | null {
+function toMessage(node: Node, fallbackTime: Date, label: string): ChatMessage | null {
   const msg = node.message;
   if (!msg || !msg.content) return null;
   const role = Object.hasOwn(ROLES, msg.author.role) ? ROLES[msg.author.role] : undefined;
   if (!role) return null;
   const meta = msg.metadata ?? {};
   if (meta.is_visually_hidden_from_conversation === true) return null;
-  const { text } = contentText(msg.content);
+  const { text } = contentText(msg.content, `${label}: mapping[${JSON.stringify(node.id)}].message.content`);
   if (text === '') return null;
   return makeMessage({
     role,
@@ -153,7 +167,7 @@ function importConversation(conv: Conversation, index: number): ImportedConversa
     parentOf: (id) => conv.mapping[id]!.parent,
     childrenOf: (id) => conv.mapping[id]!.children ?? [],
     current,
-    convert: (id) => toMessage(conv.mapping[id]!, createdAt),
+    convert: (id) => toMessage(conv.mapping[id]!, createdAt, label),
     fail: (message) => {
       throw new ChatGptImportError(`${label}: ${message}`);
     },

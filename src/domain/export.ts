@@ -7,9 +7,10 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Checkpoint } from './history-edits.js';
+import { publicUploadNotices } from './upload-notices.js';
 import { TITLE_SOURCES, type TitleSource } from './titles.js';
 import type { StoredBranch } from './tree.js';
-import type { ChatMessage, Usage } from './types.js';
+import { type ChatMessage, newMessageId, type Usage } from './types.js';
 import { ErrorCode } from './error-codes.js';
 
 export const EXPORT_FORMAT = 'chat-session-export';
@@ -59,7 +60,7 @@ function renderMessage(m: ChatMessage): string | null {
       return details(`Tool result${m.name ? `: ${m.name}` : ''}`, fenced(m.content));
   }
   if (m.thinking && m.thinking.trim()) parts.push(details('Thinking', m.thinking.trim()));
-  if (m.content.trim()) parts.push(m.content.trim());
+  if (m.content.trim()) parts.push(publicUploadNotices(m.content.trim()));
   for (const call of m.toolCalls) {
     parts.push(`**Tool call: \`${call.name}\`**\n\n${fenced(JSON.stringify(call.arguments, null, 2), 'json')}`);
   }
@@ -416,9 +417,11 @@ export interface DecodedExport {
   memoryChunks: MemoryChunkInput[];
 }
 
+/** An imported message is a new message version: it gets a new id (the export format carries none). */
 function decodeMessage(m: z.infer<typeof ExportBranchMessage>): ChatMessage {
   return {
     sequenceNumber: m.sequenceNumber,
+    messageId: newMessageId(),
     role: m.role,
     content: m.content,
     thinking: m.thinking,

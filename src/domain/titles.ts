@@ -132,6 +132,20 @@ export function applyHeuristicTitle(source: TitleSource, firstUserText: string):
   return name ? { name, titleSource: 'HEURISTIC' } : null;
 }
 
+/** The title the placeholder stands in for: a heuristic one from the first prompt of the history that yields one. */
+export function titleFromPrompts(prompts: readonly string[]): string | null {
+  for (const p of prompts) {
+    const name = heuristicTitle(p);
+    if (name) return name;
+  }
+  return null;
+}
+
+/** A session still carrying the placeholder title: its name is derived from its history on read. */
+export function isPlaceholderTitle(session: { titleSource: string }): boolean {
+  return session.titleSource === 'DEFAULT';
+}
+
 /** Small-model title (raw reply); null when the current title must stay or the reply is unusable. */
 export function applyGeneratedTitle(source: TitleSource, rawReply: string): TitleUpdate | null {
   if (!canAutoTitle(source, 'GENERATED')) return null;

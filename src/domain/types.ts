@@ -15,6 +15,11 @@ export interface ToolCall {
  */
 export interface ChatMessage {
   sequenceNumber: number;
+  /**
+   * This message version's id for life (a uuid, unique in its session): kept when the row is archived, held in a
+   * branch or the redo stack and put back; a new version (edit, regenerate) gets a new one.
+   */
+  messageId: string;
   role: Role;
   content: string;
   thinking: string | null;
@@ -41,9 +46,13 @@ export interface ChatMessage {
 /** A message about to be appended: the store assigns sequenceNumber and createdAt. */
 export type NewMessage = Partial<Omit<ChatMessage, 'sequenceNumber'>> & Pick<ChatMessage, 'role' | 'content'>;
 
+/** A new message id (a random uuid; Web Crypto, no I/O). */
+export const newMessageId = (): string => globalThis.crypto.randomUUID();
+
 export function makeMessage(partial: NewMessage & { sequenceNumber?: number; createdAt?: Date }): ChatMessage {
   return {
     sequenceNumber: partial.sequenceNumber ?? 0,
+    messageId: partial.messageId ?? newMessageId(),
     role: partial.role,
     content: partial.content,
     thinking: partial.thinking ?? null,
@@ -78,6 +87,8 @@ export interface Usage {
   completionTokens: number;
   cachedPromptTokens: number;
   cacheWriteTokens: number;
+  /** the server reported none (an OpenAI-compatible server that refuses stream_options): counted from characters */
+  estimated?: boolean;
 }
 
 export const ZERO_USAGE: Usage = { promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0, cacheWriteTokens: 0 };

@@ -44,10 +44,12 @@ import type { EditStore, LockedSession } from '../store/edits.js';
 import { BadInput, Conflict, DomainError, NotFound } from '../store/errors.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { TurnRow } from '../store/turns.js';
-import type { Viewer } from '../auth/policy.js';
+import type { Viewer } from '../domain/policy.js';
 import type { SessionRow, SessionStore, Tx } from '../store/sessions.js';
 import { parseSessionMetadata, type SessionMetadataPatch } from '../domain/session-metadata.js';
+import { checkMessageText } from '../sessions/intake.js';
 import { ErrorCode } from '../domain/error-codes.js';
+import { type MessageIdRef, messageGlobalId } from '../domain/message-ids.js';
 
 /** metadata.redo: the domain's stack, plus the next_sequence it was valid at and what each undo re-promoted. */
 interface StoredRedo extends RedoStack {
@@ -98,8 +100,16 @@ export interface EditingHooks {
 /** What edit / regenerate need from the turn service. */
 export interface TurnStarter {
   assertAccepting(): void;
-  createTurn(tx: Tx, sessionId: string, userSequence: number): Promise<TurnRow>;
-  started(turn: TurnRow, userMessage: StoredMessage): Promise<void>;
+  /**
+   * The one way a turn starts (TurnService.startTurn): `write` creates it through `door` in the edit's
+   * transaction; an active turn answers CONFLICT. `userId: false`: the edit announces the list's activity itself.
+   */
+  startTurn(spec: {
+    userId: false;
+    write(door: {
+      create(tx: Tx, data: { sessionId: string; userSequence: number }): Promise<TurnRow>;
+    }): Promise<{ turn: TurnRow; userMessage: StoredMessage } | null>;
+  }): Promise<{ turn: TurnRow; userMessage: StoredMessage } | null>;
 }
 
 /** What Message.siblings reads once per session and request. */
@@ -355,13 +365,14 @@ export class EditingService {
   }
 
   /**
-   * Makes the alternative `index` at the active row `sequenceNumber` the
-   * current one: the branch holding it with the newest leaf is switched to
-   * (switchBranch's rules). The current index is a no-op.
+   * Makes the alternative `index` at the active row `message` the current one (CONFLICT when `message` is not on
+   * the active path, see activeRow): the branch holding it with the newest leaf is switched to (switchBranch's
+   * rules). The current index is a no-op.
    */
-  async switchSibling(viewer: Viewer, id: string, sequenceNumber: number, index: number): Promise<SessionRow> {
+  async switchSibling(viewer: Viewer, message: MessageIdRef, index: number): Promise<SessionRow> {
+    const id = message.sessionId;
     await this.edit(viewer, id, async (tx, s) => {
-      const row = await this.activeRow(tx, s.id, sequenceNumber);
+      const row = await this.activeRow(tx, s, message);
       const branches = await this.edits.branches(s.id, tx);
       const window =
         branches.length > 0
@@ -379,21 +390,19 @@ export class EditingService {
   }
 
   /**
-   * A sibling of the user message at `sequenceNumber`: the rows from it on
+   * A sibling of the user message `target` (on the active path): the rows from it on
    * become a branch, the edited text is appended at its position and a turn
    * answers it (committed together: a refused edit writes nothing).
    */
   async editMessage(
     viewer: Viewer,
-    id: string,
-    sequenceNumber: number,
+    target: MessageIdRef,
     content: string,
   ): Promise<{ turn: TurnRow; userMessage: StoredMessage }> {
     if (content.trim() === '') throw new BadInput('Message must not be empty');
-    if (content.length > this.hooks.maxMessageChars)
-      throw new BadInput(`Message is longer than ${this.hooks.maxMessageChars} characters`);
-    return this.startAlternative(viewer, id, async (tx, s) => {
-      const row = await this.activeRow(tx, s.id, sequenceNumber);
+    checkMessageText(content, { maxMessageChars: this.hooks.maxMessageChars });
+    return this.startAlternative(viewer, target.sessionId, async (tx, s) => {
+      const row = await this.activeRow(tx, s, target);
       if (!isTreeUserTurn(row)) throw new BadInput('Only a message the user wrote can be edited');
       await this.cutForAlternative(tx, s, await this.edits.previousSequence(tx, s.id, row.sequenceNumber));
       const [userMessage] = await this.store.append(s.id, [{ role: 'user', content }], tx);
@@ -401,14 +410,10 @@ export class EditingService {
     });
   }
 
-  /** A sibling answer to the assistant message at `sequenceNumber`: a new turn answering the user message before it. */
-  async regenerate(
-    viewer: Viewer,
-    id: string,
-    sequenceNumber: number,
-  ): Promise<{ turn: TurnRow; userMessage: StoredMessage }> {
-    return this.startAlternative(viewer, id, async (tx, s) => {
-      const row = await this.activeRow(tx, s.id, sequenceNumber);
+  /** A sibling answer to the assistant message `target`: a new turn answering the user message before it. */
+  async regenerate(viewer: Viewer, target: MessageIdRef): Promise<{ turn: TurnRow; userMessage: StoredMessage }> {
+    return this.startAlternative(viewer, target.sessionId, async (tx, s) => {
+      const row = await this.activeRow(tx, s, target);
       if (row.role !== 'assistant') throw new BadInput('Only an assistant message can be regenerated');
       const userSeq = await this.edits.userTurnBefore(tx, s.id, row.sequenceNumber);
       if (userSeq === null) throw new BadInput('Nothing to regenerate: no user message precedes this answer');
@@ -423,31 +428,56 @@ export class EditingService {
     prepare: (tx: Tx, s: LockedSession) => Promise<StoredMessage>,
   ): Promise<{ turn: TurnRow; userMessage: StoredMessage }> {
     this.hooks.turns.assertAccepting();
-    let result: { turn: TurnRow; userMessage: StoredMessage };
-    try {
-      result = await this.edit(viewer, id, async (tx, s) => {
-        const userMessage = await prepare(tx, s);
-        const turn = await this.hooks.turns.createTurn(tx, s.id, userMessage.sequenceNumber);
-        return { turn, userMessage };
-      });
-    } catch (error) {
-      // the partial unique index on active turns: a turn started in between
-      if (/P2002|23505|unique constraint/i.test(`${(error as { code?: string }).code ?? ''} ${String(error)}`))
-        throw new Conflict('A turn is already running in this session');
-      throw error;
-    }
-    await this.hooks.turns.started(result.turn, result.userMessage);
-    return result;
+    // A turn started in between: the partial unique index on active turns refuses this one (CONFLICT).
+    const result = await this.hooks.turns.startTurn({
+      userId: false,
+      write: (door) =>
+        this.edit(viewer, id, async (tx, s) => {
+          const userMessage = await prepare(tx, s);
+          const turn = await door.create(tx, { sessionId: s.id, userSequence: userMessage.sequenceNumber });
+          return { turn, userMessage };
+        }),
+    });
+    return result!;
   }
 
-  /** The row at `sequenceNumber` on the active path; NOT_FOUND when there is none (ids name active positions). */
-  private async activeRow(tx: Tx, sessionId: string, sequenceNumber: number): Promise<StoredMessage> {
-    const row =
-      Number.isInteger(sequenceNumber) && sequenceNumber >= 0
-        ? await this.edits.rowAt(tx, sessionId, sequenceNumber)
-        : null;
-    if (!row) throw new NotFound('Message');
-    return row;
+  /**
+   * The row `target` names on the active path, read under the session lock. A message id that is not on it (the
+   * message was edited, regenerated, undone, reverted or switched away from, and sits in a branch or the redo
+   * stack) is CONFLICT, with `currentMessageId` the id of the active row at its position now (null when the path
+   * is shorter): an edit never acts on whatever now sits where the client's message was. An old positional id
+   * names no message version, so it is answered the same way. NOT_FOUND for an id the session does not hold.
+   */
+  private async activeRow(tx: Tx, s: LockedSession, target: MessageIdRef): Promise<StoredMessage> {
+    let position: number | null;
+    if ('messageId' in target) {
+      const row = await this.edits.rowById(tx, s.id, target.messageId);
+      if (row) return row;
+      position = await this.positionOffPath(tx, s, target.messageId);
+    } else {
+      position = target.sequenceNumber;
+      if (!(await this.edits.rowAt(tx, s.id, position))) position = null;
+    }
+    if (position === null) throw new NotFound('Message');
+    const current = await this.edits.rowAt(tx, s.id, position);
+    throw new Conflict(
+      'This message is not on the current path of the session (it was edited, regenerated, undone or switched ' +
+        'away from): reload the history; extensions.currentMessageId is the message at its place now',
+      { currentMessageId: current ? messageGlobalId({ sessionId: s.id, messageId: current.messageId }) : null },
+    );
+  }
+
+  /** The sequence number of a message held off the active path (a branch, the redo stack), or null. */
+  private async positionOffPath(tx: Tx, s: LockedSession, messageId: string): Promise<number | null> {
+    for (const b of await this.edits.branches(s.id, tx)) {
+      const found = b.suffix.find((m) => m.messageId === messageId);
+      if (found) return found.sequenceNumber;
+    }
+    for (const segment of this.redoStack(s).segments) {
+      const found = segment.messages.find((m) => m.messageId === messageId);
+      if (found) return found.sequenceNumber;
+    }
+    return null;
   }
 
   /** Removes the rows after `cut`, kept as a branch (unless one already holds them all); clears redo. */

@@ -31,6 +31,8 @@ export interface EventBus {
   publishList(event: SessionListEvent): Promise<void>;
   onList(listener: Listener<SessionListEvent>): () => void;
   close(): Promise<void>;
+  /** Answers when the shared log (Redis) does; absent without one (readiness, src/http/health.ts). */
+  ping?(): Promise<void>;
   /** the subscription streams open on this bus, which a graceful shutdown ends */
   readonly openStreams: Set<Endable>;
 }
@@ -417,6 +419,11 @@ export class RedisEventBus implements EventBus {
       this.baseline.delete(sessionId);
       void this.sub.unsubscribe(channelKey(sessionId)).catch(() => undefined);
     };
+  }
+
+  async ping(): Promise<void> {
+    if (this.pub.status === 'end') throw new Error('Redis connection closed');
+    await this.pub.ping();
   }
 
   /** Resolves once this process receives live events for the session (tests, replay handoff). */

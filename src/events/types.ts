@@ -44,6 +44,8 @@ export type SessionEventBody =
       messagesAfter: number;
       contextTokens: number;
       maxContextTokens: number;
+      /** the fidelity receipt (src/domain/compression/receipt.ts) */
+      receipt?: unknown;
     }
   | { type: 'SessionRenamed'; name: string; titleSource: string }
   | { type: 'TurnEnded'; turn: TurnJson; assistantMessage: MessageJson | null; usage: Usage }

@@ -4,7 +4,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
+import { FileRejectedError, PayloadTooLargeError } from './errors.js';
 import { imageTokensFromBytes } from '../domain/image-tokens.js';
 import type { PromptImage } from '../domain/prompt.js';
 
@@ -36,6 +38,24 @@ export function imageLooksComplete(ext: string, b: Uint8Array): boolean {
     default:
       return true;
   }
+}
+
+/**
+ * The checks a pasted image passes before anything is written: at most
+ * `maxBytes`, a recognised image type (from the bytes), a readable header and
+ * a complete body. Throws PayloadTooLargeError or FileRejectedError('not_image' |
+ * 'corrupt_image'); returns the detected type.
+ */
+export async function vetPastedImage(bytes: Uint8Array, maxBytes: number): Promise<{ ext: string; mime: string }> {
+  if (bytes.byteLength > maxBytes) throw new PayloadTooLargeError(maxBytes, 'pasted image');
+  const ft = bytes.byteLength > 0 ? await fileTypeFromBuffer(bytes).catch(() => undefined) : undefined;
+  if (!ft?.mime.startsWith('image/')) {
+    throw new FileRejectedError('not_image', 'Pasted data is not a recognized image (PNG, JPEG, GIF, WebP, …)');
+  }
+  if (!readImageSize(bytes) || !imageLooksComplete(ft.ext, bytes)) {
+    throw new FileRejectedError('corrupt_image', `Pasted ${ft.ext.toUpperCase()} image is corrupt or truncated`);
+  }
+  return { ext: ft.ext, mime: ft.mime };
 }
 
 /**

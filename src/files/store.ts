@@ -14,11 +14,10 @@ import { constants as fsc, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { fileTypeFromBuffer } from 'file-type';
 import { detectContentType, HEAD_BYTES, isExecutableSignature, type FileKind } from './detect.js';
 import { NotFound } from '../store/errors.js';
 import { FileRejectedError, PayloadTooLargeError } from './errors.js';
-import { imageLooksComplete, readImageSize } from './images.js';
+import { vetPastedImage } from './images.js';
 import { isExecutableName, isPlainName, sanitizeFilename, uniqueName } from './names.js';
 
 export const SESSION_FILES_DIRNAME = 'session_files';
@@ -321,6 +320,11 @@ export class SessionFiles {
     throw new Error(`Could not find a free name for "${name}"`);
   }
 
+  /** The checks an upload passes before anything is written: its name, and its declared size. Throws. */
+  vetUploads(files: readonly UploadLike[]): void {
+    for (const f of files) this.checkKnownSize(f, this.acceptName(f.name));
+  }
+
   /**
    * Store several uploads, all or nothing: names and declared sizes are
    * checked for every file first; if any file then fails, the files written
@@ -328,7 +332,7 @@ export class SessionFiles {
    */
   async saveUploads(sessionId: string, files: readonly UploadLike[]): Promise<SavedUpload[]> {
     const dir = this.dir(sessionId);
-    for (const f of files) this.checkKnownSize(f, this.acceptName(f.name));
+    this.vetUploads(files);
     const saved: SavedUpload[] = [];
     try {
       for (const f of files) saved.push(await this.saveUpload(sessionId, f));
@@ -491,14 +495,7 @@ export class SessionFiles {
    */
   async savePastedImage(sessionId: string, bytes: Uint8Array): Promise<SavedImage> {
     const dir = this.dir(sessionId);
-    if (bytes.byteLength > this.maxBytes) throw new PayloadTooLargeError(this.maxBytes, 'pasted image');
-    const ft = bytes.byteLength > 0 ? await fileTypeFromBuffer(bytes).catch(() => undefined) : undefined;
-    if (!ft || !ft.mime.startsWith('image/')) {
-      throw new FileRejectedError('not_image', 'Pasted data is not a recognized image (PNG, JPEG, GIF, WebP, …)');
-    }
-    if (!readImageSize(bytes) || !imageLooksComplete(ft.ext, bytes)) {
-      throw new FileRejectedError('corrupt_image', `Pasted ${ft.ext.toUpperCase()} image is corrupt or truncated`);
-    }
+    const ft = await vetPastedImage(bytes, this.maxBytes);
     const hash = sha256(bytes);
     return this.withLock(sessionId, async () => {
       await fs.mkdir(dir, { recursive: true });
@@ -565,27 +562,6 @@ export class SessionFiles {
         await rmQuiet(tmp);
       }
     });
-  }
-
-  /**
-   * Save every pasted image of a turn; a failure is logged as
-   * `agent.image_save_failed` and skipped (never thrown). Result is aligned
-   * with the input: `null` where saving failed.
-   */
-  async savePastedImages(sessionId: string, images: readonly Uint8Array[]): Promise<(SavedImage | null)[]> {
-    const out: (SavedImage | null)[] = [];
-    for (let i = 0; i < images.length; i++) {
-      try {
-        out.push(await this.savePastedImage(sessionId, images[i]));
-      } catch (e) {
-        this.logger?.warn(
-          { event: 'agent.image_save_failed', sessionId, index: i, err: e instanceof Error ? e.message : String(e) },
-          'agent.image_save_failed',
-        );
-        out.push(null);
-      }
-    }
-    return out;
   }
 
   // ---------------------------------------------------------------- lifecycle

@@ -368,9 +368,16 @@ export function limitPlugins(app: { config: Config; subscriptions: SubscriptionC
 
 /**
  * Node's own header timeout, checked often enough for a short setting to mean what it says (Node checks every 30 s by
- * default).
+ * default), and the keep-alive idle timeout (KEEP_ALIVE_TIMEOUT_MS, 65 s: longer than client pools keep an idle
+ * socket, so the client, not the server, closes it and never writes a request onto a socket the server is closing).
+ * Node (18+) starts the headers clock at a request's first byte, not when the connection goes idle, so the 20 s
+ * slow-header guard and a longer keep-alive hold together (docs/security.md).
  */
-export function applyRequestTimeouts(server: Server, config: Pick<Config, 'requestHeadersTimeoutMs'>): void {
+export function applyRequestTimeouts(
+  server: Server,
+  config: Pick<Config, 'requestHeadersTimeoutMs' | 'keepAliveTimeoutMs'>,
+): void {
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
   server.headersTimeout = config.requestHeadersTimeoutMs;
   (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.min(
     30_000,

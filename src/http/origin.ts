@@ -41,7 +41,8 @@ export interface Refusal {
 }
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, OPTIONS';
-const ALLOWED_HEADERS = `authorization, content-type, accept, ${CSRF_HEADER}`;
+// mcp-protocol-version: what an MCP client sends after initializing (/mcp, src/protocols/mcp/).
+const ALLOWED_HEADERS = `authorization, content-type, accept, ${CSRF_HEADER}, mcp-protocol-version`;
 
 /** The host part of a Host header (`[::1]:4000` → `::1`), lowercase. */
 function hostnameOf(hostHeader: string): string {
@@ -134,7 +135,7 @@ export function createOriginPolicy(config: OriginPolicyConfig) {
      * allowed foreign origin needs and returns false.
      */
     handle(req: IncomingMessage, res: ServerResponse): boolean {
-      if (pathOf(req) === '/healthz') return false;
+      if (pathOf(req) === '/healthz' || pathOf(req) === '/readyz') return false;
       const verdict = classify(req);
       if ('refusal' in verdict) {
         refuse(res, verdict.refusal);
@@ -188,6 +189,14 @@ function refuse(res: ServerResponse, refusal: Refusal): void {
 const SIMPLE_CONTENT_TYPES = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
 
 /**
+ * The request is one a cross-site form cannot send: a non-simple Content-Type, the CSRF header or an Authorization
+ * header. `header` reads a request header by its lowercase name (GraphQL's door and POST /api/chat share this).
+ */
+export function passesCsrfCheck(header: (name: string) => string | undefined): boolean {
+  return csrfRefusal(header) === null;
+}
+
+/**
  * An operation needs a request a cross-site page cannot make without a
  * (failing) CORS preflight: a non-simple Content-Type (application/json), or,
  * for GET and multipart, the `x-graphql-yoga-csrf` header (any value) or an
@@ -196,16 +205,28 @@ const SIMPLE_CONTENT_TYPES = new Set(['application/x-www-form-urlencoded', 'mult
 export function useCsrfHeader(): Plugin {
   return {
     onRequestParse({ request }) {
-      const essence = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
-      if (essence && !SIMPLE_CONTENT_TYPES.has(essence)) return;
-      if (request.headers.has(CSRF_HEADER) || request.headers.has('authorization')) return;
-      throw new GraphQLError(
-        `Missing CSRF header: send Content-Type: application/json, or the ${CSRF_HEADER} ` +
-          `header (any value) with GET and multipart requests`,
-        { extensions: { code: ErrorCode.CSRF_HEADER_REQUIRED, http: { status: 403 } } },
-      );
+      const refusal = csrfRefusal((name) => request.headers.get(name));
+      if (refusal) {
+        throw new GraphQLError(refusal, {
+          extensions: { code: ErrorCode.CSRF_HEADER_REQUIRED, http: { status: 403 } },
+        });
+      }
     },
   };
+}
+
+/**
+ * The rule of `useCsrfHeader` for any door (GraphQL, /mcp): the refusal's message when a request lacks what a
+ * cross-site form cannot send, else null. `header` reads a request header by its lowercase name.
+ */
+export function csrfRefusal(header: (name: string) => string | null | undefined): string | null {
+  const essence = header('content-type')?.split(';')[0]?.trim().toLowerCase();
+  if (essence && !SIMPLE_CONTENT_TYPES.has(essence)) return null;
+  if (header(CSRF_HEADER) != null || header('authorization') != null) return null;
+  return (
+    `Missing CSRF header: send Content-Type: application/json, or the ${CSRF_HEADER} ` +
+    `header (any value) with GET and multipart requests`
+  );
 }
 
 type Lookup = (host: string, options: { all: true }) => Promise<{ address: string; family: number }[]>;

@@ -206,8 +206,6 @@ export class AnthropicProvider extends ResilientProvider {
   }
 }
 
-/** The Messages API's limit on `cache_control` breakpoints per request (more is a 400). */
-export const MAX_CACHE_BREAKPOINTS = 4;
 const EPHEMERAL = { type: 'ephemeral' } as const;
 /** Block types that may carry `cache_control` (thinking and compaction blocks may not). */
 const CACHEABLE = new Set(['text', 'image', 'tool_use', 'tool_result', 'document']);

@@ -44,19 +44,32 @@ export class OpenAICompatibleProvider extends ResilientProvider {
       logLevel: 'off',
       fetch: guardedFetch(signal, { contentTypes: ['text/event-stream'] }),
     });
-    const stream = await client.chat.completions.create(
-      {
-        model: req.model,
-        messages: pairToolCalls(req.messages).map(toOpenAIMessage),
-        stream: true,
-        stream_options: { include_usage: true },
-        ...(req.tools?.length ? { tools: req.tools.map(toOpenAITool) } : {}),
-        ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
-        ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
-        ...(req.cacheKey ? { prompt_cache_key: req.cacheKey } : {}),
-      },
-      { signal },
-    );
+    const refused = refusedExtensions(this.opts.baseURL);
+    const body = (): OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming => ({
+      model: req.model,
+      messages: pairToolCalls(req.messages).map(toOpenAIMessage),
+      stream: true,
+      ...(refused.has('stream_options') ? {} : { stream_options: { include_usage: true } }),
+      ...(req.tools?.length ? { tools: req.tools.map(toOpenAITool) } : {}),
+      ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+      ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
+      ...(req.cacheKey && !refused.has('prompt_cache_key') ? { prompt_cache_key: req.cacheKey } : {}),
+    });
+    let first = body();
+    let stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
+    try {
+      stream = await client.chat.completions.create(first, { signal });
+    } catch (error) {
+      // A strict server refusing a field the service added: once without it, remembered for this base URL.
+      const field = refusedField(error, first);
+      if (!field) throw error;
+      refused.add(field);
+      first = body();
+      stream = await client.chat.completions.create(first, { signal });
+    }
+    // Without stream_options the server reports no usage: estimated from the text, and marked so.
+    const estimateUsage = !('stream_options' in first);
+    let outputChars = 0;
 
     // Tool-call deltas arrive in pieces keyed by index; emitted once complete.
     const pending = new Map<number, { id: string; name: string; args: string }>();
@@ -90,7 +103,10 @@ export class OpenAICompatibleProvider extends ResilientProvider {
         };
         const reasoning = delta.reasoning_content ?? delta.reasoning;
         if (typeof reasoning === 'string' && reasoning) yield { type: 'thinking', text: reasoning };
-        if (delta.content) yield { type: 'text', text: delta.content };
+        if (delta.content) {
+          outputChars += delta.content.length;
+          yield { type: 'text', text: delta.content };
+        }
         for (const tc of delta.tool_calls ?? []) {
           const cur = pending.get(tc.index) ?? { id: '', name: '', args: '' };
           if (tc.id) cur.id = tc.id;
@@ -112,9 +128,42 @@ export class OpenAICompatibleProvider extends ResilientProvider {
       );
     }
     yield* flushCalls();
+    if (!reported && estimateUsage) reported = estimatedUsage(first, outputChars);
     if (reported) yield { type: 'usage', usage: reported };
     yield { type: 'done', reason: finish ?? 'stop' };
   }
+}
+
+/**
+ * Fields this service adds beyond the core chat-completions request, and `stream_options` (core, but refused by some
+ * servers): when a server answers 400 naming one, the request is sent again once without it, and every later request
+ * to that base URL leaves it out (for the life of the process).
+ */
+const OPTIONAL_FIELDS = ['prompt_cache_key', 'stream_options'] as const;
+const refusedByBaseUrl = new Map<string, Set<string>>();
+
+function refusedExtensions(baseURL: string): Set<string> {
+  let set = refusedByBaseUrl.get(baseURL);
+  if (!set) refusedByBaseUrl.set(baseURL, (set = new Set()));
+  return set;
+}
+
+/** The optional field a 400 names (and the request sent), or null. */
+function refusedField(error: unknown, sent: object): string | null {
+  // The guarded fetch throws HttpStatusError; the openai client may wrap it (as the cause of its own error).
+  for (let e: unknown = error, i = 0; e && i < 5; e = (e as { cause?: unknown }).cause, i++) {
+    if ((e as { status?: unknown }).status !== 400) continue;
+    const text = `${(e as Error).message ?? ''} ${JSON.stringify((e as { error?: unknown }).error ?? '')}`;
+    const field = OPTIONAL_FIELDS.find((name) => name in sent && text.includes(name));
+    if (field) return field;
+  }
+  return null;
+}
+
+/** Usage estimated from characters (4 per token) when the server reports none: marked `estimated`. */
+function estimatedUsage(sent: { messages: unknown; tools?: unknown }, outputChars: number): Usage {
+  const promptChars = JSON.stringify(sent.messages).length + (sent.tools ? JSON.stringify(sent.tools).length : 0);
+  return { ...usage(Math.ceil(promptChars / 4), Math.ceil(outputChars / 4), 0), estimated: true };
 }
 
 function toOpenAIMessage(m: LlmMessage): MessageParam {

@@ -15,7 +15,8 @@ import type { Config } from '../config.js';
 import type { SessionService } from '../sessions/service.js';
 import { BadInput, Conflict, NotFound } from '../store/errors.js';
 import type { Recall, RecallStore } from '../store/recalls.js';
-import type { Viewer } from '../auth/policy.js';
+import type { Viewer } from '../domain/policy.js';
+import { checkMessageText } from '../sessions/intake.js';
 import type { TurnService } from '../turns/service.js';
 
 /** Recalls claimed per wake-up at most. */
@@ -56,8 +57,7 @@ export class RecallService {
     // Blank is blank whatever the spaces: Unicode white space, zero-width and format characters (U+200B, U+2060…).
     const trimmed = text.replace(/[\p{White_Space}\p{Cf}]/gu, '');
     if (trimmed === '') throw new BadInput('Recall text must not be empty');
-    if (text.length > this.config.maxMessageChars)
-      throw new BadInput(`Recall text is longer than ${this.config.maxMessageChars} characters`);
+    checkMessageText(text, this.config, 'Recall text');
     return text;
   }
 

@@ -28,7 +28,7 @@ import type { TurnService } from '../turns/service.js';
 import type { KeyService } from '../auth/keys.js';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
-import { can, type Viewer } from '../auth/policy.js';
+import { can, type Viewer } from '../domain/policy.js';
 import { ErrorCode } from '../domain/error-codes.js';
 import { decodeArgGlobalId } from './ids.js';
 // Before any type is defined: Node ids resolve without a promise per object.
@@ -159,10 +159,36 @@ builder.addScalarType(
   new GraphQLScalarType({ ...JSONResolver.toConfig(), description: 'Any JSON value', specifiedByURL: null }),
 );
 
+const notAFile = () =>
+  new GraphQLError('File: expected a file uploaded through a GraphQL multipart request', {
+    extensions: { code: ErrorCode.BAD_USER_INPUT },
+  });
+
+/** An upload as the multipart parser hands it over (src/files/multipart.ts's SpooledFile, or a fetch `File`). */
+function isUpload(value: unknown): value is File {
+  const v = value as { name?: unknown; stream?: unknown; arrayBuffer?: unknown } | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.name === 'string' &&
+    typeof v.stream === 'function' &&
+    typeof v.arrayBuffer === 'function'
+  );
+}
+
+// Only an upload: a JSON value in a File variable ("x", {}, [..]) and any literal are BAD_USER_INPUT, never a value
+// that reaches a resolver and fails there ("f.stream is not a function").
 builder.scalarType('File', {
   description: 'A file uploaded through GraphQL multipart requests',
   serialize: () => {
     throw new GraphQLError('File is an input-only scalar');
+  },
+  parseValue: (value) => {
+    if (!isUpload(value)) throw notAFile();
+    return value;
+  },
+  parseLiteral: () => {
+    throw notAFile();
   },
 });
 

@@ -1,16 +1,20 @@
 /**
  * Compression and memory: compactSession, compressionPlan, memorySearch. Thin resolvers over src/compression and
- * src/sessions/compact.ts.
+ * src/compression/compact.ts.
  */
-import { sessionScope } from '../auth/policy.js';
+import { sessionScope } from '../domain/policy.js';
 import type { CompressionPlanResult } from '../compression/plan.js';
-import type { MemoryHit, MemoryScope } from '../compression/memory.js';
-import { compactSession, type CompactResult } from '../sessions/compact.js';
+import type { MemoryHit, MemoryScope } from '../store/memory.js';
+import { compactSession, type CompactResult } from '../compression/compact.js';
 import { BadInput } from '../store/errors.js';
 import { builder } from './builder.js';
 import { CompressionStrategyEnum } from './events.js';
 import { argumentGiven, parseGlobalId } from './ids.js';
 import { SessionRef } from './session.js';
+import type { StoredMessage } from '../store/rows.js';
+import { compressionMarkers } from '../store/compressions.js';
+import { CompressionReceiptRef, receiptOf } from './receipt.js';
+import { CompressionReasonEnum } from './events.js';
 
 const CompressionPlanRef = builder.objectRef<CompressionPlanResult>('CompressionPlan').implement({
   fields: (t) => ({
@@ -45,6 +49,36 @@ const CompactSessionPayloadRef = builder.objectRef<CompactResult>('CompactSessio
     messagesAfter: t.exposeInt('messagesAfter'),
   }),
 });
+
+const CompressionRecordRef = builder.objectRef<StoredMessage>('CompressionRecord').implement({
+  description: 'One compaction of the session, as its marker recorded it.',
+  fields: (t) => ({
+    at: t.field({ type: 'DateTime', resolve: (m) => m.createdAt }),
+    reason: t.field({ type: CompressionReasonEnum, resolve: (m) => String(m.metadata.reason) as 'FORCED' }),
+    strategy: t.field({
+      type: CompressionStrategyEnum,
+      resolve: (m) => String(m.metadata.strategy ?? 'SUMMARY') as 'SUMMARY',
+    }),
+    messagesBefore: t.int({ resolve: (m) => Number(m.metadata.messagesBefore ?? 0) }),
+    messagesAfter: t.int({ resolve: (m) => Number(m.metadata.messagesAfter ?? 0) }),
+    summary: t.string({ resolve: (m) => String(m.metadata.summary ?? '') }),
+    receipt: t.field({
+      type: CompressionReceiptRef,
+      nullable: true,
+      description: 'null for compactions recorded before receipts existed',
+      resolve: (m) => receiptOf(m.metadata.receipt),
+    }),
+  }),
+});
+
+builder.prismaObjectFields(SessionRef, (t) => ({
+  compressions: t.field({
+    type: [CompressionRecordRef],
+    description: 'The compactions of this session, oldest first (the newest 100), each with its fidelity receipt.',
+    select: { id: true },
+    resolve: (s, _a, ctx) => compressionMarkers(ctx.app.db, s.id),
+  }),
+}));
 
 builder.queryFields((t) => ({
   compressionPlan: t.withAuth({ authenticated: true }).field({

@@ -132,8 +132,11 @@ builder.mutationFields((t) => {
         'The old path stays as a branch.',
       args: { messageId: t.arg.id({ required: true }), content: t.arg.string({ required: true }) },
       resolve: async (_root, args, ctx) => {
-        const m = parseMessageId(String(args.messageId));
-        const started = await ctx.app.editing.editMessage(ctx.viewer, m.sessionId, m.sequenceNumber, args.content);
+        const started = await ctx.app.editing.editMessage(
+          ctx.viewer,
+          parseMessageId(String(args.messageId)),
+          args.content,
+        );
         return { ...started, queued: null };
       },
     }),
@@ -142,8 +145,10 @@ builder.mutationFields((t) => {
       description: 'A sibling answer: a new turn answering the user message before this assistant message.',
       args: { messageId: t.arg.id({ required: true }) },
       resolve: async (_root, args, ctx) => {
-        const m = parseMessageId(String(args.messageId));
-        return { ...(await ctx.app.editing.regenerate(ctx.viewer, m.sessionId, m.sequenceNumber)), queued: null };
+        return {
+          ...(await ctx.app.editing.regenerate(ctx.viewer, parseMessageId(String(args.messageId)))),
+          queued: null,
+        };
       },
     }),
     switchSibling: authed.field({
@@ -151,8 +156,7 @@ builder.mutationFields((t) => {
       description: 'Makes the branch holding sibling `index` of this message current (its newest leaf).',
       args: { messageId: t.arg.id({ required: true }), index: t.arg.int({ required: true }) },
       resolve: (_root, args, ctx) => {
-        const m = parseMessageId(String(args.messageId));
-        return ctx.app.editing.switchSibling(ctx.viewer, m.sessionId, m.sequenceNumber, args.index);
+        return ctx.app.editing.switchSibling(ctx.viewer, parseMessageId(String(args.messageId)), args.index);
       },
     }),
     markCheckpoint: authed.field({

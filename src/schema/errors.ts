@@ -3,6 +3,7 @@ import { GraphQLError } from 'graphql';
 import { isLockTimeout } from '../db/faults.js';
 import { contractErrorCodes, ErrorCode } from '../domain/error-codes.js';
 import { DomainError } from '../store/errors.js';
+import { StorageFull, storageCause } from '../store/storage-full.js';
 import { wantedTypeOf } from './ids.js';
 
 /**
@@ -14,6 +15,7 @@ const PASSED_CODES = new Set<string>([
   ...contractErrorCodes.filter((code) => code !== ErrorCode.INTERNAL_SERVER_ERROR),
   ErrorCode.BUSY,
   ErrorCode.SERVICE_UNAVAILABLE,
+  ErrorCode.STORAGE_FULL,
   ErrorCode.GRAPHQL_VALIDATION_FAILED,
   ErrorCode.GRAPHQL_PARSE_FAILED,
   // Request limits (graphql-armor rules, see src/schema/limits.ts) and the CSRF header rule.
@@ -52,9 +54,14 @@ function isVariableError(error: GraphQLError): boolean {
   return !error.path && error.message.startsWith('Variable "$');
 }
 
-function findDomainError(error: unknown): { code: string; message: string } | null {
+function findDomainError(
+  error: unknown,
+): { code: string; message: string; extensions?: Readonly<Record<string, unknown>> } | null {
   // A row lock not granted within lock_timeout: the transaction rolled back whole.
   if (isLockTimeout(error)) return { code: ErrorCode.BUSY, message: BUSY_MESSAGE };
+  // A full or read-only disk (ENOSPC, EDQUOT, EROFS) or the database server's disk full (53100), wherever it was hit.
+  const storage = storageCause(error);
+  if (storage) return new StorageFull(storage);
   let current: unknown = error;
   for (let depth = 0; current && depth < 5; depth++) {
     if (current instanceof DomainError) return current;
@@ -103,7 +110,12 @@ export function maskError(error: unknown, message: string): Error {
     const http =
       (error instanceof GraphQLError ? error.extensions?.http : undefined) ??
       (path ? undefined : requestStatus(domain.code));
-    return new GraphQLError(domain.message, { path, extensions: { code: domain.code, ...(http ? { http } : {}) } });
+    // A domain error's own extensions (CONFLICT's currentMessageId) come first: code and http are the contract's.
+    const extra = 'extensions' in domain ? domain.extensions : undefined;
+    return new GraphQLError(domain.message, {
+      path,
+      extensions: { ...extra, code: domain.code, ...(http ? { http } : {}) },
+    });
   }
   if (error instanceof GraphQLError) {
     const code = error.extensions?.code;

@@ -4,6 +4,7 @@ import { sessionEventStream } from '../events/bus.js';
 import type { SessionEvent, SessionListEvent } from '../events/types.js';
 import { ErrorCode } from '../domain/error-codes.js';
 import { sessionListEvents } from '../sessions/list-events.js';
+import { CompressionReceiptRef, receiptOf } from './receipt.js';
 import { builder } from './builder.js';
 import { sessionGlobalId, turnGlobalId } from './ids.js';
 import { MessageRef, ToolCallRef } from './message.js';
@@ -79,6 +80,12 @@ eventType('MessageSaved', (t) => ({
 eventType('CompressionStarted', (t) => ({
   contextTokens: t.exposeInt('contextTokens'),
   maxContextTokens: t.exposeInt('maxContextTokens'),
+  receipt: t.field({
+    type: CompressionReceiptRef,
+    nullable: true,
+    description: 'The fidelity receipt: what became of the anchors of the replaced region',
+    resolve: (e: Of<'ContextCompressed'>) => receiptOf(e.receipt),
+  }),
 }));
 eventType('ContextCompressed', (t) => ({
   reason: t.field({ type: CompressionReasonEnum, resolve: (e: Of<'ContextCompressed'>) => e.reason as 'FORCED' }),
@@ -91,6 +98,12 @@ eventType('ContextCompressed', (t) => ({
   messagesAfter: t.exposeInt('messagesAfter'),
   contextTokens: t.exposeInt('contextTokens'),
   maxContextTokens: t.exposeInt('maxContextTokens'),
+  receipt: t.field({
+    type: CompressionReceiptRef,
+    nullable: true,
+    description: 'The fidelity receipt: what became of the anchors of the replaced region',
+    resolve: (e: Of<'ContextCompressed'>) => receiptOf(e.receipt),
+  }),
 }));
 eventType('SessionRenamed', (t) => ({
   name: t.exposeString('name'),

@@ -1,5 +1,6 @@
 /** Opaque Relay global ids: parse with a clear BAD_USER_INPUT on malformed input. */
 import { decodeGlobalID, encodeGlobalID } from '@pothos/plugin-relay';
+import { type MessageIdRef, parseMessageLocalId } from '../domain/message-ids.js';
 import { BadInput } from '../store/errors.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -41,18 +42,20 @@ export function wantedTypeOf(error: Error): string | null {
   return at < 0 ? null : error.message.slice(at + marker.length);
 }
 
-/** A Message id (`Message:<session uuid>:<sequenceNumber>`, a position on the active path). */
-export function parseMessageId(id: string): { sessionId: string; sequenceNumber: number } {
+/**
+ * A Message id: `Message:<session uuid>:<message uuid>`, or the old positional `Message:<session uuid>:<seq>`
+ * (parsed as `sequenceNumber`; the editing mutations answer it CONFLICT with the current id, see docs/api.md).
+ */
+export function parseMessageId(id: string): MessageIdRef {
   let decoded: { typename: string; id: string };
   try {
     decoded = decodeGlobalID(id);
   } catch {
     throw new BadInput('Malformed Message id');
   }
-  const [sessionId = '', seq = '', ...rest] = decoded.id.split(':');
-  if (decoded.typename !== 'Message' || rest.length > 0 || !UUID.test(sessionId) || !/^\d{1,9}$/.test(seq))
-    throw new BadInput('Malformed Message id');
-  return { sessionId, sequenceNumber: Number(seq) };
+  const parsed = decoded.typename === 'Message' ? parseMessageLocalId(decoded.id) : null;
+  if (!parsed) throw new BadInput('Malformed Message id');
+  return parsed;
 }
 
 export const sessionGlobalId = (id: string) => encodeGlobalID('Session', id);

@@ -1,5 +1,6 @@
 /** Imports every type module and builds the schema. */
-import { lexicographicSortSchema } from 'graphql';
+import { type GraphQLSchema, lexicographicSortSchema } from 'graphql';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { builder } from './builder.js';
 import './viewer.js';
 import './profile.js';
@@ -23,6 +24,22 @@ export function buildSchema() {
   return builder.toSchema();
 }
 
+/**
+ * The schema as Yoga serves it: the built schema plus the `@defer` and `@stream` directive definitions, added by the
+ * very plugin the server runs (src/server.ts), so schema.graphql holds them exactly as served.
+ */
+export function servedSchema(): GraphQLSchema {
+  let schema = buildSchema();
+  useDeferStream().onSchemaChange?.({
+    schema,
+    replaceSchema: (next: GraphQLSchema) => {
+      schema = next;
+    },
+  } as never);
+  return schema;
+}
+
+/** The served schema, sorted: what `npm run schema:print` writes to schema.graphql. */
 export function printableSchema() {
-  return lexicographicSortSchema(builder.toSchema());
+  return lexicographicSortSchema(servedSchema());
 }

@@ -1,7 +1,8 @@
 /** Message and ToolCall, and the Message node. */
-import { can } from '../auth/policy.js';
+import { can } from '../domain/policy.js';
 import type { StoredMessage } from '../store/rows.js';
-import { messageByKey } from '../store/lookups.js';
+import { messageLocalId, parseMessageLocalId } from '../domain/message-ids.js';
+import { messageById, messageByKey } from '../store/lookups.js';
 import { type MessageShape, toStoredMessage } from '../store/rows.js';
 import { builder } from './builder.js';
 import type { Context } from './builder.js';
@@ -21,17 +22,26 @@ export const ToolCallRef = builder.objectRef<{ id: string; name: string; argumen
 /** Messages arrive as StoredMessage or as JSON snapshots from events (createdAt a string). */
 export type { MessageShape };
 
+/** A message's id is its version's uuid in its session (`Message:<session>:<messageId>`, src/domain/message-ids.ts). */
 export const MessageRef = builder.loadableNodeRef<MessageShape, string>('Message', {
-  id: { resolve: (m) => `${m.sessionId}:${m.sequenceNumber}` },
+  id: { resolve: (m) => messageLocalId(m) },
   load: (ids, ctx) => Promise.all(ids.map((raw) => loadMessage(raw, ctx))),
 });
 
+/**
+ * The message of a local id: by its uuid wherever it lives in the session's tables (the active path, hot or
+ * archived), or, for an old positional id, the row at that sequence number now.
+ */
 export async function loadMessage(raw: string, ctx: Context): Promise<MessageShape | Error> {
-  const [sessionId = '', seq = ''] = raw.split(':');
-  if (!/^\d+$/.test(seq)) return new Error('Message not found');
+  const ref = parseMessageLocalId(raw);
+  if (!ref) return new Error('Message not found');
+  const { sessionId } = ref;
   const session = ctx.viewer ? await ctx.app.sessions.findReadable(ctx.viewer, sessionId).catch(() => null) : null;
   if (!session) return new Error('Message not found');
-  const found = await messageByKey(ctx.app.db, sessionId, Number(seq));
+  const found =
+    'messageId' in ref
+      ? await messageById(ctx.app.db, sessionId, ref.messageId)
+      : await messageByKey(ctx.app.db, sessionId, ref.sequenceNumber);
   if (!found) return new Error('Message not found');
   // Rows that are not displayed (summaries, hidden payloads) belong to the context: owner or admin only.
   if (!found.row.isDisplay && !can(ctx.viewer, 'readContext', session)) return new Error('Message not found');

@@ -5,7 +5,7 @@
  * that are sent) — with images as references, never bytes. Session.contextTokens
  * reports the same prompt's estimate.
  */
-import { can } from '../auth/policy.js';
+import { can } from '../domain/policy.js';
 import type { PromptImage, PromptMessage } from '../domain/prompt.js';
 import { Forbidden, NotFound } from '../store/errors.js';
 import { builder } from './builder.js';

@@ -5,10 +5,11 @@
  * what exists (docs/security.md "Object access and `node(id:)`").
  */
 import { decodeGlobalID, resolveNodes } from '@pothos/plugin-relay';
-import { can, sessionScope } from '../auth/policy.js';
+import { can, sessionScope } from '../domain/policy.js';
 import type { AuthenticatedContext } from './builder.js';
 import { builder } from './builder.js';
 import * as lookups from '../store/lookups.js';
+import { parseMessageLocalId } from '../domain/message-ids.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -28,9 +29,10 @@ const visible: Record<string, (id: string, ctx: AuthenticatedContext) => Promise
     return sessionId !== null && (await visible.Session!(sessionId, ctx));
   },
   // The session's rule; the loader also hides context-only rows from readers who cannot write.
+  // Both id forms: `<session>:<message uuid>` and the old positional `<session>:<seq>`.
   Message: async (id, ctx) => {
-    const [sessionId = '', seq = ''] = id.split(':');
-    return /^\d{1,9}$/.test(seq) && (await visible.Session!(sessionId, ctx));
+    const ref = parseMessageLocalId(id);
+    return ref !== null && (await visible.Session!(ref.sessionId, ctx));
   },
   // Session.recalls: the session's write rule (owner or admin), through the recall's session.
   Recall: async (id, ctx) => {

@@ -1,5 +1,5 @@
 /** Double-texting: the QueuedMessage node, Session.queuedMessages and cancelQueuedMessage. */
-import { can } from '../auth/policy.js';
+import { can } from '../domain/policy.js';
 import type { QueuedMessageJson } from '../events/types.js';
 import { BadInput, Forbidden } from '../store/errors.js';
 import type { QueuedMessage } from '../store/queued.js';

@@ -1,5 +1,5 @@
 /** Scheduled recalls: the Recall node, Session.recalls, scheduleRecall and cancelRecall. */
-import { can } from '../auth/policy.js';
+import { can } from '../domain/policy.js';
 import type { Recall } from '../store/recalls.js';
 import { BadInput, Forbidden } from '../store/errors.js';
 import type { Context } from './builder.js';

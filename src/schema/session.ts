@@ -15,10 +15,12 @@
  */
 import { queryFromInfo } from '@pothos/plugin-prisma';
 import DataLoader from 'dataloader';
-import { can } from '../auth/policy.js';
+import { can } from '../domain/policy.js';
 import { costOf, type Usage } from '../domain/cost.js';
 import { ZERO_USAGE } from '../domain/types.js';
+import { isPlaceholderTitle } from '../domain/titles.js';
 import { readableWithHistoryPage } from '../sessions/history-page.js';
+import { historyTitles } from '../sessions/history-title.js';
 import {
   countOf,
   DEFAULT_SESSION_PAGE,
@@ -59,6 +61,19 @@ function previewLoader(ctx: Context): DataLoader<string, string | null> {
   return loader;
 }
 
+const historyTitleLoaders = new WeakMap<Context, DataLoader<string, string | null>>();
+function historyTitleLoader(ctx: Context): DataLoader<string, string | null> {
+  let loader = historyTitleLoaders.get(ctx);
+  if (!loader) {
+    loader = new DataLoader(async (ids: readonly string[]) => {
+      const names = await historyTitles(ctx.app.db, ids);
+      return ids.map((id) => names.get(id) ?? null);
+    });
+    historyTitleLoaders.set(ctx, loader);
+  }
+  return loader;
+}
+
 /** Local-mode and legacy owners ('anonymous', null) have no User row. */
 const USER_ID = /^[0-9a-f-]{36}$/i;
 
@@ -69,7 +84,16 @@ export const SessionRef = builder.prismaNode('Session', {
   authScopes: (session, ctx) => can(ctx.viewer, 'read', session),
   runScopesOnType: true,
   fields: (t) => ({
-    name: t.exposeString('name', { nullable: true }),
+    // The placeholder title (titleSource DEFAULT) shows a name from the first prompt, derived on read (no write).
+    name: t.string({
+      nullable: true,
+      resolve: async (s, _a, ctx, info) => {
+        if (!isPlaceholderTitle(s)) return s.name;
+        if (info.operation.operation === 'subscription')
+          return (await historyTitles(ctx.app.db, [s.id])).get(s.id) ?? null;
+        return (await historyTitleLoader(ctx).load(s.id)) ?? s.name;
+      },
+    }),
     titleSource: t.field({ type: TitleSourceEnum, resolve: (s) => s.titleSource as 'DEFAULT' }),
     profile: t.relation('profile'),
     // One query for every owner on the page.

@@ -6,7 +6,7 @@
  * redactor (src/domain/share-redaction.ts), which turns session file URLs into
  * share-scoped `/shared/files/<name>` ones (src/routes.ts serves the published ones).
  */
-import { can } from '../auth/policy.js';
+import { can } from '../domain/policy.js';
 import type { Redactor } from '../domain/share-redaction.js';
 import { historyPage, type HistoryEdge } from '../sessions/history-page.js';
 import { isExpired, redactMessage, type ShareLink, shareRedactorFor, shareRoots, shareUrl } from '../sessions/share.js';

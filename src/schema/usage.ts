@@ -2,15 +2,26 @@
 import { builder } from './builder.js';
 
 export const UsageRef = builder
-  .objectRef<{ promptTokens: number; completionTokens: number; cachedPromptTokens: number; cacheWriteTokens: number }>(
-    'Usage',
-  )
+  .objectRef<{
+    promptTokens: number;
+    completionTokens: number;
+    cachedPromptTokens: number;
+    cacheWriteTokens: number;
+    estimated?: boolean;
+  }>('Usage')
   .implement({
     fields: (t) => ({
       promptTokens: t.exposeInt('promptTokens', {
         description: 'the whole prompt the model read, cache reads and writes included',
       }),
       completionTokens: t.exposeInt('completionTokens'),
+      estimated: t.boolean({
+        description:
+          "a turn's usage (TurnEnded.usage): true when the provider reported no usage for one of its calls (a strict " +
+          'OpenAI-compatible server that refuses stream_options) and its tokens were counted from characters; ' +
+          "a session's sum does not carry the mark",
+        resolve: (u) => u.estimated === true,
+      }),
       cachedPromptTokens: t.exposeInt('cachedPromptTokens', { description: 'the same as cacheReadTokens' }),
       cacheReadTokens: t.int({
         description: "prompt tokens read from the provider's prompt cache (part of promptTokens)",

@@ -3,7 +3,7 @@
  * Its own object so that the services a session's delete depends on (turns)
  * can check access without depending on SessionService.
  */
-import { can, type Viewer } from '../auth/policy.js';
+import { can, type Viewer } from '../domain/policy.js';
 import { NotFound } from '../store/errors.js';
 import type { SessionRow, SessionStore } from '../store/sessions.js';
 

@@ -4,7 +4,7 @@
 import { encodeIndexCursor } from './cursors.js';
 import type { MessageColumn, MessageShape } from '../store/rows.js';
 import type { SessionRow, SessionStore, SnapshotCut } from '../store/sessions.js';
-import type { Viewer } from '../auth/policy.js';
+import type { Viewer } from '../domain/policy.js';
 import { type PageArgs, pageBounds, pageWindow, windowOf } from './paging.js';
 
 export interface HistoryEdge {

@@ -1,6 +1,6 @@
 /** sessionListEvents: the list changes a viewer may see (the policy's `list` scope), until the stream is ended. */
 import { Repeater } from '@repeaterjs/repeater';
-import { inScope, sessionScope, type Viewer } from '../auth/policy.js';
+import { inScope, sessionScope, type Viewer } from '../domain/policy.js';
 import { type EventBus, registerStream } from '../events/bus.js';
 import type { SessionListEvent } from '../events/types.js';
 

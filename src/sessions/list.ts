@@ -2,7 +2,7 @@
  * One page of the session list (`sessions`), plain or searched: the page-size
  * rule, the keyset cursor and, for a search, the match positions per session.
  */
-import type { Viewer } from '../auth/policy.js';
+import type { Viewer } from '../domain/policy.js';
 import type { SearchService } from '../search/service.js';
 import type { SearchMatches } from '../store/search.js';
 import { decodeJsonCursor, encodeJsonCursor } from './cursors.js';

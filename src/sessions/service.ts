@@ -7,9 +7,10 @@ import type { EventBus } from '../events/bus.js';
 import { BadInput, Conflict, NotFound } from '../store/errors.js';
 import type { SessionAccess } from './access.js';
 import type { StoredMessage } from '../store/rows.js';
-import type { Viewer } from '../auth/policy.js';
+import type { Viewer } from '../domain/policy.js';
 import { type SessionRow, SessionStore } from '../store/sessions.js';
 import type { ProfileService } from './profiles.js';
+import { checkMessageText } from './intake.js';
 import { type DeletedSession, type OwnSessionFilter, RetentionStore } from '../store/retention.js';
 
 export const MAX_NAME_LENGTH = 200;
@@ -55,11 +56,17 @@ export class SessionService {
     return this.access.writable(viewer, id);
   }
 
-  async create(viewer: Viewer, input: { profileId?: string | null; name?: string | null }) {
+  /** `externalId`: a chat id the client made (POST /api/chat), unique per owner (a second one is a CONFLICT). */
+  async create(viewer: Viewer, input: { profileId?: string | null; name?: string | null; externalId?: string | null }) {
     const name = input.name == null ? null : validName(input.name);
     const profile = input.profileId ? await this.profiles.get(input.profileId) : await this.profiles.default();
     if (!profile) throw new NotFound('Profile');
-    const session = await this.store.create({ profileId: profile.id, userId: viewer.userId, name });
+    const session = await this.store.create({
+      profileId: profile.id,
+      userId: viewer.userId,
+      name,
+      externalId: input.externalId ?? null,
+    });
     await this.bus.publishList({ kind: 'created', sessionId: session.id, userId: session.userId });
     return session;
   }
@@ -169,7 +176,7 @@ export class SessionService {
     const source = input.source.trim();
     if (!/^[a-z][a-z0-9_]{0,63}$/.test(source)) throw new BadInput('source must be a short snake_case name');
     if (input.text.trim() === '') throw new BadInput('text must not be empty');
-    if (input.text.length > this.config.maxMessageChars) throw new BadInput('text is too long');
+    checkMessageText(input.text, this.config, 'text');
     const [message] = await this.store.append(session.id, [
       { role: 'system', content: input.text, metadata: { source }, isContext: ALLOWED_EVENT_SOURCES.has(source) },
     ]);

@@ -4,7 +4,7 @@
  * base64url; the URL carries it in the hash (`/#share=<token>`) so it never
  * reaches a request line, access log or Referer header. Lifecycle (issue 19,
  * item 3): `revokeShare` deletes links, an expiry makes a link answer like a
- * revoked one, snapshot links (any number, each call a new token) freeze the
+ * revoked one, snapshot links (each call a new token, at most 100 a session) freeze the
  * history as it was when shared. Deleting the session cascades every row away.
  */
 import { randomBytes } from 'node:crypto';
@@ -13,7 +13,8 @@ import { createShareRedactor, type Redactor } from '../domain/share-redaction.js
 import { SESSION_FILES_DIRNAME } from '../files/store.js';
 import type { MessageShape, StoredMessage } from '../store/rows.js';
 import { BadInput, Conflict, Forbidden, NotFound } from '../store/errors.js';
-import { ANONYMOUS, can, type Viewer } from '../auth/policy.js';
+import { ANONYMOUS, can, type Viewer } from '../domain/policy.js';
+import { publicUploadNotices } from '../domain/upload-notices.js';
 import type { SessionRow, SessionStore } from '../store/sessions.js';
 import { type ResolvedShare, type ShareLinkRow, ShareStore, snapshotCut } from '../store/shares.js';
 
@@ -88,7 +89,7 @@ export function shareRoots(app: { config: { dataDir: string }; files: { root: st
 export function redactMessage<M extends MessageShape>(message: M, redact: Redactor): M {
   return {
     ...message,
-    content: redact.text(message.content),
+    content: redact.text(publicUploadNotices(message.content)),
     thinking: message.thinking == null ? message.thinking : redact.text(message.thinking),
     name: message.name == null ? message.name : redact.text(message.name),
     toolCallId: message.toolCallId == null ? message.toolCallId : redact.text(message.toolCallId),
@@ -104,8 +105,22 @@ function isUniqueViolation(error: unknown): boolean {
   return /P2002|23505|unique constraint/i.test(text);
 }
 
-/** Snapshot links one session may hold at once (a bound on rows a caller can make). */
+/**
+ * Snapshot links one session may hold at once (a bound on rows a caller can make). The trigger of migration
+ * 20261205000200_snapshot_cap enforces it; this is the number its refusal names.
+ */
 export const MAX_SNAPSHOT_LINKS = 100;
+
+/** The snapshot-cap trigger's refusal (its name is in the error's message, whatever the driver wraps it in). */
+function isSnapshotCapRefusal(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && typeof current === 'object' && depth < 6; depth++) {
+    if (/session_share_snapshots_cap/.test(String((current as Error).message ?? ''))) return true;
+    const layer = current as { cause?: unknown; meta?: { driverAdapterError?: { cause?: unknown } } };
+    current = layer.cause ?? layer.meta?.driverAdapterError?.cause ?? layer.meta?.driverAdapterError;
+  }
+  return false;
+}
 
 export interface IssueOptions {
   /** undefined = keep the live link's expiry (none for a new link); null = never expires */
@@ -158,10 +173,13 @@ export class ShareService {
     if (session.nextSequence === 0)
       throw new Conflict('The session has no saved message yet; send one before sharing it');
     if (snapshot) {
-      if ((await this.shares.snapshotCount(sessionId)) >= MAX_SNAPSHOT_LINKS) {
+      // The cap is the database's (a trigger counts under a per-session lock): parallel calls cannot pass it.
+      try {
+        return withUrl(await this.shares.createSnapshot(session, newShareToken(), expiresAt ?? null));
+      } catch (error) {
+        if (!isSnapshotCapRefusal(error)) throw error;
         throw new BadInput(`A session holds at most ${MAX_SNAPSHOT_LINKS} snapshot links; revoke some first`);
       }
-      return withUrl(await this.shares.createSnapshot(session, newShareToken(), expiresAt ?? null));
     }
     const existing = await this.shares.liveLink(sessionId);
     if (existing && !isExpired(existing, this.now())) {

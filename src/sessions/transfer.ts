@@ -31,9 +31,11 @@ import { type ChatMessage, makeMessage, type Usage, ZERO_USAGE } from '../domain
 import type { EventBus } from '../events/bus.js';
 import { BadInput, Forbidden, NotFound } from '../store/errors.js';
 import { TransferStore, type ImportedSession } from '../store/transfers.js';
-import { ANONYMOUS, can, type Viewer } from '../auth/policy.js';
+import { ANONYMOUS, can, type Viewer } from '../domain/policy.js';
 import type { SessionRow, SessionStore, Tx } from '../store/sessions.js';
 import type { ProfileService } from './profiles.js';
+import type { Config } from '../config.js';
+import { checkImportedMessages, type ImportedText } from './intake.js';
 
 export type ExportFormat = 'MARKDOWN' | 'JSON';
 
@@ -122,9 +124,13 @@ function fromExport(decoded: DecodedExport, fingerprint: string): SessionImport 
   };
 }
 
-/** A converted conversation of another app; the fingerprint is of the converted conversation. */
+/**
+ * A converted conversation of another app; the fingerprint is of the converted conversation, without the message ids
+ * the conversion gave (new on every import), so the same file imported again finds its sessions.
+ */
 function fromConversation(conv: ImportedConversation, source: 'chatgpt' | 'claude'): SessionImport {
-  const fingerprint = `${source}:${sha256(JSON.stringify(canonicalJson(conv)))}`;
+  const withoutIds = (key: string, value: unknown) => (key === 'messageId' ? undefined : value);
+  const fingerprint = `${source}:${sha256(JSON.stringify(canonicalJson(conv), withoutIds))}`;
   const sourceKey = source === 'chatgpt' ? 'chatgptConversationId' : 'claudeConversationUuid';
   return {
     fingerprint,
@@ -146,8 +152,42 @@ function fromConversation(conv: ImportedConversation, source: 'chatgpt' | 'claud
   };
 }
 
-/** Parse import text into one or more sessions to create. BAD_USER_INPUT on anything malformed. */
-export function parseImport(data: string): SessionImport[] {
+/**
+ * Every message text an import would store, named by where it sits: `messages[3]` and `branches[0].suffix[1]` of a
+ * session export (and `session.metadata.redo.segments[0].messages[0]`, which `redo` writes back),
+ * `conversations[2].messages[5]` of a ChatGPT or Claude export (in the converted conversation).
+ */
+function* importedTexts(items: readonly SessionImport[], conversations: boolean): Generator<ImportedText> {
+  for (const [c, item] of items.entries()) {
+    const at = conversations ? `conversations[${c}].` : '';
+    for (const [i, m] of item.messages.entries())
+      yield { path: `${at}messages[${i}] (sequence ${m.sequenceNumber}, ${m.role})`, content: m.content };
+    for (const [b, branch] of item.branches.entries())
+      for (const [i, m] of branch.suffix.entries())
+        yield { path: `${at}branches[${b}].suffix[${i}] (${m.role})`, content: m.content };
+    // The redo stack holds whole messages that `redo` writes back into the history.
+    const redo = item.metadata?.redo as { segments?: unknown } | undefined;
+    const segments = Array.isArray(redo?.segments) ? (redo.segments as { messages?: unknown }[]) : [];
+    for (const [s, segment] of segments.entries())
+      for (const [i, m] of (Array.isArray(segment?.messages) ? segment.messages : []).entries())
+        yield {
+          path: `${at}session.metadata.redo.segments[${s}].messages[${i}]`,
+          content: typeof m?.content === 'string' ? m.content : '',
+        };
+  }
+}
+
+/**
+ * Parse import text into one or more sessions to create. BAD_USER_INPUT on anything malformed, and (with `limits`)
+ * on a message longer than MAX_MESSAGE_CHARS, named (the one write path's rule, src/sessions/intake.ts).
+ */
+export function parseImport(data: string, limits?: Pick<Config, 'maxMessageChars'>): SessionImport[] {
+  const items = parseImportData(data);
+  if (limits) checkImportedMessages(importedTexts(items, !items[0]?.fingerprint.startsWith('export:')), limits);
+  return items;
+}
+
+function parseImportData(data: string): SessionImport[] {
   if (typeof data !== 'string' || data.trim() === '') throw new BadInput('Import data is empty');
   if (data.length > MAX_IMPORT_CHARS)
     throw new BadInput(`Import data is larger than ${MAX_IMPORT_CHARS / (1024 * 1024)} MB`);
@@ -189,6 +229,8 @@ export class TransferService {
     private readonly store: SessionStore,
     private readonly profiles: ProfileService,
     private readonly bus: EventBus,
+    /** MAX_MESSAGE_CHARS holds for every imported message as for a sent one */
+    private readonly limits: Pick<Config, 'maxMessageChars'>,
     private readonly transfers: TransferStore = new TransferStore(store.db),
   ) {}
 
@@ -238,7 +280,7 @@ export class TransferService {
 
   /** Import as new session(s) of the caller; returns the (first) session. */
   async import(viewer: Viewer, input: { data: string; profileId?: string | null }): Promise<SessionRow> {
-    const items = parseImport(input.data);
+    const items = parseImport(input.data, this.limits);
     const explicitProfile = input.profileId ? await this.profiles.get(input.profileId) : null;
     if (input.profileId && !explicitProfile) throw new NotFound('Profile');
     const owner = viewer.userId ?? ANONYMOUS;

@@ -27,8 +27,9 @@ export interface LockedSession {
   displayCount: number;
 }
 
-const COPY_COLUMNS = `sequence_number, display_index, role, content, thinking, is_context, is_display, is_plan,
-  is_compression, is_summary, is_compression_critical, is_recall, is_agent_note, metadata, elapsed_seconds,
+/** A fork copies message_id too: unique per session, and the fork's Message ids differ by their session part. */
+const COPY_COLUMNS = `sequence_number, message_id, display_index, role, content, thinking, is_context, is_display,
+  is_plan, is_compression, is_summary, is_compression_critical, is_recall, is_agent_note, metadata, elapsed_seconds,
   tool_call_count, token_count, tool_calls, tool_call_id, name, files, images, created_at`;
 
 export class EditStore {
@@ -111,6 +112,11 @@ export class EditStore {
 
   async rowAt(tx: Tx, sessionId: string, seq: number): Promise<StoredMessage | null> {
     return (await this.select(tx, sessionId, 'sequence_number = $2', [seq]))[0] ?? null;
+  }
+
+  /** The active-path row (hot or archived) holding this message id, or null. */
+  async rowById(tx: Tx, sessionId: string, messageId: string): Promise<StoredMessage | null> {
+    return (await this.select(tx, sessionId, 'message_id = $2::uuid', [messageId]))[0] ?? null;
   }
 
   /** The newest row (or null in an empty session). */

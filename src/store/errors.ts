@@ -5,6 +5,8 @@ export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** what the client needs beyond the code, as the GraphQL error's `extensions` (src/schema/errors.ts) */
+    readonly extensions?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
     this.name = new.target.name;
@@ -26,8 +28,8 @@ export class Unauthenticated extends DomainError {
   }
 }
 export class Conflict extends DomainError {
-  constructor(message: string) {
-    super(ErrorCode.CONFLICT, message);
+  constructor(message: string, extensions?: Readonly<Record<string, unknown>>) {
+    super(ErrorCode.CONFLICT, message, extensions);
   }
 }
 export class BadInput extends DomainError {

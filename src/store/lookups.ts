@@ -2,7 +2,7 @@
  * Single-row reads the GraphQL layer needs to decide what a caller may see
  * (`node(id:)`, the Turn and Message loaders): existence checks and the
  * session a row belongs to. The access rule itself is the policy's
- * (src/auth/policy.ts), passed in as a `readWhere` filter.
+ * (src/domain/policy.ts), passed in as a `readWhere` filter.
  */
 import type { Database } from '../db/client.js';
 import type { Prisma, Turn } from '../generated/prisma/client.js';
@@ -68,6 +68,15 @@ export async function profileExists(db: Database, id: string): Promise<boolean> 
 }
 
 /** A message by its key, hot or archived (`archived` says which). */
+/** A message row by its id for life, in either table of the session. */
+export async function messageById(db: Database, sessionId: string, messageId: string) {
+  const where = { sessionId_messageId: { sessionId, messageId } };
+  const hot = await db.prisma.sessionMessage.findUnique({ where });
+  if (hot) return { row: hot, archived: false };
+  const cold = await db.prisma.sessionMessageArchive.findUnique({ where });
+  return cold ? { row: cold, archived: true } : null;
+}
+
 export async function messageByKey(db: Database, sessionId: string, sequenceNumber: number) {
   const where = { sessionId_sequenceNumber: { sessionId, sequenceNumber } };
   const hot = await db.prisma.sessionMessage.findUnique({ where });

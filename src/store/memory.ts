@@ -15,7 +15,7 @@ import { chunkMessages, isIndexable, likePattern, queryWords, termQuery } from '
 import { createHash } from 'node:crypto';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Database } from '../db/client.js';
-import type { SessionScope } from '../auth/policy.js';
+import type { SessionScope } from '../domain/policy.js';
 import { scopeSql } from './sessions.js';
 import { extractEntities, mergeBreadcrumbs } from '../domain/entities.js';
 import type { ChatMessage } from '../domain/types.js';
@@ -33,7 +33,7 @@ export interface MemoryHit extends MemoryChunkInput {
 const CANDIDATES_PER_HIT = 2;
 const MIN_CANDIDATES = 10;
 
-/** Which sessions a search covers: given ids, or a scope of the access policy (src/auth/policy.ts). */
+/** Which sessions a search covers: given ids, or a scope of the access policy (src/domain/policy.ts). */
 export type MemoryScope = { sessionIds: string[] } | SessionScope;
 
 export interface MemorySearchInput {

@@ -6,6 +6,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 export interface MessageRow {
   sessionId: string;
   sequenceNumber: number;
+  messageId: string;
   displayIndex: number | null;
   role: string;
   content: string;
@@ -44,6 +45,7 @@ export function toStoredMessage(row: MessageRow, archived: boolean): StoredMessa
   return {
     sessionId: row.sessionId,
     sequenceNumber: row.sequenceNumber,
+    messageId: row.messageId,
     displayIndex: row.displayIndex,
     archived,
     role: row.role as ChatMessage['role'],
@@ -92,6 +94,7 @@ export function toRowData(
   return {
     sessionId,
     sequenceNumber: message.sequenceNumber,
+    messageId: message.messageId,
     displayIndex,
     role: message.role,
     content: message.content,
@@ -121,6 +124,7 @@ export function toRowData(
 const MESSAGE_COLUMN_SQL = {
   sessionId: 'session_id AS "sessionId"',
   sequenceNumber: 'sequence_number AS "sequenceNumber"',
+  messageId: 'message_id AS "messageId"',
   displayIndex: 'display_index AS "displayIndex"',
   role: 'role',
   content: 'content',
@@ -176,14 +180,14 @@ export function columnTier(columns: ReadonlySet<MessageColumn>): ReadonlySet<Mes
 const columnsSqlOf = new WeakMap<ReadonlySet<MessageColumn>, string>();
 
 /**
- * Some of the columns, in MESSAGE_COLUMNS' order: the key (session and sequence number) and the display position
- * always, then those named. A row read with it lacks the others: for a reader that is told which fields will be
- * asked for (the prefetched history page, through columnTier).
+ * Some of the columns, in MESSAGE_COLUMNS' order: the key (session, sequence number), the message id and the
+ * display position always, then those named. A row read with it lacks the others: for a reader that is told which
+ * fields will be asked for (the prefetched history page, through columnTier).
  */
 export function messageColumnsSql(columns: ReadonlySet<MessageColumn>): string {
   let sql = columnsSqlOf.get(columns);
   if (sql === undefined) {
-    const always: MessageColumn[] = ['sessionId', 'sequenceNumber', 'displayIndex'];
+    const always: MessageColumn[] = ['sessionId', 'sequenceNumber', 'messageId', 'displayIndex'];
     sql = (Object.keys(MESSAGE_COLUMN_SQL) as MessageColumn[])
       .filter((column) => always.includes(column) || columns.has(column))
       .map((column) => MESSAGE_COLUMN_SQL[column])

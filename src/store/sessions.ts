@@ -8,7 +8,7 @@ import { orderContext } from '../domain/context-order.js';
 import type { Database } from '../db/client.js';
 import { isConnectionError } from '../db/faults.js';
 import type { Prisma, Session } from '../generated/prisma/client.js';
-import { type SessionScope, sessionScope, type Viewer } from '../auth/policy.js';
+import { type SessionScope, sessionScope, type Viewer } from '../domain/policy.js';
 import {
   bothTablesSql,
   fromPageRow,
@@ -92,15 +92,27 @@ export class SessionStore {
     return new Set(rows.map((r) => r.id));
   }
 
-  create(input: { profileId: string; userId: string | null; name?: string | null; titleSource?: string }) {
+  create(input: {
+    profileId: string;
+    userId: string | null;
+    name?: string | null;
+    titleSource?: string;
+    externalId?: string | null;
+  }) {
     return this.prisma.session.create({
       data: {
         profileId: input.profileId,
         userId: input.userId,
         name: input.name ?? null,
         titleSource: input.titleSource ?? (input.name ? 'MANUAL' : 'DEFAULT'),
+        externalId: input.externalId ?? null,
       },
     });
+  }
+
+  /** The owner's session with this client-made chat id (POST /api/chat), if any. */
+  byExternalId(userId: string, externalId: string): Promise<SessionRow | null> {
+    return this.prisma.session.findFirst({ where: { userId, externalId } });
   }
 
   get(id: string) {
@@ -486,7 +498,12 @@ export class SessionStore {
    * Appends messages with gapless sequence numbers: the session row is
    * locked by the counter update, so concurrent writers queue up.
    */
-  async append(sessionId: string, messages: NewMessage[], tx?: Tx): Promise<StoredMessage[]> {
+  async append(
+    sessionId: string,
+    messages: NewMessage[],
+    tx?: Tx,
+    options: { turnId?: string } = {},
+  ): Promise<StoredMessage[]> {
     let attempted: StoredMessage[] | null = null;
     const run = async (t: Tx) => {
       const displayAdded = messages.filter((m) => m.isDisplay !== false).length;
@@ -502,8 +519,14 @@ export class SessionStore {
       let sequence = counter.next_sequence - messages.length;
       let displayIndex = counter.display_count - displayAdded;
       const now = new Date();
-      const stored = messages.map((m) => {
-        const message = makeMessage({ ...m, sequenceNumber: sequence++, createdAt: m.createdAt ?? now });
+      const ids = await this.answerIds(t, sessionId, messages, options.turnId);
+      const stored = messages.map((m, i) => {
+        const message = makeMessage({
+          ...m,
+          messageId: m.messageId ?? ids[i],
+          sequenceNumber: sequence++,
+          createdAt: m.createdAt ?? now,
+        });
         const index = message.isDisplay ? displayIndex++ : null;
         return { message, index };
       });
@@ -528,6 +551,28 @@ export class SessionStore {
       if (tried && (await this.committed(sessionId, tried))) return tried;
       return once();
     }
+  }
+
+  /**
+   * The ids a turn's append gives: the first message a turn stores takes the turn's id as its message id (a uuid
+   * too), so the answer's id is known while it streams (the AI SDK's `start` chunk names it) and stays the one
+   * GraphQL answers. Once per turn: a later append of the same turn (the tool loop, a recovery's partial) finds it
+   * taken, in the history or the archive, and its messages get fresh ids. Runs under the session's row lock.
+   */
+  private async answerIds(
+    t: Tx,
+    sessionId: string,
+    messages: NewMessage[],
+    turnId: string | undefined,
+  ): Promise<(string | undefined)[]> {
+    if (!turnId || messages.length === 0 || messages[0]!.messageId) return [];
+    const taken = await t.$queryRawUnsafe<unknown[]>(
+      `SELECT 1 FROM session_messages WHERE session_id = $1::uuid AND message_id = $2::uuid
+       UNION ALL SELECT 1 FROM session_messages_archive WHERE session_id = $1::uuid AND message_id = $2::uuid LIMIT 1`,
+      sessionId,
+      turnId,
+    );
+    return taken.length > 0 ? [] : [turnId];
   }
 
   private async committed(sessionId: string, messages: StoredMessage[]): Promise<boolean> {
@@ -676,11 +721,12 @@ export class SessionStore {
         `WITH moved AS (
            DELETE FROM session_messages WHERE session_id = $1::uuid AND sequence_number < $2 RETURNING *
          )
-         INSERT INTO session_messages_archive (session_id, sequence_number, display_index, role, content, thinking,
-           is_context, is_display, is_plan, is_compression, is_summary, is_compression_critical, is_recall,
+         INSERT INTO session_messages_archive (session_id, sequence_number, message_id, display_index, role, content,
+           thinking, is_context, is_display, is_plan, is_compression, is_summary, is_compression_critical, is_recall,
            is_agent_note, metadata, elapsed_seconds, tool_call_count, token_count, tool_calls, tool_call_id, name,
            files, images, created_at)
-         SELECT session_id, sequence_number, display_index, role, content, thinking, is_context, is_display, is_plan,
+         SELECT session_id, sequence_number, message_id, display_index, role, content, thinking, is_context,
+           is_display, is_plan,
            is_compression, is_summary, is_compression_critical, is_recall, is_agent_note, metadata, elapsed_seconds,
            tool_call_count, token_count, tool_calls, tool_call_id, name, files, images, created_at FROM moved`,
         sessionId,
@@ -755,6 +801,26 @@ export class SessionStore {
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     return this.prisma.$transaction(fn, { timeout: 60_000, maxWait: 30_000 });
   }
+
+  /**
+   * An append that waits up to `lockWaitMs` for the session's row lock instead
+   * of the connection's DATABASE_LOCK_TIMEOUT_MS: the deferred save of an
+   * answer whose final save timed out (src/turns/save-retry.ts).
+   */
+  appendWaitingForLock(
+    sessionId: string,
+    messages: NewMessage[],
+    lockWaitMs: number,
+    options: { turnId?: string } = {},
+  ): Promise<StoredMessage[]> {
+    return this.prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(lockWaitMs))}`);
+        return this.append(sessionId, messages, tx, options);
+      },
+      { timeout: lockWaitMs + 30_000, maxWait: 30_000 },
+    );
+  }
 }
 
 /** The sessions row as Prisma's Session, for the statements that return it from raw SQL. */
@@ -763,7 +829,7 @@ const SESSION_COLUMNS =
   `title_source AS "titleSource", pinned,
   context_token_count AS "contextTokenCount", created_at AS "createdAt", last_active AS "lastActive",
   planning_logs AS "planningLogs", usage, metadata, checkpoint, last_rewind_report AS "lastRewindReport",
-  next_sequence AS "nextSequence", display_count AS "displayCount"`;
+  next_sequence AS "nextSequence", display_count AS "displayCount", external_id AS "externalId"`;
 /** SESSION_COLUMNS qualified by the alias `s`. */
 const SESSION_COLUMNS_OF_S = SESSION_COLUMNS.replace(/(^|,\s*)([a-z_]+)/g, '$1s.$2');
 

@@ -1,6 +1,6 @@
 /**
  * The share store: `session_shares` (the live link of a session, one at most),
- * `session_share_snapshots` (snapshot links, any number) and the
+ * `session_share_snapshots` (snapshot links, at most 100 a session) and the
  * published-file probe over a shared session's messages.
  */
 import type { Database } from '../db/client.js';
@@ -80,11 +80,10 @@ export class ShareStore {
     await this.prisma.sessionShare.deleteMany({ where: { sessionId, token } });
   }
 
-  async snapshotCount(sessionId: string): Promise<number> {
-    return this.prisma.sessionShareSnapshot.count({ where: { sessionId } });
-  }
-
-  /** A snapshot link freezing the session as it is in this statement's view of the row. */
+  /**
+   * A snapshot link freezing the session as it is in this statement's view of the row. The insert is refused
+   * (error naming `session_share_snapshots_cap`) once the session holds MAX_SNAPSHOT_LINKS: a trigger's cap.
+   */
   async createSnapshot(
     session: { id: string; name: string | null; lastActive: Date; displayCount: number; nextSequence: number },
     token: string,

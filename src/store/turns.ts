@@ -1,7 +1,8 @@
 /**
  * The turn store: every statement about the `turns` table. A turn's status
- * moves only through these methods, each guarded by the active statuses, so
- * two processes (or a runner and a cancel) never both end one turn.
+ * moves only through `transition`, guarded by the statuses the lifecycle
+ * (src/domain/turn-lifecycle.ts) allows it to come from, so two processes (or
+ * a runner and a cancel) never both end one turn.
  */
 import type { Database } from '../db/client.js';
 import type { Prisma, Turn } from '../generated/prisma/client.js';
@@ -18,6 +19,9 @@ export function activeTurnSql(alias: string): string {
 }
 
 const ACTIVE = { in: [...ACTIVE_TURN_STATUSES] };
+
+/** The TurnStore methods that write a turn's status: called from src/turns/lifecycle.ts alone (a test checks). */
+export const TURN_STATUS_WRITES = ['insertTurn', 'transition'] as const;
 
 /** A client-side tool call and, once the client answered, its result (kept in turns.pending_tool_calls). */
 export interface StoredToolCall {
@@ -55,7 +59,11 @@ export class TurnStore {
     return this.prisma.turn.count({ where: { sessionId, userSequence: { not: null } } });
   }
 
-  create(
+  /**
+   * Inserts a turn (RUNNING, or QUEUED without its user message). Only the
+   * turn lifecycle (src/turns/lifecycle.ts) calls it: see TURN_STATUS_WRITES.
+   */
+  insertTurn(
     data: {
       id: string;
       sessionId: string;
@@ -63,7 +71,7 @@ export class TurnStore {
       ownerProcess: string | null;
       ownerInstance: string | null;
       idempotencyKey?: string | null;
-      status?: TurnStatus;
+      status: TurnStatus;
     },
     tx?: Tx,
   ): Promise<Turn> {
@@ -71,28 +79,20 @@ export class TurnStore {
   }
 
   /**
-   * Inside the dispatching transaction: a QUEUED turn becomes RUNNING with its
-   * user message, owned by this process (the one-active-turn index refuses it
-   * while another turn runs). Null when it is no longer QUEUED (cancelled).
+   * Moves the turn to `data.status` if it is in one of `from` (the lifecycle's
+   * legal sources for that status), writing `data` with it; null when it is
+   * not (someone else moved it first). The one statement that changes a
+   * stored turn's status; only src/turns/lifecycle.ts calls it.
    */
-  async startQueued(
-    tx: Tx,
+  async transition(
     id: string,
-    data: { userSequence: number; ownerProcess: string; ownerInstance: string | null },
+    from: readonly TurnStatus[],
+    data: Prisma.TurnUpdateManyMutationInput & { status: TurnStatus },
+    tx?: Tx,
   ): Promise<Turn | null> {
-    const now = new Date();
-    const rows = await tx.turn.updateManyAndReturn({
-      where: { id, status: TurnStatus.QUEUED },
-      data: { ...data, status: TurnStatus.RUNNING, startedAt: now, heartbeatAt: now },
-    });
-    return rows[0] ?? null;
-  }
-
-  /** A QUEUED turn whose message was cancelled: CANCELLED. */
-  async cancelQueued(id: string, tx?: Tx): Promise<Turn | null> {
     const rows = await (tx ?? this.prisma).turn.updateManyAndReturn({
-      where: { id, status: TurnStatus.QUEUED },
-      data: { status: TurnStatus.CANCELLED, endedAt: new Date() },
+      where: { id, status: { in: [...from] } },
+      data,
     });
     return rows[0] ?? null;
   }
@@ -103,26 +103,6 @@ export class TurnStore {
 
   async releaseIdempotencyKey(id: string): Promise<void> {
     await this.prisma.turn.update({ where: { id }, data: { idempotencyKey: null } });
-  }
-
-  /** CANCELLED, if still active; the runner that owns it sees it at its next heartbeat. */
-  async cancelIfActive(id: string): Promise<void> {
-    await this.prisma.turn.updateMany({
-      where: { id, status: ACTIVE },
-      data: { status: TurnStatus.CANCELLED, endedAt: new Date() },
-    });
-  }
-
-  /**
-   * Ends the turn with `data` if it is still active, clearing what only a
-   * running turn holds; null when someone else ended it first.
-   */
-  async endIfActive(id: string, data: { status: TurnStatus; error: string | null }): Promise<Turn | null> {
-    const rows = await this.prisma.turn.updateManyAndReturn({
-      where: { id, status: ACTIVE },
-      data: { ...data, endedAt: new Date(), partialText: '', partialThinking: '', pendingToolCalls: [] },
-    });
-    return rows[0] ?? null;
   }
 
   /** Active turns whose owner has not beaten for `staleMs`. */
@@ -186,17 +166,6 @@ export class TurnStore {
 
   async setUsage(id: string, usage: object): Promise<void> {
     await this.prisma.turn.update({ where: { id }, data: { usage: usage as Prisma.InputJsonValue } });
-  }
-
-  async waitForTools(id: string, pending: readonly StoredToolCall[]): Promise<void> {
-    await this.prisma.turn.update({
-      where: { id },
-      data: { status: TurnStatus.WAITING_FOR_TOOL, pendingToolCalls: pending as unknown as Prisma.InputJsonValue },
-    });
-  }
-
-  async resumeAfterTools(id: string): Promise<void> {
-    await this.prisma.turn.update({ where: { id }, data: { status: TurnStatus.RUNNING, pendingToolCalls: [] } });
   }
 
   async heartbeat(id: string): Promise<void> {

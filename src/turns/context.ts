@@ -7,8 +7,6 @@ import { assembleMessages, type PromptImage, type PromptMessage } from '../domai
 import type { ChatMessage } from '../domain/types.js';
 import type { LlmMessage } from '../llm/types.js';
 
-export { LLM_SYSTEM_SOURCES, modelView, reachesModel, withTurnContext } from '../domain/prompt.js';
-
 /** A built prompt on the wire: images as their base64 bytes, empty optional fields left out. */
 export function toWire(messages: readonly PromptMessage[]): LlmMessage[] {
   return messages.map((m) => {

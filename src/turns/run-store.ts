@@ -4,19 +4,23 @@
  * status and usage, and the session's per-call bookkeeping.
  */
 import type { SessionMetadataPatch } from '../domain/session-metadata.js';
-import { type TurnStatus, isActiveTurnStatus } from '../domain/turn-status.js';
+import { isActiveTurnStatus } from '../domain/turn-status.js';
 import type { NewMessage, Usage } from '../domain/types.js';
 import type { ProfileRow } from '../store/profiles.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { SessionRow, SessionStore } from '../store/sessions.js';
 import type { StoredToolCall, TurnRow, TurnStore } from '../store/turns.js';
+import type { TurnLifecycle } from './lifecycle.js';
 
 export class TurnRunStore {
   private contextRead: { sessionId: string; nextSequence: number | null; rows: Promise<StoredMessage[]> } | null = null;
+  /** whether this run has stored a message (the turn's id is then taken) */
+  private appended = false;
 
   constructor(
     private readonly sessions: SessionStore,
     private readonly turns: TurnStore,
+    private readonly lifecycle: TurnLifecycle,
     private readonly profiles: { get(id: string): Promise<ProfileRow | null> },
     private readonly turnId: string,
   ) {}
@@ -72,9 +76,18 @@ export class TurnRunStore {
     await this.sessions.updateMessage(sessionId, sequenceNumber, { metadata });
   }
 
-  append(sessionId: string, messages: NewMessage[]): Promise<StoredMessage[]> {
+  async append(sessionId: string, messages: NewMessage[]): Promise<StoredMessage[]> {
     this.forgetContext();
-    return this.sessions.append(sessionId, messages);
+    // Only this run's first append can give the turn's id to its first message (`SessionStore.append`): later ones
+    // skip the lookup.
+    const saved = await this.sessions.append(
+      sessionId,
+      messages,
+      undefined,
+      this.appended ? {} : { turnId: this.turnId },
+    );
+    if (saved.length > 0) this.appended = true;
+    return saved;
   }
 
   /** Merges a metadata patch into the session; `session` (held by the run) takes the stored result. */
@@ -108,12 +121,13 @@ export class TurnRunStore {
     return this.turns.clearPartial(this.turnId);
   }
 
-  waitForTools(pending: readonly StoredToolCall[]): Promise<void> {
-    return this.turns.waitForTools(this.turnId, pending);
+  /** RUNNING → WAITING_FOR_TOOL; false when the turn is no longer running (cancelled elsewhere). */
+  waitForTools(pending: readonly StoredToolCall[]): Promise<boolean> {
+    return this.lifecycle.waitForTools(this.turnId, pending);
   }
 
-  resumeAfterTools(): Promise<void> {
-    return this.turns.resumeAfterTools(this.turnId);
+  resumeAfterTools(): Promise<boolean> {
+    return this.lifecycle.resumeAfterTools(this.turnId);
   }
 
   heartbeat(): Promise<void> {
@@ -132,11 +146,11 @@ export class TurnRunStore {
    * Ends the turn only if it is still active: a turn another process already
    * interrupted or cancelled, or whose session was deleted, is left as it is.
    */
-  async end(data: { status: TurnStatus; error: string | null }): Promise<TurnRow | null> {
-    const ended = await this.turns.endIfActive(this.turnId, data).catch(() => null);
-    if (ended) return ended;
+  end(
+    data: { status: Parameters<TurnLifecycle['end']>[1]; error: string | null },
+    keepPartial = false,
+  ): Promise<TurnRow | null> {
     // Cancelled from another process: the row already holds the same ending, still announce it.
-    const row = await this.turns.get(this.turnId);
-    return row?.status === data.status ? row : null;
+    return this.lifecycle.endOwn(this.turnId, data.status, data.error, keepPartial);
   }
 }

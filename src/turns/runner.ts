@@ -1,28 +1,11 @@
-/**
- * The turn loop's policy: build the context fresh, guard its size, stream
- * the provider's answer (stream.ts), run tools, save every message as it
- * completes, and end with TurnEnded / TurnFailed. Its store calls are in
- * run-store.ts.
- */
-import type { Logger } from 'pino';
-import type { Config } from '../config.js';
-import { imageTokensFromBytes } from '../domain/image-tokens.js';
-import type { SessionMetadataPatch } from '../domain/session-metadata.js';
-import type { CalibrationRegistry, RealBaseline } from '../domain/tokens.js';
 import { TurnStatus } from '../domain/turn-status.js';
-import type { ToolCall, Usage } from '../domain/types.js';
-import { ZERO_USAGE } from '../domain/types.js';
+import type { ToolCall } from '../domain/types.js';
 import { promptCacheKey } from '../domain/prompt-cache.js';
-import { contextLimit, evaluateContextSize } from '../domain/view.js';
-import type { EventBus } from '../events/bus.js';
+import { evaluateContextSize } from '../domain/view.js';
 import type { SessionEventBody } from '../events/types.js';
-import { readSessionFile } from '../files/images.js';
-import { admitImages, imageNotice } from '../files/notices.js';
-import type { SessionFiles } from '../files/store.js';
 import type { ProfileRow as Profile } from '../store/profiles.js';
-import type { SessionRow as Session, SessionStore } from '../store/sessions.js';
-import type { TurnRow as Turn, TurnStore } from '../store/turns.js';
-import type { QueuedStore } from '../store/queued.js';
+import type { SessionStore } from '../store/sessions.js';
+import type { TurnRow as Turn } from '../store/turns.js';
 import type { NewMessage } from '../domain/types.js';
 import type { LlmProvider, LlmToolDefinition } from '../llm/types.js';
 import { ProviderUnavailableError } from '../llm/types.js';
@@ -30,6 +13,7 @@ import { classifyProviderError, providerEndpoint } from '../llm/errors.js';
 import { messageJson } from '../sessions/service.js';
 import type { StoredMessage } from '../store/rows.js';
 import { toWire } from './context.js';
+import { admitPastedImages } from '../sessions/intake.js';
 import { nextPrompt } from './prompt.js';
 import {
   CancelledError,
@@ -38,66 +22,25 @@ import {
   type RunningTurn,
   ShutdownError,
   type StartRunner,
-  turnJson,
-} from './service.js';
+} from './types.js';
 import {
   closingToolResults,
   TOOL_RESULT_CANCELLED,
   TOOL_RESULT_FAILED,
   TOOL_RESULT_SERVER_STOPPED,
 } from './tool-pairing.js';
-import type { ToolOutcome, ToolRegistry } from './tools.js';
+import type { ToolOutcome } from './tools.js';
 import { TurnRunStore } from './run-store.js';
 import { StreamConsumer } from './stream.js';
+import { TurnUsage } from './usage.js';
+import { waitForClientResult } from './client-wait.js';
 import { ErrorCode } from '../domain/error-codes.js';
+import { isLockTimeout } from '../db/faults.js';
+import { DEFERRED_LOCK_WAIT_MS, LOCK_TIMEOUT_MESSAGE, retryOnLockTimeout, saveWhenUnlocked } from './save-retry.js';
 
-export interface RunContext {
-  session: Session;
-  profile: Profile;
-  window: number;
-  turnId: string;
-  signal: AbortSignal;
-  publish(body: SessionEventBody): Promise<void>;
-  /** estimate of the next prompt in real tokens (baseline + calibrated delta of the view) */
-  estimate(): Promise<number>;
-  /**
-   * The session's context rows, read once per model call: the pre-call check,
-   * the memory recall and the call itself share one read. A hook that
-   * rewrites messages (a compression) calls `contextChanged()`.
-   */
-  context?(): Promise<StoredMessage[]>;
-  contextChanged?(): void;
-}
+import { CONTEXT_TOO_LARGE_REPLY, type RunContext, type RunnerDeps } from './run-types.js';
 
-/** Compression and memory plug into the loop here (see src/compression). */
-export interface TurnHooks {
-  beforeFirstCall?(ctx: RunContext): Promise<void>;
-  beforeNextCall?(ctx: RunContext): Promise<void>;
-  turnContext?(ctx: RunContext): Promise<string | null>;
-  afterTurn?(ctx: Omit<RunContext, 'signal'>): Promise<void>;
-}
-
-export interface RunnerDeps {
-  store: SessionStore;
-  turns: TurnStore;
-  /** double-texting: STEER messages the running turn takes before its next model call */
-  queued: QueuedStore;
-  profiles: { get(id: string): Promise<Profile | null> };
-  bus: EventBus;
-  config: Config;
-  files: SessionFiles;
-  tools: ToolRegistry;
-  log: Logger;
-  provider(profile: Profile): LlmProvider;
-  /** the process's per-model token calibration: every real prompt count is recorded here */
-  calibration: CalibrationRegistry;
-  hooks: TurnHooks;
-  afterTurn?(session: Session, profile: Profile, turnId: string): Promise<void>;
-}
-
-export const CONTEXT_TOO_LARGE_REPLY = (estimate: number, limit: number) =>
-  `The conversation is too large for this model's context window (~${estimate} tokens, limit ${limit}). ` +
-  'Compress the session (compactSession) or start a new one, then ask again.';
+export { CONTEXT_TOO_LARGE_REPLY, type RunContext, type RunnerDeps, type TurnHooks } from './run-types.js';
 
 /** The factory TurnService starts every turn with: the runner's dependencies bound once. */
 export function turnRunnerFactory(deps: RunnerDeps): StartRunner {
@@ -117,10 +60,10 @@ export function startTurnRunner(deps: RunnerDeps, turn: Turn, clientTools: Clien
 }
 
 class TurnRun {
-  private usage: Usage = { ...ZERO_USAGE };
   private lastAssistant: StoredMessage | null = null;
   private readonly store: TurnRunStore;
   private readonly stream: StreamConsumer;
+  private readonly usage: TurnUsage;
 
   constructor(
     private readonly deps: RunnerDeps,
@@ -129,7 +72,8 @@ class TurnRun {
     private readonly controller: AbortController,
     private readonly onWake: (fn: () => void) => void,
   ) {
-    this.store = new TurnRunStore(deps.store, deps.turns, deps.profiles, turn.id);
+    this.store = new TurnRunStore(deps.store, deps.turns, deps.lifecycle, deps.profiles, turn.id);
+    this.usage = new TurnUsage(deps, this.store, turn.id);
     this.stream = new StreamConsumer({
       config: deps.config,
       log: deps.log,
@@ -168,7 +112,7 @@ class TurnRun {
     let toolCallCount = 0;
     // The heartbeat beats for the whole run, not only while chunks arrive: a slow
     // first token, a planning or summary call or a long tool must not look dead.
-    const heartbeat = setInterval(() => this.stream.maybeFlush(), this.deps.config.partialFlushMs);
+    const heartbeat = setInterval(() => this.stream.maybeFlush(true), this.deps.config.partialFlushMs);
     try {
       await this.decideImages(ctx);
       if (profile.planning) await this.planningPhase(ctx, provider);
@@ -184,7 +128,7 @@ class TurnRun {
           break;
         }
         // Messages steered into this turn join it after the tool results, before the next call.
-        if (iteration > 0) await this.takeSteers();
+        if (iteration > 0) await this.takeSteers(ctx);
         // A fresh read for each call: the hook below first waits for any compression still running.
         store.forgetContext();
         await (iteration === 0 ? this.deps.hooks.beforeFirstCall : this.deps.hooks.beforeNextCall)?.(ctx);
@@ -227,7 +171,7 @@ class TurnRun {
           },
           ctx,
         );
-        await this.recordUsage(ctx, usage, call);
+        await this.usage.record(ctx, usage, call);
         toolCallCount += calls.length;
         await this.saveMessages([
           {
@@ -285,49 +229,25 @@ class TurnRun {
   }
 
   /**
-   * Pasted images past the budget are not sent; the notice names them for image_view.
-   * The budget is the lower of 0.8 × window and the size guard's limit, less the
-   * prompt without these images but with the notice: an admitted image never makes
-   * the guard refuse the turn.
+   * The image budget of the user message at `sequence` (the turn's own, or one
+   * steered into it): the one rule of src/sessions/intake.ts, whichever door the
+   * message came by.
    */
-  private async decideImages(ctx: RunContext) {
-    if (this.turn.userSequence === null) return;
+  private async decideImages(ctx: RunContext, sequence: number | null = this.turn.userSequence) {
+    if (sequence === null) return;
     // Most messages carry no image: one row says so, without loading the whole context.
-    const message = await this.store.contextMessage(ctx.session.id, this.turn.userSequence);
+    const message = await this.store.contextMessage(ctx.session.id, sequence);
     if (!message || message.images.length === 0) return;
-    const { config } = this.deps;
-    const priced = [];
-    for (const rel of message.images) {
-      const bytes = await readSessionFile(this.deps.files.root, this.turn.sessionId, rel);
-      priced.push({
-        relPath: rel,
-        tokens: bytes ? imageTokensFromBytes(bytes, config.contextImageTokens) : config.contextImageTokens,
-      });
-    }
-    const previous = typeof message.metadata.contextNotice === 'string' ? `${message.metadata.contextNotice}\n` : '';
-    // The prompt without this message's own images: they are what the budget is for.
-    const base = await this.buildCall(ctx, null, message.sequenceNumber);
-    const calibration = this.deps.calibration.calibrationFor(ctx.profile.model);
-    const allowed = ctx.profile.vision
-      ? admitImages(priced, {
-          window: ctx.window,
-          limit: contextLimit(ctx.window, config.outputReserveTokens),
-          baseTokens: base.estimate,
-          // the notice lengthens this message (joined to it by a blank line): its text is charged too
-          noticeTokens: (inContext, notLoaded) =>
-            calibration.estimateDelta(imageNotice(inContext, notLoaded).length + 2),
-        })
-      : { inContext: [], notLoaded: priced };
-    const notice = `${previous}${imageNotice(
-      allowed.inContext.map((i) => i.relPath),
-      allowed.notLoaded.map((i) => i.relPath),
-    )}`;
-    const { imageNotice: _drop, ...rest } = message.metadata;
-    await this.store.updateMessageMetadata(ctx.session.id, message.sequenceNumber, {
-      ...rest,
-      contextNotice: notice,
-      imagesInContext: allowed.inContext.map((i) => i.relPath),
-    });
+    await admitPastedImages(
+      { ...this.deps, store: this.store },
+      {
+        sessionId: ctx.session.id,
+        window: ctx.window,
+        profile: ctx.profile,
+        baseEstimate: async (skip) => (await this.buildCall(ctx, null, skip)).estimate,
+      },
+      message,
+    );
   }
 
   private async planningPhase(ctx: RunContext, provider: LlmProvider) {
@@ -354,46 +274,6 @@ class TurnRun {
     });
   }
 
-  private async recordUsage(
-    ctx: RunContext,
-    usage: Usage | null,
-    call: { estimate: number; chars: number; hadImages: boolean; lastSequence: number },
-  ) {
-    if (!usage) return;
-    this.usage = {
-      promptTokens: this.usage.promptTokens + usage.promptTokens,
-      completionTokens: this.usage.completionTokens + usage.completionTokens,
-      cachedPromptTokens: this.usage.cachedPromptTokens + usage.cachedPromptTokens,
-      cacheWriteTokens: this.usage.cacheWriteTokens + usage.cacheWriteTokens,
-    };
-    const outcome = this.deps.calibration.recordObservation(ctx.profile.model, call.chars, usage.promptTokens, {
-      hadImages: call.hadImages,
-      // Ollama cuts an oversized prompt to about half the window: a prompt we put below half
-      // the window cannot have been cut, and an uncalibrated estimate must not block the fit.
-      sentEstimate: call.estimate >= ctx.window / 2 ? call.estimate : undefined,
-    });
-    const truncated = outcome === 'truncated';
-    let metadata: SessionMetadataPatch;
-    if (truncated) {
-      // A truncated report is not a baseline: keep the previous one, raise the flag, keep the honest meter.
-      metadata = { set: { contextTruncated: true } };
-      this.deps.log.warn(
-        { sessionId: ctx.session.id, reported: usage.promptTokens, estimate: call.estimate },
-        'context.truncated_prompt',
-      );
-    } else {
-      metadata = {
-        set: { baseline: { promptTokens: usage.promptTokens, lastSequence: call.lastSequence } satisfies RealBaseline },
-      };
-    }
-    ctx.session = await this.store.recordCall(ctx.session.id, {
-      metadata,
-      usage,
-      contextTokenCount: truncated ? call.estimate : usage.promptTokens,
-      turnUsage: this.usage,
-    });
-  }
-
   private async runTools(ctx: RunContext, calls: ToolCall[]) {
     const clientNames = new Set(this.clientTools.map((t) => t.name));
     const pending: PendingToolCall[] = calls.map((c) => ({ ...c, clientSide: clientNames.has(c.name) }));
@@ -410,7 +290,7 @@ class TurnRun {
     }
     for (const call of pending) {
       const outcome = call.clientSide
-        ? await this.waitForClient(ctx, call.id)
+        ? await waitForClientResult(this.store, this.deps.config.toolResultTimeoutMs, ctx.signal, this.onWake, call.id)
         : await this.deps.tools.run(call.name, call.arguments, {
             sessionId: ctx.session.id,
             turnId: this.turn.id,
@@ -433,34 +313,6 @@ class TurnRun {
     }
   }
 
-  private async waitForClient(ctx: RunContext, toolCallId: string) {
-    const deadline = Date.now() + this.deps.config.toolResultTimeoutMs;
-    for (;;) {
-      if (ctx.signal.aborted) throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new CancelledError();
-      const result = await this.store.toolResult(toolCallId);
-      if (result === 'ended') throw new CancelledError();
-      if (result) return result;
-      if (Date.now() > deadline) {
-        return {
-          content: `Error: the client did not answer tool call ${toolCallId} in time`,
-          isError: true,
-          critical: false,
-        };
-      }
-      await this.store.heartbeat();
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          ctx.signal.removeEventListener('abort', done);
-          resolve();
-        };
-        const timer = setTimeout(done, 250);
-        this.onWake(done);
-        ctx.signal.addEventListener('abort', done, { once: true });
-      });
-    }
-  }
-
   /**
    * whileRunning STEER: the session's waiting steer messages are appended
    * (oldest first) and marked DISPATCHED into this turn in one transaction, so
@@ -468,7 +320,7 @@ class TurnRun {
    * model call) stays PENDING and is dispatched as a queued message once the
    * turn has ended.
    */
-  private async takeSteers() {
+  private async takeSteers(ctx: RunContext) {
     const { store, queued } = this.deps;
     const sessionId = this.turn.sessionId;
     const taken = await store.transaction(async (tx) => {
@@ -483,6 +335,8 @@ class TurnRun {
         await queued.markDispatched(tx, row.id, this.turn.id, saved[i]!.sequenceNumber);
       return rows.map((row, i) => ({ row, message: saved[i]! }));
     });
+    // A steered image is budgeted exactly as a sent one, in the order the messages joined.
+    for (const { message } of taken) await this.decideImages(ctx, message.sequenceNumber);
     for (const { row, message } of taken) {
       await this.publish({ type: 'MessageSaved', turnId: this.turn.id, message: messageJson(message) });
       await this.publish({
@@ -496,8 +350,15 @@ class TurnRun {
   }
 
   private async saveMessages(messages: Parameters<SessionStore['append']>[1]) {
-    const all = [...messages, ...this.stream.pendingNotes.splice(0)];
-    const saved = await this.store.append(this.turn.sessionId, all);
+    const notes = this.stream.pendingNotes.splice(0);
+    const all = [...messages, ...notes];
+    // A row lock held past DATABASE_LOCK_TIMEOUT_MS: tried again with backoff (then lockTimedOut keeps the answer).
+    const saved = await retryOnLockTimeout(() => this.store.append(this.turn.sessionId, all), this.deps.log, {
+      turnId: this.turn.id,
+    }).catch((error: unknown) => {
+      this.stream.pendingNotes.unshift(...notes);
+      throw error;
+    });
     const assistant = saved.filter((m) => m.role === 'assistant').at(-1);
     if (assistant) this.lastAssistant = assistant;
     for (const message of saved) {
@@ -516,12 +377,59 @@ class TurnRun {
     const turn = await this.store.end({ status, error });
     if (!turn) return;
     this.endedStatus = status;
-    await this.publish({
-      type: 'TurnEnded',
-      turn: turnJson(turn),
-      assistantMessage: this.lastAssistant ? messageJson(this.lastAssistant) : null,
-      usage: this.usage,
-    });
+    await this.deps.lifecycle.ended(turn, this.lastAssistant, this.usage.total);
+  }
+
+  /**
+   * A save that could not take its row lock in time, even after the backoff:
+   * the streamed answer is checkpointed into the turn's partial, the turn ends
+   * INTERRUPTED (TurnFailed LOCK_TIMEOUT) keeping it, and the answer (with
+   * results for calls left open) is stored as soon as the lock frees; then
+   * the partial is cleared. The runner's `done` waits for that, so the queue
+   * behind the turn moves on after the answer is in the history.
+   */
+  private async lockTimedOut() {
+    const { log } = this.deps;
+    const context = { turnId: this.turn.id, sessionId: this.turn.sessionId };
+    const text = this.stream.text;
+    const thinking = this.stream.thinking;
+    log.warn(context, 'turn.lock_timeout');
+    if (text || thinking) await this.store.checkpoint(text, thinking);
+    const turn = await this.store.end({ status: TurnStatus.INTERRUPTED, error: LOCK_TIMEOUT_MESSAGE }, true);
+    if (!turn) return;
+    this.endedStatus = TurnStatus.INTERRUPTED;
+    await this.deps.lifecycle.failed(turn, ErrorCode.LOCK_TIMEOUT, LOCK_TIMEOUT_MESSAGE);
+    const messages: NewMessage[] = [
+      ...closingToolResults(this.openCalls, TOOL_RESULT_FAILED, 'failed'),
+      ...(text || thinking
+        ? [
+            {
+              role: 'assistant' as const,
+              content: text,
+              thinking: thinking || null,
+              metadata: { interrupted: true, lockTimeout: true },
+            },
+          ]
+        : []),
+      ...this.stream.pendingNotes.splice(0),
+    ];
+    this.openCalls = [];
+    this.stream.text = '';
+    this.stream.thinking = '';
+    if (messages.length === 0) return;
+    const saved = await saveWhenUnlocked(
+      () =>
+        this.deps.store.appendWaitingForLock(this.turn.sessionId, messages, DEFERRED_LOCK_WAIT_MS, {
+          turnId: this.turn.id,
+        }),
+      log,
+      context,
+    );
+    if (!saved) return;
+    await this.store.clearPartial().catch((err: unknown) => log.warn({ ...context, err }, 'turn.clear_partial_failed'));
+    for (const message of saved)
+      await this.publish({ type: 'MessageSaved', turnId: this.turn.id, message: messageJson(message) });
+    log.info(context, 'turn.deferred_answer_saved');
   }
 
   /** Stores a result for every open call: a session must never keep an unanswered tool call. */
@@ -537,6 +445,10 @@ class TurnRun {
     if (this.controller.signal.reason instanceof ShutdownError) {
       // Graceful shutdown: the service ends the turn (INTERRUPTED, SHUTDOWN) from this checkpoint.
       await this.store.checkpoint(this.stream.text, this.stream.thinking);
+      return;
+    }
+    if (isLockTimeout(error) && !this.controller.signal.aborted) {
+      await this.lockTimedOut();
       return;
     }
     const cancelled = error instanceof CancelledError || this.controller.signal.aborted;
@@ -582,6 +494,6 @@ class TurnRun {
     const turn = await this.store.end({ status: TurnStatus.FAILED, error: message });
     if (!turn) return;
     this.endedStatus = TurnStatus.FAILED;
-    await this.publish({ type: 'TurnFailed', turn: turnJson(turn), code, message });
+    await this.deps.lifecycle.failed(turn, code, message);
   }
 }

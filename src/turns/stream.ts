@@ -52,6 +52,9 @@ export class StreamConsumer {
       { maxLineRepeats: this.deps.config.repeatLineLimit, maxParagraphRepeats: this.deps.config.repeatParagraphLimit },
       ledger,
     );
+    // A turn cancelled before its call (while its context was built) never calls: an abort
+    // listener added now would never fire, and the call would run to its end.
+    if (ctx.signal.aborted) throw ctx.signal.reason instanceof Error ? ctx.signal.reason : new CancelledError();
     const local = new AbortController();
     const onAbort = () => local.abort(ctx.signal.reason);
     ctx.signal.addEventListener('abort', onAbort);
@@ -110,9 +113,12 @@ export class StreamConsumer {
    * heartbeat and the cross-process cancel check. Never awaited by the
    * stream loop, so a slow write does not delay the deltas.
    */
-  maybeFlush(): void {
+  maybeFlush(heartbeat = false): void {
     const now = Date.now();
-    if (this.flushing || now - this.lastFlush < this.deps.config.partialFlushMs) return;
+    // The heartbeat's timer fires every partialFlushMs: a beat that finds the last flush a little younger than
+    // that (timer jitter, a chunk's flush just before) still writes, so beats are never 2 × partialFlushMs apart.
+    const due = heartbeat ? this.deps.config.partialFlushMs / 2 : this.deps.config.partialFlushMs;
+    if (this.flushing || now - this.lastFlush < due) return;
     this.lastFlush = now;
     const { controller, log, turnId } = this.deps;
     this.flushing = this.deps.store

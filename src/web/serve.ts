@@ -68,7 +68,7 @@ const CONTENT_TYPES: Record<string, string> = {
 const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.map', '.svg', '.txt', '.webmanifest']);
 
 /** Paths the API server owns: never answered here, whatever dist holds. */
-const NOT_OURS = /^\/(graphql|healthz|sessions|shared)(\/|$)/;
+const NOT_OURS = /^\/(graphql|healthz|readyz|sessions|shared)(\/|$)/;
 /**
  * Vite's `[name]-[hash].ext` under assets/ (`.+-[A-Za-z0-9_-]{8,}\.[a-z0-9]+`),
  * checked by hand: as a regex the request path's `-` runs make it quadratic.

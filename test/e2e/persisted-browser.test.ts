@@ -50,16 +50,31 @@ describe.skipIf(skipBrowser())('web client with PERSISTED_OPERATIONS=only', () =
 
     server.fake.enqueue({ text: ['Persisted ', 'answer'] });
     await page.goto(`${server.url}/`);
+    const gid = Buffer.from(`Session:${seeded.id}`).toString('base64');
     await page.getByRole('button', { name: '+ New conversation' }).click();
+    // The new conversation is open (its id in the address, the composer focused) before typing: a message typed
+    // while it is still being created would go to the conversation open before it.
+    await expect
+      .poll(
+        () =>
+          page.evaluate(
+            (seededId) =>
+              location.hash.startsWith('#session=') &&
+              !location.hash.includes(encodeURIComponent(seededId)) &&
+              document.activeElement?.tagName === 'TEXTAREA',
+            gid,
+          ),
+        POLL,
+      )
+      .toBe(true);
     await page.locator('textarea').fill('Hello there');
-    await page.keyboard.press('Enter');
+    await page.locator('textarea').press('Enter');
     await page.locator('.msg-user', { hasText: 'Hello there' }).waitFor();
     await expect
       .poll(async () => (await page.locator('.msg-assistant .md').last().textContent())?.trim(), POLL)
       .toBe('Persisted answer');
     expect(await page.locator('.alert').isHidden()).toBe(true);
 
-    const gid = Buffer.from(`Session:${seeded.id}`).toString('base64');
     await page.goto(`${server.url}/#session=${encodeURIComponent(gid)}`);
     await page.reload();
     await page.locator('.msg-assistant', { hasText: 'Seeded answer' }).waitFor();

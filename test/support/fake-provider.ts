@@ -168,6 +168,12 @@ export interface FakeProvider {
   responder?: (call: FakeCall) => FakeScript;
   /** prompt-size estimate used for default prompt counts and Ollama truncation */
   tokensPerChar: number;
+  /**
+   * A strict OpenAI-compatible server: 'core' refuses (400, OpenAI's error body) every top-level field of a chat
+   * completion request outside the core set, as strict implementations do; 'no-stream-options' refuses
+   * `stream_options` too. Default 'off'. Refusals are kept in `rejections`.
+   */
+  strictOpenAI: 'off' | 'core' | 'no-stream-options';
   /** refuse unpaired tool calls/results as OpenAI and Anthropic do (default true) */
   enforceToolPairing: boolean;
   /** the requests refused for unpaired tool calls, with the API's error message */
@@ -227,6 +233,27 @@ interface Piece {
   kind: 'frame' | 'content' | 'final';
 }
 
+/** The core chat-completions request fields (what a strict OpenAI-compatible server accepts). */
+const OPENAI_CORE_FIELDS = [
+  'model',
+  'messages',
+  'stream',
+  'stream_options',
+  'tools',
+  'tool_choice',
+  'temperature',
+  'top_p',
+  'n',
+  'stop',
+  'max_tokens',
+  'presence_penalty',
+  'frequency_penalty',
+  'logit_bias',
+  'user',
+  'seed',
+  'response_format',
+];
+
 export async function startFakeProvider(): Promise<FakeProvider> {
   const queue: FakeScript[] = [];
   const arrivals = new Set<() => void>();
@@ -236,6 +263,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     calls: [],
     tokensPerChar: 0.25,
     enforceToolPairing: true,
+    strictOpenAI: 'off',
     enforceCompaction: true,
     rejections: [],
     models: ['fake:latest'],
@@ -317,6 +345,23 @@ export async function startFakeProvider(): Promise<FakeProvider> {
     }
     if (api === 'other') return json(res, 404, { error: `no route ${path}` });
 
+    if (fake.strictOpenAI !== 'off' && req.method === 'POST' && api === 'openai' && body && typeof body === 'object') {
+      const allowed =
+        fake.strictOpenAI === 'core' ? OPENAI_CORE_FIELDS : OPENAI_CORE_FIELDS.filter((f) => f !== 'stream_options');
+      const unknown = Object.keys(body).find((key) => !allowed.includes(key));
+      if (unknown) {
+        const problem = {
+          error: {
+            message: `Unrecognized request argument supplied: ${unknown}`,
+            type: 'invalid_request_error',
+            param: null,
+            code: null,
+          },
+        };
+        fake.rejections.push({ api, message: problem.error.message, body });
+        return json(res, 400, problem);
+      }
+    }
     if (fake.enforceToolPairing && req.method === 'POST' && (api === 'openai' || api === 'anthropic')) {
       const problem = api === 'openai' ? openaiPairingError(body) : anthropicPairingError(body);
       if (problem) {

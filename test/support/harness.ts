@@ -18,7 +18,13 @@ export { createTestDatabase, type TestDatabase, type TestDatabaseOptions };
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return loadConfig(
     {},
-    { logLevel: 'silent', port: 0, sessionFilesDir: `/tmp/chat-test-files-${process.pid}`, ...overrides },
+    {
+      // TEST_LOG_LEVEL=error shows the server's logs of a failing test (docs/testing.md).
+      logLevel: (process.env.TEST_LOG_LEVEL as Config['logLevel'] | undefined) ?? 'silent',
+      port: 0,
+      sessionFilesDir: `/tmp/chat-test-files-${process.pid}`,
+      ...overrides,
+    },
   );
 }
 
@@ -165,6 +171,9 @@ export async function createTestServer(
       anthropicBaseUrl: fake.url,
       providerTimeoutMs: 60_000,
       partialFlushMs: 100,
+      // Two in-process servers share one event loop on a loaded machine: neither takes the other's live turn for a
+      // dead one. The default clock is proven across real processes (test/slow/turn-recovery.test.ts).
+      turnStaleMs: 10_000,
       ...overrides,
     },
     options,
@@ -385,6 +394,9 @@ export const EVENTS_SUBSCRIPTION = `subscription($sessionId: ID!, $after: String
     ... on TurnFailed { turn { id status } code errorMessage: message }
     ... on SessionRenamed { name titleSource }
     ... on CompressionStarted { contextTokens maxContextTokens }
-    ... on ContextCompressed { reason strategy summary messagesBefore messagesAfter contextTokens maxContextTokens }
+    ... on ContextCompressed {
+      reason strategy summary messagesBefore messagesAfter contextTokens maxContextTokens
+      receipt { found reAppended dropped }
+    }
   }
 }`;

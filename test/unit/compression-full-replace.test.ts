@@ -23,6 +23,11 @@ describe('fullReplacePrefix', () => {
     expect(fullReplacePrefix([note('n'), assistant('a')])).toBeNull();
     expect(fullReplacePrefix([user('only'), assistant('a')])).toBeNull();
   });
+
+  it('is null when all that precedes the last user turn is a lone summary', () => {
+    expect(fullReplacePrefix([summary('s'), user('c'), assistant('d')])).toBeNull();
+    expect(fullReplacePrefix([summary('s'), assistant('b'), user('c')])).not.toBeNull();
+  });
 });
 
 /**
@@ -114,6 +119,11 @@ describe('native compaction', () => {
   it('refuses when nothing precedes the last user turn', () => {
     expect(nativeCompactionPrefix([user('a'), assistant('b')])).toBeNull();
     expect(nativeCompactionPrefix([assistant('b')])).toBeNull();
+  });
+
+  it('refuses to compact a lone native compaction block again', () => {
+    const block = assistant('opaque', { metadata: { nativeCompaction: true } });
+    expect(nativeCompactionPrefix([block, user('c'), assistant('d')])).toBeNull();
   });
 
   it('replaces the prefix with one assistant message holding the block; kept turns unchanged', () => {

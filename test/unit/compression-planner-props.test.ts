@@ -136,7 +136,9 @@ describe('planner properties', () => {
         const rest = ctx.filter((m) => !isSystemMessage(m));
         const budget = o.window * 0.65;
         const achievable = charTokens(minimalKept(rest, o.keepRecentMessages !== undefined)) <= budget;
-        if (achievable) expect(p.keptTokens).toBeLessThanOrEqual(budget);
+        // By design a lone summary is not re-summarised (issue 33 item 3): the plan keeps it, fitting or not.
+        const loneSummary = !p.wouldCompress && rest.some((m) => m.isSummary);
+        if (achievable && !loneSummary) expect(p.keptTokens).toBeLessThanOrEqual(budget);
       }),
       { numRuns: 600 },
     );

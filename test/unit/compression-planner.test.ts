@@ -57,6 +57,21 @@ describe('planCompression — turns', () => {
     expect(wouldCompress(t.flat(), { keepRecent: 4, window: BIG, estimate: charTokens })).toBe(false);
   });
 
+  it('a lone summary before the kept turns is not something to compact (automatic or forced)', () => {
+    const t = turns(2, 1000);
+    const ctx = [summary(`[Summary] ${x(2000)}`), ...t.flat()];
+    // Over the window, so an automatic trigger would fire: still nothing to summarise but the summary.
+    const p = plan(ctx, { keepRecent: 2, window: 7000 });
+    expect(charTokens(ctx)).toBeGreaterThan(0.75 * 7000);
+    expect(p.wouldCompress).toBe(false);
+    expect(p.toSummarize).toEqual([]);
+    expect(p.toKeep).toEqual(ctx);
+    expect(p.mode).toBe('none');
+    // Two summaries can be merged, and a summary with a real turn can shrink: those still compress.
+    expect(plan([summary('s1'), summary('s2'), ...t.flat()], { keepRecent: 2 }).wouldCompress).toBe(true);
+    expect(plan([summary('s1'), ...turns(3).flat()], { keepRecent: 2 }).toSummarize).toHaveLength(3);
+  });
+
   it('separates system messages; they are never summarized', () => {
     const s = system('policy');
     const t = turns(6);
@@ -82,9 +97,9 @@ describe('planCompression — turns', () => {
 
   it('existing summaries are summarizable and do not count as turns', () => {
     const s = summary('old summary');
-    const t = turns(2);
+    const t = turns(3);
     const p = plan([s, ...t.flat()], { keepRecent: 2 });
-    expect(p.toSummarize).toEqual([s]);
+    expect(p.toSummarize).toEqual([s, ...t[0]]);
     expect(p.wouldCompress).toBe(true);
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeMessage } from '../../src/domain/types.js';
-import { modelView, toLlmMessages, withTurnContext } from '../../src/turns/context.js';
+import { modelView, withTurnContext } from '../../src/domain/prompt.js';
+import { toLlmMessages } from '../../src/turns/context.js';
 
 describe('context builder', () => {
   const call = makeMessage({

@@ -89,8 +89,16 @@ describe('exportJson / parseExport', () => {
     expect(parsed.format).toBe('chat-session-export');
     expect(parsed.version).toBe(1);
     const decoded = decodeExport(parsed);
-    expect(decoded.messages).toEqual(input.messages);
-    expect(decoded.branches).toEqual(input.branches);
+    // Every imported message version gets an id of its own (docs/api.md: import gives new message ids).
+    const withoutId = <T extends { messageId?: string }>(rows: readonly T[]) =>
+      rows.map(({ messageId: _id, ...rest }) => rest);
+    expect(withoutId(decoded.messages)).toEqual(withoutId(input.messages));
+    const ids = decoded.messages.map((m) => m.messageId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const m of input.messages) expect(ids).not.toContain(m.messageId);
+    const branchesWithoutIds = (bs: Readonly<typeof decoded.branches>) =>
+      bs.map((b) => ({ ...b, suffix: b.suffix.map(({ messageId: _id, ...rest }) => rest) }));
+    expect(branchesWithoutIds(decoded.branches)).toEqual(branchesWithoutIds(input.branches));
     expect(decoded.session).toEqual(input.session);
     expect(decoded.memoryChunks).toEqual([]);
   });

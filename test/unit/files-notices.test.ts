@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { exportMarkdown } from '../../src/domain/export.js';
+import { makeMessage } from '../../src/domain/types.js';
+import { publicUploadNotices } from '../../src/domain/upload-notices.js';
 import { imageBudget, imageNotice, selectImagesWithinBudget, uploadNotice } from '../../src/files/notices.js';
 
 const id = 'sess-1';
@@ -84,5 +87,28 @@ describe('image budget', () => {
     const imgs = [{ relPath: 'a', tokens: 10 }];
     expect(selectImagesWithinBudget(imgs, 10).inContext).toHaveLength(1);
     expect(selectImagesWithinBudget(imgs, 0).notLoaded).toHaveLength(1);
+  });
+});
+
+describe('publicUploadNotices (shares, Markdown exports)', () => {
+  it('keeps file names only, every notice, the rest of the text untouched', () => {
+    const text =
+      'read these\n\n' +
+      uploadNotice(['session_files/abc/spec.pdf', 'session_files/abc/data v2.csv']) +
+      ' then [not a notice]\n' +
+      uploadNotice(['session_files/abc/b.txt']);
+    expect(publicUploadNotices(text)).toBe(
+      'read these\n\n[Uploaded files:\n- spec.pdf\n- data v2.csv] then [not a notice]\n[Uploaded files:\n- b.txt]',
+    );
+    expect(publicUploadNotices('no notice here')).toBe('no notice here');
+    expect(publicUploadNotices('[Uploaded files on disk:\n- open')).toBe('[Uploaded files on disk:\n- open');
+  });
+
+  it('the Markdown export shows names only', () => {
+    const md = exportMarkdown({ name: 'x', createdAt: new Date(0), lastActive: new Date(0) } as never, [
+      makeMessage({ role: 'user', content: `hi\n\n${uploadNotice(['session_files/abc/spec.pdf'])}` }),
+    ]);
+    expect(md).toContain('[Uploaded files:\n- spec.pdf]');
+    expect(md).not.toContain('session_files/abc/spec.pdf]');
   });
 });

@@ -339,20 +339,6 @@ describe('SessionFiles.savePastedImage', () => {
     await expectRejected(store.savePastedImage(SID, JPEG_1x1.subarray(0, 60)), 'corrupt_image');
     expect(await dirEntries()).toEqual([]);
   });
-
-  it('savePastedImages logs and skips failures without throwing', async () => {
-    const out = await store.savePastedImages(SID, [PNG_1x1, new TextEncoder().encode('junk'), JPEG_1x1]);
-    expect(out.map((r) => r?.filename ?? null)).toEqual(['image_1.png', null, 'image_2.jpg']);
-    expect(logs).toEqual([expect.objectContaining({ event: 'agent.image_save_failed', sessionId: SID, index: 1 })]);
-  });
-
-  it('savePastedImages survives an unwritable root', async () => {
-    const blocked = path.join(root, 'blocked');
-    await fs.writeFile(blocked, 'a file, not a directory');
-    const s = new SessionFiles({ root: blocked, maxBytes: 1024, logger: { warn: (o) => logs.push(o) } });
-    expect(await s.savePastedImages(SID, [PNG_1x1])).toEqual([null]);
-    expect(logs[0]).toMatchObject({ event: 'agent.image_save_failed' });
-  });
 });
 
 describe('SessionFiles cleanup', () => {

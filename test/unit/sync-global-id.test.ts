@@ -18,9 +18,10 @@ describe('Node ids without a promise', () => {
   it("the service's Message and Session ids are values, encoded as the relay plugin encodes them", () => {
     const schema = buildSchema();
     const message = (schema.getType('Message') as GraphQLObjectType).getFields().id!;
-    const id = message.resolve!({ sessionId: 's-1', sequenceNumber: 7 }, {}, { viewer: null }, info);
+    const messageId = '00000000-0000-4000-8000-000000000007';
+    const id = message.resolve!({ sessionId: 's-1', sequenceNumber: 7, messageId }, {}, { viewer: null }, info);
     expect(isThenable(id)).toBe(false);
-    expect(id).toBe(encodeGlobalID('Message', 's-1:7'));
+    expect(id).toBe(encodeGlobalID('Message', `s-1:${messageId}`));
     const session = (schema.getType('Session') as GraphQLObjectType).getFields().id!;
     const sid = session.resolve!({ id: '00000000-0000-4000-8000-000000000001' }, {}, { viewer: null }, info);
     expect(isThenable(sid)).toBe(false);

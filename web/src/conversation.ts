@@ -667,7 +667,8 @@ export class Conversation {
 
   /**
    * Edit and regenerate: the replaced messages leave the page before the call, since the new ones take their
-   * positions (and so their ids) and the turn's events may come before the answer. A refusal reloads.
+   * positions (with ids of their own) and the turn's events may come before the answer. A refusal (CONFLICT when
+   * another client moved the message off the current path) reloads.
    */
   private async resend(from: HTMLElement, run: () => Promise<SendAnswer>): Promise<void> {
     const generation = this.generation;
@@ -714,11 +715,14 @@ export class Conversation {
     if (!this.sessionId || this.activeTurn || this.editing || !siblings) return;
     const index = siblings.index + step;
     if (index < 0 || index >= siblings.count) return;
+    // Each version has its own id: after the switch the version shown at this place is found by its display index.
+    const shown = this.byMessage.get(message.id);
+    const place = [...this.byIndex].find(([, el]) => el === shown)?.[0];
     try {
       await gql(SWITCH_SIBLING, { messageId: message.id, index });
       await this.reload();
       announce(this.view.status, `Version ${index + 1} of ${siblings.count}`);
-      const el = this.byMessage.get(message.id);
+      const el = place === undefined ? this.byMessage.get(message.id) : this.byIndex.get(place);
       if (el) {
         el.scrollIntoView({ block: 'nearest' });
         const again = el.querySelector<HTMLButtonElement>(

@@ -9,6 +9,7 @@ import { extractEntities } from '../entities.js';
 import { contextOrderOf } from '../context-order.js';
 import { isUserTurnStart, lastRealUserIndex } from '../turns.js';
 import { buildSummaryMessage, splitKeysLine } from './format.js';
+import { isLoneSummary } from './planner.js';
 
 export interface CompactionPrefix {
   /** Index of the last real user message: messages before it are summarized. */
@@ -19,7 +20,7 @@ export interface CompactionPrefix {
 /** Everything before the last real user turn; null when there is no such turn or nothing precedes it. */
 export function fullReplacePrefix(context: readonly ChatMessage[]): CompactionPrefix | null {
   const end = lastRealUserIndex(context);
-  if (end <= 0) return null;
+  if (end <= 0 || isLoneSummary(context.slice(0, end))) return null;
   return { end, messages: context.slice(0, end) };
 }
 
@@ -100,7 +101,7 @@ export function nativeCompactionPrefix(context: readonly ChatMessage[]): Compact
   const end = lastRealUserIndex(context);
   if (end <= 0) return null;
   const before = context[end - 1];
-  if (before.role !== 'assistant' || before.toolCalls.length > 0) return null;
+  if (before.role !== 'assistant' || before.toolCalls.length > 0 || isLoneSummary(context.slice(0, end))) return null;
   return { end, messages: context.slice(0, end) };
 }
 

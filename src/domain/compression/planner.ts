@@ -116,6 +116,20 @@ function select(messages: readonly ChatMessage[], mask: readonly boolean[], want
   return messages.filter((_, i) => mask[i] === want);
 }
 
+/**
+ * A region that is one summary (or one provider-native compaction block) and nothing else: re-summarising it pays a
+ * model call and shrinks nothing, so no strategy treats it as something to compact.
+ */
+export function isLoneSummary(region: readonly ChatMessage[]): boolean {
+  // A native block's kept-facts row (src/compression/receipt.ts) belongs to it.
+  const carriers = region.filter((m) => m.metadata.keptFacts !== true);
+  return (
+    carriers.length === 1 &&
+    region.every((m) => m.isSummary || m.metadata.nativeCompaction === true) &&
+    (carriers[0]!.isSummary || carriers[0]!.metadata.nativeCompaction === true)
+  );
+}
+
 function buildPlan(
   rest: ChatMessage[],
   mask: boolean[],
@@ -124,8 +138,12 @@ function buildPlan(
   budget: number,
   mode: PlanMode,
 ): CompressionPlan {
-  const toKeep = select(rest, mask, true);
-  const toSummarize = select(rest, mask, false);
+  let toKeep = select(rest, mask, true);
+  let toSummarize = select(rest, mask, false);
+  if (isLoneSummary(toSummarize)) {
+    toKeep = [...rest];
+    toSummarize = [];
+  }
   return {
     toSummarize,
     toKeep,

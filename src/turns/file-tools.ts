@@ -13,9 +13,9 @@
  *   (domain/image-tokens.ts `base64ImagesOf`), and a provider adapter that
  *   accepts images on tool results can send it on the next call.
  */
-import type { ServerTool } from '../turns/tools.js';
-import { readImageSize } from './images.js';
-import { SESSION_FILES_DIRNAME, type SessionFiles } from './store.js';
+import type { ServerTool } from './tools.js';
+import { readImageSize } from '../files/images.js';
+import { SESSION_FILES_DIRNAME, type SessionFiles } from '../files/store.js';
 
 /** `image_2.png` or `session_files/{sessionId}/image_2.png` → the bare name, when it names this session. */
 export function sessionFileName(sessionId: string, raw: unknown): string | null {

@@ -3,14 +3,14 @@
  * threshold, refuses while a turn runs, and keeps as many recent messages as
  * a mid-turn pass would.
  */
-import type { Viewer } from '../auth/policy.js';
-import type { CompressionService } from '../compression/service.js';
-import type { CompressionStrategy } from '../compression/strategies.js';
+import type { Viewer } from '../domain/policy.js';
+import type { CompressionService } from './service.js';
+import type { CompressionStrategy } from './strategies.js';
 import { Conflict, NothingToCompact, NotFound } from '../store/errors.js';
 import type { SessionRow, SessionStore } from '../store/sessions.js';
 import type { TurnService } from '../turns/service.js';
-import type { ProfileService } from './profiles.js';
-import type { SessionService } from './service.js';
+import type { ProfileService } from '../sessions/profiles.js';
+import type { SessionService } from '../sessions/service.js';
 
 export interface CompactDeps {
   sessions: Pick<SessionService, 'writable'>;
