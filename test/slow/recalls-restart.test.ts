@@ -105,7 +105,11 @@ describe('scheduled recalls across kill -9 and restarts (child process)', () => 
     const afterRestart = await until(
       () => server!.gql(RECALLS, { id: sessionId }),
       (r) =>
-        r.data?.session?.recalls?.[0]?.status === 'FIRED' && r.data.session.recalls[0].turn?.status === 'COMPLETED',
+        r.data?.session?.recalls?.[0]?.status === 'FIRED' &&
+        r.data.session.recalls[0].turn?.status === 'COMPLETED' &&
+        // The fields of one request are read one after the other, not in one snapshot: the history read before
+        // the turn's status may predate the answer's save, so the answer is waited for too.
+        r.data.session.history.edges.length >= 2,
     );
     const rows = afterRestart.data!.session!.history.edges.map((e) => e.node);
     expect(rows).toEqual([
@@ -137,7 +141,8 @@ describe('scheduled recalls across kill -9 and restarts (child process)', () => 
       () => server!.gql(RECALLS, { id: sessionId }),
       (r) =>
         r.data?.session?.recalls?.every((x) => x.status === 'FIRED' && x.turn?.status === 'COMPLETED') === true &&
-        r.data.session.recalls.length === 2,
+        r.data.session.recalls.length === 2 &&
+        r.data.session.history.edges.length >= 4,
     );
     const recalled = taken
       .data!.session!.history.edges.map((e) => e.node)
