@@ -90,6 +90,11 @@ describe(`resume and recovery in process (${dbKind})`, () => {
     const sessionId = await newSession();
     const raw = rawId(sessionId);
     const [user] = await t.app.store.append(raw, [{ role: 'user', content: 'q' }]);
+    // The answer first: the app's own sweep may see the stale turn the moment it exists, and must then find it.
+    await t.app.store.append(raw, [{ role: 'assistant', content: 'The whole answer' }]);
+    // Subscribed before the turn exists: the sweep may end it at once.
+    const sub = wsSubscribe(t.url, { sessionId });
+    await untilSubscribed(t.http, sessionId, [sub]);
     // the state a kill -9 between the final save and the turn's end leaves: partial still set, row RUNNING
     const turn = await t.app.db.prisma.turn.create({
       data: {
@@ -100,9 +105,6 @@ describe(`resume and recovery in process (${dbKind})`, () => {
         ownerProcess: 'dead',
       },
     });
-    await t.app.store.append(raw, [{ role: 'assistant', content: 'The whole answer' }]);
-    const sub = wsSubscribe(t.url, { sessionId });
-    await untilSubscribed(t.http, sessionId, [sub]);
     // This call or the app's own recovery sweep (every few seconds) ends it: once, whichever comes first.
     await t.app.turns.recoverOrphans(5_000);
     await sub.waitFor((es) => es.some((e) => e.__typename === 'TurnEnded'));
