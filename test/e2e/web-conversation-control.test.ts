@@ -329,4 +329,37 @@ describe.skipIf(skipBrowser())('web client conversation control in Chromium', ()
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
   });
+
+  it('sends a message typed while "New conversation" is on its way to that new conversation', async () => {
+    const before = await seeded('Open before', [
+      { role: 'user', content: 'Old question' },
+      { role: 'assistant', content: 'Old answer' },
+    ]);
+    const page = await newPage();
+    await open(page, before);
+    // The page's createSession is held until the message has been sent.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reached!: () => void;
+    const creating = new Promise<void>((resolve) => (reached = resolve));
+    await page.route('**/graphql', async (route) => {
+      if ((route.request().postData() ?? '').includes('createSession')) {
+        reached();
+        await held;
+      }
+      await route.continue();
+    });
+    server.fake.enqueue({ text: 'Answer in the new one' });
+    await page.getByRole('button', { name: '+ New conversation' }).click();
+    await creating;
+    const box = page.getByRole('textbox', { name: 'Message', exact: true });
+    await box.fill('Meant for the new one');
+    await box.press('Enter');
+    release();
+    await page.locator('.msg-assistant', { hasText: 'Answer in the new one' }).waitFor();
+    const id = await page.evaluate(() => decodeURIComponent(location.hash.replace('#session=', '')));
+    expect(id).not.toBe(before);
+    expect(await texts(id)).toEqual(['USER:Meant for the new one', 'ASSISTANT:Answer in the new one']);
+    expect(await texts(before)).toEqual(['USER:Old question', 'ASSISTANT:Old answer']);
+  });
 });

@@ -80,6 +80,8 @@ interface Page {
   alert: AlertBox;
   status: HTMLElement;
   createSession(): Promise<string>;
+  /** The conversation "New conversation" is creating, while it is on its way (null otherwise). */
+  creating(): Promise<string> | null;
 }
 
 /** Sends what the composer collected: into the open conversation, or a new one. */
@@ -89,7 +91,8 @@ async function send(page: Page, message: Outgoing): Promise<boolean> {
   const whileRunning = message.whileRunning ?? 'QUEUE';
   page.alert.hide();
   try {
-    const sessionId = conversation.sessionId ?? (await page.createSession());
+    // A message typed while "New conversation" is on its way goes to that new conversation, not the one open before.
+    const sessionId = (await page.creating()) ?? conversation.sessionId ?? (await page.createSession());
     const input: Record<string, unknown> = {
       sessionId,
       content: message.content,
@@ -251,6 +254,7 @@ async function chatScreen(
     alert,
     status,
     createSession: () => createSession(),
+    creating: () => creating,
   };
   const actions = new SessionActions(conversation, status, {
     forked: async (session) => {
@@ -306,13 +310,20 @@ async function chatScreen(
     top.element,
   );
 
-  const createSession = async (): Promise<string> => {
-    const { createSession: session } = await gql<{ createSession: SessionSummary }>(CREATE, {
-      profileId: top.profileId,
+  // One creation at a time: a second click, or a message sent meanwhile, joins the one on its way.
+  let creating: Promise<string> | null = null;
+  const createSession = (): Promise<string> => {
+    creating ??= (async () => {
+      const { createSession: session } = await gql<{ createSession: SessionSummary }>(CREATE, {
+        profileId: top.profileId,
+      });
+      sidebar.upsert(session);
+      await openSession(session.id);
+      return session.id;
+    })().finally(() => {
+      creating = null;
     });
-    sidebar.upsert(session);
-    await openSession(session.id);
-    return session.id;
+    return creating;
   };
   shortcuts(page, sidebar.searchInput);
 
