@@ -12,7 +12,7 @@ import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { ensureSearchIndexes, migrate } from './db/migrate.js';
 import { CalibrationRegistry } from './domain/tokens.js';
-import { createEventBus } from './events/bus.js';
+import { createEventBus } from './events/create-bus.js';
 import { localCredentialChanges, redisCredentialChanges } from './events/credential-changes.js';
 import { subscriptionCounter, type SubscriptionCounter } from './http/limits.js';
 import { ProfileService } from './sessions/profiles.js';

@@ -1,6 +1,6 @@
 /** SessionEvent interface, its members, and the two subscriptions. */
 import { GraphQLError } from 'graphql';
-import { sessionEventStream } from '../events/bus.js';
+import { sessionEventStream } from '../events/stream.js';
 import type { SessionEvent, SessionListEvent } from '../events/types.js';
 import { ErrorCode } from '../domain/error-codes.js';
 import { sessionListEvents } from '../sessions/list-events.js';
