@@ -20,16 +20,20 @@
 // Every import counts: type-only ones too (a type is a dependency on the
 // module that owns it), re-exports and dynamic import().
 // Fails, listing them, on any cycle between modules, on any cycle between folders (src/<folder>/: sessions may
-// use turns or turns sessions, never both) and on any import that goes up a layer.
+// use turns or turns sessions, never both), on any import that goes up a layer and on any module over
+// MAX_LINES lines (src/generated/ excluded): a module that large holds more than one responsibility; split it.
 // `node scripts/check-imports.mjs` (npm run check:imports); `--graph` prints the edges.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+// `--root DIR` checks another tree (the script's own tests).
+const rootArg = process.argv.indexOf('--root');
+const root = rootArg > 0 ? resolve(process.argv[rootArg + 1]) : fileURLToPath(new URL('..', import.meta.url));
 const src = join(root, 'src');
 
+const MAX_LINES = 500;
 const LAYERS = ['db', 'domain', 'store', 'events', 'llm', 'services', 'schema', 'http'];
 const rank = (layer) => LAYERS.indexOf(layer);
 
@@ -102,6 +106,13 @@ if (process.argv.includes('--graph')) {
 }
 
 const problems = [];
+
+// Module size.
+for (const file of files) {
+  const text = readFileSync(file, 'utf8');
+  const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  if (lines > MAX_LINES) problems.push(`src/${relative(src, file)}: ${lines} lines (at most ${MAX_LINES}; split it)`);
+}
 
 // Layer rule.
 for (const [from, edges] of graph) {
@@ -221,4 +232,7 @@ if (problems.length) {
   console.log(`imports: ${problems.length} problems in ${graph.size} modules`);
   process.exit(1);
 }
-console.log(`imports: ${graph.size} modules in ${folders.size} folders, no cycle, no folder cycle, no upward import`);
+console.log(
+  `imports: ${graph.size} modules in ${folders.size} folders, no cycle, no folder cycle, no upward import, ` +
+    `none over ${MAX_LINES} lines`,
+);

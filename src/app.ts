@@ -12,7 +12,8 @@ import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { ensureSearchIndexes, migrate } from './db/migrate.js';
 import { CalibrationRegistry } from './domain/tokens.js';
-import { createEventBus } from './events/bus.js';
+import type { EventBus } from './events/bus.js';
+import { createEventBus } from './events/create-bus.js';
 import { localCredentialChanges, redisCredentialChanges } from './events/credential-changes.js';
 import { subscriptionCounter, type SubscriptionCounter } from './http/limits.js';
 import { ProfileService } from './sessions/profiles.js';
@@ -37,7 +38,10 @@ import { TitleService } from './turns/titles.js';
 import { SessionAccess } from './sessions/access.js';
 import { SessionLocks } from './sessions/locks.js';
 import { SessionService } from './sessions/service.js';
-import { ShareService } from './sessions/share.js';
+import { ReadService } from './sessions/reads.js';
+import { ShareService, shareRoots } from './sessions/share.js';
+import { compactSession } from './compression/compact.js';
+import { sessionPrompt } from './turns/prompt.js';
 import { TransferService } from './sessions/transfer.js';
 import { SessionStore } from './store/sessions.js';
 import { CompressionStore } from './store/compression.js';
@@ -55,7 +59,18 @@ import { StorageCondition, type StorageDir } from './store/storage-full.js';
 
 /** Everything the root built: what the schema's resolvers reach (SchemaServices) and what the edge needs besides. */
 export interface App extends SchemaServices {
+  config: Config;
   log: Logger;
+  /** the handles below the services, for the HTTP layer (health, the fast path, the other doors) and tests */
+  db: Database;
+  store: SessionStore;
+  profileStore: ProfileStore;
+  users: UserStore;
+  bus: EventBus;
+  /** the raw-history index compression writes and memorySearch reads */
+  memory: MemoryIndex;
+  /** per-model token calibration of this process: the runner records, every estimate reads */
+  calibration: CalibrationRegistry;
   auth: Auth;
   tools: ToolRegistry;
   /** the hooks the turn runner calls (compression's) */
@@ -266,8 +281,32 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       .catch((err: unknown) => log.warn({ err }, 'retention.sweep_failed'));
   };
   let stopCleanup: (() => Promise<void>) | null = null;
+  const sessionSearch = new SearchService(
+    new SearchStore(db, store, config.searchStatementTimeoutMs, { countCap: config.searchCountCap }),
+  );
   return {
     config,
+    settings: {
+      maxPageSize: config.maxPageSize,
+      authEnabled: config.authEnabled,
+      modelPrices: config.modelPrices,
+      shareRoots: shareRoots({ config, files }),
+    },
+    reads: new ReadService({
+      db,
+      store,
+      profileStore,
+      users,
+      memory,
+      bus,
+      search: sessionSearch,
+      maxPageSize: config.maxPageSize,
+    }),
+    prompts: { next: (sessionId) => sessionPrompt({ store, profiles, config, files, calibration }, sessionId) },
+    compaction: {
+      compact: (viewer, sessionId, strategy) =>
+        compactSession({ sessions, turns, profiles, compression, store }, viewer, sessionId, strategy),
+    },
     log,
     db,
     store,
@@ -278,9 +317,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     bus,
     profiles,
     sessions,
-    search: new SearchService(
-      new SearchStore(db, store, config.searchStatementTimeoutMs, { countCap: config.searchCountCap }),
-    ),
+    search: sessionSearch,
     files,
     tools,
     calibration,

@@ -24,7 +24,7 @@ import { Unauthenticated } from './store/errors.js';
 import { createOriginPolicy, isLoopbackHost, useCsrfHeader } from './http/origin.js';
 import { useStreamingUploads } from './files/multipart.js';
 import { nextFrame, useSharedSubscriptionExecution } from './shared-subscriptions.js';
-import { isPrivateEvent } from './events/bus.js';
+import { isPrivateEvent } from './events/stream.js';
 import { GRAPHIQL_TABS, renderLocalGraphiQL, serveGraphiQLAsset } from './web/graphiql.js';
 import { applyRequestTimeouts, limitPlugins, parserCaches, wsSubscriptionLimits } from './http/limits.js';
 import { drainServer, trackRequests } from './shutdown.js';

@@ -1,28 +1,24 @@
 /**
  * History edits behind the GraphQL layer: fork, undo / redo / revert,
- * branches, checkpoint / rewind, and the read side (branches, tree,
- * checkpoint, edit stats). Plans come from the pure domain (tree.ts,
+ * branches, checkpoint / rewind, and switching alternatives; the read side
+ * (branches, tree, checkpoint, edit stats) is EditingReads (./reads.ts), which
+ * this service extends. Plans come from the pure domain (tree.ts,
  * history-edits.ts); this module applies them in one transaction that locks
  * the session row and refuses to run while a turn does (CONFLICT). Rules in
  * docs/editing.md.
  */
-import { editStatsFromTranscript, type EditStats } from '../domain/edit-stats.js';
 import {
   type Checkpoint,
-  HistoryEditError,
   markCheckpoint,
   planRewind,
   popRedo,
   pushUndo,
-  type RedoSegment,
-  type RedoStack,
   revertRange,
   undoLastTurnRange,
 } from '../domain/history-edits.js';
 import { planContextRepair, restoredCoverage, rowsToPromote } from '../domain/summary-coverage.js';
 import { forkTitle } from '../domain/titles.js';
 import {
-  BranchError,
   type BranchSummary,
   compactBranch,
   markBranch,
@@ -31,11 +27,8 @@ import {
   onActiveTruncated,
   planCut,
   planSwitch,
-  type SiblingInfo,
   siblingsAt,
   type StoredBranch,
-  type TreeRow,
-  treeRows,
 } from '../domain/tree.js';
 import type { ChatMessage } from '../domain/types.js';
 import type { EventBus } from '../events/bus.js';
@@ -50,82 +43,23 @@ import { parseSessionMetadata, type SessionMetadataPatch } from '../domain/sessi
 import { checkMessageText } from '../sessions/intake.js';
 import { ErrorCode } from '../domain/error-codes.js';
 import { type MessageIdRef, messageGlobalId } from '../domain/message-ids.js';
+import type { EditingHooks } from './ports.js';
+import { EditingReads } from './reads.js';
+import { checkpointFromJson, checkpointToJson, domainError, type StoredRedo } from './stored.js';
 
-/** metadata.redo: the domain's stack, plus the next_sequence it was valid at and what each undo re-promoted. */
-interface StoredRedo extends RedoStack {
-  segments: (RedoSegment & { promoted?: number[] })[];
-  /** sessions.next_sequence right after the last undo/revert/redo; any other append makes the stack stale */
-  nextSequence?: number;
-}
+export type { EditingHooks, SiblingSource, TurnStarter } from './ports.js';
+export { checkpointFromJson } from './stored.js';
 
-interface CheckpointJson {
-  goal: string;
-  afterSequenceNumber: number;
-  createdAt: string;
-}
-
-export function checkpointFromJson(value: unknown): Checkpoint | null {
-  if (!value || typeof value !== 'object') return null;
-  const j = value as Partial<CheckpointJson>;
-  if (typeof j.goal !== 'string' || typeof j.afterSequenceNumber !== 'number' || typeof j.createdAt !== 'string')
-    return null;
-  return { goal: j.goal, afterSequenceNumber: j.afterSequenceNumber, createdAt: new Date(j.createdAt) };
-}
-
-const checkpointToJson = (c: Checkpoint): CheckpointJson => ({
-  goal: c.goal,
-  afterSequenceNumber: c.afterSequenceNumber,
-  createdAt: c.createdAt.toISOString(),
-});
-
-/** Domain plan errors become the contract's codes. */
-function domainError(error: unknown): unknown {
-  if (error instanceof BranchError || error instanceof HistoryEditError)
-    return new DomainError(error.code, error.message);
-  return error;
-}
-
-/** What an edit needs from outside the database, given by the composition root. */
-export interface EditingHooks {
-  /** runs an edit exclusively of compression passes on the same session (the shared session locks) */
-  serialize<T>(sessionId: string, fn: () => Promise<T>): Promise<T>;
-  /** copies a session's file directory to another session (fork) */
-  copySessionFiles(fromSessionId: string, toSessionId: string): Promise<void>;
-  /** starts the turn of an edit / regenerate (src/turns/service.ts) */
-  turns: TurnStarter;
-  /** MAX_MESSAGE_CHARS: an edited message obeys sendMessage's limit */
-  maxMessageChars: number;
-}
-
-/** What edit / regenerate need from the turn service. */
-export interface TurnStarter {
-  assertAccepting(): void;
-  /**
-   * The one way a turn starts (TurnService.startTurn): `write` creates it through `door` in the edit's
-   * transaction; an active turn answers CONFLICT. `userId: false`: the edit announces the list's activity itself.
-   */
-  startTurn(spec: {
-    userId: false;
-    write(door: {
-      create(tx: Tx, data: { sessionId: string; userSequence: number }): Promise<TurnRow>;
-    }): Promise<{ turn: TurnRow; userMessage: StoredMessage } | null>;
-  }): Promise<{ turn: TurnRow; userMessage: StoredMessage } | null>;
-}
-
-/** What Message.siblings reads once per session and request. */
-export interface SiblingSource {
-  window: ChatMessage[];
-  branches: StoredBranch[];
-}
-
-export class EditingService {
+export class EditingService extends EditingReads {
   constructor(
-    private readonly store: SessionStore,
-    private readonly edits: EditStore,
+    store: SessionStore,
+    edits: EditStore,
     private readonly sessions: Pick<SessionService, 'writable'>,
     private readonly bus: EventBus,
     private readonly hooks: EditingHooks,
-  ) {}
+  ) {
+    super(store, edits);
+  }
 
   /**
    * Runs one edit: the viewer must be able to write the session; the session
@@ -338,33 +272,6 @@ export class EditingService {
   // ---- siblings: edit, regenerate, switchSibling ----
 
   /**
-   * Where the active row `sequenceNumber` stands among its alternatives
-   * ({0, 1} without any). `memo` shares one read of the branches and the
-   * rows after the oldest fork among the messages of one request.
-   */
-  async siblings(
-    sessionId: string,
-    sequenceNumber: number,
-    memo?: Map<string, Promise<SiblingSource>>,
-  ): Promise<SiblingInfo> {
-    let source = memo?.get(sessionId);
-    if (!source) {
-      source = this.siblingSource(sessionId);
-      memo?.set(sessionId, source);
-    }
-    const { window, branches } = await source;
-    const found = branches.length > 0 ? siblingsAt(window, branches, sequenceNumber) : null;
-    return found ? { index: found.index, count: found.siblings.length } : { index: 0, count: 1 };
-  }
-
-  private async siblingSource(sessionId: string): Promise<SiblingSource> {
-    const branches = await this.edits.branches(sessionId);
-    if (branches.length === 0) return { window: [], branches };
-    const oldestFork = Math.min(...branches.map((b) => b.baseSequence));
-    return { window: await this.edits.rowsAfterNow(sessionId, oldestFork), branches };
-  }
-
-  /**
    * Makes the alternative `index` at the active row `message` the current one (CONFLICT when `message` is not on
    * the active path, see activeRow): the branch holding it with the newest leaf is switched to (switchBranch's
    * rules). The current index is a no-op.
@@ -491,22 +398,6 @@ export class EditingService {
     await this.saveRedo(tx, s, null);
   }
 
-  async branches(sessionId: string): Promise<BranchSummary[]> {
-    const branches = await this.edits.branches(sessionId);
-    return Promise.all(
-      branches.map(async (b) => ({
-        name: b.name,
-        messageCount: (await this.edits.countUpTo(sessionId, b.baseSequence)) + b.suffix.length,
-        createdAt: b.createdAt,
-      })),
-    );
-  }
-
-  async tree(sessionId: string): Promise<TreeRow[]> {
-    const [active, branches] = await Promise.all([this.store.allMessages(sessionId), this.edits.branches(sessionId)]);
-    return treeRows(active, branches);
-  }
-
   // ---- checkpoint / rewind ----
 
   async markCheckpoint(viewer: Viewer, id: string, goal: string): Promise<Checkpoint> {
@@ -529,10 +420,6 @@ export class EditingService {
       await this.saveRedo(tx, s, null);
     });
     return this.reload(id);
-  }
-
-  checkpoint(session: { checkpoint: unknown }): Checkpoint | null {
-    return checkpointFromJson(session.checkpoint);
   }
 
   // ---- fork ----
@@ -562,12 +449,5 @@ export class EditingService {
     const created = await this.reload(forkId);
     await this.bus.publishList({ kind: 'created', sessionId: created.id, userId: created.userId });
     return created;
-  }
-
-  // ---- edit stats ----
-
-  /** Rebuilt from the transcript every time: results matched to their calls by id. */
-  async editStats(sessionId: string): Promise<EditStats> {
-    return editStatsFromTranscript(await this.store.allMessages(sessionId));
   }
 }

@@ -9,127 +9,47 @@
  * filesystems without hard links). Paths reported to the model and user are
  * relative: `session_files/{id}/{name}`.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { constants as fsc, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { detectContentType, HEAD_BYTES, isExecutableSignature, type FileKind } from './detect.js';
+import { detectContentType } from './detect.js';
 import { NotFound } from '../store/errors.js';
 import { FileRejectedError, PayloadTooLargeError } from './errors.js';
+import { errCode, exists, readHead, rmQuiet, sha256, sha256File } from './fs-util.js';
+import { cleanupOrphans, SESSION_ID_RE, startCleanupLoop } from './orphans.js';
+import { linkUnique, streamToFile } from './upload-stream.js';
 import { vetPastedImage } from './images.js';
-import { isExecutableName, isPlainName, sanitizeFilename, uniqueName } from './names.js';
+import type {
+  FilesLogger,
+  OpenedFile,
+  PublishedFile,
+  SavedImage,
+  SavedUpload,
+  SessionFileEntry,
+  SessionFilesOptions,
+  SessionsExist,
+  UploadLike,
+} from './types.js';
+import { isExecutableName, isPlainName, sanitizeFilename } from './names.js';
+
+export type {
+  FilesLogger,
+  OpenedFile,
+  PublishedFile,
+  SavedImage,
+  SavedUpload,
+  SessionFileEntry,
+  SessionFilesOptions,
+  SessionsExist,
+  UploadLike,
+} from './types.js';
 
 export const SESSION_FILES_DIRNAME = 'session_files';
 
-/** Session ids accepted as directory names (UUIDs, cuids, nanoids…). */
-const SESSION_ID_RE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 const TMP_PREFIX = '.upload-';
-/** Head bytes needed before the executable check can run mid-stream. */
-const EXEC_CHECK_BYTES = 64;
 const IMAGE_NAME_RE = /^image_(\d{1,9})\.[A-Za-z0-9]+$/;
-const CLEANUP_BATCH = 500;
-
-/** pino-compatible subset. */
-export interface FilesLogger {
-  warn(obj: Record<string, unknown>, msg?: string): void;
-  info?(obj: Record<string, unknown>, msg?: string): void;
-}
-
-/** A WHATWG `File` (graphql-yoga multipart) or anything shaped like one. */
-export interface UploadLike {
-  readonly name: string;
-  readonly size?: number;
-  stream(): ReadableStream<Uint8Array>;
-}
-
-export interface SessionFileEntry {
-  filename: string;
-  size: number;
-  contentType: string;
-  kind: FileKind;
-  /** `session_files/{id}/{filename}` */
-  relPath: string;
-  createdAt: Date;
-}
-
-export type SavedUpload = SessionFileEntry;
-
-export interface OpenedFile {
-  filename: string;
-  stream: ReadableStream<Uint8Array>;
-  size: number;
-  contentType: string;
-  kind: FileKind;
-}
-
-export interface SavedImage {
-  filename: string;
-  relPath: string;
-  /** true when identical bytes were already stored and that file is returned */
-  reused: boolean;
-  contentType: string;
-  size: number;
-}
-
-export interface PublishedFile {
-  filename: string;
-  /** `/sessions/{id}/files/{filename}` (URI-encoded segments) */
-  url: string;
-  relPath: string;
-  contentType: string;
-  kind: FileKind;
-  size: number;
-}
-
-export type SessionsExist = (ids: string[]) => Promise<Set<string>>;
-
-export interface SessionFilesOptions {
-  /** Directory that contains (or will contain) `session_files/`. */
-  root: string;
-  /** Per-file limit in bytes (`sessionFilesMaxSizeMb × 1024 × 1024`). */
-  maxBytes: number;
-  logger?: FilesLogger;
-}
-
-function errCode(e: unknown): string | undefined {
-  return typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : undefined;
-}
-
-async function rmQuiet(p: string): Promise<void> {
-  await fs.rm(p, { force: true }).catch(() => undefined);
-}
-
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.byteLength;
-  }
-  return out;
-}
-
-async function readHead(fh: FileHandle): Promise<Uint8Array> {
-  const buf = new Uint8Array(HEAD_BYTES);
-  const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0);
-  return buf.subarray(0, bytesRead);
-}
-
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-async function sha256File(p: string): Promise<string> {
-  const h = createHash('sha256');
-  const fh = await fs.open(p, 'r');
-  try {
-    for await (const chunk of fh.createReadStream({ autoClose: false })) h.update(chunk as Buffer);
-  } finally {
-    await fh.close();
-  }
-  return h.digest('hex');
-}
 
 export class SessionFiles {
   readonly root: string;
@@ -199,9 +119,9 @@ export class SessionFiles {
     await fs.mkdir(dir, { recursive: true });
     const tmp = path.join(dir, `${TMP_PREFIX}${randomUUID()}.part`);
     try {
-      const { size, head } = await this.streamToFile(file, tmp, name);
+      const { size, head } = await streamToFile(file, tmp, name, this.maxBytes);
       const type = await detectContentType(name, head);
-      const filename = await this.linkUnique(dir, tmp, name);
+      const filename = await linkUnique(dir, tmp, name);
       const st = await fs.stat(path.join(dir, filename)).catch(() => null);
       return {
         filename,
@@ -219,105 +139,6 @@ export class SessionFiles {
     } finally {
       await rmQuiet(tmp);
     }
-  }
-
-  private async streamToFile(file: UploadLike, tmp: string, name: string): Promise<{ size: number; head: Uint8Array }> {
-    const fh = await fs.open(tmp, 'wx');
-    const reader = file.stream().getReader();
-    const headChunks: Uint8Array[] = [];
-    let headLen = 0;
-    let size = 0;
-    let checked = false;
-    let finished = false;
-    const rejectExecutable = () =>
-      new FileRejectedError('executable', `Executable files are not accepted: "${name}" has an executable signature`);
-    try {
-      for (;;) {
-        let r: ReadableStreamReadResult<Uint8Array>;
-        try {
-          r = await reader.read();
-        } catch {
-          finished = true; // the stream is errored; nothing to cancel
-          throw new FileRejectedError(
-            'truncated',
-            `Upload of "${name}" was interrupted before it completed; nothing was saved`,
-          );
-        }
-        if (r.done) {
-          finished = true;
-          break;
-        }
-        const chunk = r.value;
-        size += chunk.byteLength;
-        if (size > this.maxBytes) throw new PayloadTooLargeError(this.maxBytes, name);
-        if (headLen < HEAD_BYTES) {
-          const part = chunk.slice(0, HEAD_BYTES - headLen);
-          headChunks.push(part);
-          headLen += part.byteLength;
-        }
-        if (!checked && headLen >= EXEC_CHECK_BYTES) {
-          checked = true;
-          if (isExecutableSignature(concat(headChunks, headLen))) throw rejectExecutable();
-        }
-        let off = 0;
-        while (off < chunk.byteLength) {
-          const { bytesWritten } = await fh.write(chunk, off, chunk.byteLength - off);
-          off += bytesWritten;
-        }
-      }
-      const head = concat(headChunks, headLen);
-      if (!checked && isExecutableSignature(head)) throw rejectExecutable();
-      if (typeof file.size === 'number' && size !== file.size) {
-        throw new FileRejectedError(
-          'truncated',
-          `Upload of "${name}" was interrupted before it completed (${size} of ${file.size} bytes); nothing was saved`,
-        );
-      }
-      return { size, head };
-    } catch (e) {
-      if (!finished) await reader.cancel(e instanceof Error ? e.message : 'aborted').catch(() => undefined);
-      throw e;
-    } finally {
-      try {
-        reader.releaseLock();
-      } catch {
-        /* already released */
-      }
-      await fh.close();
-    }
-  }
-
-  /** Give `tmp` its final name without ever replacing an existing file. */
-  private async linkUnique(dir: string, tmp: string, name: string): Promise<string> {
-    const existing = new Set(await fs.readdir(dir));
-    for (let attempt = 0; attempt < 10_000; attempt++) {
-      const candidate = uniqueName(existing, name);
-      const target = path.join(dir, candidate);
-      try {
-        await fs.link(tmp, target);
-        return candidate;
-      } catch (e) {
-        const code = errCode(e);
-        if (code === 'EEXIST') {
-          existing.add(candidate);
-          continue;
-        }
-        if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'ENOSYS' || code === 'EXDEV') {
-          try {
-            await fs.copyFile(tmp, target, fsc.COPYFILE_EXCL);
-            return candidate;
-          } catch (e2) {
-            if (errCode(e2) === 'EEXIST') {
-              existing.add(candidate);
-              continue;
-            }
-            throw e2;
-          }
-        }
-        throw e;
-      }
-    }
-    throw new Error(`Could not find a free name for "${name}"`);
   }
 
   /** The checks an upload passes before anything is written: its name, and its declared size. Throws. */
@@ -572,74 +393,15 @@ export class SessionFiles {
   }
 
   /**
-   * Remove directories under `session_files/` whose session no longer exists.
-   * `exists(ids)` returns the subset of ids that still exist (called in
-   * batches of 500). Only directories named like a session id are
-   * considered. Returns the removed ids.
+   * Remove directories under `session_files/` whose session no longer exists (./orphans.ts). Returns the removed
+   * ids.
    */
-  async cleanupOrphans(exists: SessionsExist): Promise<string[]> {
-    let entries;
-    try {
-      entries = await fs.readdir(this.baseDir, { withFileTypes: true });
-    } catch (e) {
-      if (errCode(e) === 'ENOENT') return [];
-      throw e;
-    }
-    const ids = entries.filter((e) => e.isDirectory() && SESSION_ID_RE.test(e.name)).map((e) => e.name);
-    const removed: string[] = [];
-    for (let i = 0; i < ids.length; i += CLEANUP_BATCH) {
-      const batch = ids.slice(i, i + CLEANUP_BATCH);
-      const alive = await exists(batch);
-      for (const id of batch) {
-        if (alive.has(id)) continue;
-        await fs.rm(path.join(this.baseDir, id), { recursive: true, force: true });
-        removed.push(id);
-      }
-    }
-    if (removed.length > 0) {
-      this.logger?.info?.({ event: 'session_files.orphans_removed', count: removed.length, sessionIds: removed });
-    }
-    return removed;
+  cleanupOrphans(exists: SessionsExist): Promise<string[]> {
+    return cleanupOrphans(this.baseDir, exists, this.logger);
   }
 
-  /**
-   * Run `cleanupOrphans` now and every `intervalMs` (timer unref'd, runs never
-   * overlap, failures logged as `session_files.cleanup_failed`). Returns a
-   * stop function that resolves once any in-flight run has finished.
-   */
+  /** Run `cleanupOrphans` now and every `intervalMs`; returns a stop function (./orphans.ts). */
   startCleanupLoop(intervalMs: number, exists: SessionsExist): () => Promise<void> {
-    let stopped = false;
-    let running: Promise<void> | null = null;
-    const tick = () => {
-      if (stopped || running) return;
-      running = this.cleanupOrphans(exists)
-        .then(
-          () => undefined,
-          (e: unknown) => {
-            this.logger?.warn({
-              event: 'session_files.cleanup_failed',
-              err: e instanceof Error ? e.message : String(e),
-            });
-          },
-        )
-        .finally(() => {
-          running = null;
-        });
-    };
-    tick();
-    const timer = setInterval(tick, intervalMs);
-    timer.unref?.();
-    return async () => {
-      stopped = true;
-      clearInterval(timer);
-      if (running) await running;
-    };
+    return startCleanupLoop(() => this.cleanupOrphans(exists), intervalMs, this.logger);
   }
-}
-
-async function exists(target: string): Promise<boolean> {
-  return fs.stat(target).then(
-    () => true,
-    () => false,
-  );
 }

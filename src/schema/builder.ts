@@ -7,25 +7,23 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import { GraphQLError, GraphQLScalarType } from 'graphql';
 import { DateTimeResolver, JSONResolver } from 'graphql-scalars';
 import type { Config } from '../config.js';
+import type { CompactResult } from '../compression/compact.js';
 import type { CompressionService } from '../compression/service.js';
-import type { Database } from '../db/client.js';
 import { isCanonicalIsoTimestamp } from '../domain/timestamps.js';
-import type { CalibrationRegistry } from '../domain/tokens.js';
 import type { EditingService } from '../editing/service.js';
-import type { EventBus } from '../events/bus.js';
 import type { SessionFiles } from '../files/store.js';
 import type { RecallService } from '../recalls/service.js';
 import type { SearchService } from '../search/service.js';
 import type { ProfileService } from '../sessions/profiles.js';
 import type { SessionService } from '../sessions/service.js';
+import type { ReadService } from '../sessions/reads.js';
 import type { ShareService } from '../sessions/share.js';
 import type { TransferService } from '../sessions/transfer.js';
-import type { MemoryIndex } from '../store/memory.js';
-import type { ProfileStore } from '../store/profiles.js';
-import type { SessionStore } from '../store/sessions.js';
-import type { UserStore } from '../store/users.js';
 import type { TurnService } from '../turns/service.js';
 import type { KeyService } from '../auth/keys.js';
+import type { CompressionStrategy } from '../compression/strategies.js';
+import type { Profile } from '../generated/prisma/client.js';
+import type { Prompt } from '../domain/prompt.js';
 import type PrismaTypes from '../generated/pothos-types.js';
 import { getDatamodel } from '../generated/pothos-types.js';
 import { can, type Viewer } from '../domain/policy.js';
@@ -39,23 +37,20 @@ import './sync-global-id.js';
  * schema needs, so the schema depends on the services and not on the root; the root's App satisfies it.
  */
 export interface SchemaServices {
-  config: Config;
-  db: Database;
-  store: SessionStore;
-  /** profile rows, for reads that take Pothos' selection */
-  profileStore: ProfileStore;
-  users: UserStore;
+  /** the settings resolvers read: page sizes, whether auth is on, prices, the paths a share redacts */
+  settings: SchemaSettings;
+  /** rows, node lookups, per-request batches, history pages, event feeds (src/sessions/reads.ts) */
+  reads: ReadService;
+  /** a session's next prompt as it stands (src/turns/prompt.ts sessionPrompt), null when the session is gone */
+  prompts: { next(sessionId: string): Promise<{ prompt: Prompt; profile: Profile; window: number } | null> };
+  /** forced /compact (src/compression/compact.ts compactSession) */
+  compaction: { compact(viewer: Viewer, sessionId: string, strategy: CompressionStrategy): Promise<CompactResult> };
   /** users and API keys: create, revoke, rotate, disable (admin only) */
   keys: KeyService;
-  bus: EventBus;
   profiles: ProfileService;
   sessions: SessionService;
   search: SearchService;
   files: SessionFiles;
-  /** the raw-history index compression writes and memorySearch reads */
-  memory: MemoryIndex;
-  /** per-model token calibration of this process: the runner records, every estimate reads */
-  calibration: CalibrationRegistry;
   compression: CompressionService;
   turns: TurnService;
   editing: EditingService;
@@ -63,6 +58,12 @@ export interface SchemaServices {
   shares: ShareService;
   transfer: TransferService;
 }
+
+/** The configuration values the schema reads. */
+export type SchemaSettings = Pick<Config, 'maxPageSize' | 'authEnabled' | 'modelPrices'> & {
+  /** the directories a share's redaction replaces in paths (src/sessions/share.ts shareRoots) */
+  shareRoots: readonly string[];
+};
 
 export interface Context {
   app: SchemaServices;
@@ -110,7 +111,7 @@ export const builder = new SchemaBuilder<{
         : new GraphQLError('Not allowed', { extensions: { code: ErrorCode.FORBIDDEN } }),
   },
   prisma: {
-    client: (ctx) => ctx.app.db.prisma,
+    client: (ctx) => ctx.app.reads.selectionClient,
     dmmf: getDatamodel(),
     exposeDescriptions: false,
     filterConnectionTotalCount: true,

@@ -5,14 +5,13 @@
 import { sessionScope } from '../domain/policy.js';
 import type { CompressionPlanResult } from '../compression/plan.js';
 import type { MemoryHit, MemoryScope } from '../store/memory.js';
-import { compactSession, type CompactResult } from '../compression/compact.js';
+import type { CompactResult } from '../compression/compact.js';
 import { BadInput } from '../store/errors.js';
 import { builder } from './builder.js';
 import { CompressionStrategyEnum } from './events.js';
 import { argumentGiven, parseGlobalId } from './ids.js';
 import { SessionRef } from './session.js';
 import type { StoredMessage } from '../store/rows.js';
-import { compressionMarkers } from '../store/compressions.js';
 import { CompressionReceiptRef, receiptOf } from './receipt.js';
 import { CompressionReasonEnum } from './events.js';
 
@@ -76,7 +75,7 @@ builder.prismaObjectFields(SessionRef, (t) => ({
     type: [CompressionRecordRef],
     description: 'The compactions of this session, oldest first (the newest 100), each with its fidelity receipt.',
     select: { id: true },
-    resolve: (s, _a, ctx) => compressionMarkers(ctx.app.db, s.id),
+    resolve: (s, _a, ctx) => ctx.app.reads.compressionMarkers(s.id),
   }),
 }));
 
@@ -114,9 +113,9 @@ builder.queryFields((t) => ({
       const viewer = ctx.viewer;
       const first = argumentGiven(info, 'first')
         ? (args.first ?? 5)
-        : Math.min(args.first ?? 5, ctx.app.config.maxPageSize);
-      if (first < 1 || first > ctx.app.config.maxPageSize)
-        throw new BadInput(`first must be between 1 and ${ctx.app.config.maxPageSize}`);
+        : Math.min(args.first ?? 5, ctx.app.settings.maxPageSize);
+      if (first < 1 || first > ctx.app.settings.maxPageSize)
+        throw new BadInput(`first must be between 1 and ${ctx.app.settings.maxPageSize}`);
       let scope: MemoryScope;
       if (args.sessionId) {
         const session = await ctx.app.sessions.readable(viewer, parseGlobalId(String(args.sessionId), 'Session'));
@@ -124,7 +123,7 @@ builder.queryFields((t) => ({
       } else {
         scope = sessionScope(viewer, 'read');
       }
-      return ctx.app.memory.search({ scope, query: args.query, first });
+      return ctx.app.reads.memorySearch({ scope, query: args.query, first });
     },
   }),
 }));
@@ -137,6 +136,6 @@ builder.mutationField('compactSession', (t) =>
       id: t.arg.globalID({ for: SessionRef, required: true }),
       strategy: t.arg({ type: CompressionStrategyEnum, defaultValue: 'SUMMARY' }),
     },
-    resolve: (_root, args, ctx) => compactSession(ctx.app, ctx.viewer, args.id.id, args.strategy ?? 'SUMMARY'),
+    resolve: (_root, args, ctx) => ctx.app.compaction.compact(ctx.viewer, args.id.id, args.strategy ?? 'SUMMARY'),
   }),
 );

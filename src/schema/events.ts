@@ -1,9 +1,7 @@
 /** SessionEvent interface, its members, and the two subscriptions. */
 import { GraphQLError } from 'graphql';
-import { sessionEventStream } from '../events/bus.js';
 import type { SessionEvent, SessionListEvent } from '../events/types.js';
 import { ErrorCode } from '../domain/error-codes.js';
-import { sessionListEvents } from '../sessions/list-events.js';
 import { CompressionReceiptRef, receiptOf } from './receipt.js';
 import { builder } from './builder.js';
 import { sessionGlobalId, turnGlobalId } from './ids.js';
@@ -181,13 +179,13 @@ builder.subscriptionFields((t) => ({
       if (args.after != null && !/^\d+(-\d+)?$/.test(args.after)) {
         throw new GraphQLError('Malformed after cursor', { extensions: { code: ErrorCode.BAD_USER_INPUT } });
       }
-      return sessionEventStream(ctx.app.bus, id, args.after);
+      return ctx.app.reads.sessionEvents(id, args.after);
     },
     resolve: (event) => event,
   }),
   sessionListEvents: t.withAuth({ authenticated: true }).field({
     type: SessionListEventRef,
-    subscribe: (_root, _args, ctx) => sessionListEvents(ctx.app.bus, ctx.viewer),
+    subscribe: (_root, _args, ctx) => ctx.app.reads.listEvents(ctx.viewer),
     resolve: (event) => event,
   }),
 }));

@@ -1,5 +1,5 @@
 /** Session.history: the display history connection, hot and archived rows seamlessly. */
-import { historyPage, type HistoryEdge, type HistoryPage } from '../sessions/history-page.js';
+import type { HistoryEdge, HistoryPage } from '../sessions/history-page.js';
 import { builder } from './builder.js';
 import { prefetchedHistory } from './history-prefetch.js';
 import { MessageRef } from './message.js';
@@ -29,6 +29,6 @@ builder.prismaObjectFields(SessionRef, (t) => ({
     description: 'Display history, hot and archived, oldest first. `last: N` is the newest page.',
     select: { id: true, displayCount: true },
     resolve: async (s, args, ctx, info): Promise<HistoryPage> =>
-      prefetchedHistory(s, info) ?? historyPage(ctx.app.store, s, args, ctx.app.config.maxPageSize),
+      prefetchedHistory(s, info) ?? ctx.app.reads.historyPage(s, args),
   }),
 }));

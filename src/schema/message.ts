@@ -1,8 +1,6 @@
 /** Message and ToolCall, and the Message node. */
 import { can } from '../domain/policy.js';
-import type { StoredMessage } from '../store/rows.js';
 import { messageLocalId, parseMessageLocalId } from '../domain/message-ids.js';
-import { messageById, messageByKey } from '../store/lookups.js';
 import { type MessageShape, toStoredMessage } from '../store/rows.js';
 import { builder } from './builder.js';
 import type { Context } from './builder.js';
@@ -40,8 +38,8 @@ export async function loadMessage(raw: string, ctx: Context): Promise<MessageSha
   if (!session) return new Error('Message not found');
   const found =
     'messageId' in ref
-      ? await messageById(ctx.app.db, sessionId, ref.messageId)
-      : await messageByKey(ctx.app.db, sessionId, ref.sequenceNumber);
+      ? await ctx.app.reads.messageById(sessionId, ref.messageId)
+      : await ctx.app.reads.messageByKey(sessionId, ref.sequenceNumber);
   if (!found) return new Error('Message not found');
   // Rows that are not displayed (summaries, hidden payloads) belong to the context: owner or admin only.
   if (!found.row.isDisplay && !can(ctx.viewer, 'readContext', session)) return new Error('Message not found');

@@ -59,7 +59,7 @@ const ModelViewRef = builder.objectRef<ModelViewShape>('ModelView').implement({
     profile: t.prismaField({
       type: 'Profile',
       resolve: async (query, v, _a, ctx) => {
-        const profile = await ctx.app.profileStore.get(v.profileId, query);
+        const profile = await ctx.app.reads.profile(v.profileId, query);
         if (!profile) throw new NotFound('Profile');
         return profile;
       },

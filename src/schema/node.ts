@@ -5,10 +5,9 @@
  * what exists (docs/security.md "Object access and `node(id:)`").
  */
 import { decodeGlobalID, resolveNodes } from '@pothos/plugin-relay';
-import { can, sessionScope } from '../domain/policy.js';
+import { can } from '../domain/policy.js';
 import type { AuthenticatedContext } from './builder.js';
 import { builder } from './builder.js';
-import * as lookups from '../store/lookups.js';
 import { parseMessageLocalId } from '../domain/message-ids.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -20,12 +19,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  */
 const visible: Record<string, (id: string, ctx: AuthenticatedContext) => Promise<boolean>> = {
   // session(id:): the store's read rule, as one filtered query.
-  Session: async (id, ctx) =>
-    UUID.test(id) && (await lookups.sessionExists(ctx.app.db, id, ctx.app.store.readWhere(ctx.viewer))),
+  Session: async (id, ctx) => UUID.test(id) && (await ctx.app.reads.sessionVisible(ctx.viewer, id)),
   // The session's rule, through the turn's session.
   Turn: async (id, ctx) => {
     if (!UUID.test(id)) return false;
-    const sessionId = await lookups.sessionIdOfTurn(ctx.app.db, id);
+    const sessionId = await ctx.app.reads.sessionIdOfTurn(id);
     return sessionId !== null && (await visible.Session!(sessionId, ctx));
   },
   // The session's rule; the loader also hides context-only rows from readers who cannot write.
@@ -37,39 +35,31 @@ const visible: Record<string, (id: string, ctx: AuthenticatedContext) => Promise
   // Session.recalls: the session's write rule (owner or admin), through the recall's session.
   Recall: async (id, ctx) => {
     if (!UUID.test(id)) return false;
-    const sessionId = await lookups.sessionIdOfRecall(ctx.app.db, id);
+    const sessionId = await ctx.app.reads.sessionIdOfRecall(id);
     if (!sessionId) return false;
-    const session = await lookups.readableSession(ctx.app.db, sessionId, ctx.app.store.readWhere(ctx.viewer));
+    const session = await ctx.app.reads.readableSessionRow(ctx.viewer, sessionId);
     return session !== null && can(ctx.viewer, 'readContext', session);
   },
   // Session.queuedMessages: like recalls, the session's owner or an admin.
   QueuedMessage: async (id, ctx) => {
     if (!UUID.test(id)) return false;
-    const sessionId = await lookups.sessionIdOfQueuedMessage(ctx.app.db, id);
+    const sessionId = await ctx.app.reads.sessionIdOfQueuedMessage(id);
     if (!sessionId) return false;
-    const session = await lookups.readableSession(ctx.app.db, sessionId, ctx.app.store.readWhere(ctx.viewer));
+    const session = await ctx.app.reads.readableSessionRow(ctx.viewer, sessionId);
     return session !== null && can(ctx.viewer, 'readContext', session);
   },
   // viewer.user and Session.owner: yourself, and the owners of sessions you may read (everyone for an admin).
-  User: async (id, ctx) => {
-    const { viewer } = ctx;
-    if (!UUID.test(id)) return false;
-    if (!('all' in sessionScope(viewer, 'read')) && id !== viewer.userId) {
-      const owned = await lookups.countOwnedSessions(ctx.app.db, id, ctx.app.store.readWhere(viewer));
-      if (owned === 0) return false;
-    }
-    return lookups.userExists(ctx.app.db, id);
-  },
+  User: async (id, ctx) => UUID.test(id) && (await ctx.app.reads.userVisible(ctx.viewer, id)),
   // An API key: its user, and whoever manages users (never the key itself, only its prefix and dates).
   ApiKey: async (id, ctx) => {
     if (!UUID.test(id)) return false;
-    const owner = await lookups.userIdOfApiKey(ctx.app.db, id);
+    const owner = await ctx.app.reads.userIdOfApiKey(id);
     return (
       owner !== null && (can(ctx.viewer, 'manageUsers') || (ctx.viewer.authEnabled && owner === ctx.viewer.userId))
     );
   },
   // profiles: every authenticated caller sees every profile, systemPrompt included.
-  Profile: async (id, ctx) => UUID.test(id) && (await lookups.profileExists(ctx.app.db, id)),
+  Profile: async (id, ctx) => UUID.test(id) && (await ctx.app.reads.profileExists(id)),
 };
 
 export const nodeTypesWithPolicy = Object.keys(visible);

@@ -26,7 +26,7 @@ export const ProfileRef = builder.prismaNode('Profile', {
 builder.queryField('profiles', (t) =>
   t.withAuth({ authenticated: true }).prismaField({
     type: ['Profile'],
-    resolve: (query, _root, _args, ctx) => ctx.app.profileStore.list(query),
+    resolve: (query, _root, _args, ctx) => ctx.app.reads.profiles(query),
   }),
 );
 

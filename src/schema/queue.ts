@@ -77,8 +77,8 @@ builder.prismaObjectFields(SessionRef, (t) => ({
       if (!can(ctx.viewer, 'readContext', s))
         throw new Forbidden('Only the owner or an admin may read the queued messages');
       const first = argumentGiven(info, 'first') ? (args.first ?? 50) : 50;
-      if (first < 1 || first > ctx.app.config.maxPageSize)
-        throw new BadInput(`first must be between 1 and ${ctx.app.config.maxPageSize}`);
+      if (first < 1 || first > ctx.app.settings.maxPageSize)
+        throw new BadInput(`first must be between 1 and ${ctx.app.settings.maxPageSize}`);
       const rows = await ctx.app.turns.queuedMessages(s.id, first);
       return rows.map((row, i) => queuedJson(row, i + 1));
     },

@@ -30,7 +30,7 @@ async function loadRecall(id: string, ctx: Context): Promise<Recall | Error> {
   if (!ctx.viewer) return new Error('Recall not found');
   const recall = await ctx.app.recalls.findReadable(ctx.viewer, id);
   if (!recall) return new Error('Recall not found');
-  const session = await ctx.app.store.get(recall.sessionId);
+  const session = await ctx.app.reads.session(recall.sessionId);
   return session && can(ctx.viewer, 'readContext', session) ? recall : new Error('Recall not found');
 }
 
@@ -44,7 +44,7 @@ RecallRef.implement({
   fields: (t) => ({
     session: t.field({
       type: SessionRef,
-      resolve: async (r, _a, ctx) => (await ctx.app.store.get(r.sessionId))!,
+      resolve: async (r, _a, ctx) => (await ctx.app.reads.session(r.sessionId))!,
     }),
     dueAt: t.field({ type: 'DateTime', resolve: (r) => r.dueAt }),
     text: t.exposeString('text'),
@@ -90,8 +90,8 @@ builder.prismaObjectFields(SessionRef, (t) => ({
     resolve: async (s, args, ctx, info) => {
       if (!can(ctx.viewer, 'readContext', s)) throw new Forbidden('Only the owner or an admin may read the recalls');
       const first = argumentGiven(info, 'first') ? (args.first ?? 50) : 50;
-      if (first < 1 || first > ctx.app.config.maxPageSize)
-        throw new BadInput(`first must be between 1 and ${ctx.app.config.maxPageSize}`);
+      if (first < 1 || first > ctx.app.settings.maxPageSize)
+        throw new BadInput(`first must be between 1 and ${ctx.app.settings.maxPageSize}`);
       return ctx.app.recalls.list(s.id, { includeFinished: args.includeFinished === true, first });
     },
   }),

@@ -19,18 +19,14 @@ import { can } from '../domain/policy.js';
 import { costOf, type Usage } from '../domain/cost.js';
 import { ZERO_USAGE } from '../domain/types.js';
 import { isPlaceholderTitle } from '../domain/titles.js';
-import { readableWithHistoryPage } from '../sessions/history-page.js';
-import { historyTitles } from '../sessions/history-title.js';
 import {
   countOf,
   DEFAULT_SESSION_PAGE,
-  listSessions,
   type SessionListEdge,
   type SessionListPage,
   wantsRelations,
 } from '../sessions/list.js';
 import { BadInput, Forbidden } from '../store/errors.js';
-import { usersByIds } from '../store/users.js';
 import { builder, type Context } from './builder.js';
 import { plainHistorySelection, selectedMessageColumns, withPrefetchedHistory } from './history-prefetch.js';
 import { argumentGiven, parseGlobalId, sessionGlobalId } from './ids.js';
@@ -53,7 +49,7 @@ function previewLoader(ctx: Context): DataLoader<string, string | null> {
   let loader = previewLoaders.get(ctx);
   if (!loader) {
     loader = new DataLoader(async (ids: readonly string[]) => {
-      const previews = await ctx.app.store.previews(ids);
+      const previews = await ctx.app.reads.previews(ids);
       return ids.map((id) => previews.get(id) ?? null);
     });
     previewLoaders.set(ctx, loader);
@@ -66,7 +62,7 @@ function historyTitleLoader(ctx: Context): DataLoader<string, string | null> {
   let loader = historyTitleLoaders.get(ctx);
   if (!loader) {
     loader = new DataLoader(async (ids: readonly string[]) => {
-      const names = await historyTitles(ctx.app.db, ids);
+      const names = await ctx.app.reads.historyTitles(ids);
       return ids.map((id) => names.get(id) ?? null);
     });
     historyTitleLoaders.set(ctx, loader);
@@ -90,7 +86,7 @@ export const SessionRef = builder.prismaNode('Session', {
       resolve: async (s, _a, ctx, info) => {
         if (!isPlaceholderTitle(s)) return s.name;
         if (info.operation.operation === 'subscription')
-          return (await historyTitles(ctx.app.db, [s.id])).get(s.id) ?? null;
+          return (await ctx.app.reads.historyTitles([s.id])).get(s.id) ?? null;
         return (await historyTitleLoader(ctx).load(s.id)) ?? s.name;
       },
     }),
@@ -100,7 +96,7 @@ export const SessionRef = builder.prismaNode('Session', {
     owner: t.loadable({
       type: UserRef,
       nullable: true,
-      load: (ids: string[], ctx) => usersByIds(ctx.app.db, ids),
+      load: (ids: string[], ctx) => ctx.app.reads.usersByIds(ids),
       sort: (user) => user.id,
       resolve: (s) => (s.userId && USER_ID.test(s.userId) ? s.userId : null),
     }),
@@ -117,7 +113,7 @@ export const SessionRef = builder.prismaNode('Session', {
         const carried = (s as { preview?: string | null }).preview;
         if (carried !== undefined) return carried;
         if (info.operation.operation === 'subscription')
-          return (await ctx.app.store.previews([s.id])).get(s.id) ?? null;
+          return (await ctx.app.reads.previews([s.id])).get(s.id) ?? null;
         return previewLoader(ctx).load(s.id);
       },
     }),
@@ -128,7 +124,7 @@ export const SessionRef = builder.prismaNode('Session', {
         if (!can(ctx.viewer, 'readContext', s)) {
           throw new Forbidden('Only the owner or an admin may read the context');
         }
-        return ctx.app.store.context(s.id);
+        return ctx.app.reads.context(s.id);
       },
     }),
     contextTokens: t.int({
@@ -152,7 +148,7 @@ export const SessionRef = builder.prismaNode('Session', {
     cost: t.field({
       type: CostRef,
       select: { usage: true, profile: { select: { model: true } } },
-      resolve: (s, _a, ctx) => costOf(s.usage as Usage, ctx.app.config.modelPrices[s.profile.model]),
+      resolve: (s, _a, ctx) => costOf(s.usage as Usage, ctx.app.settings.modelPrices[s.profile.model]),
     }),
   }),
 });
@@ -198,14 +194,14 @@ builder.queryFields((t) => ({
     // session's own columns and one history page reads both in that one statement (history-prefetch.ts).
     resolve: async (query, _root, args, ctx, info) => {
       const history = wantsRelations(query) ? null : plainHistorySelection(info);
-      if (!history) return ctx.app.store.findReadable(ctx.viewer, args.id.id, query);
-      const { store, config } = ctx.app;
+      const { reads } = ctx.app;
+      if (!history) return reads.readableSession(ctx.viewer, args.id.id, query);
       const columns = selectedMessageColumns(history.field);
-      const { maxPageSize } = config;
-      const found = await readableWithHistoryPage(store, ctx.viewer, args.id.id, history.args, maxPageSize, columns)
+      const found = await reads
+        .readableWithHistoryPage(ctx.viewer, args.id.id, history.args, columns)
         // bad page arguments: the ordinary path, so that the history field reports them at its own path
         .catch((error: unknown) => (error instanceof BadInput ? undefined : Promise.reject(error)));
-      if (found === undefined) return store.findReadable(ctx.viewer, args.id.id, query);
+      if (found === undefined) return reads.readableSession(ctx.viewer, args.id.id, query);
       return found && withPrefetchedHistory(found.session, history.field, found.page);
     },
   }),
@@ -221,7 +217,6 @@ builder.queryFields((t) => ({
       direction: t.arg({ type: SortDirectionEnum, defaultValue: 'DESC' }),
     },
     resolve: async (_root, args, ctx, info): Promise<SessionListPage> => {
-      const { store, search, config } = ctx.app;
       const listArgs = {
         first: args.first ?? DEFAULT_SESSION_PAGE,
         firstGiven: argumentGiven(info, 'first'),
@@ -234,7 +229,7 @@ builder.queryFields((t) => ({
         count: selectsField(info, ['totalCount', 'totalCountIsExact']),
       };
       const query = queryFromInfo({ context: ctx, info, path: ['edges', 'node'], typeName: 'Session' });
-      return listSessions({ store, search, maxPageSize: config.maxPageSize }, ctx.viewer, listArgs, query);
+      return ctx.app.reads.sessionList(ctx.viewer, listArgs, query);
     },
   }),
 }));

@@ -8,8 +8,8 @@
  */
 import { can } from '../domain/policy.js';
 import type { Redactor } from '../domain/share-redaction.js';
-import { historyPage, type HistoryEdge } from '../sessions/history-page.js';
-import { isExpired, redactMessage, type ShareLink, shareRedactorFor, shareRoots, shareUrl } from '../sessions/share.js';
+import type { HistoryEdge } from '../sessions/history-page.js';
+import { isExpired, redactMessage, type ShareLink, shareRedactorFor, shareUrl } from '../sessions/share.js';
 import type { MessageShape } from '../store/rows.js';
 import type { SessionRow } from '../store/sessions.js';
 import { type ShareSnapshotCut, snapshotCut } from '../store/shares.js';
@@ -71,7 +71,7 @@ const SharedSessionRef = builder.objectRef<SharedSessionShape>('SharedSession').
         const window = cut
           ? { id: s.session.id, displayCount: Math.min(cut.displayCount, s.session.displayCount) }
           : s.session;
-        const page = await historyPage(ctx.app.store, window, args, ctx.app.config.maxPageSize, snapshotCut(cut));
+        const page = await ctx.app.reads.historyPage(window, args, snapshotCut(cut));
         const edges = page.edges.map((e) => ({ ...e, node: redactMessage(e.node, s.redact) }));
         return { edges, pageInfo: page.pageInfo };
       },
@@ -153,7 +153,7 @@ builder.queryField('sharedSession', (t) =>
         session,
         profileName,
         snapshot: found.snapshot,
-        redact: shareRedactorFor(session, shareRoots(ctx.app)),
+        redact: shareRedactorFor(session, ctx.app.settings.shareRoots),
       };
     },
   }),

@@ -21,7 +21,7 @@ builder.prismaObjectFields(SessionRef, (t) => ({
     type: 'String',
     args: { format: t.arg({ type: ExportFormatEnum, required: true }) },
     resolve: async (s, args, ctx) => {
-      const session = (await ctx.app.store.get(s.id))!;
+      const session = (await ctx.app.reads.session(s.id))!;
       return ctx.app.transfer.export(ctx.viewer, session, args.format);
     },
   }),

@@ -4,7 +4,6 @@ import type { ToolCall } from '../domain/types.js';
 import type { TurnJson } from '../events/types.js';
 import type { Context } from './builder.js';
 import DataLoader from 'dataloader';
-import { turnById, turnsOfUserMessages } from '../store/lookups.js';
 import { builder } from './builder.js';
 import { MessageRef, type MessageShape, ToolCallRef } from './message.js';
 import { SessionRef } from './session.js';
@@ -32,7 +31,7 @@ export const TurnRef = builder.loadableNodeRef<TurnShape, string>('Turn', {
 
 export async function loadTurn(id: string, ctx: Context): Promise<TurnShape | Error> {
   if (!/^[0-9a-f-]{36}$/i.test(id) || !ctx.viewer) return new Error('Turn not found');
-  const turn = await turnById(ctx.app.db, id);
+  const turn = await ctx.app.reads.turn(id);
   if (!turn) return new Error('Turn not found');
   const session = await ctx.app.sessions.findReadable(ctx.viewer, turn.sessionId);
   return session ? turn : new Error('Turn not found');
@@ -167,7 +166,7 @@ function userMessageTurn(message: MessageShape, ctx: Context, subscription: bool
   if (!loader) {
     loader = new DataLoader(
       async (messages: readonly MessageShape[]) => {
-        const turns = await turnsOfUserMessages(ctx.app.db, messages);
+        const turns = await ctx.app.reads.turnsOfUserMessages(messages);
         return messages.map((m) => turns.get(`${m.sessionId}:${m.sequenceNumber}`) ?? null);
       },
       { cacheKeyFn: (m) => `${m.sessionId}:${m.sequenceNumber}` },

@@ -83,7 +83,7 @@ const NewApiKeyRef = builder.objectRef<{ key: string; record: { id: string } }>(
     key: t.exposeString('key', { description: 'the key itself: shown this once, stored only as its hash' }),
     apiKey: t.prismaField({
       type: 'ApiKey',
-      resolve: (query, parent, _args, ctx) => ctx.app.users.key(parent.record.id, query).then((k) => k!),
+      resolve: (query, parent, _args, ctx) => ctx.app.reads.apiKey(parent.record.id, query).then((k) => k!),
     }),
   }),
 });
@@ -131,7 +131,7 @@ builder.mutationField('revokeApiKey', (t) =>
     args: { id: t.arg.globalID({ for: ApiKeyRef, required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const { record } = await ctx.app.keys.revoke(args.id.id);
-      return (await ctx.app.users.key(record.id, query))!;
+      return (await ctx.app.reads.apiKey(record.id, query))!;
     },
   }),
 );
@@ -143,12 +143,12 @@ const RotatedApiKeyRef = builder
       key: t.exposeString('key', { description: 'the new key itself: shown this once, stored only as its hash' }),
       apiKey: t.prismaField({
         type: 'ApiKey',
-        resolve: (query, parent, _args, ctx) => ctx.app.users.key(parent.record.id, query).then((k) => k!),
+        resolve: (query, parent, _args, ctx) => ctx.app.reads.apiKey(parent.record.id, query).then((k) => k!),
       }),
       previous: t.prismaField({
         type: 'ApiKey',
         description: 'the rotated key: accepted until its expiresAt (the end of the grace period), then refused',
-        resolve: (query, parent, _args, ctx) => ctx.app.users.key(parent.previous.id, query).then((k) => k!),
+        resolve: (query, parent, _args, ctx) => ctx.app.reads.apiKey(parent.previous.id, query).then((k) => k!),
       }),
     }),
   });
@@ -183,7 +183,7 @@ builder.mutationField('setUserDisabled', (t) =>
     },
     resolve: async (query, _root, args, ctx) => {
       const { user } = await ctx.app.keys.setDisabled(args.userId.id, args.disabled);
-      return (await ctx.app.users.get(user.id, query))!;
+      return (await ctx.app.reads.user(user.id, query))!;
     },
   }),
 );

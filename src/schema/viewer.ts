@@ -12,10 +12,10 @@ const ViewerRef = builder.objectRef<{ ok: true }>('Viewer').implement({
       type: 'User',
       nullable: true,
       resolve: (query, _root, _args, ctx) =>
-        ctx.viewer?.authEnabled && ctx.viewer.userId ? ctx.app.users.get(ctx.viewer.userId, query) : null,
+        ctx.viewer?.authEnabled && ctx.viewer.userId ? ctx.app.reads.user(ctx.viewer.userId, query) : null,
     }),
     isAdmin: t.boolean({ resolve: (_r, _a, ctx) => ctx.viewer?.isAdmin ?? false }),
-    authEnabled: t.boolean({ resolve: (_r, _a, ctx) => ctx.app.config.authEnabled }),
+    authEnabled: t.boolean({ resolve: (_r, _a, ctx) => ctx.app.settings.authEnabled }),
     permissions: t.stringList({ resolve: (_r, _a, ctx) => ctx.viewer?.permissions ?? [] }),
   }),
 });

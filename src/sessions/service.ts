@@ -8,7 +8,7 @@ import { BadInput, Conflict, NotFound } from '../store/errors.js';
 import type { SessionAccess } from './access.js';
 import type { StoredMessage } from '../store/rows.js';
 import type { Viewer } from '../domain/policy.js';
-import { type SessionRow, SessionStore } from '../store/sessions.js';
+import type { SessionRow, SessionStore } from '../store/sessions.js';
 import type { ProfileService } from './profiles.js';
 import { checkMessageText } from './intake.js';
 import { type DeletedSession, type OwnSessionFilter, RetentionStore } from '../store/retention.js';

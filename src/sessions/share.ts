@@ -40,7 +40,7 @@ export function isShareTokenShape(token: string): boolean {
  * session id (raw and global), the owner id (raw and global) and the
  * server's directories (`roots`: the session-files root, the data dir).
  */
-export function shareRedactorFor(session: { id: string; userId: string | null }, roots: string[]): Redactor {
+export function shareRedactorFor(session: { id: string; userId: string | null }, roots: readonly string[]): Redactor {
   const owner = session.userId && session.userId !== ANONYMOUS ? session.userId : null;
   return createShareRedactor({
     sessionId: session.id,
@@ -51,7 +51,7 @@ export function shareRedactorFor(session: { id: string; userId: string | null },
       ...base64Forms(session.id),
     ],
     ownerIds: owner ? [owner, ...globalIdForms('User', owner)] : [],
-    localRoots: roots,
+    localRoots: [...roots],
     filesDirName: SESSION_FILES_DIRNAME,
   });
 }

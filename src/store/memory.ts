@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Database } from '../db/client.js';
 import type { SessionScope } from '../domain/policy.js';
-import { scopeSql } from './sessions.js';
+import { scopeSql } from './session-lists.js';
 import { extractEntities, mergeBreadcrumbs } from '../domain/entities.js';
 import type { ChatMessage } from '../domain/types.js';
 

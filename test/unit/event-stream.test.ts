@@ -1,11 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  compareEventIds,
-  isPrivateEvent,
-  MemoryEventBus,
-  RedisEventBus,
-  sessionEventStream,
-} from '../../src/events/bus.js';
+import { compareEventIds, MemoryEventBus } from '../../src/events/bus.js';
+import { RedisEventBus } from '../../src/events/redis-bus.js';
+import { isPrivateEvent, sessionEventStream } from '../../src/events/stream.js';
 import type { SessionEvent } from '../../src/events/types.js';
 import { needsRedis, skipping } from '../support/skips.js';
 
