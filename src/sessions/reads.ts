@@ -64,7 +64,7 @@ export class ReadService {
    * own reads go through the methods here.
    */
   get selectionClient(): Database['prisma'] {
-    return this.db.prisma;
+    return this.store.selectionClient;
   }
 
   // ---- sessions and their rows

@@ -5,6 +5,7 @@
  * offers the lists of ./session-lists.ts as methods, so callers keep one
  * handle. Prisma for rows; raw SQL for the hot aggregates.
  */
+import type { Database } from '../db/client.js';
 import type { Prisma, Session } from '../generated/prisma/client.js';
 import { sessionScope, type Viewer } from '../domain/policy.js';
 import {
@@ -55,6 +56,11 @@ export interface PageBounds {
 }
 
 export class SessionStore extends MessageStore {
+  /** The Prisma client Pothos' prisma plugin runs its selections on (src/schema/builder.ts, through ReadService). */
+  get selectionClient(): Database['prisma'] {
+    return this.prisma;
+  }
+
   listWhere(viewer: Viewer): { sql: string; params: unknown[] } {
     return listWhere(viewer);
   }
