@@ -5,7 +5,7 @@
  */
 import type { Viewer } from '../domain/policy.js';
 import type { CompressionService } from './service.js';
-import type { CompressionStrategy } from './strategies.js';
+import type { CompressionStrategy } from '../domain/compression-kinds.js';
 import { Conflict, NothingToCompact, NotFound } from '../store/errors.js';
 import type { SessionRow, SessionStore } from '../store/sessions.js';
 import type { TurnService } from '../turns/service.js';

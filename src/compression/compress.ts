@@ -13,15 +13,10 @@ import type { CompressionDeps } from './deps.js';
 import { contextOrderOf } from '../domain/context-order.js';
 import type { ChatMessage, NewMessage } from '../domain/types.js';
 import { NotFound } from '../store/errors.js';
+import type { CompressionReason, CompressionStrategy } from '../domain/compression-kinds.js';
 import { type FidelityReceipt, withReceipt } from './receipt.js';
 import { compressionSettings, estimateNextPrompt, imagePrices, makeContextEstimator } from './estimate.js';
-import {
-  applyOutcome,
-  runStrategy,
-  type CompressionReason,
-  type CompressionStrategy,
-  type Outcome,
-} from './strategies.js';
+import { applyOutcome, runStrategy, type Outcome } from './strategies.js';
 
 export interface CompressOptions {
   reason: CompressionReason;

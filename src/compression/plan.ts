@@ -9,7 +9,8 @@ import { isSystemMessage } from '../domain/turns.js';
 import { supportsNativeCompaction } from '../llm/index.js';
 import { BadInput } from '../store/errors.js';
 import { loadCompressionInput } from './compress.js';
-import { applyOutcome, localStrategy, planFor, type CompressionStrategy } from './strategies.js';
+import { applyOutcome, localStrategy, planFor } from './strategies.js';
+import type { CompressionStrategy } from '../domain/compression-kinds.js';
 
 export interface CompressionPlanResult {
   wouldCompress: boolean;

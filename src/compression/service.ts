@@ -12,7 +12,7 @@ import type { CompressionDeps } from './deps.js';
 import { compressionSettings, type CompressionSettings } from './estimate.js';
 import { compressionPlan, type CompressionPlanResult } from './plan.js';
 import { memorySearchTool, readSpilledTool } from './recall.js';
-import type { CompressionStrategy } from './strategies.js';
+import type { CompressionStrategy } from '../domain/compression-kinds.js';
 import { compressionHooks } from './triggers.js';
 
 export class CompressionService {

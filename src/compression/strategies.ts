@@ -6,6 +6,7 @@
  * (metadata.contextOrder), never an edit of the stored row.
  */
 import type { CompressionDeps } from './deps.js';
+import type { CompressionStrategy } from '../domain/compression-kinds.js';
 import { buildSummaryMessage, splitKeysLine } from '../domain/compression/format.js';
 import {
   buildStubSummaryMessage,
@@ -42,9 +43,6 @@ import { BadInput } from '../store/errors.js';
 import { toLlmMessages } from '../turns/context.js';
 import { sentView, type CompressionSettings } from './estimate.js';
 import { summarizeMessages } from './summarize.js';
-
-export type CompressionStrategy = 'SUMMARY' | 'FULL_REPLACE' | 'LOCAL' | 'NATIVE';
-export type CompressionReason = 'PRETURN' | 'MIDTURN' | 'POSTTURN' | 'FORCED';
 
 export interface Outcome {
   dropped: ChatMessage[];

@@ -1,6 +1,11 @@
 /** JSON-safe event payloads. Dates are ISO strings; messages and turns are snapshots. */
 import type { ToolCall, Usage } from '../domain/types.js';
 import type { StoredMessage } from '../store/rows.js';
+import type { CompressionReason, CompressionStrategy } from '../domain/compression-kinds.js';
+import type { ErrorCode } from '../domain/error-codes.js';
+import type { QueuedMessageKind, QueuedMessageStatus } from '../domain/queued-message.js';
+import type { TitleSource } from '../domain/titles.js';
+import type { TurnStatus } from '../domain/turn-status.js';
 
 /** A stored message as an event carries it: createdAt as an ISO string. */
 export type MessageJson = Omit<StoredMessage, 'createdAt'> & { createdAt: string };
@@ -8,7 +13,7 @@ export type MessageJson = Omit<StoredMessage, 'createdAt'> & { createdAt: string
 export interface TurnJson {
   id: string;
   sessionId: string;
-  status: string;
+  status: TurnStatus;
   startedAt: string;
   endedAt: string | null;
   error: string | null;
@@ -19,8 +24,8 @@ export interface TurnJson {
 export interface QueuedMessageJson {
   id: string;
   sessionId: string;
-  kind: string;
-  status: string;
+  kind: QueuedMessageKind;
+  status: QueuedMessageStatus;
   content: string;
   createdAt: string;
   /** 1-based place in the session's queue; null once it left it */
@@ -37,8 +42,8 @@ export type SessionEventBody =
   | { type: 'CompressionStarted'; contextTokens: number; maxContextTokens: number }
   | {
       type: 'ContextCompressed';
-      reason: string;
-      strategy: string;
+      reason: CompressionReason;
+      strategy: CompressionStrategy;
       summary: string;
       messagesBefore: number;
       messagesAfter: number;
@@ -47,9 +52,9 @@ export type SessionEventBody =
       /** the fidelity receipt (src/domain/compression/receipt.ts) */
       receipt?: unknown;
     }
-  | { type: 'SessionRenamed'; name: string; titleSource: string }
+  | { type: 'SessionRenamed'; name: string; titleSource: TitleSource }
   | { type: 'TurnEnded'; turn: TurnJson; assistantMessage: MessageJson | null; usage: Usage }
-  | { type: 'TurnFailed'; turn: TurnJson; code: string; message: string }
+  | { type: 'TurnFailed'; turn: TurnJson; code: ErrorCode; message: string }
   | { type: 'MessageQueued'; queued: QueuedMessageJson }
   | { type: 'QueuedMessageDispatched'; queuedId: string; turnId: string; steered: boolean }
   | { type: 'QueuedMessageCancelled'; queuedId: string }

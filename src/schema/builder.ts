@@ -21,7 +21,7 @@ import type { ShareService } from '../sessions/share.js';
 import type { TransferService } from '../sessions/transfer.js';
 import type { TurnService } from '../turns/service.js';
 import type { KeyService } from '../auth/keys.js';
-import type { CompressionStrategy } from '../compression/strategies.js';
+import type { CompressionStrategy } from '../domain/compression-kinds.js';
 import type { Profile } from '../generated/prisma/client.js';
 import type { Prompt } from '../domain/prompt.js';
 import type PrismaTypes from '../generated/pothos-types.js';

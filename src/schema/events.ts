@@ -2,11 +2,12 @@
 import { GraphQLError } from 'graphql';
 import type { SessionEvent, SessionListEvent } from '../events/types.js';
 import { ErrorCode } from '../domain/error-codes.js';
+import { COMPRESSION_REASONS } from '../domain/compression-kinds.js';
 import { CompressionReceiptRef, receiptOf } from './receipt.js';
 import { builder } from './builder.js';
 import { sessionGlobalId, turnGlobalId } from './ids.js';
 import { MessageRef, ToolCallRef } from './message.js';
-import { SessionRef } from './session.js';
+import { SessionRef, TitleSourceEnum } from './session.js';
 import { TurnRef } from './turn.js';
 import { QueuedMessageRef } from './queue.js';
 import { encodeGlobalID } from '@pothos/plugin-relay';
@@ -15,7 +16,7 @@ import { UsageRef } from './usage.js';
 type Of<K extends SessionEvent['type']> = Extract<SessionEvent, { type: K }>;
 
 export const CompressionReasonEnum = builder.enumType('CompressionReason', {
-  values: ['PRETURN', 'MIDTURN', 'POSTTURN', 'FORCED'] as const,
+  values: COMPRESSION_REASONS,
 });
 export const CompressionStrategyEnum = builder.enumType('CompressionStrategy', {
   values: {
@@ -41,10 +42,12 @@ const SessionEventRef = builder.interfaceRef<SessionEvent>('SessionEvent').imple
   }),
 });
 
-function eventType<K extends SessionEvent['type']>(
-  name: K,
-  fields: Parameters<typeof builder.objectRef<Of<K>>>[0] extends string ? (t: any) => Record<string, any> : never,
-) {
+/** The `fields` option of an event's object type, for the event `K`. */
+type EventFields<K extends SessionEvent['type']> = NonNullable<
+  Parameters<ReturnType<typeof builder.objectRef<Of<K>>>['implement']>[0]['fields']
+>;
+
+function eventType<K extends SessionEvent['type']>(name: K, fields: EventFields<K>) {
   return builder.objectRef<Of<K>>(name).implement({
     interfaces: [SessionEventRef],
     isTypeOf: (value) => (value as SessionEvent).type === name,
@@ -82,14 +85,15 @@ eventType('CompressionStarted', (t) => ({
     type: CompressionReceiptRef,
     nullable: true,
     description: 'The fidelity receipt: what became of the anchors of the replaced region',
-    resolve: (e: Of<'ContextCompressed'>) => receiptOf(e.receipt),
+    // The event carries none (the receipt comes with ContextCompressed): always null.
+    resolve: () => null,
   }),
 }));
 eventType('ContextCompressed', (t) => ({
-  reason: t.field({ type: CompressionReasonEnum, resolve: (e: Of<'ContextCompressed'>) => e.reason as 'FORCED' }),
+  reason: t.field({ type: CompressionReasonEnum, resolve: (e: Of<'ContextCompressed'>) => e.reason }),
   strategy: t.field({
     type: CompressionStrategyEnum,
-    resolve: (e: Of<'ContextCompressed'>) => e.strategy as 'SUMMARY',
+    resolve: (e: Of<'ContextCompressed'>) => e.strategy,
   }),
   summary: t.exposeString('summary'),
   messagesBefore: t.exposeInt('messagesBefore'),
@@ -106,7 +110,7 @@ eventType('ContextCompressed', (t) => ({
 eventType('SessionRenamed', (t) => ({
   name: t.exposeString('name'),
   titleSource: t.field({
-    type: 'TitleSource' as never,
+    type: TitleSourceEnum,
     resolve: (e: Of<'SessionRenamed'>) => e.titleSource,
   }),
 }));

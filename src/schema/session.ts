@@ -18,7 +18,7 @@ import DataLoader from 'dataloader';
 import { can } from '../domain/policy.js';
 import { costOf, type Usage } from '../domain/cost.js';
 import { ZERO_USAGE } from '../domain/types.js';
-import { isPlaceholderTitle } from '../domain/titles.js';
+import { isPlaceholderTitle, TITLE_SOURCES } from '../domain/titles.js';
 import {
   countOf,
   DEFAULT_SESSION_PAGE,
@@ -37,7 +37,7 @@ import { CostRef, UsageRef } from './usage.js';
 import { UserRef } from './viewer.js';
 
 export const TitleSourceEnum = builder.enumType('TitleSource', {
-  values: ['DEFAULT', 'HEURISTIC', 'GENERATED', 'MANUAL', 'IMPORTED'] as const,
+  values: TITLE_SOURCES,
 });
 const SessionOrderFieldEnum = builder.enumType('SessionOrderField', {
   values: ['LAST_ACTIVE', 'CREATED_AT', 'NAME'] as const,

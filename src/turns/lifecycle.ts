@@ -8,7 +8,9 @@
  * either.
  */
 import { assertTransition, type TurnEventType, TURN_TRANSITIONS } from '../domain/turn-lifecycle.js';
-import { ACTIVE_TURN_STATUSES, TurnStatus } from '../domain/turn-status.js';
+import { ACTIVE_TURN_STATUSES, TURN_STATUSES, TurnStatus } from '../domain/turn-status.js';
+import type { ErrorCode } from '../domain/error-codes.js';
+import { oneOf } from '../domain/one-of.js';
 import type { Usage } from '../domain/types.js';
 import type { EventBus } from '../events/bus.js';
 import type { TurnJson } from '../events/types.js';
@@ -22,7 +24,7 @@ export function turnJson(turn: TurnRow): TurnJson {
   return {
     id: turn.id,
     sessionId: turn.sessionId,
-    status: turn.status,
+    status: oneOf(TURN_STATUSES, turn.status, 'turn status'),
     startedAt: turn.startedAt.toISOString(),
     endedAt: turn.endedAt?.toISOString() ?? null,
     error: turn.error,
@@ -151,7 +153,7 @@ export class TurnLifecycle {
   }
 
   /** FAILED or INTERRUPTED: TurnFailed with the cause's code. */
-  async failed(turn: TurnRow, code: string, message: string): Promise<void> {
+  async failed(turn: TurnRow, code: ErrorCode, message: string): Promise<void> {
     this.check(turn, 'TurnFailed');
     await this.bus.publish(turn.sessionId, { type: 'TurnFailed', turn: turnJson(turn), code, message });
   }

@@ -8,6 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Viewer } from '../domain/policy.js';
+import { oneOf } from '../domain/one-of.js';
+import { QUEUED_MESSAGE_KINDS, QUEUED_MESSAGE_STATUSES } from '../domain/queued-message.js';
 import { makeMessage, type NewMessage } from '../domain/types.js';
 import type { EventBus } from '../events/bus.js';
 import type { QueuedMessageJson } from '../events/types.js';
@@ -26,8 +28,8 @@ export function queuedJson(row: QueuedMessage, position: number | null): QueuedM
   return {
     id: row.id,
     sessionId: row.sessionId,
-    kind: row.kind,
-    status: row.status,
+    kind: oneOf(QUEUED_MESSAGE_KINDS, row.kind, 'queued message kind'),
+    status: oneOf(QUEUED_MESSAGE_STATUSES, row.status, 'queued message status'),
     content: row.content,
     createdAt: row.createdAt.toISOString(),
     position,

@@ -101,7 +101,7 @@ describe('resume across a restart or a trim', () => {
   const turn = (id: string) => ({
     id,
     sessionId: 's',
-    status: 'RUNNING',
+    status: 'RUNNING' as const,
     startedAt: '',
     endedAt: null,
     error: null,

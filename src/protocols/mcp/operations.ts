@@ -9,7 +9,7 @@
  */
 import type { App } from '../../app.js';
 import type { Viewer } from '../../domain/policy.js';
-import type { CompressionStrategy } from '../../compression/strategies.js';
+import type { CompressionStrategy } from '../../domain/compression-kinds.js';
 import { isActiveTurnStatus, TurnStatus } from '../../domain/turn-status.js';
 import type { SessionEvent } from '../../events/types.js';
 import { parseGlobalId, sessionGlobalId, turnGlobalId } from '../../schema/ids.js';
