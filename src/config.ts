@@ -208,6 +208,11 @@ const settings = {
     '60000',
     'A claimed recall or queued message not fired within this long (its process died) is claimed again by any process',
   ],
+  pendingMaxAttempts: [
+    int(1),
+    '5',
+    'A queued message, steer or recall whose dispatch fails this many times is parked FAILED with its reason',
+  ],
   recallMaxAheadDays: [int(1), '365', 'How far ahead a recall may be scheduled'],
   recallMaxPendingPerSession: [int(1), '100', 'Pending scheduled recalls per session at most'],
   recallToolEnabled: [

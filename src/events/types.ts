@@ -31,6 +31,8 @@ export interface QueuedMessageJson {
   /** 1-based place in the session's queue; null once it left it */
   position: number | null;
   turnId: string | null;
+  /** why its dispatch failed (status FAILED: parked after PENDING_MAX_ATTEMPTS failures) */
+  failureReason?: string | null;
 }
 
 export type SessionEventBody =
@@ -58,6 +60,10 @@ export type SessionEventBody =
   | { type: 'MessageQueued'; queued: QueuedMessageJson }
   | { type: 'QueuedMessageDispatched'; queuedId: string; turnId: string; steered: boolean }
   | { type: 'QueuedMessageCancelled'; queuedId: string }
+  /** parked FAILED after PENDING_MAX_ATTEMPTS failed dispatches: it will not run */
+  | { type: 'QueuedMessageFailed'; queuedId: string; failureReason: string }
+  /** parked FAILED after PENDING_MAX_ATTEMPTS failed firings: it will not fire */
+  | { type: 'RecallFailed'; recallId: string; failureReason: string }
   | { type: 'MessageSteered'; turnId: string; queuedId: string; message: MessageJson }
   | { type: 'TurnInterrupted'; turnId: string; byTurnId: string }
   /** never stored: told to a resuming subscriber whose cursor predates the log */

@@ -213,8 +213,13 @@ export class RecallService {
           const outcome = await this.turns.fireRecall(recall, this.turns.processId, this.store);
           if (outcome === 'fired') progressed = true;
         } catch (error) {
-          // The claim stays: it is tried again once its lease expires (here or in another process).
-          this.log.error({ err: error, recallId: recall.id, sessionId: recall.sessionId }, 'recall.fire_failed');
+          // Counted and given back (tried again at the next wake-up); parked FAILED at PENDING_MAX_ATTEMPTS.
+          await this.turns.pending
+            .recallFailed(recall, this.turns.processId, error, this.config.pendingMaxAttempts, this.store)
+            .catch((failure: unknown) =>
+              // The claim stays: it is tried again once its lease expires (here or in another process).
+              this.log.warn({ err: failure, recallId: recall.id }, 'recall.record_failure_failed'),
+            );
         }
       }
       if (!progressed || claimed.length < CLAIM_BATCH || this.stopped) return;

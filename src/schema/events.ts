@@ -136,6 +136,14 @@ eventType('QueuedMessageDispatched', (t) => ({
 eventType('QueuedMessageCancelled', (t) => ({
   queuedId: t.id({ resolve: (e: Of<'QueuedMessageCancelled'>) => encodeGlobalID('QueuedMessage', e.queuedId) }),
 }));
+eventType('QueuedMessageFailed', (t) => ({
+  queuedId: t.id({ resolve: (e: Of<'QueuedMessageFailed'>) => encodeGlobalID('QueuedMessage', e.queuedId) }),
+  failureReason: t.exposeString('failureReason', { description: 'why its dispatch failed, the last time' }),
+}));
+eventType('RecallFailed', (t) => ({
+  recallId: t.id({ resolve: (e: Of<'RecallFailed'>) => encodeGlobalID('Recall', e.recallId) }),
+  failureReason: t.exposeString('failureReason', { description: 'why its firing failed, the last time' }),
+}));
 eventType('MessageSteered', (t) => ({
   turnId: t.id({ resolve: (e: Of<'MessageSteered'>) => turnGlobalId(e.turnId) }),
   queuedId: t.id({ resolve: (e: Of<'MessageSteered'>) => encodeGlobalID('QueuedMessage', e.queuedId) }),

@@ -31,6 +31,7 @@ export const QueuedMessageStatusEnum = builder.enumType('QueuedMessageStatus', {
     CLAIMED: { description: 'being dispatched by a server process' },
     DISPATCHED: { description: 'its message was appended: a turn started with it, or a running turn took it (STEER)' },
     CANCELLED: { description: 'cancelled before it was dispatched' },
+    FAILED: { description: 'its dispatch failed PENDING_MAX_ATTEMPTS times: parked, it will not run (failureReason)' },
   } as const,
 });
 
@@ -62,6 +63,11 @@ QueuedMessageRef.implement({
     position: t.exposeInt('position', {
       nullable: true,
       description: '1-based place in the session queue; null once dispatched or cancelled',
+    }),
+    failureReason: t.string({
+      nullable: true,
+      description: 'why its dispatch failed (status FAILED); null otherwise',
+      resolve: (q) => q.failureReason ?? null,
     }),
   }),
 });

@@ -15,6 +15,7 @@ export const RecallStatusEnum = builder.enumType('RecallStatus', {
     CLAIMED: { description: 'due and being fired by a server process' },
     FIRED: { description: 'its message was appended and a turn started' },
     CANCELLED: { description: 'cancelled before it fired' },
+    FAILED: { description: 'its firing failed PENDING_MAX_ATTEMPTS times: parked, it will not fire (failureReason)' },
   } as const,
 });
 
@@ -53,6 +54,10 @@ RecallRef.implement({
     createdAt: t.field({ type: 'DateTime', resolve: (r) => r.createdAt }),
     firedAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.firedAt }),
     cancelledAt: t.field({ type: 'DateTime', nullable: true, resolve: (r) => r.cancelledAt }),
+    failureReason: t.exposeString('failureReason', {
+      nullable: true,
+      description: 'why its firing failed (status FAILED); null otherwise',
+    }),
     message: t.field({
       type: MessageRef,
       nullable: true,

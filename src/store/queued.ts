@@ -41,23 +41,39 @@ interface QueuedRow {
   message_sequence: number | null;
   dispatched_at: Date | null;
   cancelled_at: Date | null;
+  failures: number;
+  failure_reason: string | null;
+  failed_at: Date | null;
   created_at: Date;
 }
 
 const COLUMNS = `id, session_id, seq, kind, content, message, client_tools, idempotency_key, status, claimed_by,
-  claimed_at, turn_id, message_sequence, dispatched_at, cancelled_at, created_at`;
+  claimed_at, turn_id, message_sequence, dispatched_at, cancelled_at, failures, failure_reason, failed_at, created_at`;
+
+/**
+ * A json column as the driver hands it over: parsed already (node-postgres), or its text (PGlite's raw queries).
+ * A column holding a JSON string is parsed by the driver into a plain string that is not JSON text: kept as it is
+ * (a malformed entry is parked by its dispatcher, it must not make every claim throw).
+ */
+function jsonColumn(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+}
 
 function fromRow(r: QueuedRow): QueuedMessage {
   const date = (v: Date | string | null) => (v === null ? null : new Date(v));
-  const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
   return {
     id: r.id,
     sessionId: r.session_id,
     seq: BigInt(r.seq),
     kind: r.kind,
     content: r.content,
-    message: json(r.message),
-    clientTools: json(r.client_tools),
+    message: jsonColumn(r.message) as QueuedMessage['message'],
+    clientTools: jsonColumn(r.client_tools) as QueuedMessage['clientTools'],
     idempotencyKey: r.idempotency_key,
     status: r.status,
     claimedBy: r.claimed_by,
@@ -66,6 +82,9 @@ function fromRow(r: QueuedRow): QueuedMessage {
     messageSequence: r.message_sequence,
     dispatchedAt: date(r.dispatched_at),
     cancelledAt: date(r.cancelled_at),
+    failures: r.failures,
+    failureReason: r.failure_reason,
+    failedAt: date(r.failed_at),
     createdAt: date(r.created_at)!,
   };
 }
@@ -217,6 +236,30 @@ export class QueuedStore {
         claimedAt: null,
       },
     });
+  }
+
+  /**
+   * A dispatch of a row `claimant` holds failed: counted, and the claim given back (tried again at the next look);
+   * the `maxFailures`-th failure parks it FAILED with `reason`. Null when the claim was no longer ours.
+   */
+  async recordFailure(
+    id: string,
+    claimant: string,
+    reason: string,
+    maxFailures: number,
+    tx?: Tx,
+  ): Promise<QueuedMessage | null> {
+    const rows = await (tx ?? this.prisma).$queryRawUnsafe<QueuedRow[]>(
+      `UPDATE queued_messages SET failures = failures + 1, failure_reason = $3, claimed_by = NULL, claimed_at = NULL,
+         status = CASE WHEN failures + 1 >= $4 THEN 'FAILED' ELSE 'PENDING' END,
+         failed_at = CASE WHEN failures + 1 >= $4 THEN now() ELSE NULL END
+       WHERE id = $1::uuid AND status = 'CLAIMED' AND claimed_by = $2 RETURNING ${COLUMNS}`,
+      id,
+      claimant,
+      reason,
+      maxFailures,
+    );
+    return rows[0] ? fromRow(rows[0]) : null;
   }
 
   /** A claim given back (a turn started meanwhile): PENDING again, claimed once the session is free. */

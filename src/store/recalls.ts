@@ -39,11 +39,14 @@ interface RecallRow {
   turn_id: string | null;
   fired_at: Date | null;
   cancelled_at: Date | null;
+  failures: number;
+  failure_reason: string | null;
+  failed_at: Date | null;
   created_at: Date;
 }
 
 const COLUMNS = `id, session_id, owner, source, due_at, text, status, claimed_by, claimed_at, attempts,
-  message_sequence, turn_id, fired_at, cancelled_at, created_at`;
+  message_sequence, turn_id, fired_at, cancelled_at, failures, failure_reason, failed_at, created_at`;
 
 function fromRow(r: RecallRow): Recall {
   const date = (v: Date | string | null) => (v === null ? null : new Date(v));
@@ -62,6 +65,9 @@ function fromRow(r: RecallRow): Recall {
     turnId: r.turn_id,
     firedAt: date(r.fired_at),
     cancelledAt: date(r.cancelled_at),
+    failures: r.failures,
+    failureReason: r.failure_reason,
+    failedAt: date(r.failed_at),
     createdAt: date(r.created_at)!,
   };
 }
@@ -110,6 +116,24 @@ export class RecallStore {
       `UPDATE recalls SET status = 'CANCELLED', cancelled_at = now(), claimed_by = NULL, claimed_at = NULL
        WHERE id = $1::uuid AND status IN ('PENDING', 'CLAIMED') RETURNING ${COLUMNS}`,
       id,
+    );
+    return rows[0] ? fromRow(rows[0]) : null;
+  }
+
+  /**
+   * A firing of a recall `claimant` holds failed: counted, and the claim given back; the `maxFailures`-th failure
+   * parks it FAILED with `reason`. Null when the claim was no longer ours.
+   */
+  async recordFailure(id: string, claimant: string, reason: string, maxFailures: number): Promise<Recall | null> {
+    const rows = await this.prisma.$queryRawUnsafe<RecallRow[]>(
+      `UPDATE recalls SET failures = failures + 1, failure_reason = $3, claimed_by = NULL, claimed_at = NULL,
+         status = CASE WHEN failures + 1 >= $4 THEN 'FAILED' ELSE 'PENDING' END,
+         failed_at = CASE WHEN failures + 1 >= $4 THEN now() ELSE NULL END
+       WHERE id = $1::uuid AND status = 'CLAIMED' AND claimed_by = $2 RETURNING ${COLUMNS}`,
+      id,
+      claimant,
+      reason,
+      maxFailures,
     );
     return rows[0] ? fromRow(rows[0]) : null;
   }

@@ -34,7 +34,30 @@ export function queuedJson(row: QueuedMessage, position: number | null): QueuedM
     createdAt: row.createdAt.toISOString(),
     position,
     turnId: row.turnId,
+    failureReason: row.failureReason,
   };
+}
+
+/** Thrown before a dispatch whose stored payload is not a message: the entry is parked after its attempts. */
+export class MalformedEntry extends Error {}
+
+/** The reason stored with a failed dispatch (bounded: a database error can be long). */
+export function failureReason(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.length > 1000 ? `${text.slice(0, 1000)}…` : text;
+}
+
+function checkPayload(row: QueuedMessage): void {
+  const m = row.message as unknown;
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) {
+    throw new MalformedEntry(`queued entry ${row.id}: its message is not an object`);
+  }
+  const { role, content } = m as { role?: unknown; content?: unknown };
+  if (role !== 'user' || typeof content !== 'string') {
+    throw new MalformedEntry(`queued entry ${row.id}: its message is not a user message with text content`);
+  }
+  if (!Array.isArray(row.clientTools ?? []))
+    throw new MalformedEntry(`queued entry ${row.id}: clientTools is not a list`);
 }
 
 /** A queued message as sendMessage answers it before it is stored: not in the history yet, sequenceNumber -1. */
@@ -181,6 +204,7 @@ export class PendingTurns {
    * ('busy'): the entry waits for that turn to end.
    */
   async dispatchQueued(row: QueuedMessage, claimant: string): Promise<'dispatched' | 'busy' | 'lost'> {
+    checkPayload(row);
     if (this.starter.isHeld(row.sessionId) || !(await this.starter.sessionFree(row.sessionId))) {
       await this.queued.release(row.id, claimant);
       return 'busy';
@@ -219,6 +243,48 @@ export class PendingTurns {
       return 'busy';
     }
     return dispatched ? 'dispatched' : 'lost';
+  }
+
+  /**
+   * A dispatch of a claimed queue entry threw: counted and given back; the
+   * `maxFailures`-th failure parks it FAILED (its QUEUED turn CANCELLED with
+   * it, so the entries behind it move on), tells subscribers
+   * (QueuedMessageFailed) and logs once. Earlier failures log at debug only.
+   */
+  async queuedFailed(row: QueuedMessage, claimant: string, error: unknown, maxFailures: number): Promise<void> {
+    const reason = failureReason(error);
+    const now = await this.store.transaction(async (tx) => {
+      const updated = await this.queued.recordFailure(row.id, claimant, reason, maxFailures, tx);
+      if (updated?.status === 'FAILED' && updated.kind === 'QUEUE' && updated.turnId) {
+        await this.lifecycle.cancelQueued(updated.turnId, tx);
+      }
+      return updated;
+    });
+    if (now?.status !== 'FAILED') {
+      this.log.debug({ queuedId: row.id, failures: now?.failures, reason }, 'queue.dispatch_retry');
+      return;
+    }
+    await this.bus.publish(row.sessionId, { type: 'QueuedMessageFailed', queuedId: row.id, failureReason: reason });
+    this.log.error({ err: error, queuedId: row.id, sessionId: row.sessionId, failures: now.failures }, 'queue.parked');
+    this.starter.notify(row.sessionId);
+  }
+
+  /** A recall's firing threw: like queuedFailed (RecallFailed, one log line when parked). */
+  async recallFailed(
+    recall: Recall,
+    claimant: string,
+    error: unknown,
+    maxFailures: number,
+    recalls: RecallStore,
+  ): Promise<void> {
+    const reason = failureReason(error);
+    const now = await recalls.recordFailure(recall.id, claimant, reason, maxFailures);
+    if (now?.status !== 'FAILED') {
+      this.log.debug({ recallId: recall.id, failures: now?.failures, reason }, 'recall.fire_retry');
+      return;
+    }
+    await this.bus.publish(recall.sessionId, { type: 'RecallFailed', recallId: recall.id, failureReason: reason });
+    this.log.error({ err: error, recallId: recall.id, sessionId: recall.sessionId }, 'recall.parked');
   }
 
   /**

@@ -89,8 +89,13 @@ export class QueueDispatcher {
         try {
           await this.turns.dispatchQueued(row, this.turns.processId);
         } catch (error) {
-          // The claim stays: it is taken again once its lease expires (here or in another process).
-          this.log.error({ err: error, queuedId: row.id, sessionId: row.sessionId }, 'queue.dispatch_failed');
+          // Counted and given back (tried again at the next look); parked FAILED at PENDING_MAX_ATTEMPTS.
+          await this.turns.pending
+            .queuedFailed(row, this.turns.processId, error, this.config.pendingMaxAttempts)
+            .catch((failure: unknown) =>
+              // The claim stays: it is taken again once its lease expires (here or in another process).
+              this.log.warn({ err: failure, queuedId: row.id }, 'queue.record_failure_failed'),
+            );
         }
       }
       // Each dispatched head started a turn: its session's next entry waits for that turn. One pass is enough.

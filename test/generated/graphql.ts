@@ -81,6 +81,8 @@ export type QueuedMessageStatus =
   | 'CLAIMED'
   /** its message was appended: a turn started with it, or a running turn took it (STEER) */
   | 'DISPATCHED'
+  /** its dispatch failed PENDING_MAX_ATTEMPTS times: parked, it will not run (failureReason) */
+  | 'FAILED'
   /** waiting */
   | 'PENDING';
 
@@ -95,6 +97,8 @@ export type RecallStatus =
   | 'CANCELLED'
   /** due and being fired by a server process */
   | 'CLAIMED'
+  /** its firing failed PENDING_MAX_ATTEMPTS times: parked, it will not fire (failureReason) */
+  | 'FAILED'
   /** its message was appended and a turn started */
   | 'FIRED'
   /** waiting for its time */
@@ -512,6 +516,8 @@ export type DoubleTextingEventsSubscription = { sessionEvents:
     | { __typename: 'MessageSteered', turnId: string, queuedId: string, message: { content: string, role: MessageRole } }
     | { __typename: 'QueuedMessageCancelled', queuedId: string }
     | { __typename: 'QueuedMessageDispatched', queuedId: string, turnId: string, steered: boolean }
+    | { __typename: 'QueuedMessageFailed' }
+    | { __typename: 'RecallFailed' }
     | { __typename: 'SessionRenamed' }
     | { __typename: 'TextDelta', turnId: string }
     | { __typename: 'ThinkingDelta' }
@@ -675,6 +681,8 @@ export type DurabilityTurnEventsSubscription = { sessionEvents:
     | { __typename: 'MessageSteered' }
     | { __typename: 'QueuedMessageCancelled' }
     | { __typename: 'QueuedMessageDispatched' }
+    | { __typename: 'QueuedMessageFailed' }
+    | { __typename: 'RecallFailed' }
     | { __typename: 'SessionRenamed' }
     | { __typename: 'TextDelta' }
     | { __typename: 'ThinkingDelta' }
@@ -741,6 +749,8 @@ export type SessionEventsSubscription = { sessionEvents:
     | { __typename: 'MessageSteered', eventId: string, at: string }
     | { __typename: 'QueuedMessageCancelled', eventId: string, at: string }
     | { __typename: 'QueuedMessageDispatched', eventId: string, at: string }
+    | { __typename: 'QueuedMessageFailed', eventId: string, at: string }
+    | { __typename: 'RecallFailed', eventId: string, at: string }
     | { __typename: 'SessionRenamed', name: string, titleSource: TitleSource, eventId: string, at: string }
     | { __typename: 'TextDelta', turnId: string, text: string, eventId: string, at: string }
     | { __typename: 'ThinkingDelta', turnId: string, text: string, eventId: string, at: string }
@@ -849,6 +859,8 @@ export type FaultsResumeEventsSubscription = { sessionEvents:
     | { __typename: 'MessageSteered', eventId: string }
     | { __typename: 'QueuedMessageCancelled', eventId: string }
     | { __typename: 'QueuedMessageDispatched', eventId: string }
+    | { __typename: 'QueuedMessageFailed', eventId: string }
+    | { __typename: 'RecallFailed', eventId: string }
     | { __typename: 'SessionRenamed', name: string, eventId: string }
     | { __typename: 'TextDelta', turnId: string, text: string, eventId: string }
     | { __typename: 'ThinkingDelta', eventId: string }
@@ -1313,6 +1325,8 @@ export type LimitsSessionEventsSubscription = { sessionEvents:
     | { __typename: 'MessageSteered' }
     | { __typename: 'QueuedMessageCancelled' }
     | { __typename: 'QueuedMessageDispatched' }
+    | { __typename: 'QueuedMessageFailed' }
+    | { __typename: 'RecallFailed' }
     | { __typename: 'SessionRenamed' }
     | { __typename: 'TextDelta' }
     | { __typename: 'ThinkingDelta' }
@@ -1660,6 +1674,72 @@ export type PageSizeHistoryQueryVariables = Exact<{
 
 
 export type PageSizeHistoryQuery = { session: { history: { edges: Array<{ node: { content: string } }> } } | null };
+
+export type PendingParkingCreateSessionMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type PendingParkingCreateSessionMutation = { createSession: { id: string } };
+
+export type PendingParkingSendMutationVariables = Exact<{
+  input: SendMessageInput;
+}>;
+
+
+export type PendingParkingSendMutation = { sendMessage: { turn: { id: string, status: TurnStatus }, queued: { id: string } | null } };
+
+export type PendingParkingScheduleMutationVariables = Exact<{
+  s: string | number;
+  at: string;
+  text: string;
+}>;
+
+
+export type PendingParkingScheduleMutation = { scheduleRecall: { id: string } };
+
+export type PendingParkingNodeQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type PendingParkingNodeQuery = { node:
+    | { status: QueuedMessageStatus, failureReason: string | null, position: number | null }
+    | { failureReason: string | null, recallStatus: RecallStatus }
+    | Record<PropertyKey, never>
+   | null };
+
+export type PendingParkingHistoryQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type PendingParkingHistoryQuery = { session: { history: { edges: Array<{ node: { content: string } }> } } | null };
+
+export type PendingParkingEventsSubscriptionVariables = Exact<{
+  sessionId: string | number;
+  after?: string | null | undefined;
+}>;
+
+
+export type PendingParkingEventsSubscription = { sessionEvents:
+    | { __typename: 'CompressionStarted' }
+    | { __typename: 'ContextCompressed' }
+    | { __typename: 'EventsReset' }
+    | { __typename: 'MessageQueued' }
+    | { __typename: 'MessageSaved' }
+    | { __typename: 'MessageSteered' }
+    | { __typename: 'QueuedMessageCancelled' }
+    | { __typename: 'QueuedMessageDispatched' }
+    | { __typename: 'QueuedMessageFailed', queuedId: string, failureReason: string }
+    | { __typename: 'RecallFailed', recallId: string, failureReason: string }
+    | { __typename: 'SessionRenamed' }
+    | { __typename: 'TextDelta' }
+    | { __typename: 'ThinkingDelta' }
+    | { __typename: 'ToolCallRequested' }
+    | { __typename: 'TurnEnded', turn: { id: string, status: TurnStatus } }
+    | { __typename: 'TurnFailed' }
+    | { __typename: 'TurnInterrupted' }
+    | { __typename: 'TurnStarted' }
+   };
 
 export type PersistedBrowserAdHocQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -2013,6 +2093,8 @@ export type RecallsEventsSubscription = { sessionEvents:
     | { __typename: 'MessageSteered' }
     | { __typename: 'QueuedMessageCancelled' }
     | { __typename: 'QueuedMessageDispatched' }
+    | { __typename: 'QueuedMessageFailed' }
+    | { __typename: 'RecallFailed' }
     | { __typename: 'SessionRenamed' }
     | { __typename: 'TextDelta' }
     | { __typename: 'ThinkingDelta' }
@@ -2450,6 +2532,8 @@ export type ShareEventsSubscription = { sessionEvents:
     | { eventId: string }
     | { eventId: string }
     | { eventId: string }
+    | { eventId: string }
+    | { eventId: string }
    };
 
 export type SiblingsCreateSessionMutationVariables = Exact<{
@@ -2535,6 +2619,8 @@ export type SiblingsSavedSubscription = { sessionEvents:
     | { __typename: 'MessageSteered' }
     | { __typename: 'QueuedMessageCancelled' }
     | { __typename: 'QueuedMessageDispatched' }
+    | { __typename: 'QueuedMessageFailed' }
+    | { __typename: 'RecallFailed' }
     | { __typename: 'SessionRenamed' }
     | { __typename: 'TextDelta' }
     | { __typename: 'ThinkingDelta' }
@@ -2834,6 +2920,8 @@ export type TransportSmallEventsSubscription = { sessionEvents:
     | { __typename: 'MessageSteered' }
     | { __typename: 'QueuedMessageCancelled' }
     | { __typename: 'QueuedMessageDispatched' }
+    | { __typename: 'QueuedMessageFailed' }
+    | { __typename: 'RecallFailed' }
     | { __typename: 'SessionRenamed' }
     | { __typename: 'TextDelta', text: string }
     | { __typename: 'ThinkingDelta' }
@@ -3207,6 +3295,8 @@ export type WsErrorsLiveSubscription = { sessionEvents:
     | { __typename: 'MessageSteered' }
     | { __typename: 'QueuedMessageCancelled' }
     | { __typename: 'QueuedMessageDispatched' }
+    | { __typename: 'QueuedMessageFailed' }
+    | { __typename: 'RecallFailed' }
     | { __typename: 'SessionRenamed', name: string }
     | { __typename: 'TextDelta' }
     | { __typename: 'ThinkingDelta' }
@@ -3428,6 +3518,12 @@ export const PageSizeSessionsDocument = {"kind":"Document","definitions":[{"kind
 export const PageSizeSessionsFirstDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PageSizeSessionsFirst"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"n"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessions"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"n"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]}}]}}]} as unknown as DocumentNode<PageSizeSessionsFirstQuery, PageSizeSessionsFirstQueryVariables>;
 export const PageSizeSessionsTotalFirstDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PageSizeSessionsTotalFirst"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"n"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessions"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"n"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}}]}}]}}]} as unknown as DocumentNode<PageSizeSessionsTotalFirstQuery, PageSizeSessionsTotalFirstQueryVariables>;
 export const PageSizeHistoryDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PageSizeHistory"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"session"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"history"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"content"}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<PageSizeHistoryQuery, PageSizeHistoryQueryVariables>;
+export const PendingParkingCreateSessionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PendingParkingCreateSession"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createSession"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"ObjectValue","fields":[]}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]} as unknown as DocumentNode<PendingParkingCreateSessionMutation, PendingParkingCreateSessionMutationVariables>;
+export const PendingParkingSendDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PendingParkingSend"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SendMessageInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sendMessage"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"turn"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"Field","name":{"kind":"Name","value":"queued"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]}}]} as unknown as DocumentNode<PendingParkingSendMutation, PendingParkingSendMutationVariables>;
+export const PendingParkingScheduleDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PendingParkingSchedule"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"s"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"at"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"DateTime"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"text"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"scheduleRecall"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"sessionId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"s"}}},{"kind":"Argument","name":{"kind":"Name","value":"at"},"value":{"kind":"Variable","name":{"kind":"Name","value":"at"}}},{"kind":"Argument","name":{"kind":"Name","value":"text"},"value":{"kind":"Variable","name":{"kind":"Name","value":"text"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]} as unknown as DocumentNode<PendingParkingScheduleMutation, PendingParkingScheduleMutationVariables>;
+export const PendingParkingNodeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PendingParkingNode"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"QueuedMessage"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"failureReason"}},{"kind":"Field","name":{"kind":"Name","value":"position"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Recall"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","alias":{"kind":"Name","value":"recallStatus"},"name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"failureReason"}}]}}]}}]}}]} as unknown as DocumentNode<PendingParkingNodeQuery, PendingParkingNodeQueryVariables>;
+export const PendingParkingHistoryDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PendingParkingHistory"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"session"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"history"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"last"},"value":{"kind":"IntValue","value":"50"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"content"}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<PendingParkingHistoryQuery, PendingParkingHistoryQueryVariables>;
+export const PendingParkingEventsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"PendingParkingEvents"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"sessionId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sessionEvents"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"sessionId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"sessionId"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"QueuedMessageFailed"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"queuedId"}},{"kind":"Field","name":{"kind":"Name","value":"failureReason"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"RecallFailed"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recallId"}},{"kind":"Field","name":{"kind":"Name","value":"failureReason"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TurnEnded"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"turn"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]}}]} as unknown as DocumentNode<PendingParkingEventsSubscription, PendingParkingEventsSubscriptionVariables>;
 export const PersistedBrowserAdHocDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PersistedBrowserAdHoc"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"authEnabled"}}]}}]}}]} as unknown as DocumentNode<PersistedBrowserAdHocQuery, PersistedBrowserAdHocQueryVariables>;
 export const PromptCachingUsageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"PromptCachingUsage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"session"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"usage"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"promptTokens"}},{"kind":"Field","name":{"kind":"Name","value":"completionTokens"}},{"kind":"Field","name":{"kind":"Name","value":"cachedPromptTokens"}},{"kind":"Field","name":{"kind":"Name","value":"cacheReadTokens"}},{"kind":"Field","name":{"kind":"Name","value":"cacheWriteTokens"}}]}},{"kind":"Field","name":{"kind":"Name","value":"cost"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"usd"}},{"kind":"Field","name":{"kind":"Name","value":"priced"}}]}}]}}]}}]} as unknown as DocumentNode<PromptCachingUsageQuery, PromptCachingUsageQueryVariables>;
 export const PromptFidelityUpsertProfileDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PromptFidelityUpsertProfile"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"i"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpsertProfileInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"upsertProfile"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"i"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]} as unknown as DocumentNode<PromptFidelityUpsertProfileMutation, PromptFidelityUpsertProfileMutationVariables>;
