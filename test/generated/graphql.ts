@@ -507,6 +507,7 @@ export type DoubleTextingEventsSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted' }
     | { __typename: 'ContextCompressed' }
     | { __typename: 'EventsReset' }
+    | { __typename: 'MessageContextChanged' }
     | { __typename: 'MessageQueued', queued: { id: string, content: string, position: number | null, kind: QueuedMessageKind } }
     | { __typename: 'MessageSaved', message: { role: MessageRole, content: string, metadata: unknown } }
     | { __typename: 'MessageSteered', turnId: string, queuedId: string, message: { content: string, role: MessageRole } }
@@ -670,6 +671,7 @@ export type DurabilityTurnEventsSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted' }
     | { __typename: 'ContextCompressed' }
     | { __typename: 'EventsReset' }
+    | { __typename: 'MessageContextChanged' }
     | { __typename: 'MessageQueued' }
     | { __typename: 'MessageSaved' }
     | { __typename: 'MessageSteered' }
@@ -736,6 +738,7 @@ export type SessionEventsSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted', contextTokens: number, maxContextTokens: number, eventId: string, at: string }
     | { __typename: 'ContextCompressed', reason: CompressionReason, strategy: CompressionStrategy, summary: string, messagesBefore: number, messagesAfter: number, contextTokens: number, maxContextTokens: number, eventId: string, at: string, receipt: { found: number, reAppended: number, dropped: number } | null }
     | { __typename: 'EventsReset', eventId: string, at: string }
+    | { __typename: 'MessageContextChanged', eventId: string, at: string }
     | { __typename: 'MessageQueued', eventId: string, at: string }
     | { __typename: 'MessageSaved', eventId: string, at: string, savedTurnId: string | null, message: { sequenceNumber: number, role: MessageRole, content: string, thinking: string | null, isDisplay: boolean, isContext: boolean, toolCallId: string | null, metadata: unknown, isAgentNote: boolean, toolCalls: Array<{ id: string, name: string }> } }
     | { __typename: 'MessageSteered', eventId: string, at: string }
@@ -844,6 +847,7 @@ export type FaultsResumeEventsSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted', eventId: string }
     | { __typename: 'ContextCompressed', eventId: string }
     | { __typename: 'EventsReset', reason: EventsResetReason, eventId: string }
+    | { __typename: 'MessageContextChanged', eventId: string }
     | { __typename: 'MessageQueued', eventId: string }
     | { __typename: 'MessageSaved', eventId: string, savedTurnId: string | null, message: { role: MessageRole, content: string } }
     | { __typename: 'MessageSteered', eventId: string }
@@ -1308,6 +1312,7 @@ export type LimitsSessionEventsSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted' }
     | { __typename: 'ContextCompressed' }
     | { __typename: 'EventsReset' }
+    | { __typename: 'MessageContextChanged' }
     | { __typename: 'MessageQueued' }
     | { __typename: 'MessageSaved' }
     | { __typename: 'MessageSteered' }
@@ -2008,6 +2013,7 @@ export type RecallsEventsSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted' }
     | { __typename: 'ContextCompressed' }
     | { __typename: 'EventsReset' }
+    | { __typename: 'MessageContextChanged' }
     | { __typename: 'MessageQueued' }
     | { __typename: 'MessageSaved' }
     | { __typename: 'MessageSteered' }
@@ -2450,6 +2456,7 @@ export type ShareEventsSubscription = { sessionEvents:
     | { eventId: string }
     | { eventId: string }
     | { eventId: string }
+    | { eventId: string }
    };
 
 export type SiblingsCreateSessionMutationVariables = Exact<{
@@ -2530,6 +2537,7 @@ export type SiblingsSavedSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted' }
     | { __typename: 'ContextCompressed' }
     | { __typename: 'EventsReset' }
+    | { __typename: 'MessageContextChanged' }
     | { __typename: 'MessageQueued' }
     | { __typename: 'MessageSaved', message: { sequenceNumber: number, role: MessageRole, siblings: { index: number, count: number } } }
     | { __typename: 'MessageSteered' }
@@ -2829,6 +2837,7 @@ export type TransportSmallEventsSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted' }
     | { __typename: 'ContextCompressed' }
     | { __typename: 'EventsReset' }
+    | { __typename: 'MessageContextChanged' }
     | { __typename: 'MessageQueued' }
     | { __typename: 'MessageSaved' }
     | { __typename: 'MessageSteered' }
@@ -3202,6 +3211,7 @@ export type WsErrorsLiveSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted' }
     | { __typename: 'ContextCompressed' }
     | { __typename: 'EventsReset' }
+    | { __typename: 'MessageContextChanged' }
     | { __typename: 'MessageQueued' }
     | { __typename: 'MessageSaved' }
     | { __typename: 'MessageSteered' }
