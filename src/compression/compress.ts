@@ -10,7 +10,9 @@
  * The raw-history index is written after the commit and can never fail it.
  */
 import type { CompressionDeps } from './deps.js';
-import { contextOrderOf } from '../domain/context-order.js';
+import { contextOrderOf, orderContext } from '../domain/context-order.js';
+import { isPinned } from '../domain/context-mode.js';
+import type { Estimator } from '../domain/compression/planner.js';
 import type { ChatMessage, NewMessage } from '../domain/types.js';
 import { NotFound } from '../store/errors.js';
 import type { CompressionReason, CompressionStrategy } from '../domain/compression-kinds.js';
@@ -53,11 +55,16 @@ export async function loadCompressionInput(deps: CompressionDeps, sessionId: str
   const profile = await deps.compressionStore.profile(session.profileId);
   if (!profile) throw new NotFound('Profile');
   const settings = compressionSettings(deps, profile, window);
-  const context: ChatMessage[] = await deps.store.context(sessionId);
-  const price = await imagePrices(deps, sessionId, profile, context);
-  const estimate = makeContextEstimator(deps, profile, settings.window, price);
-  const current = () => estimateNextPrompt(deps, session, profile, settings.window, context, price);
-  return { session, profile, settings, context, price, estimate, current };
+  const all: ChatMessage[] = await deps.store.context(sessionId);
+  // PINNED rows are never summarised, truncated or replaced: the strategies do not see them, but their
+  // tokens count in every estimate (they stay in the context, in their place).
+  const pinned = all.filter(isPinned);
+  const context = pinned.length > 0 ? all.filter((m) => !isPinned(m)) : all;
+  const price = await imagePrices(deps, sessionId, profile, all);
+  const base = makeContextEstimator(deps, profile, settings.window, price);
+  const estimate: Estimator = pinned.length > 0 ? (messages) => base(orderContext([...messages, ...pinned])) : base;
+  const current = () => estimateNextPrompt(deps, session, profile, settings.window, all, price);
+  return { session, profile, settings, context, pinned, price, estimate, current };
 }
 
 export function compressAndSaveSession(

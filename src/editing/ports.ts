@@ -15,6 +15,8 @@ export interface EditingHooks {
   turns: TurnStarter;
   /** MAX_MESSAGE_CHARS: an edited message obeys sendMessage's limit */
   maxMessageChars: number;
+  /** refuses (CONTEXT_TOO_LARGE) when `pinned` does not fit the window after the output reserve and system prompt */
+  checkPinned(sessionId: string, pinned: ChatMessage[]): Promise<void>;
 }
 
 /** What edit / regenerate need from the turn service. */

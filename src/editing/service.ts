@@ -31,6 +31,7 @@ import {
   type StoredBranch,
 } from '../domain/tree.js';
 import type { ChatMessage } from '../domain/types.js';
+import { type ContextMode, withContextMode } from '../domain/context-mode.js';
 import type { EventBus } from '../events/bus.js';
 import type { SessionService } from '../sessions/service.js';
 import type { EditStore, LockedSession } from '../store/edits.js';
@@ -315,6 +316,32 @@ export class EditingService extends EditingReads {
       const [userMessage] = await this.store.append(s.id, [{ role: 'user', content }], tx);
       return userMessage!;
     });
+  }
+
+  /**
+   * Pins, excludes or resets one message (with its tool pair, so tool pairing stays valid). A pin that would
+   * leave the pinned rows larger than the window after the output reserve and the system prompt is refused
+   * (CONTEXT_TOO_LARGE, the hook checks). Tells subscribers (MessageContextChanged).
+   */
+  async setMessageContext(viewer: Viewer, target: MessageIdRef, mode: ContextMode): Promise<StoredMessage> {
+    const id = target.sessionId;
+    const { row, changed } = await this.edit(viewer, id, async (tx, s) => {
+      const row = await this.activeRow(tx, s, target);
+      const group = await this.edits.toolPairRows(tx, s.id, row);
+      const sequences = group.map((m) => m.sequenceNumber);
+      if (mode === 'PINNED') {
+        const pinned = (await this.edits.pinnedRows(tx, s.id)).filter((m) => !sequences.includes(m.sequenceNumber));
+        await this.hooks.checkPinned(
+          s.id,
+          [...pinned, ...group].sort((a, b) => a.sequenceNumber - b.sequenceNumber),
+        );
+      }
+      await this.edits.setContextMode(tx, s.id, sequences, mode);
+      return { row, changed: group.map((m) => m.messageId) };
+    });
+    const messageIds = changed.map((messageId) => messageGlobalId({ sessionId: id, messageId }));
+    await this.bus.publish(id, { type: 'MessageContextChanged', mode, messageIds });
+    return { ...row, metadata: withContextMode(row.metadata, mode) };
   }
 
   /** A sibling answer to the assistant message `target`: a new turn answering the user message before it. */

@@ -66,6 +66,8 @@ export type SessionEventBody =
   | { type: 'RecallFailed'; recallId: string; failureReason: string }
   | { type: 'MessageSteered'; turnId: string; queuedId: string; message: MessageJson }
   | { type: 'TurnInterrupted'; turnId: string; byTurnId: string }
+  /** a message's context mode changed (with its tool pair): Message global ids */
+  | { type: 'MessageContextChanged'; mode: string; messageIds: string[] }
   /** never stored: told to a resuming subscriber whose cursor predates the log */
   | { type: 'EventsReset'; reason: 'RESTARTED' | 'TRIMMED' };
 

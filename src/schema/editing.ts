@@ -1,4 +1,5 @@
 /** History editing: fork, undo / redo / revert, branches and tree, checkpoint / rewind, edit stats. */
+import { contextModeOf } from '../domain/context-mode.js';
 import type { EditStats } from '../domain/edit-stats.js';
 import type { Checkpoint } from '../domain/history-edits.js';
 import type { BranchSummary, SiblingInfo, TreeRow } from '../domain/tree.js';
@@ -8,6 +9,14 @@ import { parseMessageId } from './ids.js';
 import { MessageRef } from './message.js';
 import { SessionRef } from './session.js';
 import { SendMessagePayload } from './turn.js';
+
+export const MessageContextModeEnum = builder.enumType('MessageContextMode', {
+  values: {
+    DEFAULT: { description: 'compacted like any message' },
+    PINNED: { description: 'never summarised, truncated or archived out of the model context' },
+    EXCLUDED: { description: 'kept in the history and search, never sent to the model' },
+  } as const,
+});
 
 const MessageSiblingsRef = builder.objectRef<SiblingInfo>('MessageSiblings').implement({
   description: 'Where a message stands among the alternatives at its position (edits, regenerated answers)',
@@ -21,6 +30,11 @@ const MessageSiblingsRef = builder.objectRef<SiblingInfo>('MessageSiblings').imp
 const siblingMemos = new WeakMap<Context, Map<string, Promise<SiblingSource>>>();
 
 builder.objectFields(MessageRef, (t) => ({
+  contextMode: t.field({
+    type: MessageContextModeEnum,
+    description: 'How the message takes part in the model context (setMessageContext)',
+    resolve: (m) => contextModeOf(m),
+  }),
   siblings: t.field({
     type: MessageSiblingsRef,
     resolve: (m, _a, ctx, info) => {
@@ -158,6 +172,17 @@ builder.mutationFields((t) => {
       resolve: (_root, args, ctx) => {
         return ctx.app.editing.switchSibling(ctx.viewer, parseMessageId(String(args.messageId)), args.index);
       },
+    }),
+    setMessageContext: authed.field({
+      type: MessageRef,
+      description:
+        'Pins (never summarised, truncated or archived out of the context) or excludes (kept in the history and ' +
+        'search, never sent to the model) one message, or resets it; an assistant message with tool calls and ' +
+        'its tool results change together. Owner or admin; a message off the current path is CONFLICT, a pin ' +
+        'the window cannot hold CONTEXT_TOO_LARGE.',
+      args: { messageId: t.arg.id({ required: true }), mode: t.arg({ type: MessageContextModeEnum, required: true }) },
+      resolve: (_root, args, ctx) =>
+        ctx.app.editing.setMessageContext(ctx.viewer, parseMessageId(String(args.messageId)), args.mode),
     }),
     markCheckpoint: authed.field({
       type: CheckpointRef,

@@ -12,6 +12,7 @@ import { TurnRef } from './turn.js';
 import { QueuedMessageRef } from './queue.js';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import { UsageRef } from './usage.js';
+import { MessageContextModeEnum } from './editing.js';
 
 type Of<K extends SessionEvent['type']> = Extract<SessionEvent, { type: K }>;
 
@@ -125,6 +126,16 @@ eventType('TurnFailed', (t) => ({
   message: t.exposeString('message'),
 }));
 
+eventType('MessageContextChanged', (t) => ({
+  mode: t.field({
+    type: MessageContextModeEnum,
+    resolve: (e: Of<'MessageContextChanged'>) => e.mode as 'DEFAULT',
+  }),
+  messageIds: t.idList({
+    description: 'the message and its tool pair, whose contextMode is now `mode`',
+    resolve: (e: Of<'MessageContextChanged'>) => e.messageIds,
+  }),
+}));
 eventType('MessageQueued', (t) => ({
   queued: t.field({ type: QueuedMessageRef, resolve: (e: Of<'MessageQueued'>) => e.queued }),
 }));

@@ -105,6 +105,48 @@ export class EditStore {
     return this.select(tx, sessionId, 'sequence_number > $2', [seq]);
   }
 
+  /**
+   * The rows an assistant message with tool calls is paired with (pin / exclude move together): for a tool
+   * result its assistant message and that message's results, for an assistant message its results.
+   */
+  async toolPairRows(tx: Tx, sessionId: string, target: StoredMessage): Promise<StoredMessage[]> {
+    let owner: StoredMessage | null = target;
+    if (target.role === 'tool' && target.toolCallId !== null) {
+      const call = JSON.stringify([{ id: target.toolCallId }]);
+      const where = `role = 'assistant' AND sequence_number < $2 AND tool_calls @> $3::jsonb`;
+      owner = (await this.select(tx, sessionId, where, [target.sequenceNumber, call], 'DESC LIMIT 1'))[0] ?? null;
+    }
+    if (!owner || owner.role !== 'assistant' || owner.toolCalls.length === 0) return [target];
+    const ids = owner.toolCalls.map((c) => c.id);
+    const where = `role = 'tool' AND sequence_number > $2 AND tool_call_id = ANY($3::text[])`;
+    return [owner, ...(await this.select(tx, sessionId, where, [owner.sequenceNumber, ids]))];
+  }
+
+  /** The PINNED rows on the active path (their context copies aside). */
+  pinnedRows(tx: Tx, sessionId: string): Promise<StoredMessage[]> {
+    return this.select(tx, sessionId, `metadata->>'contextMode' = 'PINNED' AND metadata->'contextCopyOf' IS NULL`, []);
+  }
+
+  /**
+   * Sets metadata.contextMode (DEFAULT removes it) on the rows `sequences` and on their context copies
+   * (metadata.contextCopyOf), in both tables.
+   */
+  async setContextMode(tx: Tx, sessionId: string, sequences: number[], mode: string): Promise<void> {
+    const set =
+      mode === 'DEFAULT' ? `metadata - 'contextMode'` : `metadata || jsonb_build_object('contextMode', $3::text)`;
+    for (const table of ['session_messages', 'session_messages_archive']) {
+      await tx.$executeRawUnsafe(
+        `UPDATE ${table} SET metadata = ${set} WHERE session_id = $1::uuid AND (sequence_number = ANY($2::int[]) ` +
+          `OR (jsonb_typeof(metadata->'contextCopyOf') = 'number' ` +
+          `AND (metadata->>'contextCopyOf')::int = ANY($2::int[])))` +
+          (mode === 'DEFAULT' ? ' AND $3::text IS NOT NULL' : ''),
+        sessionId,
+        sequences,
+        mode,
+      );
+    }
+  }
+
   /** rowsAfter outside a transaction (reads: siblings). */
   rowsAfterNow(sessionId: string, seq: number): Promise<StoredMessage[]> {
     return this.select(this.prisma as unknown as Tx, sessionId, 'sequence_number > $2', [seq]);

@@ -4,6 +4,7 @@
  * row's counters that move with them. SessionStore (./sessions.ts) extends it
  * with the sessions rows, so callers keep one handle.
  */
+import { withoutExcluded } from '../domain/context-mode.js';
 import type { ChatMessage, NewMessage } from '../domain/types.js';
 import { makeMessage } from '../domain/types.js';
 import { orderContext } from '../domain/context-order.js';
@@ -228,7 +229,8 @@ export class MessageStore {
     const rows = tx
       ? await tx.$queryRawUnsafe<(MessageRow & { archived: boolean })[]>(sql, sessionId)
       : await this.db.raw.query<MessageRow & { archived: boolean }>(sql, [sessionId]);
-    return orderContext(rows.map((r) => toStoredMessage(r, r.archived)));
+    // EXCLUDED rows stay in the history and search, never in what the model is sent (domain/context-mode).
+    return withoutExcluded(orderContext(rows.map((r) => toStoredMessage(r, r.archived))));
   }
 
   /**

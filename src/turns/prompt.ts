@@ -9,6 +9,9 @@ import { buildPrompt, imagePathsToSend, type Prompt, type PromptImages, type Pro
 import type { CalibrationRegistry, RealBaseline } from '../domain/tokens.js';
 import type { ChatMessage } from '../domain/types.js';
 import { loadPromptImages } from '../files/images.js';
+import { contextLimit } from '../domain/view.js';
+import { ErrorCode } from '../domain/error-codes.js';
+import { DomainError } from '../store/errors.js';
 import { parseSessionMetadata } from '../domain/session-metadata.js';
 import type { ProfileRow as Profile } from '../store/profiles.js';
 import type { SessionRow as Session, SessionStore } from '../store/sessions.js';
@@ -94,4 +97,33 @@ export async function sessionPrompt(
   if (!profile) return null;
   const context = await deps.store.context(sessionId);
   return { prompt: await nextPrompt(deps, session, profile, context), profile, window: profile.contextWindow };
+}
+
+/**
+ * Refuses a set of PINNED rows that the model's window cannot hold after the output reserve and the
+ * system prompt (pinned rows are never compacted away, so they must fit on their own): CONTEXT_TOO_LARGE.
+ */
+export async function checkPinnedFits(
+  deps: SessionPromptDeps & { config: Pick<Config, 'outputReserveTokens'> },
+  sessionId: string,
+  pinned: readonly ChatMessage[],
+): Promise<void> {
+  const session = await deps.store.get(sessionId);
+  const profile = session ? await deps.profiles.get(session.profileId) : null;
+  if (!profile) return;
+  const images = await loadImagesFor(deps, sessionId, pinned, profile.vision);
+  const { estimate } = buildPrompt({
+    ...promptRules(deps, profile),
+    context: pinned,
+    systemPrompt: profile.systemPrompt,
+    images,
+  });
+  const limit = Math.floor(contextLimit(profile.contextWindow, deps.config.outputReserveTokens));
+  if (estimate > limit)
+    throw new DomainError(
+      ErrorCode.CONTEXT_TOO_LARGE,
+      `Pinned messages would take ~${estimate} tokens with the system prompt, more than the ${limit} the model's ` +
+        'window holds after the output reserve: unpin another message first',
+      { pinnedTokens: estimate, limit },
+    );
 }

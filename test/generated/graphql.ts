@@ -511,6 +511,7 @@ export type DoubleTextingEventsSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted' }
     | { __typename: 'ContextCompressed' }
     | { __typename: 'EventsReset' }
+    | { __typename: 'MessageContextChanged' }
     | { __typename: 'MessageQueued', queued: { id: string, content: string, position: number | null, kind: QueuedMessageKind } }
     | { __typename: 'MessageSaved', message: { role: MessageRole, content: string, metadata: unknown } }
     | { __typename: 'MessageSteered', turnId: string, queuedId: string, message: { content: string, role: MessageRole } }
@@ -676,6 +677,7 @@ export type DurabilityTurnEventsSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted' }
     | { __typename: 'ContextCompressed' }
     | { __typename: 'EventsReset' }
+    | { __typename: 'MessageContextChanged' }
     | { __typename: 'MessageQueued' }
     | { __typename: 'MessageSaved' }
     | { __typename: 'MessageSteered' }
@@ -744,6 +746,7 @@ export type SessionEventsSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted', contextTokens: number, maxContextTokens: number, eventId: string, at: string }
     | { __typename: 'ContextCompressed', reason: CompressionReason, strategy: CompressionStrategy, summary: string, messagesBefore: number, messagesAfter: number, contextTokens: number, maxContextTokens: number, eventId: string, at: string, receipt: { found: number, reAppended: number, dropped: number } | null }
     | { __typename: 'EventsReset', eventId: string, at: string }
+    | { __typename: 'MessageContextChanged', eventId: string, at: string }
     | { __typename: 'MessageQueued', eventId: string, at: string }
     | { __typename: 'MessageSaved', eventId: string, at: string, savedTurnId: string | null, message: { sequenceNumber: number, role: MessageRole, content: string, thinking: string | null, isDisplay: boolean, isContext: boolean, toolCallId: string | null, metadata: unknown, isAgentNote: boolean, toolCalls: Array<{ id: string, name: string }> } }
     | { __typename: 'MessageSteered', eventId: string, at: string }
@@ -854,6 +857,7 @@ export type FaultsResumeEventsSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted', eventId: string }
     | { __typename: 'ContextCompressed', eventId: string }
     | { __typename: 'EventsReset', reason: EventsResetReason, eventId: string }
+    | { __typename: 'MessageContextChanged', eventId: string }
     | { __typename: 'MessageQueued', eventId: string }
     | { __typename: 'MessageSaved', eventId: string, savedTurnId: string | null, message: { role: MessageRole, content: string } }
     | { __typename: 'MessageSteered', eventId: string }
@@ -1320,6 +1324,7 @@ export type LimitsSessionEventsSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted' }
     | { __typename: 'ContextCompressed' }
     | { __typename: 'EventsReset' }
+    | { __typename: 'MessageContextChanged' }
     | { __typename: 'MessageQueued' }
     | { __typename: 'MessageSaved' }
     | { __typename: 'MessageSteered' }
@@ -1724,6 +1729,7 @@ export type PendingParkingEventsSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted' }
     | { __typename: 'ContextCompressed' }
     | { __typename: 'EventsReset' }
+    | { __typename: 'MessageContextChanged' }
     | { __typename: 'MessageQueued' }
     | { __typename: 'MessageSaved' }
     | { __typename: 'MessageSteered' }
@@ -2088,6 +2094,7 @@ export type RecallsEventsSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted' }
     | { __typename: 'ContextCompressed' }
     | { __typename: 'EventsReset' }
+    | { __typename: 'MessageContextChanged' }
     | { __typename: 'MessageQueued' }
     | { __typename: 'MessageSaved' }
     | { __typename: 'MessageSteered' }
@@ -2534,6 +2541,7 @@ export type ShareEventsSubscription = { sessionEvents:
     | { eventId: string }
     | { eventId: string }
     | { eventId: string }
+    | { eventId: string }
    };
 
 export type SiblingsCreateSessionMutationVariables = Exact<{
@@ -2614,6 +2622,7 @@ export type SiblingsSavedSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted' }
     | { __typename: 'ContextCompressed' }
     | { __typename: 'EventsReset' }
+    | { __typename: 'MessageContextChanged' }
     | { __typename: 'MessageQueued' }
     | { __typename: 'MessageSaved', message: { sequenceNumber: number, role: MessageRole, siblings: { index: number, count: number } } }
     | { __typename: 'MessageSteered' }
@@ -2915,6 +2924,7 @@ export type TransportSmallEventsSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted' }
     | { __typename: 'ContextCompressed' }
     | { __typename: 'EventsReset' }
+    | { __typename: 'MessageContextChanged' }
     | { __typename: 'MessageQueued' }
     | { __typename: 'MessageSaved' }
     | { __typename: 'MessageSteered' }
@@ -3290,6 +3300,7 @@ export type WsErrorsLiveSubscription = { sessionEvents:
     | { __typename: 'CompressionStarted' }
     | { __typename: 'ContextCompressed' }
     | { __typename: 'EventsReset' }
+    | { __typename: 'MessageContextChanged' }
     | { __typename: 'MessageQueued' }
     | { __typename: 'MessageSaved' }
     | { __typename: 'MessageSteered' }
