@@ -6,7 +6,7 @@
 import { isRealUserMessage } from './titles.js';
 import { messageFromJson, messageToJson, type ChatMessageJson } from './tree.js';
 import type { ChatMessage, NewMessage } from './types.js';
-import { ErrorCode } from './error-codes.js';
+import type { ErrorCode } from './error-codes.js';
 
 export type HistoryEditErrorCode = typeof ErrorCode.BAD_USER_INPUT | typeof ErrorCode.CONFLICT;
 
