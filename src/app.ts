@@ -271,6 +271,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   ];
   metrics?.subscriptions(() => subscriptions.live);
   let sweeper: NodeJS.Timeout | null = null;
+  const transfer = new TransferService(store, profiles, bus, config);
   let retentionTimer: NodeJS.Timeout | null = null;
   let retentionRun: Promise<unknown> = Promise.resolve();
   // Retention (SESSION_RETENTION_DAYS, profiles' retentionDays): once at start, then every interval.
@@ -330,7 +331,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     recalls,
     queue,
     shares: new ShareService(store),
-    transfer: new TransferService(store, profiles, bus, config),
+    transfer,
     hooks,
     subscriptions,
     metrics,
@@ -350,6 +351,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       sweeper.unref();
       recalls.start();
       sweepRetention();
+      // Sessions an import that died (kill -9) left staged: invisible, removed once stale.
+      void transfer
+        .sweepStaged()
+        .then((n) => n > 0 && log.info({ sessions: n }, 'import.swept_staged'))
+        .catch((err: unknown) => log.warn({ err }, 'import.sweep_failed'));
       retentionTimer = setInterval(sweepRetention, config.sessionRetentionIntervalMs);
       retentionTimer.unref();
       queue.start();

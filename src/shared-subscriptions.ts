@@ -196,7 +196,7 @@ export function useSharedSubscriptionExecution<C>(
     if (documentId === undefined) documentIds.set(document, (documentId = nextDocumentId++));
     const raw = (args.variableValues ?? {}) as Record<string, unknown>;
     const values: Record<string, unknown> = {};
-    for (const name of names) if (Object.prototype.hasOwnProperty.call(raw, name)) values[name] = raw[name];
+    for (const name of names) if (Object.hasOwn(raw, name)) values[name] = raw[name];
     return intern(`${documentId}\u0000${operationName}\u0000${JSON.stringify(values)}\u0000${contextKey}`);
   }
 

@@ -1,6 +1,10 @@
 /** Issue 6: export (MARKDOWN, JSON) and import (our JSON, ChatGPT and Claude conversations.json). */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { encodeGlobalID } from '@pothos/plugin-relay';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { stagingOwner } from '../src/domain/policy.js';
+import { TransferStore } from '../src/store/transfers.js';
 import { messageToJson } from '../src/domain/tree.js';
 import { makeMessage } from '../src/domain/types.js';
 import {
@@ -179,6 +183,47 @@ describe(`export and import (${dbKind})`, () => {
       expect(mine.data!.importSession.owner!.name).toBe('alice');
     },
   );
+
+  it('a session an import is still writing is invisible; a failed import removes it; a dead one is swept', async () => {
+    const SEE = 'query($id: ID!) { session(id: $id) { id } sessions { totalCount } }';
+    const admin = (await t.app.auth.createUser('staging-admin', { admin: true })).key;
+    const totals = async () =>
+      Promise.all([alice, reader, admin].map(async (k) => (await t.http(SEE, { id: 'x' }, k)).data));
+    const profileId = (await t.app.db.prisma.profile.findFirstOrThrow()).id;
+    const before = await totals();
+    const staged = async (ageMs: number) =>
+      (
+        await t.app.db.prisma.session.create({
+          data: { profileId, userId: stagingOwner(randomUUID(), Date.now() - ageMs), name: 'stagedneedle' },
+        })
+      ).id;
+    const stale = await staged(2 * 60 * 60 * 1000);
+    const fresh = await staged(0);
+    expect(await totals()).toEqual(before);
+    for (const key of [alice, reader, admin])
+      for (const id of [stale, fresh]) {
+        const r = await t.http(
+          'query($id: ID!) { session(id: $id) { id } }',
+          { id: encodeGlobalID('Session', id) },
+          key,
+        );
+        expect(r.data).toEqual({ session: null });
+      }
+    // a dead import's leftover (older than STALE_IMPORT_MS) is swept; one still being written is not
+    expect(await t.app.transfer.sweepStaged()).toBe(1);
+    const left = await t.app.db.prisma.session.findMany({ where: { id: { in: [stale, fresh] } } });
+    expect(left.map((s) => s.id)).toEqual([fresh]);
+    await t.app.db.prisma.session.delete({ where: { id: fresh } });
+
+    // a failure after every row is written (at the hand-over) removes the staged session
+    const count = await t.app.db.prisma.session.count();
+    const fail = vi.spyOn(TransferStore.prototype, 'finishImport').mockRejectedValueOnce(new Error('boom'));
+    const data = readFileSync(new URL('./fixtures/chatgpt-conversations.json', import.meta.url), 'utf8');
+    const r = await t.http(IMPORT, { data: data.replace('Reverse a list', 'Reverse a staged list') }, alice);
+    fail.mockRestore();
+    expect(r.errors).toBeDefined();
+    expect(await t.app.db.prisma.session.count()).toBe(count);
+  });
 
   it('deleting an imported session lets the same data be imported anew', async () => {
     const id = await newSession(t, alice);

@@ -59,6 +59,7 @@ export function can(viewer: Viewer | null, action: Action, session?: Owned): boo
   if (action === 'manageProfiles') return unrestricted(viewer);
   if (action === 'manageUsers') return viewer.authEnabled && viewer.isAdmin;
   const s = session!;
+  if (isStaged(s)) return false;
   switch (action) {
     case 'list':
       return inScope(sessionScope(viewer, 'list'), s);
@@ -90,7 +91,25 @@ export function sessionScope(viewer: Viewer, action: 'list' | 'read'): SessionSc
 
 /** The scope as a predicate on one session: what the store's SQL for the scope selects. */
 export function inScope(scope: SessionScope, session: Owned): boolean {
+  if (isStaged(session)) return false;
   if ('all' in scope) return true;
   if ('owned' in scope) return session.userId !== null;
   return session.userId === scope.userId;
 }
+
+/**
+ * The owner of a session an import is still writing: `importing:<start ms>:<uuid>`. No one may list, read, search
+ * or change it; the import hands it to its owner when every row is written (src/sessions/transfer.ts), or removes
+ * it, and a leftover of an import that died is swept (TransferStore.sweepStaged).
+ */
+export const STAGING_PREFIX = 'importing:';
+
+export const stagingOwner = (uuid: string, now = Date.now()) => `${STAGING_PREFIX}${now}:${uuid}`;
+
+/** When the import of a staged owner started (ms); 0 for a malformed one (swept at once). */
+export function stagedAt(owner: string): number {
+  const ms = Number(owner.slice(STAGING_PREFIX.length).split(':')[0]);
+  return Number.isFinite(ms) ? ms : 0;
+}
+
+export const isStaged = (session: Owned) => session.userId?.startsWith(STAGING_PREFIX) === true;

@@ -172,7 +172,7 @@ export function isExecutableName(name: string): boolean {
 export function isPlainName(name: string): boolean {
   if (typeof name !== 'string' || name.length === 0) return false;
   if (name.startsWith('.')) return false;
-  if (/[\/\\]/.test(name)) return false;
+  if (/[/\\]/.test(name)) return false;
   if (name.replace(UNSAFE_CHARS, '') !== name) return false;
   return utf8Len(name) <= 255;
 }

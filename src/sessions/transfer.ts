@@ -2,8 +2,12 @@
  * Export (MARKDOWN for reading, JSON for a lossless round trip) and import
  * (our JSON export, or a ChatGPT or Claude `conversations.json`) of whole sessions.
  *
- * Import writes a new session owned by the caller in one transaction, so a
- * malformed or failing import leaves nothing behind; `session_imports`
+ * Import parses in a worker thread (src/sessions/import-worker.ts), then writes
+ * each new session in bounded statements under a staging owner (`importing:…`,
+ * which no list, read or search shows) and hands it to the caller in one short
+ * transaction, so the server keeps answering and a malformed or failing import
+ * leaves nothing visible (a failure removes its rows; a killed import's are
+ * swept at the next start or import); `session_imports`
  * (user, fingerprint) → session makes importing the same data twice return the
  * session created the first time. Attachment paths are rewritten to the new
  * session's own directory: an export cannot point the model at another
@@ -31,11 +35,12 @@ import { type ChatMessage, makeMessage, type Usage, ZERO_USAGE } from '../domain
 import type { EventBus } from '../events/bus.js';
 import { BadInput, Forbidden, NotFound } from '../store/errors.js';
 import { TransferStore, type ImportedSession } from '../store/transfers.js';
-import { ANONYMOUS, can, type Viewer } from '../domain/policy.js';
-import type { SessionRow, SessionStore, Tx } from '../store/sessions.js';
+import { ANONYMOUS, can, stagingOwner, type Viewer } from '../domain/policy.js';
+import type { SessionRow, SessionStore } from '../store/sessions.js';
 import type { ProfileService } from './profiles.js';
 import type { Config } from '../config.js';
 import { checkImportedMessages, type ImportedText } from './intake.js';
+import { parseInWorker } from './import-parse.js';
 
 export type ExportFormat = 'MARKDOWN' | 'JSON';
 
@@ -43,6 +48,8 @@ export type ExportFormat = 'MARKDOWN' | 'JSON';
 export const MAX_IMPORT_CHARS = 64 * 1024 * 1024;
 /** Conversations one ChatGPT import may create. */
 export const MAX_IMPORT_CONVERSATIONS = 1000;
+/** A staged import older than this is one that died (kill -9): swept at start and before each import. */
+export const STALE_IMPORT_MS = 60 * 60 * 1000;
 
 // ---------------------------------------------------------------- stored shapes (shared with src/editing)
 
@@ -278,11 +285,20 @@ export class TransferService {
     });
   }
 
-  /** Import as new session(s) of the caller; returns the (first) session. */
+  /**
+   * Import as new session(s) of the caller; returns the (first) session. The parse runs in a worker thread and each
+   * session is written in bounded statements under a staging owner no one sees, then handed to its owner in one
+   * short transaction; a failure removes what it wrote (module comment).
+   */
   async import(viewer: Viewer, input: { data: string; profileId?: string | null }): Promise<SessionRow> {
-    const items = parseImport(input.data, this.limits);
+    // Cheap refusals first, without a worker.
+    if (typeof input.data !== 'string' || input.data.trim() === '') throw new BadInput('Import data is empty');
+    if (input.data.length > MAX_IMPORT_CHARS)
+      throw new BadInput(`Import data is larger than ${MAX_IMPORT_CHARS / (1024 * 1024)} MB`);
     const explicitProfile = input.profileId ? await this.profiles.get(input.profileId) : null;
     if (input.profileId && !explicitProfile) throw new NotFound('Profile');
+    const items = await parseInWorker<SessionImport>(input.data, this.limits.maxMessageChars);
+    await this.transfers.sweepStaged(STALE_IMPORT_MS);
     const owner = viewer.userId ?? ANONYMOUS;
     const results: SessionRow[] = [];
     const created: SessionRow[] = [];
@@ -296,11 +312,15 @@ export class TransferService {
         explicitProfile?.id ??
         (item.profileKey ? (await this.profiles.byKey(item.profileKey))?.id : undefined) ??
         (await this.profiles.default()).id;
+      const staged = await this.stage(owner, profileId, item);
       try {
-        const session = await this.store.transaction((tx) => this.write(tx, owner, profileId, item));
+        const session = await this.store.transaction((tx) =>
+          this.transfers.finishImport(tx, staged, owner, item.fingerprint),
+        );
         results.push(session);
         created.push(session);
       } catch (error) {
+        await this.transfers.dropStaged(staged);
         // The same import raced us: answer with the session it created.
         if (!isUniqueViolation(error)) throw error;
         const raced = await this.existingImport(owner, item.fingerprint);
@@ -310,6 +330,23 @@ export class TransferService {
     }
     for (const s of created) await this.bus.publishList({ kind: 'created', sessionId: s.id, userId: s.userId });
     return results[0]!;
+  }
+
+  /** Removes what imports that died (kill -9) left staged: at start. */
+  sweepStaged(olderThanMs = STALE_IMPORT_MS): Promise<number> {
+    return this.transfers.sweepStaged(olderThanMs);
+  }
+
+  /** Writes one session under a staging owner; on failure removes what it wrote. Returns the session id. */
+  private async stage(owner: string, profileId: string, item: SessionImport): Promise<string> {
+    const id = randomUUID();
+    try {
+      await this.write(id, owner, profileId, item);
+      return id;
+    } catch (error) {
+      await this.transfers.dropStaged(id).catch(() => undefined);
+      throw error;
+    }
   }
 
   private async existingImport(owner: string, fingerprint: string): Promise<SessionRow | null> {
@@ -322,10 +359,9 @@ export class TransferService {
     return null;
   }
 
-  private write(tx: Tx, owner: string, profileId: string, item: SessionImport): Promise<SessionRow> {
+  private write(id: string, owner: string, profileId: string, item: SessionImport): Promise<SessionRow> {
     const messages = [...item.messages].sort((a, b) => a.sequenceNumber - b.sequenceNumber);
-    // The id is chosen here: the rows' file paths name the new session's directory.
-    const id = randomUUID();
+    // The id is chosen before: the rows' file paths name the new session's directory.
     let displayIndex = 0;
     const hashes = new Set<string>();
     const chunks = item.memoryChunks.filter((c) => {
@@ -367,6 +403,6 @@ export class TransferService {
       memoryChunks: chunks.map((c) => ({ ...c, contentHash: sha256(c.content) })),
       fingerprint: item.fingerprint,
     };
-    return this.transfers.writeImport(tx, imported);
+    return this.transfers.writeImport(imported, stagingOwner(randomUUID()));
   }
 }

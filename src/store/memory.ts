@@ -142,9 +142,7 @@ export class MemoryIndex {
     const scope =
       'sessionIds' in input.scope
         ? `session_id = ANY(${p(input.scope.sessionIds)}::uuid[])`
-        : 'all' in input.scope
-          ? 'TRUE'
-          : `session_id IN (SELECT id FROM sessions WHERE ${scopeSql(input.scope, 'user_id', p)})`;
+        : `session_id IN (SELECT id FROM sessions WHERE ${scopeSql(input.scope, 'user_id', p)})`;
     // Only the substring pass binds the LIKE patterns (an unused parameter has no type).
     const likes = pass === 'substrings' ? terms.map((t) => `content ILIKE ${p(likePattern(t.word))}`) : [];
     // A term is present as words (cheap: the row's vector), or, in the substring pass only, as a substring.

@@ -6,7 +6,7 @@
  */
 import type { Database } from '../db/client.js';
 import type { Prisma, Session } from '../generated/prisma/client.js';
-import { type SessionScope, sessionScope, type Viewer } from '../domain/policy.js';
+import { type SessionScope, STAGING_PREFIX, sessionScope, type Viewer } from '../domain/policy.js';
 import type { Tx } from './messages.js';
 
 /** What a Pothos resolver's `query` adds to a sessions read (its selection drives the SQL). */
@@ -214,14 +214,22 @@ export const COMPACT_DELTAS = 32;
 /** The list scope (viewer, profile) as a condition on `session_count_deltas d`. */
 function countScope(options: Pick<ListOptions, 'viewer' | 'profileId'>, add: (value: unknown) => string): string {
   const scope = sessionScope(options.viewer, 'list');
-  const owner = 'all' in scope ? 'TRUE' : 'owned' in scope ? 'd.owned' : `d.owned AND d.owner = ${add(scope.userId)}`;
+  const notStaged = `d.owner NOT LIKE '${STAGING_PREFIX}%'`;
+  const owner =
+    'all' in scope
+      ? notStaged
+      : 'owned' in scope
+        ? `d.owned AND ${notStaged}`
+        : `d.owned AND d.owner = ${add(scope.userId)}`;
   return options.profileId ? `${owner} AND d.profile_id = ${add(options.profileId)}::uuid` : owner;
 }
 
 /** A policy scope as an SQL condition on a sessions owner column (`s.user_id`); `add` binds a parameter. */
 export function scopeSql(scope: SessionScope, ownerColumn: string, add: (value: unknown) => string): string {
-  if ('all' in scope) return 'TRUE';
-  if ('owned' in scope) return `${ownerColumn} IS NOT NULL`;
+  // A session an import is still writing (owner `importing:…`) is no one's yet.
+  const notStaged = `${ownerColumn} NOT LIKE '${STAGING_PREFIX}%'`;
+  if ('all' in scope) return `(${ownerColumn} IS NULL OR ${notStaged})`;
+  if ('owned' in scope) return `(${ownerColumn} IS NOT NULL AND ${notStaged})`;
   return `${ownerColumn} = ${add(scope.userId)}`;
 }
 

@@ -7,7 +7,7 @@
  */
 import type { Database } from '../db/client.js';
 import type { Prisma, Session } from '../generated/prisma/client.js';
-import { sessionScope, type Viewer } from '../domain/policy.js';
+import { STAGING_PREFIX, sessionScope, type Viewer } from '../domain/policy.js';
 import {
   bothTablesSql,
   fromPageRow,
@@ -133,8 +133,10 @@ export class SessionStore extends MessageStore {
   /** The policy's `read` scope as a Prisma filter, so a read is one query. */
   readWhere(viewer: Viewer): Prisma.SessionWhereInput {
     const scope = sessionScope(viewer, 'read');
-    if ('all' in scope) return {};
-    if ('owned' in scope) return { userId: { not: null } };
+    // A session an import is still writing (owner `importing:…`) is no one's yet.
+    const notStaged: Prisma.SessionWhereInput = { NOT: { userId: { startsWith: STAGING_PREFIX } } };
+    if ('all' in scope) return { OR: [{ userId: null }, notStaged] };
+    if ('owned' in scope) return { userId: { not: null }, ...notStaged };
     return { userId: scope.userId };
   }
 

@@ -8,9 +8,12 @@ import type { ChatMessage } from '../domain/types.js';
 import type { MemoryChunk, Prisma, SessionBranch } from '../generated/prisma/client.js';
 import { toRowData } from './rows.js';
 import type { SessionRow, Tx } from './sessions.js';
+import { STAGING_PREFIX, stagedAt } from '../domain/policy.js';
 
 /** Rows one INSERT takes at most (Postgres binds at most 65,535 parameters). */
 const INSERT_BATCH = 1000;
+/** Branches one INSERT takes (each holds a whole message list as JSON). */
+const BRANCH_BATCH = 50;
 
 export type BranchRow = SessionBranch;
 export type MemoryChunkRow = MemoryChunk;
@@ -90,12 +93,17 @@ export class TransferStore {
     await this.prisma.sessionImport.deleteMany({ where: { userId: owner, fingerprint } });
   }
 
-  /** Writes an imported session: its row, every message, branch and chunk, and the fingerprint that maps to it. */
-  async writeImport(tx: Tx, item: ImportedSession): Promise<SessionRow> {
+  /**
+   * Writes an imported session under its staging owner (`importing:…`, which no list, read or search shows): its
+   * row, then every message, branch and chunk in bounded statements, each its own short write (no interactive
+   * transaction, so no time limit; other requests run between them). `finishImport` then hands it to its owner.
+   */
+  async writeImport(item: ImportedSession, stagingOwner: string): Promise<SessionRow> {
     const s = item.session;
-    const session = await tx.session.create({
+    const session = await this.prisma.session.create({
       data: {
         ...s,
+        userId: stagingOwner,
         usage: json(s.usage),
         planningLogs: json(s.planningLogs),
         metadata: json(s.metadata),
@@ -106,19 +114,52 @@ export class TransferStore {
     const archived: Prisma.SessionMessageArchiveCreateManyInput[] = [];
     for (const m of item.messages) (m.archived ? archived : hot).push(toRowData(session.id, m.message, m.displayIndex));
     for (let i = 0; i < hot.length; i += INSERT_BATCH)
-      await tx.sessionMessage.createMany({ data: hot.slice(i, i + INSERT_BATCH) });
+      await this.prisma.sessionMessage.createMany({ data: hot.slice(i, i + INSERT_BATCH) });
     for (let i = 0; i < archived.length; i += INSERT_BATCH) {
-      await tx.sessionMessageArchive.createMany({ data: archived.slice(i, i + INSERT_BATCH) });
+      await this.prisma.sessionMessageArchive.createMany({ data: archived.slice(i, i + INSERT_BATCH) });
     }
-    if (item.branches.length > 0) {
-      await tx.sessionBranch.createMany({
-        data: item.branches.map((b) => ({ sessionId: session.id, ...b, suffix: json(b.suffix) })),
+    for (let i = 0; i < item.branches.length; i += BRANCH_BATCH) {
+      await this.prisma.sessionBranch.createMany({
+        data: item.branches
+          .slice(i, i + BRANCH_BATCH)
+          .map((b) => ({ sessionId: session.id, ...b, suffix: json(b.suffix) })),
       });
     }
-    if (item.memoryChunks.length > 0) {
-      await tx.memoryChunk.createMany({ data: item.memoryChunks.map((c) => ({ sessionId: session.id, ...c })) });
+    for (let i = 0; i < item.memoryChunks.length; i += INSERT_BATCH) {
+      await this.prisma.memoryChunk.createMany({
+        data: item.memoryChunks.slice(i, i + INSERT_BATCH).map((c) => ({ sessionId: session.id, ...c })),
+      });
     }
-    await tx.sessionImport.create({ data: { userId: s.userId, fingerprint: item.fingerprint, sessionId: session.id } });
     return session;
+  }
+
+  /**
+   * One short transaction: the staged session becomes its owner's (visible from now on) and the fingerprint maps
+   * to it. A unique violation means the same import finished first.
+   */
+  async finishImport(tx: Tx, sessionId: string, owner: string, fingerprint: string): Promise<SessionRow> {
+    const session = await tx.session.update({ where: { id: sessionId }, data: { userId: owner } });
+    await tx.sessionImport.create({ data: { userId: owner, fingerprint, sessionId } });
+    return session;
+  }
+
+  /** Removes a staged session (a failed import: its messages, branches and chunks go with it). */
+  async dropStaged(sessionId: string): Promise<void> {
+    await this.prisma.session.deleteMany({ where: { id: sessionId, userId: { startsWith: STAGING_PREFIX } } });
+  }
+
+  /**
+   * Removes staged sessions left by an import that died (kill -9, crash) and started more than `olderThanMs` ago
+   * (their staging owner names when); run at start and before each import. Returns how many.
+   */
+  async sweepStaged(olderThanMs: number, now = Date.now()): Promise<number> {
+    const rows = await this.prisma.session.findMany({
+      where: { userId: { startsWith: STAGING_PREFIX } },
+      select: { id: true, userId: true },
+    });
+    const stale = rows.filter((r) => now - stagedAt(r.userId!) > olderThanMs).map((r) => r.id);
+    if (stale.length === 0) return 0;
+    const { count } = await this.prisma.session.deleteMany({ where: { id: { in: stale } } });
+    return count;
   }
 }
