@@ -6,5 +6,5 @@
 export const QUEUED_MESSAGE_KINDS = ['QUEUE', 'STEER'] as const;
 export type QueuedMessageKind = (typeof QUEUED_MESSAGE_KINDS)[number];
 
-export const QUEUED_MESSAGE_STATUSES = ['PENDING', 'CLAIMED', 'DISPATCHED', 'CANCELLED'] as const;
+export const QUEUED_MESSAGE_STATUSES = ['PENDING', 'CLAIMED', 'DISPATCHED', 'CANCELLED', 'FAILED'] as const;
 export type QueuedMessageStatus = (typeof QUEUED_MESSAGE_STATUSES)[number];

@@ -12,8 +12,8 @@
  * way the plugin does (the builder's `relay.encodeGlobalID`, else
  * `encodeGlobalID`). Imported by builder.ts before any type is defined;
  * test/unit/sync-global-id.test.ts holds the ids to the plugin's encoding and
- * to synchronous resolution; test/unit/sync-global-id-pin.test.ts fails when
- * the installed plugin's version, its `globalID` or its encoder changes.
+ * to synchronous resolution, and fails when the installed plugin's version,
+ * its `globalID` or its encoder changes.
  */
 import { completeValue, RootFieldBuilder } from '@pothos/core';
 import { encodeGlobalID } from '@pothos/plugin-relay';
