@@ -21,7 +21,8 @@
 // module that owns it), re-exports and dynamic import().
 // Fails, listing them, on any cycle between modules, on any cycle between folders (src/<folder>/: sessions may
 // use turns or turns sessions, never both), on any import that goes up a layer and on any module over
-// MAX_LINES lines (src/generated/ excluded): a module that large holds more than one responsibility; split it.
+// MAX_LINES lines (src/generated/ excluded): a module that large holds more than one responsibility; split it;
+// and on an import, from outside a fenced folder (FENCES), of any of its modules but its entry point.
 // `node scripts/check-imports.mjs` (npm run check:imports); `--graph` prints the edges.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -113,6 +114,14 @@ for (const file of files) {
   const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
   if (lines > MAX_LINES) problems.push(`src/${relative(src, file)}: ${lines} lines (at most ${MAX_LINES}; split it)`);
 }
+
+// Fences: a folder reached from outside through one entry point only (src/http/fast-path/: the JSON fast path).
+const FENCES = [{ folder: 'http/fast-path/', entry: 'http/fast-path/index.ts' }];
+for (const [from, edges] of graph)
+  for (const [to, line] of edges)
+    for (const { folder, entry } of FENCES)
+      if (to.startsWith(folder) && to !== entry && !from.startsWith(folder))
+        problems.push(`src/${from}:${line}: imports src/${to} behind the fence of src/${folder} (use src/${entry})`);
 
 // Layer rule.
 for (const [from, edges] of graph) {

@@ -30,7 +30,8 @@ import { applyRequestTimeouts, limitPlugins, parserCaches, wsSubscriptionLimits 
 import { drainServer, trackRequests } from './shutdown.js';
 import { connectionCap } from './http/connections.js';
 import { ErrorCode } from './domain/error-codes.js';
-import { jsonFastPath, RESPONSE_HEADERS } from './http/json-fast-path.js';
+import { jsonFastPath } from './http/fast-path/index.js';
+import { RESPONSE_HEADERS } from './http/response-headers.js';
 import { closeRevokedSockets } from './http/revoked-sockets.js';
 import { loadPersistedDocuments, persistedOperationsPlugins, resolveSocketOperation } from './http/persisted.js';
 
@@ -209,7 +210,7 @@ export async function startServer(app: App, options: { routes?: RouteHandler[] }
   const origins = createOriginPolicy(app.config);
   const persistedDocuments = persistedDocumentsFor(app);
   const yoga = createGraphQLHandler(app, persistedDocuments);
-  // Plain JSON queries skip Yoga's fetch layer (src/http/json-fast-path.ts); everything else is Yoga's.
+  // Plain JSON queries skip Yoga's fetch layer (src/http/fast-path/); everything else is Yoga's.
   const fast = app.config.httpFastPath
     ? jsonFastPath(yoga, { persisted: app.config.persistedOperations, bodyIdleMs: app.config.requestBodyTimeoutMs })
     : null;

@@ -1,5 +1,5 @@
 /**
- * The JSON fast path (src/http/json-fast-path.ts): plain `POST /graphql`
+ * The JSON fast path (src/http/fast-path/): plain `POST /graphql`
  * queries answered on node:http without Yoga's fetch layer. Two things are
  * held here:
  * - which requests it serves and which it hands to Yoga (and that a body it
@@ -14,7 +14,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../src/app.js';
-import { type JsonFastPath, jsonFastPath, jsonMediaType } from '../src/http/json-fast-path.js';
+import { type JsonFastPath, jsonFastPath, jsonMediaType } from '../src/http/fast-path/index.js';
 import { createGraphQLHandler, type RunningServer, startServer } from '../src/server.js';
 import {
   JsonFastPathCreateDocument,

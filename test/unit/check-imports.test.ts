@@ -41,3 +41,29 @@ describe('scripts/check-imports.mjs: module size', () => {
     expect(status).toBe(0);
   });
 });
+
+describe('scripts/check-imports.mjs: the fast path fence', () => {
+  function fenced(target: string): { status: number | null; out: string } {
+    const root = mkdtempSync(join(tmpdir(), 'check-imports-'));
+    roots.push(root);
+    mkdirSync(join(root, 'src/http/fast-path'), { recursive: true });
+    writeFileSync(join(root, 'src/http/fast-path/index.ts'), "export { b } from './body.js';\n");
+    writeFileSync(join(root, 'src/http/fast-path/body.ts'), 'export const b = 1;\n');
+    writeFileSync(
+      join(root, 'src/server.ts'),
+      `import { b } from './http/fast-path/${target}.js';\nexport const s = b;\n`,
+    );
+    const run = spawnSync(process.execPath, [script, '--root', root], { encoding: 'utf8' });
+    return { status: run.status, out: run.stdout + run.stderr };
+  }
+
+  it('refuses an import of a module behind src/http/fast-path/ but its index.ts', () => {
+    const { status, out } = fenced('body');
+    expect(status).not.toBe(0);
+    expect(out).toContain('src/server.ts:1: imports src/http/fast-path/body.ts behind the fence');
+  });
+
+  it('accepts the entry point', () => {
+    expect(fenced('index').status).toBe(0);
+  });
+});

@@ -1,4 +1,7 @@
 /**
+ * The JSON fast path's one entry point (src/http/fast-path/: nothing outside
+ * imports its other modules; its SQL, like all SQL, is in src/store).
+ *
  * The hot path of the HTTP endpoint: a `POST /graphql` query sent as JSON,
  * answered as JSON, on node:http's request and response without the fetch
  * layer (no Request, Headers, URL or Response objects, no per-request hook
@@ -24,20 +27,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type DocumentNode, type ExecutionResult, getOperationAST, Kind, visit, BREAK } from 'graphql';
 import { processRegularResult } from 'graphql-yoga';
-import { documentTokens, requestTimeoutError } from './limits.js';
-import type { PersistedMode } from './persisted.js';
+import { documentTokens, requestTimeoutError } from '../limits.js';
+import type { PersistedMode } from '../persisted.js';
+import { RESPONSE_HEADERS } from '../response-headers.js';
+import { declaredLength, type Params, plainParams, readBody } from './body.js';
+import { jsonMediaType } from './negotiate.js';
 
-/** Headers every GraphQL answer carries (the Yoga plugin in server.ts sets the same). */
-export const RESPONSE_HEADERS: Readonly<Record<string, string>> = {
-  // Share tokens live in the URL hash; never leak a page URL through Referer.
-  'referrer-policy': 'no-referrer',
-  // No other site may frame GraphiQL (a framed page with a prefilled ?query= is one click from running it).
-  'x-frame-options': 'DENY',
-  'content-security-policy': "frame-ancestors 'none'",
-};
-
-/** Bodies above this go through Yoga (its limits and messages apply); a query document is far smaller. */
-const MAX_FAST_BODY = 1 << 20;
+export { jsonMediaType };
 
 /** What the fast path needs of a Yoga instance. */
 export interface EnvelopedSource {
@@ -47,128 +43,7 @@ export interface EnvelopedSource {
   getEnveloped(initialContext: Record<string, unknown>): any;
 }
 
-interface Params {
-  query: string;
-  variables?: Record<string, unknown> | null;
-  operationName?: string | null;
-}
-
 type Answer = 'served' | 'fallback';
-
-/**
- * The media type Yoga's result processors pick for a plain (non-stream) result of a request with this Accept header,
- * when it is the JSON processor; null when Yoga would answer otherwise (SSE, multipart, 406). The same walk as Yoga's
- * `useResultProcessors` (the last match wins), kept in a small map per distinct header.
- */
-const PROCESSORS: { json: boolean; mediaTypes: string[] }[] = [
-  { json: false, mediaTypes: ['text/event-stream'] },
-  { json: false, mediaTypes: ['multipart/mixed'] },
-  { json: true, mediaTypes: ['application/graphql-response+json', 'application/json'] },
-];
-
-function matches(processorType: string, requested: string): boolean {
-  const [processorMain, processorSub] = processorType.split('/');
-  const [main, sub] = requested.split('/');
-  return (main === '*' || main === processorMain) && (sub === '*' || sub === processorSub);
-}
-
-function negotiate(accept: string): string | null {
-  const requested: string[] = [];
-  for (const entry of accept.replace(/\s/g, '').toLowerCase().split(',')) {
-    const [mediaType, ...params] = entry.split(';');
-    if (mediaType === undefined) continue;
-    const charset = params.find((p) => p.includes('charset=')) ?? 'charset=utf-8';
-    if (charset === 'charset=utf-8') requested.push(mediaType);
-  }
-  requested.reverse();
-  let chosen: { json: boolean; mediaType: string } | null = null;
-  for (const processor of PROCESSORS)
-    for (const asked of requested)
-      for (const mediaType of processor.mediaTypes)
-        if (matches(mediaType, asked)) chosen = { json: processor.json, mediaType };
-  return chosen?.json ? chosen.mediaType : null;
-}
-
-const negotiated = new Map<string, string | null>();
-
-export function jsonMediaType(accept: string | undefined): string | null {
-  const key = accept ?? '*/*';
-  let found = negotiated.get(key);
-  if (found === undefined) {
-    found = negotiate(key);
-    if (negotiated.size >= 256) negotiated.clear();
-    negotiated.set(key, found);
-  }
-  return found;
-}
-
-/** The declared body length when this path may read the body (Content-Length, nothing chunked, not too large). */
-function declaredLength(req: IncomingMessage): number | null {
-  const declared = req.headers['content-length'];
-  if (declared === undefined || req.headers['transfer-encoding'] !== undefined || !/^\d+$/.test(declared)) return null;
-  const length = Number(declared);
-  return length > 0 && length <= MAX_FAST_BODY ? length : null;
-}
-
-/**
- * The body: at once when Node already holds all of it (the usual small request, read with its headers), else as it
- * arrives, with the idle rule of src/http/limits.ts (no byte for `idleMs` while waiting: 'timeout'). 'gone' when the
- * client went away before sending it all.
- */
-function readBody(req: IncomingMessage, length: number, idleMs: number): Buffer | Promise<Buffer | 'timeout' | 'gone'> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  if (!req.readableFlowing && req.readableLength >= length) {
-    for (let chunk = req.read() as Buffer | null; chunk !== null; chunk = req.read() as Buffer | null) {
-      chunks.push(chunk);
-      size += chunk.length;
-    }
-    if (size === length) return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-  }
-  return new Promise((resolve) => {
-    let timer: NodeJS.Timeout | undefined;
-    const done = (answer: Buffer | 'timeout' | 'gone') => {
-      clearTimeout(timer);
-      req.off('data', onData).off('end', onEnd).off('error', onGone).off('close', onClose);
-      resolve(answer);
-    };
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => done('timeout'), idleMs);
-    };
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      arm();
-    };
-    const onEnd = () => done(size === length ? Buffer.concat(chunks, size) : 'gone');
-    const onGone = () => done('gone');
-    const onClose = () => {
-      if (!req.complete) done('gone');
-    };
-    req.on('data', onData).on('end', onEnd).on('error', onGone).on('close', onClose);
-    arm();
-  });
-}
-
-const PARAM_KEYS = new Set(['query', 'variables', 'operationName', 'extensions']);
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The request's GraphQL parameters when they are the plain shape this path takes. */
-function plainParams(body: unknown, persisted: PersistedMode): Params | null {
-  if (!isPlainObject(body)) return null;
-  for (const key in body) if (!PARAM_KEYS.has(key)) return null;
-  const { query, variables, operationName, extensions } = body;
-  if (typeof query !== 'string') return null;
-  if (variables !== undefined && variables !== null && !isPlainObject(variables)) return null;
-  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return null;
-  if (extensions !== undefined && (persisted !== 'off' || (extensions !== null && !isPlainObject(extensions))))
-    return null;
-  return body as unknown as Params;
-}
 
 /** Whether a document uses `@defer` or `@stream` (Yoga's executor answers those incrementally). */
 function usesIncremental(document: DocumentNode): boolean {
