@@ -17,7 +17,7 @@ import { codeOf, createTestServer, dbKind, eventually, type ServerContext } from
 let t: ServerContext;
 
 beforeAll(async () => {
-  t = await createTestServer({ recallPollMs: 100, titleGenerationEnabled: false, contextCompressionEnabled: false });
+  t = await createTestServer({ pendingPollMs: 100, titleGenerationEnabled: false, contextCompressionEnabled: false });
   t.fake.responder = (call) => {
     const last = messagesOf(call.body)
       .filter((m) => m.role === 'user')
