@@ -197,16 +197,17 @@ const settings = {
   memoryRecallK: [int(0), '2', 'Excerpts injected per turn at most'],
   memoryRecallMinSimilarity: [z.coerce.number().min(0).max(1), '0.3', 'Minimum similarity of an injected excerpt'],
 
-  recallPollMs: [
+  pendingPollMs: [
     int(50),
     '5000',
     'How often each process looks for due scheduled recalls and dispatchable queued messages ' +
-      '(the longest a recall scheduled, or a turn ended, on another process waits)',
+      '(the longest a recall scheduled, or a turn ended, on another process waits). Old name: RECALL_POLL_MS',
   ],
-  recallLeaseMs: [
+  pendingLeaseMs: [
     int(100),
     '60000',
-    'A claimed recall or queued message not fired within this long (its process died) is claimed again by any process',
+    'A claimed recall or queued message not dispatched within this long (its process died) is claimed again by ' +
+      'any process. Old name: RECALL_LEASE_MS',
   ],
   pendingMaxAttempts: [
     int(1),
@@ -266,13 +267,18 @@ export function envName(key: string): string {
 
 export class ConfigError extends Error {}
 
+/** Old names still read when the new one is unset (the pending mechanism's settings were the recalls'). */
+const ALIASES: Record<string, string> = { PENDING_POLL_MS: 'RECALL_POLL_MS', PENDING_LEASE_MS: 'RECALL_LEASE_MS' };
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const out: Record<string, unknown> = {};
   for (const [key, [schema, fallback]] of Object.entries(settings) as unknown as [
     string,
     readonly [z.ZodType, string | undefined, string],
   ][]) {
-    const name = envName(key);
+    const envKey = envName(key);
+    const alias = ALIASES[envKey];
+    const name = env[envKey] === undefined && alias && env[alias] !== undefined ? alias : envKey;
     const raw = env[name] === '' && fallback === undefined ? undefined : (env[name] ?? fallback);
     const parsed = schema.safeParse(raw);
     if (!parsed.success) {

@@ -37,6 +37,16 @@ describe('configuration', () => {
     expect(() => loadConfig({ CONTEXT_COMPRESSION_TARGET: '0.95' })).toThrow(/CONTEXT_COMPRESSION_TARGET/);
   });
 
+  it('the pending mechanism has its own settings; the old RECALL_* names are aliases', () => {
+    expect(loadConfig({})).toMatchObject({ pendingPollMs: 5000, pendingLeaseMs: 60000, pendingMaxAttempts: 5 });
+    expect(loadConfig({ RECALL_POLL_MS: '300', RECALL_LEASE_MS: '900' })).toMatchObject({
+      pendingPollMs: 300,
+      pendingLeaseMs: 900,
+    });
+    expect(loadConfig({ PENDING_POLL_MS: '400', RECALL_POLL_MS: '300' }).pendingPollMs).toBe(400);
+    expect(() => loadConfig({ RECALL_LEASE_MS: '5' })).toThrow(/^Invalid RECALL_LEASE_MS="5"/);
+  });
+
   it('stops start-up with one clear line', async () => {
     const run = promisify(execFile);
     const error = await run(process.execPath, ['--import', 'tsx', 'src/main.ts'], {

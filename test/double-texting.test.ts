@@ -41,7 +41,7 @@ beforeAll(async () => {
     authEnabled: true,
     titleGenerationEnabled: false,
     contextCompressionEnabled: false,
-    recallPollMs: 200,
+    pendingPollMs: 200,
   });
   alice = (await t.app.auth.createUser('alice')).key;
   bob = (await t.app.auth.createUser('bob')).key;

@@ -25,8 +25,8 @@ let t: ServerContext;
 
 beforeAll(async () => {
   t = await createTestServer({
-    recallPollMs: 100,
-    recallLeaseMs: 60_000,
+    pendingPollMs: 100,
+    pendingLeaseMs: 60_000,
     pendingMaxAttempts: MAX,
     titleGenerationEnabled: false,
     contextCompressionEnabled: false,

@@ -19,7 +19,7 @@ let t: ServerContext;
 const restore: (() => void)[] = [];
 
 beforeAll(async () => {
-  t = await createTestServer({ recallPollMs: 100, recallLeaseMs: 500, titleGenerationEnabled: false });
+  t = await createTestServer({ pendingPollMs: 100, pendingLeaseMs: 500, titleGenerationEnabled: false });
 }, 60_000);
 afterEach(() => {
   for (const undo of restore.splice(0)) undo();

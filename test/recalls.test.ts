@@ -36,7 +36,7 @@ let auditor: string;
 beforeAll(async () => {
   t = await createTestServer({
     authEnabled: true,
-    recallPollMs: 200,
+    pendingPollMs: 200,
     titleGenerationEnabled: false,
     recallToolEnabled: true,
   });

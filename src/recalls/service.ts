@@ -5,7 +5,7 @@
  * answered by a turn, exactly once (src/store/recalls.ts says how).
  *
  * Each process runs one scheduler: a timer for the nearest due time, capped
- * at RECALL_POLL_MS so rows scheduled by another process (or a lease that
+ * at PENDING_POLL_MS so rows scheduled by another process (or a lease that
  * expires) are seen; a recall scheduled here, or a local turn that ends,
  * wakes it early. A session whose turn is running waits: its due recall is
  * claimed once that turn has ended.
@@ -159,7 +159,7 @@ export class RecallService {
     this.timer.unref();
   }
 
-  /** One wake-up: claim what is due, fire it, arm the timer for the next one (at most RECALL_POLL_MS away). */
+  /** One wake-up: claim what is due, fire it, arm the timer for the next one (at most PENDING_POLL_MS away). */
   private async tick(): Promise<void> {
     if (this.stopped || this.ticking) return;
     if (this.timer) clearTimeout(this.timer);
@@ -176,7 +176,7 @@ export class RecallService {
         }
       } while (this.wantedAt <= Date.now() && !this.stopped);
       try {
-        next = await this.store.nextDueInMs(this.config.recallLeaseMs);
+        next = await this.store.nextDueInMs(this.config.pendingLeaseMs);
       } catch (error) {
         this.log.warn({ err: error }, 'recall.next_failed');
       }
@@ -184,7 +184,7 @@ export class RecallService {
     await this.ticking;
     this.ticking = null;
     if (this.stopped) return;
-    const poll = Date.now() + this.config.recallPollMs;
+    const poll = Date.now() + this.config.pendingPollMs;
     const due = next === null ? poll : Math.min(poll, Date.now() + Math.max(next, 0));
     // An overdue row we could not claim (another process's transaction holds it) is looked at again shortly, not in a
     // spin.
@@ -198,7 +198,7 @@ export class RecallService {
     for (;;) {
       const claimed = await this.store.claimDue(
         this.turns.processId,
-        this.config.recallLeaseMs,
+        this.config.pendingLeaseMs,
         CLAIM_BATCH,
         this.turns.exclusiveStore,
       );

@@ -3,7 +3,7 @@
  * STEER messages no turn took) start their turns, one at a time per session,
  * in order, exactly once across processes and restarts (src/store/queued.ts
  * says how). Each process runs one: it looks at start, whenever a local turn
- * ends or a message is queued, and every RECALL_POLL_MS (a turn that ended in
+ * ends or a message is queued, and every PENDING_POLL_MS (a turn that ended in
  * another process, a claim whose process died and whose lease expired).
  */
 import type { Logger } from 'pino';
@@ -31,7 +31,7 @@ export class QueueDispatcher {
   start(): void {
     if (this.timer || this.stopped) return;
     this.stopListening = this.turns.onTurnDone(() => this.kick());
-    this.timer = setInterval(() => this.kick(), this.config.recallPollMs);
+    this.timer = setInterval(() => this.kick(), this.config.pendingPollMs);
     this.timer.unref();
     this.kick();
   }
@@ -76,7 +76,7 @@ export class QueueDispatcher {
     for (;;) {
       const claimed = await this.store.claimHeads(
         this.turns.processId,
-        this.config.recallLeaseMs,
+        this.config.pendingLeaseMs,
         CLAIM_BATCH,
         this.turns.exclusiveStore,
       );

@@ -212,14 +212,15 @@ export class TurnService {
     // A turn our previous incarnation left running is ended here, so a restart never answers CONFLICT.
     if (active && this.leftByPreviousIncarnation(active) && (await this.endLeftTurn(active, ErrorCode.INTERRUPTED)))
       active = null;
-    // QUEUE and STEER wait behind the running turn, and behind a queue that has not drained yet.
-    const wait =
-      (policy === 'QUEUE' || policy === 'STEER') && (active !== null || (await this.queued.hasWaiting(session.id)));
-    if (active && policy === 'REJECT') {
+    // One order whatever the door: QUEUE and STEER wait behind the running turn and behind a queue that has not
+    // drained yet; REJECT refuses both; INTERRUPT goes ahead of the waiting entries.
+    const queueWaits = active === null && policy !== 'INTERRUPT' && (await this.queued.hasWaiting(session.id));
+    const wait = (policy === 'QUEUE' || policy === 'STEER') && (active !== null || queueWaits);
+    if ((active || queueWaits) && policy === 'REJECT') {
       // The active turn may be this key's, committed after the lookup above: same request, same answer.
       const raced = key ? await this.keys.resultForKey(session.id, key, false) : null;
       if (raced) return raced;
-      throw new Conflict('A turn is already running in this session');
+      throw new Conflict(active ? 'A turn is already running in this session' : 'Queued messages wait in this session');
     }
 
     // Every check first, then the files: a refused message leaves nothing written.
@@ -239,18 +240,18 @@ export class TurnService {
       }
     }
 
-    let interrupted: Turn | null = null;
-    if (active && policy === 'INTERRUPT') {
-      this.hold(session.id);
-      interrupted = active;
-    }
+    // INTERRUPT holds the session's queue back (also with no turn running): its message runs next.
+    const holding = policy === 'INTERRUPT';
+    if (holding) this.hold(session.id);
     try {
+      // A queue head dispatched just before the hold is the running turn INTERRUPT cancels.
+      const interrupted = holding ? (active ?? (await this.activeTurn(session.id))) : null;
       if (interrupted) await this.interrupt(interrupted);
       const started = await this.startNow(session, draft, clientTools, key, removeWritten);
       if (interrupted) await this.lifecycle.interrupted(session.id, interrupted.id, started.turn.id);
       return started;
     } finally {
-      if (interrupted) this.unhold(session.id);
+      if (holding) this.unhold(session.id);
     }
   }
 

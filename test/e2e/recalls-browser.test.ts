@@ -19,7 +19,7 @@ describe.skipIf(skipBrowser())('scheduled recalls in the web client', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    server = await startE2EServer({ recallPollMs: 200 });
+    server = await startE2EServer({ pendingPollMs: 200 });
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 120_000);
