@@ -19,6 +19,7 @@ import {
   ContextModeCreateDocument,
   ContextModeSetDocument,
   ContextModeStateDocument,
+  SupportEditingForkDocument,
   SupportEditingUndoDocument,
 } from './generated/graphql.js';
 
@@ -94,6 +95,22 @@ describe(`setMessageContext (${dbKind})`, () => {
     const rows = await t.app.store.allMessages(raw);
     expect(rows.map((m) => m.metadata.contextMode ?? 'DEFAULT')).toEqual(['DEFAULT', 'PINNED', 'PINNED', 'DEFAULT']);
     expect(s.modelView.messages.some((x) => x.toolCallId === 'c1')).toBe(true);
+  });
+
+  it('a fork keeps the modes (stored with the message)', async () => {
+    const { id, raw } = await session(exchanges(2, 10));
+    expect((await set(await messageId(t.app, raw, 0), 'EXCLUDED')).errors).toBeUndefined();
+    const f = await t.gql(SupportEditingForkDocument, { id }, alice);
+    expect(f.errors).toBeUndefined();
+    const forked = await t.app.store.allMessages(rawId(f.data!.forkSession.id));
+    expect(forked.map((m) => m.metadata.contextMode ?? 'DEFAULT')).toEqual([
+      'EXCLUDED',
+      'DEFAULT',
+      'DEFAULT',
+      'DEFAULT',
+    ]);
+    const v = await view(f.data!.forkSession.id);
+    expect(v.modelView.messages.some((x) => x.content.startsWith('turn 0 question'))).toBe(false);
   });
 
   it('owner or admin only: another user gets NOT_FOUND and nothing changes; an admin may', async () => {
