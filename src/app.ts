@@ -41,7 +41,7 @@ import { SessionService } from './sessions/service.js';
 import { ReadService } from './sessions/reads.js';
 import { ShareService, shareRoots } from './sessions/share.js';
 import { compactSession } from './compression/compact.js';
-import { checkPinnedFits, sessionPrompt } from './turns/prompt.js';
+import { pinnedFitCheck, sessionPrompt } from './turns/prompt.js';
 import { TransferService } from './sessions/transfer.js';
 import { SessionStore } from './store/sessions.js';
 import { CompressionStore } from './store/compression.js';
@@ -241,8 +241,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     copySessionFiles: (from, to) => files.copySession(from, to),
     turns,
     maxMessageChars: config.maxMessageChars,
-    checkPinned: (sessionId, pinned) =>
-      checkPinnedFits({ store, profiles, config, files, calibration }, sessionId, pinned),
+    pinnedFitCheck: (sessionId) => pinnedFitCheck({ store, profiles, config, files, calibration }, sessionId),
   });
   // Revoked keys and disabled users are refused at once on every process (through Redis when there are several).
   const auth = new Auth(users, config, {

@@ -15,8 +15,11 @@ export interface EditingHooks {
   turns: TurnStarter;
   /** MAX_MESSAGE_CHARS: an edited message obeys sendMessage's limit */
   maxMessageChars: number;
-  /** refuses (CONTEXT_TOO_LARGE) when `pinned` does not fit the window after the output reserve and system prompt */
-  checkPinned(sessionId: string, pinned: ChatMessage[]): Promise<void>;
+  /**
+   * Prepared outside the edit's transaction: the check that refuses (CONTEXT_TOO_LARGE) PINNED rows that do not
+   * fit the window after the output reserve and the system prompt (src/turns/prompt.ts pinnedFitCheck)
+   */
+  pinnedFitCheck(sessionId: string): Promise<(pinned: readonly ChatMessage[]) => Promise<void>>;
 }
 
 /** What edit / regenerate need from the turn service. */

@@ -325,16 +325,14 @@ export class EditingService extends EditingReads {
    */
   async setMessageContext(viewer: Viewer, target: MessageIdRef, mode: ContextMode): Promise<StoredMessage> {
     const id = target.sessionId;
+    const fits = mode === 'PINNED' ? await this.hooks.pinnedFitCheck(id) : null;
     const { row, changed } = await this.edit(viewer, id, async (tx, s) => {
       const row = await this.activeRow(tx, s, target);
       const group = await this.edits.toolPairRows(tx, s.id, row);
       const sequences = group.map((m) => m.sequenceNumber);
-      if (mode === 'PINNED') {
+      if (fits) {
         const pinned = (await this.edits.pinnedRows(tx, s.id)).filter((m) => !sequences.includes(m.sequenceNumber));
-        await this.hooks.checkPinned(
-          s.id,
-          [...pinned, ...group].sort((a, b) => a.sequenceNumber - b.sequenceNumber),
-        );
+        await fits([...pinned, ...group].sort((a, b) => a.sequenceNumber - b.sequenceNumber));
       }
       await this.edits.setContextMode(tx, s.id, sequences, mode);
       return { row, changed: group.map((m) => m.messageId) };

@@ -100,30 +100,29 @@ export async function sessionPrompt(
 }
 
 /**
- * Refuses a set of PINNED rows that the model's window cannot hold after the output reserve and the
- * system prompt (pinned rows are never compacted away, so they must fit on their own): CONTEXT_TOO_LARGE.
+ * The check of a set of PINNED rows, prepared outside the edit's transaction (it reads the session and its
+ * profile; on the embedded database a read outside a running transaction waits for it): the returned function
+ * refuses rows the model's window cannot hold after the output reserve and the system prompt (pinned rows are
+ * never compacted away, so they must fit on their own) with CONTEXT_TOO_LARGE. It reads no database.
  */
-export async function checkPinnedFits(
+export async function pinnedFitCheck(
   deps: SessionPromptDeps & { config: Pick<Config, 'outputReserveTokens'> },
   sessionId: string,
-  pinned: readonly ChatMessage[],
-): Promise<void> {
+): Promise<(pinned: readonly ChatMessage[]) => Promise<void>> {
   const session = await deps.store.get(sessionId);
   const profile = session ? await deps.profiles.get(session.profileId) : null;
-  if (!profile) return;
-  const images = await loadImagesFor(deps, sessionId, pinned, profile.vision);
-  const { estimate } = buildPrompt({
-    ...promptRules(deps, profile),
-    context: pinned,
-    systemPrompt: profile.systemPrompt,
-    images,
-  });
-  const limit = Math.floor(contextLimit(profile.contextWindow, deps.config.outputReserveTokens));
-  if (estimate > limit)
-    throw new DomainError(
-      ErrorCode.CONTEXT_TOO_LARGE,
-      `Pinned messages would take ~${estimate} tokens with the system prompt, more than the ${limit} the model's ` +
-        'window holds after the output reserve: unpin another message first',
-      { pinnedTokens: estimate, limit },
-    );
+  return async (pinned) => {
+    if (!profile) return;
+    const images = await loadImagesFor(deps, sessionId, pinned, profile.vision);
+    const rules = promptRules(deps, profile);
+    const { estimate } = buildPrompt({ ...rules, context: pinned, systemPrompt: profile.systemPrompt, images });
+    const limit = Math.floor(contextLimit(profile.contextWindow, deps.config.outputReserveTokens));
+    if (estimate > limit)
+      throw new DomainError(
+        ErrorCode.CONTEXT_TOO_LARGE,
+        `Pinned messages would take ~${estimate} tokens with the system prompt, more than the ${limit} the ` +
+          "model's window holds after the output reserve: unpin another message first",
+        { pinnedTokens: estimate, limit },
+      );
+  };
 }
