@@ -109,6 +109,11 @@ const settings = {
   maxSubscriptionsPerSocket: [int(1), '100', 'Subscriptions open at once on one graphql-ws socket'],
   maxSubscriptionsPerUser: [int(1), '1000', 'Subscriptions open at once per user in this process (graphql-ws and SSE)'],
   maxSseStreamsPerUser: [int(1), '20', 'SSE subscription streams open at once per user (more answers 429)'],
+  localMaxSseStreams: [
+    int(1),
+    '256',
+    'SSE streams open at once in this process in local mode, where every client is `anonymous` (more answers 429)',
+  ],
   requestHeadersTimeoutMs: [int(100), '20000', 'Time a client has to send its request headers (408)'],
   keepAliveTimeoutMs: [
     int(1000),

@@ -130,6 +130,8 @@ describe('bounded resources over real sockets', () => {
       maxSubscriptionsPerSocket: 3,
       maxSubscriptionsPerUser: 5,
       maxSseStreamsPerUser: 2,
+      // Local mode: the SSE limit is the process's (LOCAL_MAX_SSE_STREAMS), not MAX_SSE_STREAMS_PER_USER.
+      localMaxSseStreams: 2,
       // Short enough for the stall tests, long enough that no other request of this block is cut on a loaded
       // machine (client and server share one event loop: a stalled loop counts against the headers' time too).
       requestHeadersTimeoutMs: 5_000,
@@ -452,6 +454,7 @@ describe('defaults', () => {
     expect(c.maxSubscriptionsPerSocket).toBe(100);
     expect(c.maxSubscriptionsPerUser).toBe(1000);
     expect(c.maxSseStreamsPerUser).toBe(20);
+    expect(c.localMaxSseStreams).toBe(256);
     expect(c.requestHeadersTimeoutMs).toBe(20_000);
     // Above the 60 s idle time of common client pools and load balancers.
     expect(c.keepAliveTimeoutMs).toBe(65_000);

@@ -24,6 +24,20 @@ const turnUsage = async (raw: string) => {
 };
 
 describe(`strict OpenAI-compatible server (${dbKind})`, () => {
+  // First: the other tests teach the process that this base URL refuses prompt_cache_key.
+  it('a profile with providerExtensions: false sends no extension field, from the first request on', async () => {
+    t.fake.strictOpenAI = 'core';
+    const s = await profileSession(t, { provider: 'openai', window: 100_000, providerExtensions: false });
+    const from = t.fake.calls.length;
+    const rejected = t.fake.rejections.length;
+    const { events } = await sendAndWait(t, s.id, 'hello');
+    expect(events.map((e) => e.__typename)).toContain('TurnEnded');
+    const calls = openaiCalls(from);
+    expect(calls).toHaveLength(1);
+    expect(openaiRequest(calls[0]!.body).prompt_cache_key).toBeUndefined();
+    expect(t.fake.rejections.slice(rejected)).toEqual([]);
+  });
+
   it('prompt_cache_key refused: one retry without it, remembered for the base URL; usage still reported', async () => {
     t.fake.strictOpenAI = 'core';
     const s = await profileSession(t, { provider: 'openai', window: 100_000 });

@@ -157,6 +157,9 @@ export function useSseSubscriptionLimits(counter: SubscriptionCounter): Plugin {
         setResultAndStopExecution(undefined as never);
         throw slot;
       }
+      // Given back the moment the client goes away (the Node response closes), not when the stream's iterator is
+      // next returned: that waits for the next event, and a reconnecting client meanwhile finds its slots taken.
+      closeOf(context)?.once('close', slot);
       return {
         onSubscribeResult({ result, setResult }) {
           if (isAsyncIterable(result)) setResult(releasing(result, slot) as never);
@@ -165,6 +168,12 @@ export function useSseSubscriptionLimits(counter: SubscriptionCounter): Plugin {
       };
     },
   };
+}
+
+/** The Node response a Yoga context carries (its server context), when served by node:http. */
+function closeOf(context: unknown): { once(event: 'close', listener: () => void): unknown } | undefined {
+  const res = (context as { res?: { once?: unknown } } | null)?.res;
+  return typeof res?.once === 'function' ? (res as never) : undefined;
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
@@ -345,13 +354,23 @@ function introspectionDepthLimit(): Plugin {
  * server.
  */
 export function subscriptionCounter(
-  config: Pick<Config, 'maxSubscriptionsPerSocket' | 'maxSubscriptionsPerUser' | 'maxSseStreamsPerUser'>,
+  config: Pick<
+    Config,
+    | 'maxSubscriptionsPerSocket'
+    | 'maxSubscriptionsPerUser'
+    | 'maxSseStreamsPerUser'
+    | 'localMaxSseStreams'
+    | 'authEnabled'
+  >,
 ): SubscriptionCounter {
   const { maxSubscriptionsPerSocket, maxSubscriptionsPerUser, maxSseStreamsPerUser } = config;
+  // Local mode: every client is `anonymous` (and 127.0.0.1), so a per-user SSE limit would be one bucket shared by
+  // every tab and script; the process-wide LOCAL_MAX_SSE_STREAMS takes its place (graphql-ws stays per socket).
+  const local = !config.authEnabled;
   return new SubscriptionCounter({
     perSocket: maxSubscriptionsPerSocket,
-    perUser: maxSubscriptionsPerUser,
-    ssePerUser: maxSseStreamsPerUser,
+    perUser: local ? Math.max(maxSubscriptionsPerUser, config.localMaxSseStreams) : maxSubscriptionsPerUser,
+    ssePerUser: local ? config.localMaxSseStreams : maxSseStreamsPerUser,
   });
 }
 

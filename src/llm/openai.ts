@@ -53,7 +53,9 @@ export class OpenAICompatibleProvider extends ResilientProvider {
       ...(req.tools?.length ? { tools: req.tools.map(toOpenAITool) } : {}),
       ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
       ...(req.maxTokens !== undefined ? { max_tokens: req.maxTokens } : {}),
-      ...(req.cacheKey && !refused.has('prompt_cache_key') ? { prompt_cache_key: req.cacheKey } : {}),
+      ...(req.cacheKey && !req.coreFieldsOnly && !refused.has('prompt_cache_key')
+        ? { prompt_cache_key: req.cacheKey }
+        : {}),
     });
     let first = body();
     let stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;

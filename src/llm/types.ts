@@ -41,6 +41,8 @@ export interface ChatRequest {
    * Anthropic marks its cache breakpoints itself; Ollama has no such field.
    */
   cacheKey?: string;
+  /** Only the core request fields: no extension such as `prompt_cache_key` (the profile's `providerExtensions`). */
+  coreFieldsOnly?: boolean;
   signal?: AbortSignal;
 }
 

@@ -14,6 +14,11 @@ export const ProfileRef = builder.prismaNode('Profile', {
     compressionMaxTokens: t.exposeInt('compressionMaxTokens'),
     vision: t.exposeBoolean('vision'),
     planning: t.exposeBoolean('planning'),
+    providerExtensions: t.exposeBoolean('providerExtensions', {
+      description:
+        'Whether fields beyond the core chat-completions request (prompt_cache_key) go to an OpenAI-compatible ' +
+        'server; false for strict servers that refuse them.',
+    }),
     retentionDays: t.exposeInt('retentionDays', {
       nullable: true,
       description:
@@ -43,6 +48,9 @@ const UpsertProfileInput = builder.inputType('UpsertProfileInput', {
     compressionPrompt: t.string(),
     vision: t.boolean(),
     planning: t.boolean(),
+    providerExtensions: t.boolean({
+      description: 'false = send only the core chat-completions fields (no prompt_cache_key); left out = unchanged.',
+    }),
     retentionDays: t.int({
       description:
         'Overrides SESSION_RETENTION_DAYS for this profile (0 = keep forever); null = the global setting; ' +

@@ -15,6 +15,8 @@ export interface UpsertProfile {
   compressionPrompt?: string | null;
   vision?: boolean | null;
   planning?: boolean | null;
+  /** false = only core chat-completions fields to an OpenAI-compatible server; undefined/null = unchanged */
+  providerExtensions?: boolean | null;
   /** undefined = unchanged; null = SESSION_RETENTION_DAYS; 0 = keep forever */
   retentionDays?: number | null;
 }
@@ -105,6 +107,7 @@ export class ProfileService {
       ...(input.compressionPrompt !== undefined && { compressionPrompt: input.compressionPrompt }),
       ...(input.vision != null && { vision: input.vision }),
       ...(input.planning != null && { planning: input.planning }),
+      ...(input.providerExtensions != null && { providerExtensions: input.providerExtensions }),
       ...(input.retentionDays !== undefined && { retentionDays: input.retentionDays }),
     };
     const c = this.config;

@@ -167,6 +167,7 @@ class TurnRun {
             tools: tools.length > 0 ? tools : undefined,
             numCtx: window,
             cacheKey: promptCacheKey(session.id),
+            coreFieldsOnly: profile.providerExtensions === false,
             signal,
           },
           ctx,

@@ -185,6 +185,8 @@ export type UpsertProfileInput = {
   name: string;
   planning?: boolean | null | undefined;
   provider?: string | null | undefined;
+  /** false = send only the core chat-completions fields (no prompt_cache_key); left out = unchanged. */
+  providerExtensions?: boolean | null | undefined;
   /** Overrides SESSION_RETENTION_DAYS for this profile (0 = keep forever); null = the global setting; left out = unchanged. */
   retentionDays?: number | null | undefined;
   systemPrompt?: string | null | undefined;

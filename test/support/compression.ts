@@ -46,6 +46,7 @@ export async function profileSession(
     systemPrompt?: string;
     maxTokens?: number;
     prompt?: string;
+    providerExtensions?: boolean;
   } = {},
 ): Promise<TestSession> {
   const key = `cmp_${randomBytes(4).toString('hex')}`;
@@ -60,6 +61,7 @@ export async function profileSession(
     systemPrompt: opts.systemPrompt ?? '',
     ...(opts.maxTokens && { compressionMaxTokens: opts.maxTokens }),
     ...(opts.prompt && { compressionPrompt: opts.prompt }),
+    ...(opts.providerExtensions !== undefined && { providerExtensions: opts.providerExtensions }),
   };
   const p = await t.http(SupportCompressionUpsertProfileDocument, { i: input });
   if (p.errors) throw new Error(JSON.stringify(p.errors));

@@ -178,11 +178,19 @@ function errorText(error: unknown): string {
   return known ? `${known.code}: ${known.message}` : `${ErrorCode.INTERNAL_SERVER_ERROR}: Unexpected error`;
 }
 
-/** The same per-user stream limit a GraphQL SSE subscription takes; the slot is held while the stream is open. */
-function streamSlot(app: App, viewer: Viewer): () => void {
+/**
+ * The same per-user stream limit a GraphQL SSE subscription takes; the slot is held while the stream is open and
+ * given back once: when the stream ends, or the moment the client goes away (the response closes), not when the
+ * stream next wakes up.
+ */
+function streamSlot(app: App, viewer: Viewer, res: ServerResponse): () => void {
   const slot = app.subscriptions.acquire(viewer.userId ?? '(no user)', 'sse');
   if (slot instanceof GraphQLError) throw slot;
-  return slot;
+  res.once('close', slot);
+  return () => {
+    res.off('close', slot);
+    slot();
+  };
 }
 
 async function postChat(req: IncomingMessage, res: ServerResponse, app: App) {
@@ -192,7 +200,7 @@ async function postChat(req: IncomingMessage, res: ServerResponse, app: App) {
   const request = parseChatRequest(await readJson(req));
   const session = await chatSession(app, viewer, request.id, true);
   if (!session) throw new NotFound();
-  const release = streamSlot(app, viewer);
+  const release = streamSlot(app, viewer, res);
   try {
     const { target, cursor } = await startChatAction(app, viewer, session, request, () => lastEventId(app, session.id));
     await streamTurn(app, viewer, res, target, cursor);
@@ -209,7 +217,7 @@ async function resumeChat(res: ServerResponse, app: App, viewer: Viewer, chatId:
     res.end();
     return;
   }
-  const release = streamSlot(app, viewer);
+  const release = streamSlot(app, viewer, res);
   try {
     await streamTurn(
       app,
