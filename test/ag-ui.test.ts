@@ -108,7 +108,7 @@ describe(`AG-UI (${dbKind})`, () => {
     expect(JSON.parse(frames.at(-1)!.slice(6))).toMatchObject({ type: 'RUN_FINISHED' });
   });
 
-  it('runs a client tool round trip: the call and its pending id, then the tool message continues the turn', async () => {
+  it('runs a client tool round trip: the call and its pending id, then the tool message continues it', async () => {
     const threadId = `thread-${randomUUID().slice(0, 8)}`;
     t.fake.enqueue(
       { toolCalls: [{ id: 'call_w1', name: 'get_weather', arguments: { city: 'Oslo' } }] },
