@@ -11,6 +11,7 @@ import type { RouteHandler } from './server.js';
 import { Unauthenticated } from './store/errors.js';
 import { aiSdkChatRoute } from './protocols/ai-sdk/route.js';
 import { mcpRoute } from './protocols/mcp/route.js';
+import { agUiRoute } from './protocols/ag-ui/route.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DOWNLOAD = /^\/sessions\/([^/?#]+)\/files\/([^/?#]+)$/;
@@ -195,5 +196,13 @@ export function appRoutes(app: App): RouteHandler[] {
   const mode = app.config.persistedOperations;
   const web = createStaticHandler(WEB_DIST, mode === 'off' ? {} : { meta: { 'persisted-operations': mode } });
   // The web client is last: it claims only `/` and its own assets.
-  return [metricsRoute, fileDownloadRoute, sharedFileRoute, aiSdkChatRoute, mcpRoute, (req, res) => web(req, res)];
+  return [
+    metricsRoute,
+    fileDownloadRoute,
+    sharedFileRoute,
+    aiSdkChatRoute,
+    agUiRoute,
+    mcpRoute,
+    (req, res) => web(req, res),
+  ];
 }

@@ -4,19 +4,15 @@
  * session's external id) and the one action its newest message stands for.
  * Every write goes through the service methods the GraphQL mutations call.
  */
-import { decodeGlobalID } from '@pothos/plugin-relay';
 import type { App } from '../../app.js';
 import type { Viewer } from '../../domain/policy.js';
 import { parseMessageId } from '../../schema/ids.js';
 import type { MessageIdRef } from '../../domain/message-ids.js';
-import { BadInput, NotFound } from '../../store/errors.js';
+import { BadInput } from '../../store/errors.js';
 import type { SessionRow } from '../../store/sessions.js';
-import type { ClientToolDefinition, PendingToolCall, WhileRunning } from '../../turns/service.js';
+import type { ClientToolDefinition, WhileRunning } from '../../turns/service.js';
+import { pendingClientCalls } from '../common.js';
 import type { TurnTarget } from './chunks.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A client-made chat id: what a URL path segment and the external id column carry without surprises. */
-const CHAT_ID = /^[A-Za-z0-9_.:~-]{1,200}$/;
 
 /** A UI message part as the client sends it (only the fields read here). */
 interface UIPart {
@@ -64,44 +60,6 @@ export function parseChatRequest(body: unknown): ChatRequest {
     clientTools: (b.clientTools as ClientToolDefinition[] | undefined) ?? null,
     whileRunning: (b.whileRunning as WhileRunning | undefined) ?? null,
   };
-}
-
-/** The session id an id names outright: a raw UUID or a Session global id (as GraphQL returns it). */
-function namedSessionId(id: string): { id: string; global: boolean } | null {
-  if (UUID.test(id)) return { id: id.toLowerCase(), global: false };
-  try {
-    const decoded = decodeGlobalID(id);
-    if (decoded.typename === 'Session' && UUID.test(decoded.id)) return { id: decoded.id.toLowerCase(), global: true };
-  } catch {
-    // not a global id: a client-made chat id
-  }
-  return null;
-}
-
-/**
- * The chat's session. A session id (raw or global) the viewer may not read answers NOT_FOUND, like a missing one.
- * Any other id (and a raw UUID naming no session) is a client-made chat id: the viewer's session keeping it as its
- * external id; with `create`, made on first use (as createSession makes it). Null: no such chat (`create` false).
- */
-export async function chatSession(app: App, viewer: Viewer, id: string, create: boolean): Promise<SessionRow | null> {
-  const named = namedSessionId(id);
-  if (named) {
-    const readable = await app.sessions.findReadable(viewer, named.id);
-    if (readable) return readable;
-    if (named.global || (await app.sessions.store.get(named.id))) throw new NotFound();
-  }
-  if (!CHAT_ID.test(id)) throw new BadInput('A chat id is 1 to 200 letters, digits or any of _.:~-');
-  if (viewer.userId === null) throw new BadInput('A client-made chat id needs a user');
-  const found = await app.sessions.store.byExternalId(viewer.userId, id);
-  if (found || !create) return found && (await app.sessions.findReadable(viewer, found.id));
-  try {
-    return await app.sessions.create(viewer, { externalId: id });
-  } catch (error) {
-    // Two first requests of one chat at once: the unique (owner, external id) index keeps one session.
-    const winner = await app.sessions.store.byExternalId(viewer.userId, id);
-    if (winner) return winner;
-    throw error;
-  }
 }
 
 const textOf = (parts: UIPart[]) => {
@@ -172,9 +130,7 @@ export async function startChatAction(
   // Client tool results: the assistant message's tool parts that answer calls the waiting turn has pending.
   const active = await app.turns.activeTurn(sessionId);
   if (!active) throw new BadInput('No turn waits for tool results in this chat');
-  const pending = ((active.pendingToolCalls ?? []) as unknown as PendingToolCall[]).filter(
-    (c) => c.clientSide && !c.result,
-  );
+  const pending = pendingClientCalls(active);
   const answers = parts.filter(
     (p) => (p.state === 'output-available' || p.state === 'output-error') && pending.some((c) => c.id === p.toolCallId),
   );

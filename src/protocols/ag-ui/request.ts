@@ -1,0 +1,99 @@
+/**
+ * What an AG-UI `RunAgentInput` (as `@ag-ui/client`'s HttpAgent posts it) asks for, in the core's terms: the
+ * thread's session (`threadId`: a session id, or a client-made thread id kept as the session's external id) and
+ * the one action its newest messages stand for — a new user message, or the trailing `role: 'tool'` messages
+ * that answer the client tool calls the waiting turn has pending. The client's history is never taken.
+ */
+import type { App } from '../../app.js';
+import type { Viewer } from '../../domain/policy.js';
+import { BadInput } from '../../store/errors.js';
+import type { SessionRow } from '../../store/sessions.js';
+import type { ClientToolDefinition } from '../../turns/service.js';
+import { pendingClientCalls } from '../common.js';
+
+interface AgUiMessage {
+  id?: unknown;
+  role?: unknown;
+  content?: unknown;
+  toolCallId?: unknown;
+  error?: unknown;
+}
+
+export interface RunInput {
+  threadId: string;
+  runId: string;
+  messages: AgUiMessage[];
+  tools: ClientToolDefinition[];
+}
+
+export function parseRunInput(body: unknown): RunInput {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new BadInput('The body must be a JSON object');
+  const b = body as Record<string, unknown>;
+  if (typeof b.threadId !== 'string' || b.threadId === '') throw new BadInput('threadId must be the thread id');
+  if (typeof b.runId !== 'string' || b.runId === '') throw new BadInput('runId must be a string');
+  if (!Array.isArray(b.messages) || b.messages.length === 0) throw new BadInput('messages must not be empty');
+  if (b.tools != null && !Array.isArray(b.tools)) throw new BadInput('tools must be a list');
+  const tools = ((b.tools ?? []) as Record<string, unknown>[]).map((t) => ({
+    name: String(t?.name ?? ''),
+    description: String(t?.description ?? ''),
+    parameters: t?.parameters ?? { type: 'object', properties: {} },
+  }));
+  return { threadId: b.threadId, runId: b.runId, messages: b.messages as AgUiMessage[], tools };
+}
+
+/** A message's text: a string, or the text parts of a content list (other parts are refused). */
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) throw new BadInput('A user message needs content');
+  return content
+    .map((p: { type?: unknown; text?: unknown }) => {
+      if (p?.type !== 'text') throw new BadInput(`A ${String(p?.type)} part is not accepted here`);
+      return typeof p.text === 'string' ? p.text : '';
+    })
+    .join('');
+}
+
+/**
+ * Starts what the newest messages ask for, through the methods the GraphQL mutations call (sendMessage,
+ * submitToolResult), and answers the turn to stream; `cursor` is set when only the events after it are new.
+ */
+export async function startRun(
+  app: App,
+  viewer: Viewer,
+  session: SessionRow,
+  input: RunInput,
+  lastEventId: () => Promise<string>,
+): Promise<{ turnId: string; cursor: string | null }> {
+  const last = input.messages.at(-1)!;
+  if (last.role === 'user') {
+    const result = await app.turns.sendMessage(viewer, {
+      sessionId: session.id,
+      content: textOf(last.content),
+      clientTools: input.tools.length > 0 ? input.tools : null,
+      whileRunning: null,
+      // The client's own message id: a retried run of the same message answers with the same turn.
+      idempotencyKey: typeof last.id === 'string' && last.id.length <= 200 ? `ag-ui:${last.id}` : null,
+    });
+    return { turnId: result.turn.id, cursor: null };
+  }
+  if (last.role !== 'tool') throw new BadInput('The newest message must be a user or a tool message');
+  const active = await app.turns.activeTurn(session.id);
+  if (!active) throw new BadInput('No turn waits for tool results in this thread');
+  const pending = pendingClientCalls(active);
+  const trailing: AgUiMessage[] = [];
+  for (let i = input.messages.length - 1; i >= 0 && input.messages[i]!.role === 'tool'; i--)
+    trailing.unshift(input.messages[i]!);
+  const answers = trailing.filter((m) => pending.some((c) => c.id === m.toolCallId));
+  if (answers.length === 0) throw new BadInput('The messages answer no tool call this thread waits for');
+  const cursor = await lastEventId();
+  for (const m of answers) {
+    const isError = typeof m.error === 'string' && m.error !== '';
+    await app.turns.submitToolResult(viewer, {
+      turnId: active.id,
+      toolCallId: m.toolCallId as string,
+      content: isError ? (m.error as string) : typeof m.content === 'string' ? m.content : JSON.stringify(m.content),
+      isError,
+    });
+  }
+  return { turnId: active.id, cursor };
+}
