@@ -6,6 +6,7 @@ import { createTestServer, dbKind, type ServerContext } from './support/harness.
 import {
   CompressionMemorySearchDocument,
   MessageIdsEditDocument,
+  MessageIdsForkDocument,
   MessageIdsRedoDocument,
   MessageIdsSwitchDocument,
   MessageIdsUndoDocument,
@@ -105,6 +106,28 @@ describe(`recall follows the current path (${dbKind})`, () => {
     // The question above is a new turn after the edit; undo it and switch the edited message back.
     expect((await t.http(MessageIdsUndoDocument, { id: s.id })).errors).toBeUndefined();
     expect((await t.http(MessageIdsSwitchDocument, { m: edited, i: 0 })).errors).toBeUndefined();
+    expect((await searched(s)).join()).toContain('ZX-4471');
+  });
+
+  it('a fork keeps the chunks and their message ids: the fact is found in the fork, not after undo there', async () => {
+    const s = await planted();
+    const fork = await t.http(MessageIdsForkDocument, { id: s.id });
+    expect(fork.errors).toBeUndefined();
+    const f = { ...s, id: fork.data!.forkSession.id };
+    expect((await searched(f)).join()).toContain('ZX-4471');
+    expect((await t.http(MessageIdsUndoDocument, { id: f.id })).errors).toBeUndefined();
+    expect(await searched(f)).toEqual([]);
+    expect((await searched(s)).join()).toContain('ZX-4471');
+  });
+
+  it('the same text indexed again from other message versions takes their ids', async () => {
+    const s = await planted();
+    const fact = (await t.app.store.allMessages(s.raw)).filter((m) => m.content.includes('ZX-4471'));
+    const index = MemoryIndex.over(t.app.db, t.app.trigram);
+    const copies = fact.map((m) => ({ ...m, messageId: crypto.randomUUID() }));
+    expect(await index.indexDemoted(s.raw, copies, [])).toBe(0);
+    expect(await searched(s)).toEqual([]);
+    expect(await index.indexDemoted(s.raw, fact, [])).toBe(0);
     expect((await searched(s)).join()).toContain('ZX-4471');
   });
 });
