@@ -13,6 +13,8 @@ export interface ChunkDraft {
   content: string;
   turnStart: number;
   turnEnd: number;
+  /** The stable ids of the messages the chunk was cut from (distinct, in order). */
+  messageIds: string[];
   firstAt: Date;
   lastAt: Date;
 }
@@ -51,6 +53,7 @@ export function chunkMessages(messages: readonly ChatMessage[], maxChars: number
       content: parts.join('\n\n'),
       turnStart: Math.min(...span.map((m) => m.sequenceNumber)),
       turnEnd: Math.max(...span.map((m) => m.sequenceNumber)),
+      messageIds: [...new Set(span.map((m) => m.messageId))],
       firstAt: new Date(Math.min(...at)),
       lastAt: new Date(Math.max(...at)),
     });

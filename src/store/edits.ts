@@ -431,9 +431,9 @@ export class EditStore {
     );
     rows += await tx.$executeRawUnsafe(
       `INSERT INTO memory_chunks (id, session_id, content, content_hash, breadcrumbs, ` +
-        `turn_start, turn_end, first_at, last_at, created_at)
+        `turn_start, turn_end, message_ids, first_at, last_at, created_at)
        SELECT gen_random_uuid(), $2::uuid, content, content_hash, breadcrumbs, ` +
-        `turn_start, turn_end, first_at, last_at, created_at
+        `turn_start, turn_end, message_ids, first_at, last_at, created_at
          FROM memory_chunks WHERE session_id = $1::uuid`,
       sourceId,
       id,

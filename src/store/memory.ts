@@ -1,7 +1,8 @@
 /**
  * Raw-history index (its SQL; the chunking and terms are src/domain/memory-text.ts): the exact messages a compression
  * demotes, written verbatim to memory_chunks, and searched without any external model.
- * Idempotent by UNIQUE(session_id, content_hash).
+ * Idempotent by UNIQUE(session_id, content_hash). Each chunk names the message versions it came from, and a search
+ * sees only chunks on the session's current path (`ON_PATH_SQL`): not an undone or edited-away exchange.
  *
  * Matching (see `MemoryIndex.search`): query terms are matched as words first —
  * the `search_vector` column (to_tsvector('simple') of the content with
@@ -19,6 +20,21 @@ import type { SessionScope } from '../domain/policy.js';
 import { scopeSql } from './session-lists.js';
 import { extractEntities, mergeBreadcrumbs } from '../domain/entities.js';
 import type { ChatMessage } from '../domain/types.js';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * A chunk is on the current path when each message it was cut from is a row of its session (hot or archived): an
+ * undone message sits in the redo stack and an edited-away one in a branch, so neither is a row. Chunks without ids
+ * (written before migration 20261206000100) count as on the path.
+ */
+export const ON_PATH_SQL =
+  `NOT EXISTS (
+  SELECT 1 FROM unnest(message_ids) AS u(mid)
+   WHERE NOT EXISTS (SELECT 1 FROM session_messages h WHERE h.session_id = memory_chunks.session_id ` +
+  `AND h.message_id = u.mid)
+     AND NOT EXISTS (SELECT 1 FROM session_messages_archive a WHERE a.session_id = memory_chunks.session_id ` +
+  `AND a.message_id = u.mid))`;
 
 export interface MemoryHit extends MemoryChunkInput {
   id: string;
@@ -69,15 +85,26 @@ export class MemoryIndex {
       data: drafts.map((d) => ({
         sessionId,
         content: d.content,
-        contentHash: createHash('sha256').update(d.content).digest('hex'),
+        contentHash: sha256(d.content),
         breadcrumbs: mergeBreadcrumbs(keys, extractEntities(d.content)),
         turnStart: d.turnStart,
         turnEnd: d.turnEnd,
+        messageIds: d.messageIds,
         firstAt: d.firstAt,
         lastAt: d.lastAt,
       })),
       skipDuplicates: true,
     });
+    // The same text cut again from other message versions (an edit back to the same words, a re-run after redo)
+    // belongs to the messages on the path now: the existing chunk takes their ids.
+    await this.prisma.$executeRawUnsafe(
+      `UPDATE memory_chunks m SET message_ids = d.ids
+         FROM (SELECT x->>'hash' AS hash, ARRAY(SELECT jsonb_array_elements_text(x->'ids'))::uuid[] AS ids
+                 FROM jsonb_array_elements($2::jsonb) AS x) d
+        WHERE m.session_id = $1::uuid AND m.content_hash = d.hash AND m.message_ids <> d.ids`,
+      sessionId,
+      JSON.stringify(drafts.map((d) => ({ hash: sha256(d.content), ids: d.messageIds }))),
+    );
     return result.count;
   }
 
@@ -177,7 +204,7 @@ export class MemoryIndex {
                 c.first_at AS "firstAt", c.last_at AS "lastAt", ${score} AS score
            FROM (SELECT id, session_id, content, breadcrumbs, turn_start, turn_end, ` +
         `first_at, last_at, ${share} AS share FROM memory_chunks
-                  WHERE ${scope} AND (${match}) ${exclude}
+                  WHERE ${scope} AND (${match}) ${exclude} AND ${ON_PATH_SQL}
                   ORDER BY share DESC, ${rank}last_at DESC LIMIT ${candidates}) c
          OFFSET 0 -- a fence: without it the planner inlines r and computes word_similarity twice (filter and sort key)
        ) r WHERE r.score >= ${min}
