@@ -3,4 +3,4 @@
 -- on the session's current path (in session_messages or session_messages_archive), so an undone or edited-away
 -- exchange (moved to the redo stack or a branch) is not recalled, and comes back with redo or a branch switch.
 -- Chunks written before this migration keep an empty list and stay visible (their origin is unknown).
-ALTER TABLE "memory_chunks" ADD COLUMN "message_ids" UUID[] NOT NULL DEFAULT '{}';
+ALTER TABLE "memory_chunks" ADD COLUMN "message_ids" UUID[] DEFAULT '{}';
