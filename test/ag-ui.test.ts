@@ -108,6 +108,20 @@ describe(`AG-UI (${dbKind})`, () => {
     expect(JSON.parse(frames.at(-1)!.slice(6))).toMatchObject({ type: 'RUN_FINISHED' });
   });
 
+  it('answers a message that is not an object with RUN_ERROR BAD_USER_INPUT naming it', async () => {
+    const sessionId = await newSession(alice);
+    const response = await fetch(`${t.url}/ag-ui`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${alice}` },
+      body: JSON.stringify({ threadId: sessionId, runId: 'r1', messages: [user('fine'), null], tools: [] }),
+    });
+    const frames = (await response.text()).split('\n\n').filter(Boolean);
+    const events = frames.map((f) => JSON.parse(f.slice(6)) as { type: string; code?: string; message?: string });
+    expect(events.map((e) => e.type)).toEqual(['RUN_STARTED', 'RUN_ERROR']);
+    expect(events[1]).toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringContaining('messages[1]') });
+    expect((await history(alice, sessionId)).history.edges).toEqual([]);
+  });
+
   it('runs a client tool round trip: the call and its pending id, then the tool message continues it', async () => {
     const threadId = `thread-${randomUUID().slice(0, 8)}`;
     t.fake.enqueue(
@@ -127,6 +141,8 @@ describe(`AG-UI (${dbKind})`, () => {
     expect(JSON.stringify(t.fake.requests.at(-1))).toContain('get_weather');
 
     agent.addMessage({ id: randomUUID(), role: 'tool', toolCallId: 'call_w1', content: '{"temperature":21}' });
+    // A client that repeats its answer: the first is taken, the repeat is not an error.
+    agent.addMessage({ id: randomUUID(), role: 'tool', toolCallId: 'call_w1', content: '{"temperature":99}' });
     const next = await run(agent);
     expect(next.errors).toEqual([]);
     expect(next.types).not.toContain('TOOL_CALL_START');

@@ -97,6 +97,28 @@ describe(`setMessageContext (${dbKind})`, () => {
     expect(s.modelView.messages.some((x) => x.toolCallId === 'c1')).toBe(true);
   });
 
+  it('a tool pair ends at its own results: a call id that comes back in a later turn is not taken along', async () => {
+    // A server that sends no call ids gets `call_<n>` (src/llm/openai.ts), so `call_0` comes back every turn.
+    const { raw } = await session([
+      { role: 'user', content: 'q1' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'call_0', name: 'read_file', arguments: {} }] },
+      { role: 'tool', content: 'r1', toolCallId: 'call_0', name: 'read_file' },
+      { role: 'assistant', content: 'a1' },
+      { role: 'user', content: 'q2' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'call_0', name: 'read_file', arguments: {} }] },
+      { role: 'tool', content: 'r2', toolCallId: 'call_0', name: 'read_file' },
+      { role: 'assistant', content: 'a2' },
+    ]);
+    expect((await set(await messageId(t.app, raw, 1), 'EXCLUDED')).errors).toBeUndefined();
+    const modes = (await t.app.store.allMessages(raw)).map((m) => m.metadata.contextMode ?? 'DEFAULT');
+    expect(modes).toEqual(['DEFAULT', 'EXCLUDED', 'EXCLUDED', 'DEFAULT', 'DEFAULT', 'DEFAULT', 'DEFAULT', 'DEFAULT']);
+    // Pinning the second turn's result from its side takes its own call, not the first turn's.
+    expect((await set(await messageId(t.app, raw, 6), 'PINNED')).errors).toBeUndefined();
+    const after = (await t.app.store.allMessages(raw)).map((m) => m.metadata.contextMode ?? 'DEFAULT');
+    expect(after).toEqual(['DEFAULT', 'EXCLUDED', 'EXCLUDED', 'DEFAULT', 'DEFAULT', 'PINNED', 'PINNED', 'DEFAULT']);
+    expect((await t.app.store.context(raw)).map((m) => m.content)).toContain('r2');
+  });
+
   it('a fork keeps the modes (stored with the message)', async () => {
     const { id, raw } = await session(exchanges(2, 10));
     expect((await set(await messageId(t.app, raw, 0), 'EXCLUDED')).errors).toBeUndefined();

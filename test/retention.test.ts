@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, createApp } from '../src/app.js';
 import { openDatabase } from '../src/db/client.js';
+import { STAGING_PREFIX } from '../src/domain/policy.js';
 import {
   RetentionDeleteSessionsDocument,
   RetentionPinDocument,
@@ -139,6 +140,18 @@ describe(`retention (${dbKind})`, () => {
     expect(await prisma().sessionMessage.count({ where: { sessionId: fullId } })).toBe(0);
     // nothing left to do: the next sweep deletes nothing
     expect((await t.app.sessions.sweepRetention()).deleted).toBe(0);
+  });
+
+  it('leaves a session an import is still writing (its old last_active is the import’s to hand over)', async () => {
+    const [staged, old] = await bulkSessions(2);
+    await prisma().session.update({
+      where: { id: staged! },
+      data: { userId: `${STAGING_PREFIX}${Date.now()}:${crypto.randomUUID()}` },
+    });
+    await setLastActive([staged!, old!], ago(400));
+    await t.app.sessions.sweepRetention();
+    expect(await exists([staged!, old!])).toEqual([staged]);
+    await prisma().session.delete({ where: { id: staged! } });
   });
 
   it("a profile's retentionDays overrides the global setting, both ways; null goes back to it", async () => {

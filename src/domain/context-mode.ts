@@ -29,31 +29,3 @@ export function withContextMode(metadata: Record<string, unknown>, mode: Context
 export function withoutExcluded<T extends ModeCarrier>(context: readonly T[]): T[] {
   return context.filter((m) => !isExcluded(m));
 }
-
-type GroupRow = Pick<ChatMessage, 'role' | 'toolCalls' | 'toolCallId' | 'messageId' | 'sequenceNumber'>;
-
-/**
- * The rows that change mode together with `target`, so tool pairing stays valid: an assistant message
- * with tool calls takes its tool results, a tool result takes its assistant message and that message's
- * other results. `rows` is the active path around the target (in sequence order).
- */
-export function contextGroup<T extends GroupRow>(rows: readonly T[], target: T): T[] {
-  let owner: T | undefined = target;
-  if (target.role === 'tool') {
-    owner = [...rows]
-      .reverse()
-      .find(
-        (m) =>
-          m.role === 'assistant' &&
-          m.sequenceNumber < target.sequenceNumber &&
-          m.toolCalls.some((c) => c.id === target.toolCallId),
-      );
-    if (!owner) return [target];
-  }
-  if (owner.role !== 'assistant' || owner.toolCalls.length === 0) return [target];
-  const ids = new Set(owner.toolCalls.map((c) => c.id));
-  const results = rows.filter(
-    (m) => m.role === 'tool' && m.sequenceNumber > owner.sequenceNumber && ids.has(m.toolCallId ?? ''),
-  );
-  return [owner, ...results];
-}

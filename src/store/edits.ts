@@ -118,8 +118,18 @@ export class EditStore {
     }
     if (!owner || owner.role !== 'assistant' || owner.toolCalls.length === 0) return [target];
     const ids = owner.toolCalls.map((c) => c.id);
-    const where = `role = 'tool' AND sequence_number > $2 AND tool_call_id = ANY($3::text[])`;
-    return [owner, ...(await this.select(tx, sessionId, where, [owner.sequenceNumber, ids]))];
+    // Its results are the tool rows right after it: a call id can come back in a later turn (a server that sends
+    // none gets `call_<n>`; imports), so the search stops at the next row that is not a tool result.
+    const next = await this.select(
+      tx,
+      sessionId,
+      `role <> 'tool' AND sequence_number > $2`,
+      [owner.sequenceNumber],
+      'ASC LIMIT 1',
+    );
+    const end = next[0]?.sequenceNumber ?? Number.MAX_SAFE_INTEGER;
+    const where = `role = 'tool' AND sequence_number > $2 AND sequence_number < $4 AND tool_call_id = ANY($3::text[])`;
+    return [owner, ...(await this.select(tx, sessionId, where, [owner.sequenceNumber, ids, end]))];
   }
 
   /** The PINNED rows on the active path (their context copies aside). */

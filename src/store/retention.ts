@@ -11,6 +11,7 @@
  * shares, turns, recalls, branches), exactly what `deleteSession` removes.
  */
 import type { Database } from '../db/client.js';
+import { STAGING_PREFIX } from '../domain/policy.js';
 import { activeTurnSql } from './turns.js';
 
 /** The advisory lock key of the retention sweep ('retentio' as a bigint; the migrations use Prisma's own key). */
@@ -56,6 +57,8 @@ export class RetentionStore {
         `DELETE FROM sessions WHERE id IN (
            SELECT s.id FROM sessions s JOIN profiles p ON p.id = s.profile_id
             WHERE NOT s.pinned
+              -- a session an import is still writing is the import's (it hands it over or removes it)
+              AND (s.user_id IS NULL OR s.user_id NOT LIKE '${STAGING_PREFIX}%')
               AND COALESCE(p.retention_days, $1::int) > 0
               AND s.last_active < now() - COALESCE(p.retention_days, $1::int) * interval '1 day'
               AND NOT EXISTS (SELECT 1 FROM turns t WHERE t.session_id = s.id AND ${activeTurnSql('t')})

@@ -32,6 +32,10 @@ export function parseRunInput(body: unknown): RunInput {
   if (typeof b.threadId !== 'string' || b.threadId === '') throw new BadInput('threadId must be the thread id');
   if (typeof b.runId !== 'string' || b.runId === '') throw new BadInput('runId must be a string');
   if (!Array.isArray(b.messages) || b.messages.length === 0) throw new BadInput('messages must not be empty');
+  b.messages.forEach((m, i) => {
+    if (!m || typeof m !== 'object' || Array.isArray(m) || typeof (m as { role?: unknown }).role !== 'string')
+      throw new BadInput(`messages[${i}] must be a message object with a role`);
+  });
   if (b.tools != null && !Array.isArray(b.tools)) throw new BadInput('tools must be a list');
   const tools = ((b.tools ?? []) as Record<string, unknown>[]).map((t) => ({
     name: String(t?.name ?? ''),
@@ -83,7 +87,11 @@ export async function startRun(
   const trailing: AgUiMessage[] = [];
   for (let i = input.messages.length - 1; i >= 0 && input.messages[i]!.role === 'tool'; i--)
     trailing.unshift(input.messages[i]!);
-  const answers = trailing.filter((m) => pending.some((c) => c.id === m.toolCallId));
+  // One answer per pending call: a client that repeats a tool message has the first of them taken.
+  const answers = trailing.filter(
+    (m, i) =>
+      pending.some((c) => c.id === m.toolCallId) && trailing.findIndex((o) => o.toolCallId === m.toolCallId) === i,
+  );
   if (answers.length === 0) throw new BadInput('The messages answer no tool call this thread waits for');
   const cursor = await lastEventId();
   for (const m of answers) {
