@@ -363,22 +363,28 @@ describe('SessionFiles cleanup', () => {
     await store.saveUpload('gone', upload('f.txt', 'x'));
     await store.saveUpload('alive', upload('f.txt', 'x'));
     let calls = 0;
+    let thirdRun: () => void = () => undefined;
+    const third = new Promise<void>((r) => (thirdRun = r));
     const stop = store.startCleanupLoop(10, async () => {
       calls++;
       if (calls === 2) throw new Error('db down');
+      if (calls === 3) thirdRun();
       return new Set(['alive']);
     });
     // it went on after the failing second run
-    for (const deadline = Date.now() + 60_000; calls < 3 && Date.now() < deadline; )
-      await new Promise((r) => setTimeout(r, 10));
+    await third;
     await stop();
     const after = calls;
     // A negative check (no run after stop): a second loop on the same interval runs three times, and a run of the
     // stopped loop, had it gone on, would have come with them.
     let probes = 0;
-    const stopProbe = store.startCleanupLoop(10, async () => (probes++, new Set(['alive'])));
-    for (const deadline = Date.now() + 60_000; probes < 3 && Date.now() < deadline; )
-      await new Promise((r) => setTimeout(r, 10));
+    let probed: () => void = () => undefined;
+    const threeProbes = new Promise<void>((r) => (probed = r));
+    const stopProbe = store.startCleanupLoop(10, async () => {
+      if (++probes === 3) probed();
+      return new Set(['alive']);
+    });
+    await threeProbes;
     await stopProbe();
     expect(calls).toBe(after);
     expect(calls).toBeGreaterThanOrEqual(2);
