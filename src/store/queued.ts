@@ -16,6 +16,7 @@
 import type { Database } from '../db/client.js';
 import type { NewMessage } from '../domain/types.js';
 import type { Prisma, QueuedMessage as PrismaQueued } from '../generated/prisma/client.js';
+import { recordFailureSql } from './pending-failures.js';
 import { activeTurnSql } from './turns.js';
 
 type Tx = Prisma.TransactionClient;
@@ -250,10 +251,7 @@ export class QueuedStore {
     tx?: Tx,
   ): Promise<QueuedMessage | null> {
     const rows = await (tx ?? this.prisma).$queryRawUnsafe<QueuedRow[]>(
-      `UPDATE queued_messages SET failures = failures + 1, failure_reason = $3, claimed_by = NULL, claimed_at = NULL,
-         status = CASE WHEN failures + 1 >= $4 THEN 'FAILED' ELSE 'PENDING' END,
-         failed_at = CASE WHEN failures + 1 >= $4 THEN now() ELSE NULL END
-       WHERE id = $1::uuid AND status = 'CLAIMED' AND claimed_by = $2 RETURNING ${COLUMNS}`,
+      recordFailureSql('queued_messages', COLUMNS),
       id,
       claimant,
       reason,

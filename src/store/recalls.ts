@@ -11,6 +11,7 @@
  * the commit leaves a claim to re-take, and after it nothing to fire again.
  */
 import type { Database } from '../db/client.js';
+import { recordFailureSql } from './pending-failures.js';
 import { activeTurnSql } from './turns.js';
 import type { Prisma, Recall as PrismaRecall } from '../generated/prisma/client.js';
 
@@ -126,10 +127,7 @@ export class RecallStore {
    */
   async recordFailure(id: string, claimant: string, reason: string, maxFailures: number): Promise<Recall | null> {
     const rows = await this.prisma.$queryRawUnsafe<RecallRow[]>(
-      `UPDATE recalls SET failures = failures + 1, failure_reason = $3, claimed_by = NULL, claimed_at = NULL,
-         status = CASE WHEN failures + 1 >= $4 THEN 'FAILED' ELSE 'PENDING' END,
-         failed_at = CASE WHEN failures + 1 >= $4 THEN now() ELSE NULL END
-       WHERE id = $1::uuid AND status = 'CLAIMED' AND claimed_by = $2 RETURNING ${COLUMNS}`,
+      recordFailureSql('recalls', COLUMNS),
       id,
       claimant,
       reason,
