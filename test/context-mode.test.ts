@@ -179,6 +179,21 @@ describe(`compaction honours pin and exclude (${dbKind})`, () => {
   });
   afterAll(() => t.close());
 
+  it('the dry-run plan counts the PINNED rows among the messages it keeps (every strategy)', async () => {
+    const s = await profileSession(t, { keepRecent: 2 });
+    await t.app.store.append(s.raw, exchanges(6, 200));
+    for (const seq of [1, 3]) {
+      const m = await messageId(t.app, s.raw, seq);
+      expect((await t.http(ContextModeSetDocument, { m, mode: 'PINNED' })).errors).toBeUndefined();
+    }
+    const context = (await t.app.store.context(s.raw)).length;
+    for (const strategy of ['SUMMARY', 'FULL_REPLACE', 'LOCAL'] as const) {
+      const plan = (await t.http(PLAN_DOC, { id: s.id, s: strategy })).data!.compressionPlan;
+      expect(plan.wouldCompress, strategy).toBe(true);
+      expect(plan.messagesToSummarize + plan.messagesToKeep, strategy).toBe(context);
+    }
+  });
+
   it('a PINNED message is neither summarised nor dropped; an EXCLUDED one is not sent to the summarizer', async () => {
     const s = await profileSession(t, { keepRecent: 2 });
     await t.app.store.append(s.raw, exchanges(6, 200));

@@ -36,16 +36,17 @@ export async function compressionPlan(
   const input = await loadCompressionInput(deps, sessionId);
   const { settings, context, estimate } = input;
   const base = { strategy, contextTokens: input.current(), contextWindow: settings.window };
+  // The strategies never see the PINNED rows (loadCompressionInput sets them aside), but they stay.
+  const pinned = input.pinned.length;
   const none = {
     ...base,
     wouldCompress: false,
     messagesToSummarize: 0,
-    messagesToKeep: context.length,
+    messagesToKeep: context.length + pinned,
     estimatedTokensAfter: base.contextTokens,
   };
   const keep = keepRecentMessages === undefined ? settings.midTurnKeepMessages : keepRecentMessages;
   const rest = context.filter((m) => !isSystemMessage(m));
-  const system = context.length - rest.length;
   switch (strategy) {
     case 'SUMMARY': {
       const plan = planFor(context, { settings, estimate, keepRecentMessages: keep });
@@ -54,7 +55,7 @@ export async function compressionPlan(
         ...base,
         wouldCompress: true,
         messagesToSummarize: plan.toSummarize.length,
-        messagesToKeep: plan.toKeep.length + plan.systemMessages.length,
+        messagesToKeep: plan.toKeep.length + plan.systemMessages.length + pinned,
         // One summary per contiguous run (more than one after an adaptive swap).
         estimatedTokensAfter:
           plan.keptTokens +
@@ -78,7 +79,7 @@ export async function compressionPlan(
         ...base,
         wouldCompress: true,
         messagesToSummarize: prefix.messages.length,
-        messagesToKeep: kept.length,
+        messagesToKeep: kept.length + pinned,
         estimatedTokensAfter: estimate(kept) + summaryAllowance(estimate(prefix.messages), settings.maxTokens),
       };
     }
@@ -99,7 +100,7 @@ export async function compressionPlan(
         ...base,
         wouldCompress: true,
         messagesToSummarize: outcome.dropped.length,
-        messagesToKeep: context.length - outcome.dropped.length + system * 0,
+        messagesToKeep: context.length - outcome.dropped.length + pinned,
         estimatedTokensAfter: estimate(next),
       };
     }
