@@ -9,11 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AiSdkCreateSessionDocument, AiSdkHistoryDocument } from './generated/graphql.js';
 import { createTestServer, dbKind, type ServerContext } from './support/harness.js';
 
+/** the one browser origin CORS_ORIGINS lists */
+const APP_ORIGIN = 'http://app.example';
 let t: ServerContext;
 let alice: string;
 let bob: string;
 beforeAll(async () => {
-  t = await createTestServer({ authEnabled: true, titleGenerationEnabled: false });
+  t = await createTestServer({ authEnabled: true, titleGenerationEnabled: false, corsOrigins: [APP_ORIGIN] });
   alice = (await t.app.auth.createUser('alice')).key;
   bob = (await t.app.auth.createUser('bob')).key;
 });
@@ -149,6 +151,57 @@ describe(`AG-UI (${dbKind})`, () => {
     expect(next.types.at(-1)).toBe('RUN_FINISHED');
     expect(textOf(agent.messages)).toBe('Sunny in Oslo');
     expect(JSON.stringify(t.fake.requests.at(-1))).toContain('temperature');
+  });
+
+  it('follows CORS_ORIGINS as GraphQL does: a listed origin may call it, another is refused', async () => {
+    const preflight = await fetch(`${t.url}/ag-ui`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: APP_ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(APP_ORIGIN);
+    const sessionId = await newSession(alice);
+    t.fake.enqueue({ text: 'cross-origin ok' });
+    const agent = new HttpAgent({
+      url: `${t.url}/ag-ui`,
+      headers: { authorization: `Bearer ${alice}`, origin: APP_ORIGIN },
+      threadId: sessionId,
+    });
+    agent.addMessage(user('from the app'));
+    expect((await run(agent)).errors).toEqual([]);
+    expect(textOf(agent.messages)).toBe('cross-origin ok');
+    const refused = await fetch(`${t.url}/ag-ui`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${alice}`, origin: 'http://evil.example' },
+      body: JSON.stringify({ threadId: sessionId, runId: 'r', messages: [user('x')], tools: [], context: [] }),
+    });
+    expect(refused.status).toBe(403);
+    expect((await history(alice, sessionId)).history.edges).toHaveLength(2);
+  });
+
+  it("answers a retried run of the same message with the first run's turn: one model call, one answer", async () => {
+    const sessionId = await newSession(alice);
+    t.fake.enqueue({ text: 'only once' });
+    const before = t.fake.requests.length;
+    const message = user('Say it once');
+    const first = agentFor(alice, sessionId);
+    first.addMessage(message);
+    await run(first);
+    // The same message posted again (a client retrying after a dropped connection).
+    const retry = agentFor(alice, sessionId);
+    retry.addMessage(message);
+    const again = await run(retry);
+    expect(again.errors).toEqual([]);
+    expect(textOf(retry.messages)).toBe('only once');
+    expect(t.fake.requests.length - before).toBe(1);
+    expect((await history(alice, sessionId)).history.edges.map((e) => e.node.content)).toEqual([
+      'Say it once',
+      'only once',
+    ]);
   });
 
   it("answers another user's thread with RUN_ERROR NOT_FOUND, writing nothing", async () => {
