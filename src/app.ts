@@ -52,6 +52,8 @@ import { EditStore } from './store/edits.js';
 import { EditingService } from './editing/service.js';
 import { RecallStore } from './store/recalls.js';
 import { QueuedStore } from './store/queued.js';
+import { CallManifestStore } from './store/manifests.js';
+import { callRecorder } from './turns/manifest.js';
 import { QueueDispatcher } from './turns/queue.js';
 import { RecallService } from './recalls/service.js';
 import { scheduleRecallTool } from './recalls/tool.js';
@@ -193,6 +195,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   for (const tool of [...compression.tools(), ...fileTools(files)]) tools.register(tool);
 
   const hooks = compression.hooks;
+  const callManifests = new CallManifestStore(db);
   const queuedStore = new QueuedStore(db);
   const lifecycle = new TurnLifecycle(turnStore, bus);
   const turns = new TurnService({
@@ -220,6 +223,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       provider,
       calibration,
       hooks,
+      manifests: callRecorder({ manifests: callManifests, calibration, log }),
       afterTurn: (session, profile, turnId) => titles.generate(session.id, profile, turnId),
     }),
     // The embedded database is this process's alone: any turn left active in it is a previous run's.
@@ -304,6 +308,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       search: sessionSearch,
       maxPageSize: config.maxPageSize,
     }),
+    callManifests,
     prompts: { next: (sessionId) => sessionPrompt({ store, profiles, config, files, calibration }, sessionId) },
     compaction: {
       compact: (viewer, sessionId, strategy) =>

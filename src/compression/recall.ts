@@ -64,10 +64,12 @@ async function recall(deps: CompressionDeps, ctx: RunContext): Promise<string | 
   });
   if (hits.length === 0) return null;
   ctx.session = await deps.compressionStore.setInjectedChunks(ctx.session.id, [...injected, ...hits.map((h) => h.id)]);
-  return (
+  const text =
     `[Recalled from earlier in this conversation (verbatim excerpts the summary may have left out):]` +
-    `\n${formatHits(hits)}`
-  );
+    `\n${formatHits(hits)}`;
+  // The call manifest names the excerpts by chunk id (src/domain/call-manifest.ts).
+  ctx.recall = { text, chunks: hits.map((h) => ({ id: h.id, text: formatHits([h]) })) };
+  return text;
 }
 
 export function memorySearchTool(deps: CompressionDeps): ServerTool {

@@ -20,6 +20,7 @@ import type { ReadService } from '../sessions/reads.js';
 import type { ShareService } from '../sessions/share.js';
 import type { TransferService } from '../sessions/transfer.js';
 import type { TurnService } from '../turns/service.js';
+import type { CallManifestStore } from '../store/manifests.js';
 import type { KeyService } from '../auth/keys.js';
 import type { CompressionStrategy } from '../domain/compression-kinds.js';
 import type { Profile } from '../generated/prisma/client.js';
@@ -41,6 +42,8 @@ export interface SchemaServices {
   settings: SchemaSettings;
   /** rows, node lookups, per-request batches, history pages, event feeds (src/sessions/reads.ts) */
   reads: ReadService;
+  /** the per-call manifests of turns (Turn.calls) */
+  callManifests: CallManifestStore;
   /** a session's next prompt as it stands (src/turns/prompt.ts sessionPrompt), null when the session is gone */
   prompts: { next(sessionId: string): Promise<{ prompt: Prompt; profile: Profile; window: number } | null> };
   /** forced /compact (src/compression/compact.ts compactSession) */

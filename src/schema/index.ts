@@ -10,6 +10,7 @@ import './session.js';
 import './history.js';
 import './model-view.js';
 import './turn.js';
+import './turn-calls.js';
 import './events.js';
 import './files.js';
 import './share.js';

@@ -3,7 +3,10 @@
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { RecalledExcerpts } from '../domain/call-manifest.js';
+import type { PromptMessage } from '../domain/prompt.js';
 import type { CalibrationRegistry } from '../domain/tokens.js';
+import type { ChatMessage, Usage } from '../domain/types.js';
 import type { EventBus } from '../events/bus.js';
 import type { SessionEventBody } from '../events/types.js';
 import type { SessionFiles } from '../files/store.js';
@@ -32,6 +35,20 @@ export interface RunContext {
    */
   context?(): Promise<StoredMessage[]>;
   contextChanged?(): void;
+  /** the recall excerpts the turn context carries (set by the recall hook; the call manifest names them) */
+  recall?: RecalledExcerpts | null;
+}
+
+/** One model call as built, for its manifest: the prompt's messages and the context rows they came from. */
+export interface SentCall {
+  sent: readonly PromptMessage[];
+  context: readonly ChatMessage[];
+  estimate: number;
+}
+
+/** The per-call manifest (src/turns/manifest.ts): recorded as a call is sent; its prompt count once it answered. */
+export interface CallRecorder {
+  sent(ctx: RunContext, call: SentCall): { answered(usage: Usage | null): Promise<void> };
 }
 
 /** Compression and memory plug into the loop here (see src/compression). */
@@ -59,6 +76,7 @@ export interface RunnerDeps {
   /** the process's per-model token calibration: every real prompt count is recorded here */
   calibration: CalibrationRegistry;
   hooks: TurnHooks;
+  manifests?: CallRecorder;
   afterTurn?(session: Session, profile: Profile, turnId: string): Promise<void>;
 }
 

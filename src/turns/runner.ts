@@ -1,12 +1,11 @@
 import { TurnStatus } from '../domain/turn-status.js';
-import type { ToolCall } from '../domain/types.js';
+import type { NewMessage, ToolCall } from '../domain/types.js';
 import { promptCacheKey } from '../domain/prompt-cache.js';
 import { evaluateContextSize } from '../domain/view.js';
 import type { SessionEventBody } from '../events/types.js';
 import type { ProfileRow as Profile } from '../store/profiles.js';
 import type { SessionStore } from '../store/sessions.js';
 import type { TurnRow as Turn } from '../store/turns.js';
-import type { NewMessage } from '../domain/types.js';
 import type { LlmProvider, LlmToolDefinition } from '../llm/types.js';
 import { ProviderUnavailableError } from '../llm/types.js';
 import { classifyProviderError, providerEndpoint } from '../llm/errors.js';
@@ -37,7 +36,6 @@ import { waitForClientResult } from './client-wait.js';
 import { ErrorCode } from '../domain/error-codes.js';
 import { isLockTimeout } from '../db/faults.js';
 import { DEFERRED_LOCK_WAIT_MS, LOCK_TIMEOUT_MESSAGE, retryOnLockTimeout, saveWhenUnlocked } from './save-retry.js';
-
 import { CONTEXT_TOO_LARGE_REPLY, type RunContext, type RunnerDeps } from './run-types.js';
 
 export { CONTEXT_TOO_LARGE_REPLY, type RunContext, type RunnerDeps, type TurnHooks } from './run-types.js';
@@ -159,6 +157,7 @@ class TurnRun {
           })),
         ];
         const callStarted = Date.now();
+        const manifest = this.deps.manifests?.sent(ctx, call);
         const { calls, usage } = await this.stream.consume(
           provider,
           {
@@ -173,6 +172,7 @@ class TurnRun {
           ctx,
         );
         await this.usage.record(ctx, usage, call);
+        await manifest?.answered(usage);
         toolCallCount += calls.length;
         await this.saveMessages([
           {
@@ -226,7 +226,7 @@ class TurnRun {
       turnContext,
       skipImagesOf,
     });
-    return { ...prompt, messages: toWire(prompt.messages) };
+    return { ...prompt, context, sent: prompt.messages, messages: toWire(prompt.messages) };
   }
 
   /**

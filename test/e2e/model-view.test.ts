@@ -1,12 +1,18 @@
 /**
  * Issue 16 item 3 in the browser: the chat screen's "What the model sees"
  * panel shows Session.modelView — the cut tool result, the notices, the
- * prompt's token estimate — not the stored rows. Skipped without Chromium.
+ * prompt's token estimate — not the stored rows; and (issue 33 item 5) the
+ * last turn's model calls with what changed between them. Skipped without Chromium.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS, skipBrowser, startE2EServer, type E2EServer } from '../support/e2e.js';
-import { E2eModelViewCreateSessionDocument, E2eModelViewPromptDocument } from '../generated/graphql.js';
+import {
+  E2eModelViewCreateSessionDocument,
+  E2eModelViewPromptDocument,
+  E2eModelViewSendDocument,
+  E2eModelViewTurnDocument,
+} from '../generated/graphql.js';
 
 const rawId = (globalId: string) => Buffer.from(globalId, 'base64').toString('utf8').split(':').slice(1).join(':');
 
@@ -58,6 +64,37 @@ describe.skipIf(skipBrowser())('"What the model sees" in Chromium', () => {
       expect(await page.locator('.model-view-total').textContent()).toContain(
         `~${view.estimatedTokens.toLocaleString('en-US')} /`,
       );
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("lists the last turn's calls: the tool round's call names the tool result added", async () => {
+    const created = await server.gql(E2eModelViewCreateSessionDocument, {});
+    const id = created.data!.createSession.id;
+    let n = 0;
+    server.fake.responder = () =>
+      n++ === 0 ? { toolCalls: [{ name: 'no_such_tool', arguments: {} }] } : { text: 'All done.' };
+    const sent = await server.gql(E2eModelViewSendDocument, { input: { sessionId: id, content: 'use a tool' } });
+    expect(sent.errors).toBeUndefined();
+    const turnId = sent.data!.sendMessage.turn.id;
+    const status = async () => (await server.gql(E2eModelViewTurnDocument, { id: turnId })).data!.turn!.status;
+    await expect.poll(status, { timeout: 30_000 }).toBe('COMPLETED');
+    server.fake.responder = undefined;
+    const tool = (await server.app.store.allMessages(rawId(id))).find((m) => m.role === 'tool')!;
+    const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/#session=${encodeURIComponent(id)}`);
+      await page.locator('.model-view summary', { hasText: 'What the model sees' }).click();
+      const calls = page.locator('.model-call');
+      await expect.poll(() => calls.count(), { timeout: 30_000 }).toBe(2);
+      const second = calls.nth(1);
+      expect(await second.locator('.model-call-head').textContent()).toContain('since call 1: 2 added, 0 removed');
+      expect(await second.locator('.call-added').allTextContents()).toContainEqual(
+        expect.stringContaining(`message tool ${tool.messageId.slice(0, 8)}`),
+      );
+      expect(await calls.nth(0).locator('.model-call-head').textContent()).toContain('first call of the conversation');
     } finally {
       await context.close();
     }

@@ -1,8 +1,10 @@
 /**
  * "What the model sees": Session.modelView, the exact next prompt (system
- * prompt, notices, cuts, images by reference), loaded when the panel opens.
+ * prompt, notices, cuts, images by reference), loaded when the panel opens,
+ * and below it the last turn's model calls (Turn.calls: src/call-manifest.ts).
  */
 import { gql } from './api.js';
+import { loadLastTurnCalls, renderCalls } from './call-manifest.js';
 import { h } from './dom.js';
 import { MODEL_VIEW, type ModelViewData } from './queries.js';
 
@@ -15,9 +17,17 @@ export function modelViewPanel(sessionId: () => string | null, onError: (error: 
     if (!id) return;
     body.replaceChildren(h('p', { text: 'Loading…' }));
     try {
-      const data = await gql<{ session: { modelView: ModelViewData } | null }>(MODEL_VIEW, { id });
+      const [data, last] = await Promise.all([
+        gql<{ session: { modelView: ModelViewData } | null }>(MODEL_VIEW, { id }),
+        loadLastTurnCalls(id).catch(() => null),
+      ]);
       if (sessionId() !== id || !data.session) return;
       render(data.session.modelView);
+      if (last)
+        body.append(
+          h('h4', { class: 'model-calls-title', text: "The last turn's model calls" }),
+          renderCalls(last.calls),
+        );
     } catch (error) {
       body.replaceChildren();
       onError(error);

@@ -305,3 +305,45 @@ export interface ModelViewData {
     images: { name: string; bytes: number; tokens: number }[];
   }[];
 }
+
+/** The newest turn of a conversation: the turn of its newest user message in the last page. */
+export const LAST_TURN = `query LastTurn($id: ID!, $last: Int!) {
+  session(id: $id) { id history(last: $last) { edges { node { id role turn { id } } } } }
+}`;
+
+/** The model calls of a turn (Turn.calls): what each was sent, by reference, and what changed since the one before. */
+export const TURN_CALLS = `query TurnCalls($id: ID!) { turn(id: $id) { id calls {
+  index model estimatedTokens promptTokens
+  manifest { tokens entries { kind ref sequenceNumber role hash tokens } omitted { count tokens } }
+  diff {
+    against { index turn { id } }
+    added { kind ref role tokens } removed { kind ref role tokens } changed { kind ref role tokens }
+    unchanged tokenDelta omittedChanged
+  }
+} } }`;
+
+export interface ManifestEntryData {
+  kind: string;
+  ref: string;
+  role: string | null;
+  tokens: number;
+  sequenceNumber?: number | null;
+  hash?: string;
+}
+
+export interface ModelCallData {
+  index: number;
+  model: string;
+  estimatedTokens: number;
+  promptTokens: number | null;
+  manifest: { tokens: number; entries: ManifestEntryData[]; omitted: { count: number; tokens: number } | null };
+  diff: {
+    against: { index: number; turn: { id: string } | null } | null;
+    added: ManifestEntryData[];
+    removed: ManifestEntryData[];
+    changed: ManifestEntryData[];
+    unchanged: number;
+    tokenDelta: number;
+    omittedChanged: boolean;
+  };
+}
