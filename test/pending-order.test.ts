@@ -31,7 +31,7 @@ beforeAll(async () => {
             .join('');
     return { text: `answer to ${text}` };
   };
-}, 60_000);
+}, 180_000);
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -96,6 +96,46 @@ describe(`one order across doors (${dbKind})`, () => {
       'answer to two',
       'three',
       'answer to three',
+    ]);
+  });
+
+  it('an entry queued after REJECT looked is seen in the transaction that starts the turn: CONFLICT', async () => {
+    const { sessionId, send } = await session();
+    const id = rawId(sessionId);
+    // The dispatcher pauses: the entry queued in the gap stays waiting.
+    vi.spyOn(t.app.turns, 'dispatchQueued').mockImplementation(async (row, claimant) => {
+      await t.app.turns.queued.release(row.id, claimant);
+      return 'busy';
+    });
+    const accept = t.app.turns.intake.accept.bind(t.app.turns.intake);
+    // Between the checks at the door and the turn's transaction, another request queues an entry.
+    const gap = vi.spyOn(t.app.turns.intake, 'accept').mockImplementation(async (s, input) => {
+      gap.mockRestore();
+      await t.app.turns.pending.enqueue(id, { role: 'user', content: 'in the gap' }, [], null, null);
+      return accept(s, input);
+    });
+    const rejected = await send('rejected', 'REJECT');
+    expect(codeOf(rejected)).toBe('CONFLICT');
+    expect(await history(sessionId)).toEqual([]);
+
+    // QUEUE in the same gap waits behind the entry instead of starting ahead of it.
+    const again = vi.spyOn(t.app.turns.intake, 'accept').mockImplementation(async (s, input) => {
+      again.mockRestore();
+      await t.app.turns.pending.enqueue(id, { role: 'user', content: 'also in the gap' }, [], null, null);
+      return accept(s, input);
+    });
+    const queued = (await send('queued', 'QUEUE')).data!.sendMessage;
+    expect(queued.queued).not.toBeNull();
+    vi.restoreAllMocks();
+    await t.app.queue.dispatchNow();
+    await settled([queued.turn.id]);
+    expect(await history(sessionId)).toEqual([
+      'in the gap',
+      'answer to in the gap',
+      'also in the gap',
+      'answer to also in the gap',
+      'queued',
+      'answer to queued',
     ]);
   });
 

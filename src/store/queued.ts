@@ -160,8 +160,18 @@ export class QueuedStore {
     return before + 1;
   }
 
-  hasWaiting(sessionId: string): Promise<boolean> {
-    return this.prisma.queuedMessage.count({ where: { sessionId, status: { in: QUEUED_ACTIVE } } }).then((n) => n > 0);
+  hasWaiting(sessionId: string, tx?: Tx): Promise<boolean> {
+    return (tx ?? this.prisma).queuedMessage
+      .count({ where: { sessionId, status: { in: QUEUED_ACTIVE } } })
+      .then((n) => n > 0);
+  }
+
+  /**
+   * Inside an enqueue's transaction: the session row, share-locked, so that a turn starting now (its append updates
+   * that row) either committed before this entry (the entry waits for it) or sees it (REJECT refuses).
+   */
+  async lockSession(tx: Tx, sessionId: string): Promise<void> {
+    await tx.$queryRawUnsafe(`SELECT 1 FROM sessions WHERE id = $1::uuid FOR SHARE`, sessionId);
   }
 
   /** PENDING or CLAIMED → CANCELLED; null when it is neither. A dispatching transaction holds the row: this waits. */

@@ -128,6 +128,7 @@ export class PendingTurns {
     steerInto: Turn | null,
   ): Promise<SendResult> {
     const { row, turn } = await this.store.transaction(async (tx) => {
+      await this.queued.lockSession(tx, sessionId);
       const turn =
         steerInto ?? (await this.lifecycle.createQueued(tx, { id: randomUUID(), sessionId, idempotencyKey: key }));
       const row = await this.queued.create(

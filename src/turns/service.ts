@@ -20,13 +20,21 @@ import type { Viewer } from '../domain/policy.js';
 import type { SessionStore } from '../store/sessions.js';
 import type { Logger } from 'pino';
 import { Intake } from '../sessions/intake.js';
-import { checkToolSchema, type ToolSchemaLimits, toolSchemaLimits } from './tool-schema.js';
+import { toolSchemaLimits } from './tool-schema.js';
+import { validateClientTools } from './client-tools.js';
 import { ErrorCode, type TurnEndCode } from '../domain/error-codes.js';
 import { IdempotentAnswers } from './idempotency.js';
 import { LocalRunners } from './local-runners.js';
 import { PendingTurns, type SendResult } from './pending.js';
 import { TurnRecovery } from './recovery.js';
-import { isUniqueViolation, type StartedTurn, TurnAlreadyRunning, type TurnStartSpec, startTurn } from './start.js';
+import {
+  EntriesWait,
+  isUniqueViolation,
+  type StartedTurn,
+  TurnAlreadyRunning,
+  type TurnStartSpec,
+  startTurn,
+} from './start.js';
 import type { TurnLifecycle } from './lifecycle.js';
 import {
   CancelledError,
@@ -247,7 +255,15 @@ export class TurnService {
       // A queue head dispatched just before the hold is the running turn INTERRUPT cancels.
       const interrupted = holding ? (active ?? (await this.activeTurn(session.id))) : null;
       if (interrupted) await this.interrupt(interrupted);
-      const started = await this.startNow(session, draft, clientTools, key, removeWritten);
+      const started = await this.startNow(session, draft, clientTools, key, removeWritten, !holding).catch(
+        async (error: unknown) => {
+          if (!(error instanceof EntriesWait)) throw error;
+          // An entry was queued after the check above: REJECT refuses, QUEUE and STEER wait behind it.
+          if (policy !== 'REJECT') return this.pending.enqueue(session.id, draft, clientTools, key, null);
+          await removeWritten();
+          throw new Conflict('Queued messages wait in this session');
+        },
+      );
       if (interrupted) await this.lifecycle.interrupted(session.id, interrupted.id, started.turn.id);
       return started;
     } finally {
@@ -281,6 +297,7 @@ export class TurnService {
     clientTools: ClientToolDefinition[],
     key: string | null,
     removeWritten: () => Promise<unknown>,
+    behindEntries: boolean,
   ): Promise<SendResult> {
     const hidden = draft.metadata?.hidden === true;
     let started: StartedTurn;
@@ -292,6 +309,9 @@ export class TurnService {
         write: (door) =>
           this.store.transaction(async (tx) => {
             const [message] = await this.store.append(session.id, [draft], tx);
+            // The append holds the session row, which an enqueue takes too: an entry committed before this
+            // transaction is seen here, one after it waits for this turn (REJECT's check without a gap).
+            if (behindEntries && (await this.queued.hasWaiting(session.id, tx))) throw new EntriesWait();
             const turn = await door.create(tx, {
               sessionId: session.id,
               userSequence: message!.sequenceNumber,
@@ -320,6 +340,7 @@ export class TurnService {
         },
       }))!;
     } catch (error) {
+      if (error instanceof EntriesWait) throw error;
       // Nothing half-written: files saved for this message go with it (reused images stay).
       await removeWritten();
       if (error instanceof TurnAlreadyRunning && key) {
@@ -459,28 +480,6 @@ export class TurnService {
   abortAll(): void {
     this.runners.abortAll(() => new CancelledError('shutdown'));
   }
-}
-
-function validateClientTools(
-  tools: ClientToolDefinition[],
-  serverTools: { get(name: string): unknown },
-  limits: ToolSchemaLimits,
-): ClientToolDefinition[] {
-  const names = new Set<string>();
-  for (const tool of tools) {
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(tool.name))
-      throw new BadInput(`Invalid client tool name ${JSON.stringify(tool.name)}`);
-    if (names.has(tool.name)) throw new BadInput(`Duplicate client tool ${tool.name}`);
-    // A server tool's result is trusted (content_publish cards, spill pointers); a client may not answer in its name.
-    if (serverTools.get(tool.name))
-      throw new BadInput(`Client tool ${tool.name} has the name of one of the server's own tools`);
-    if (typeof tool.parameters !== 'object' || tool.parameters === null) {
-      throw new BadInput(`Client tool ${tool.name}: parameters must be a JSON Schema object`);
-    }
-    checkToolSchema(tool.name, tool.parameters, limits);
-    names.add(tool.name);
-  }
-  return tools;
 }
 
 export { DomainError };

@@ -52,6 +52,9 @@ export class TurnAlreadyRunning extends Conflict {
   }
 }
 
+/** Inside a start's transaction: entries wait in the session (the door refuses, or queues behind them). */
+export class EntriesWait extends Error {}
+
 export function isStopping(error: unknown): boolean {
   return error instanceof DomainError && error.code === ErrorCode.SERVICE_UNAVAILABLE;
 }
