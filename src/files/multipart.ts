@@ -29,6 +29,11 @@ export interface StreamingUploadsOptions {
   spoolDir: string;
   /** per-file limit in bytes */
   maxBytes: number;
+  /**
+   * Limit of the one file of an `importSession` request (its `input.file`, up to MAX_IMPORT_CHARS): a large export
+   * arrives as a spooled file the import's worker thread reads, never as a string on the event loop. Unset: maxBytes.
+   */
+  maxImportBytes?: number;
   /** files per request */
   maxFiles?: number;
   /** largest non-file field (the `operations` JSON) in bytes */
@@ -154,6 +159,15 @@ export async function parseMultipartOperations(
   const files = new Map<string, SpooledFile>();
   const writes: Promise<void>[] = [];
   const open = new Set<import('node:fs').WriteStream>();
+  // One file of a request whose operation is an importSession may reach maxImportBytes (the spec sends `operations`
+  // before the files); every other file keeps maxBytes, and the import checks its own limit again.
+  const importBytes = Math.max(opts.maxBytes, opts.maxImportBytes ?? 0);
+  let importSlot = importBytes > opts.maxBytes;
+  const limitOf = () => {
+    if (!importSlot || !/\bimportSession\b/.test(fields.get('operations') ?? '')) return opts.maxBytes;
+    importSlot = false;
+    return importBytes;
+  };
 
   await new Promise<void>((resolve, reject) => {
     let settled = false;
@@ -179,7 +193,7 @@ export async function parseMultipartOperations(
         headers: { 'content-type': contentType },
         preservePath: true,
         limits: {
-          fileSize: opts.maxBytes,
+          fileSize: importBytes,
           files: maxFiles,
           fields: 16,
           parts: maxFiles + 16,
@@ -200,7 +214,11 @@ export async function parseMultipartOperations(
       const spool = path.join(opts.spoolDir, `${randomUUID()}.part`);
       spooled.push(spool);
       let size = 0;
-      stream.on('data', (chunk: Buffer) => (size += chunk.length));
+      const limit = limitOf();
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) finish(tooLarge(limit, filename || name));
+      });
       const ws = createWriteStream(spool, { flags: 'wx', mode: 0o600 });
       open.add(ws);
       // The file is created by an open on the thread pool: a request that fails (a hang-up, a cut body) can be
@@ -208,7 +226,7 @@ export async function parseMultipartOperations(
       ws.once('close', () => {
         if (failed) void fs.rm(spool, { force: true }).catch(() => undefined);
       });
-      stream.on('limit', () => finish(tooLarge(opts.maxBytes, filename || name)));
+      stream.on('limit', () => finish(tooLarge(limit, filename || name)));
       const write = pipeline(stream, ws).then(
         () => {
           open.delete(ws);
