@@ -14,6 +14,7 @@
  * session's files.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { parseChatGptExport, type ImportedConversation } from '../domain/chatgpt-import.js';
 import { looksLikeClaudeExport, parseClaudeExport } from '../domain/claude-import.js';
 import {
@@ -329,6 +330,8 @@ export class TransferService {
     const explicitProfile = input.profileId ? await this.profiles.get(input.profileId) : null;
     if (input.profileId && !explicitProfile) throw new NotFound('Profile');
     const items = await parseInWorker<SessionImport>(source, this.limits.maxMessageChars);
+    // The upload's spool file is read: gone now, not after the answer (a process killed while writing leaves none).
+    if ('path' in source) await rm(source.path, { force: true });
     await this.transfers.sweepStaged(STALE_IMPORT_MS);
     const owner = viewer.userId ?? ANONYMOUS;
     const results: SessionRow[] = [];
