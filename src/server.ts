@@ -30,6 +30,7 @@ import { applyRequestTimeouts, limitPlugins, parserCaches, wsSubscriptionLimits 
 import { drainServer, trackRequests } from './shutdown.js';
 import { connectionCap } from './http/connections.js';
 import { ErrorCode } from './domain/error-codes.js';
+import { MAX_IMPORT_CHARS } from './sessions/transfer.js';
 import { jsonFastPath } from './http/fast-path/index.js';
 import { RESPONSE_HEADERS } from './http/response-headers.js';
 import { closeRevokedSockets } from './http/revoked-sockets.js';
@@ -158,7 +159,11 @@ export function createGraphQLHandler(app: App, persistedDocuments = persistedDoc
       // @stream(initialCount:) negative or null → BAD_USER_INPUT before the executor sees it.
       useDirectiveArgumentGuard(),
       // Multipart uploads streamed to disk (never buffered whole); over the limit → PAYLOAD_TOO_LARGE.
-      useStreamingUploads({ spoolDir: `${app.files.baseDir}/.incoming`, maxBytes: app.files.maxBytes }),
+      useStreamingUploads({
+        spoolDir: `${app.files.baseDir}/.incoming`,
+        maxBytes: app.files.maxBytes,
+        maxImportBytes: MAX_IMPORT_CHARS,
+      }),
       // Body idle timeout (after the uploads parser, whose body it guards), introspection, SSE subscription limits.
       ...limitPlugins(app),
       // Each subscription event is executed once per (document, variables, viewer), not once per subscriber.

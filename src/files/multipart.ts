@@ -15,6 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -29,6 +30,11 @@ export interface StreamingUploadsOptions {
   spoolDir: string;
   /** per-file limit in bytes */
   maxBytes: number;
+  /**
+   * Limit of the one file of an `importSession` request (its `input.file`, up to MAX_IMPORT_CHARS): a large export
+   * arrives as a spooled file the import's worker thread reads, never as a string on the event loop. Unset: maxBytes.
+   */
+  maxImportBytes?: number;
   /** files per request */
   maxFiles?: number;
   /** largest non-file field (the `operations` JSON) in bytes */
@@ -154,6 +160,15 @@ export async function parseMultipartOperations(
   const files = new Map<string, SpooledFile>();
   const writes: Promise<void>[] = [];
   const open = new Set<import('node:fs').WriteStream>();
+  // One file of a request whose operation is an importSession may reach maxImportBytes (the spec sends `operations`
+  // before the files); every other file keeps maxBytes, and the import checks its own limit again.
+  const importBytes = Math.max(opts.maxBytes, opts.maxImportBytes ?? 0);
+  let importSlot = importBytes > opts.maxBytes;
+  const limitOf = () => {
+    if (!importSlot || !/\bimportSession\b/.test(fields.get('operations') ?? '')) return opts.maxBytes;
+    importSlot = false;
+    return importBytes;
+  };
 
   await new Promise<void>((resolve, reject) => {
     let settled = false;
@@ -179,7 +194,7 @@ export async function parseMultipartOperations(
         headers: { 'content-type': contentType },
         preservePath: true,
         limits: {
-          fileSize: opts.maxBytes,
+          fileSize: importBytes,
           files: maxFiles,
           fields: 16,
           parts: maxFiles + 16,
@@ -197,10 +212,14 @@ export async function parseMultipartOperations(
     bb.on('file', (name, stream, filename, _enc, mimeType) => {
       // A part the parser still had buffered when the request failed: nothing is spooled any more.
       if (settled) return void stream.resume();
-      const spool = path.join(opts.spoolDir, `${randomUUID()}.part`);
+      const spool = path.join(opts.spoolDir, `${SPOOL_OWNER}.${randomUUID()}.part`);
       spooled.push(spool);
       let size = 0;
-      stream.on('data', (chunk: Buffer) => (size += chunk.length));
+      const limit = limitOf();
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > limit) finish(tooLarge(limit, filename || name));
+      });
       const ws = createWriteStream(spool, { flags: 'wx', mode: 0o600 });
       open.add(ws);
       // The file is created by an open on the thread pool: a request that fails (a hang-up, a cut body) can be
@@ -208,7 +227,7 @@ export async function parseMultipartOperations(
       ws.once('close', () => {
         if (failed) void fs.rm(spool, { force: true }).catch(() => undefined);
       });
-      stream.on('limit', () => finish(tooLarge(opts.maxBytes, filename || name)));
+      stream.on('limit', () => finish(tooLarge(limit, filename || name)));
       const write = pipeline(stream, ws).then(
         () => {
           open.delete(ws);
@@ -277,7 +296,7 @@ export function useStreamingUploads(opts: StreamingUploadsOptions): Plugin {
     await Promise.all(paths.map((p) => fs.rm(p, { force: true }).catch(() => undefined)));
   };
   // Left-overs of a crashed process.
-  void sweepStale(opts.spoolDir, 3_600_000);
+  void sweepSpool(opts.spoolDir, 3_600_000);
   return {
     onRequestParse({ request, requestParser, setRequestParser, fetchAPI }) {
       const length = request.headers.get('content-length');
@@ -296,7 +315,11 @@ export function useStreamingUploads(opts: StreamingUploadsOptions): Plugin {
         }
         return;
       }
-      const maxTotal = (opts.maxFiles ?? 20) * opts.maxBytes + (opts.maxFieldBytes ?? 65 * 1024 * 1024) + 1024 * 1024;
+      const maxTotal =
+        (opts.maxFiles ?? 20) * opts.maxBytes +
+        (opts.maxImportBytes ?? 0) +
+        (opts.maxFieldBytes ?? 65 * 1024 * 1024) +
+        1024 * 1024;
       if (length !== null && Number(length) > maxTotal) throw bodyTooLarge();
       setRequestParser(async (req) => {
         const spooled: string[] = [];
@@ -318,15 +341,43 @@ export function useStreamingUploads(opts: StreamingUploadsOptions): Plugin {
   };
 }
 
-async function sweepStale(dir: string, olderThanMs: number): Promise<void> {
+/**
+ * Spool files are named `<host>-<pid>.<uuid>.part`: at start a process removes the spool files its host's dead
+ * processes left (a killed upload or import: kill -9 skips the removal after the answer), whatever their age, and
+ * every spool file older than `olderThanMs` (another host's, sharing the directory).
+ */
+const SPOOL_HOST = hostname().replace(/[^A-Za-z0-9_]/g, '_');
+const SPOOL_OWNER = `${SPOOL_HOST}-${process.pid}`;
+
+function alive(pid: number): boolean {
   try {
-    const now = Date.now();
-    for (const name of await fs.readdir(dir)) {
-      const p = path.join(dir, name);
-      const st = await fs.stat(p).catch(() => null);
-      if (st && now - st.mtimeMs > olderThanMs) await fs.rm(p, { force: true }).catch(() => undefined);
-    }
-  } catch {
-    /* no spool dir yet */
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM';
   }
+}
+
+/** Removes the spool files of dead processes of this host and every one older than `olderThanMs`; returns them. */
+export async function sweepSpool(dir: string, olderThanMs: number): Promise<string[]> {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return removed; // no spool dir yet
+  }
+  const now = Date.now();
+  for (const name of names) {
+    const p = path.join(dir, name);
+    const owner = /^(.+)-(\d+)\.[0-9a-f-]{36}\.part$/.exec(name);
+    const pid = owner?.[1] === SPOOL_HOST ? Number(owner[2]) : null;
+    const dead = pid !== null && pid !== process.pid && !alive(pid);
+    const st = dead ? null : await fs.stat(p).catch(() => null);
+    if (dead || (st && now - st.mtimeMs > olderThanMs)) {
+      await fs.rm(p, { force: true }).catch(() => undefined);
+      removed.push(name);
+    }
+  }
+  return removed;
 }

@@ -8,8 +8,14 @@ const ExportFormatEnum = builder.enumType('ExportFormat', { values: ['MARKDOWN',
 const ImportSessionInput = builder.inputType('ImportSessionInput', {
   fields: (t) => ({
     data: t.string({
-      required: true,
-      description: "JSON as produced by export(format: JSON), or ChatGPT's or Claude's conversations.json",
+      description:
+        "JSON as produced by export(format: JSON), or ChatGPT's or Claude's conversations.json (this or file)",
+    }),
+    file: t.field({
+      type: 'File',
+      description:
+        'The same JSON as an uploaded file (GraphQL multipart request), up to 64 MB: read and parsed off the ' +
+        "server's event loop, the way to send a large export (this or data)",
     }),
     // A plain id: an empty one means the default profile, which the relay plugin would refuse.
     profileId: t.id(),
@@ -33,7 +39,8 @@ builder.mutationField('importSession', (t) =>
     args: { input: t.arg({ type: ImportSessionInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
       ctx.app.transfer.import(ctx.viewer, {
-        data: input.data,
+        data: input.data ?? null,
+        file: input.file ?? null,
         profileId: input.profileId ? parseGlobalId(String(input.profileId), 'Profile') : null,
       }),
   }),

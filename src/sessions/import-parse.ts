@@ -1,5 +1,7 @@
 /**
- * Runs parseImport (src/sessions/transfer.ts) in a worker thread (src/sessions/import-worker.ts) and collects its
+ * Runs parseImport (src/sessions/transfer.ts) in a worker thread (src/sessions/import-worker.ts) on the import's text
+ * or on an uploaded file the worker reads itself (a 50 MB string handed over as workerData is copied on the main
+ * thread, and so is the request body it came in: the file door avoids both), and collects its
  * result piece by piece, yielding to the event loop between pieces: a 50 MB import costs the server's other requests
  * no more than one small piece's deserialisation at a time. Errors come back as they were thrown (BAD_USER_INPUT
  * with the path to the bad node).
@@ -21,11 +23,14 @@ function startWorker(workerData: unknown): Worker {
   return new Worker(bootstrap, { eval: true, workerData });
 }
 
+/** The import's JSON: as text, or the path of a spooled upload the worker reads itself. */
+export type ImportSource = { data: string } | { path: string };
+
 export async function parseInWorker<T extends { messages: unknown[]; branches: unknown[] }>(
-  data: string,
+  source: ImportSource,
   maxMessageChars: number,
 ): Promise<T[]> {
-  const worker = startWorker({ data, maxMessageChars });
+  const worker = startWorker({ ...source, maxMessageChars });
   const items: T[] = [];
   try {
     const failed = new Promise<never>((_, reject) => {

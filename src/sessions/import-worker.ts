@@ -4,6 +4,7 @@
  * parsed sessions back in small pieces, one per request of the main thread (src/sessions/import-parse.ts), so the
  * main thread never deserialises more than a bounded piece between two turns of its event loop.
  */
+import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ImportPiece } from './import-piece.js';
 import { parseImport } from './transfer.js';
@@ -23,11 +24,12 @@ function* pieces(data: string, maxMessageChars: number): Generator<ImportPiece> 
 
 if (parentPort) {
   const port = parentPort;
-  const { data, maxMessageChars } = workerData as { data: string; maxMessageChars: number };
+  const { data, path, maxMessageChars } = workerData as { data?: string; path?: string; maxMessageChars: number };
   let source: Generator<ImportPiece> | null = null;
   port.on('message', () => {
     try {
-      source ??= pieces(data, maxMessageChars);
+      // An uploaded file is read here, off the server's event loop (its spool file lives until the answer is sent).
+      source ??= pieces(data ?? readFileSync(path!, 'utf8'), maxMessageChars);
       const next = source.next();
       port.postMessage(next.done ? { kind: 'done' } : next.value);
     } catch (error) {

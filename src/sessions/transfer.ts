@@ -14,6 +14,7 @@
  * session's files.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { parseChatGptExport, type ImportedConversation } from '../domain/chatgpt-import.js';
 import { looksLikeClaudeExport, parseClaudeExport } from '../domain/claude-import.js';
 import {
@@ -40,7 +41,7 @@ import type { SessionRow, SessionStore } from '../store/sessions.js';
 import type { ProfileService } from './profiles.js';
 import type { Config } from '../config.js';
 import { checkImportedMessages, type ImportedText } from './intake.js';
-import { parseInWorker } from './import-parse.js';
+import { type ImportSource, parseInWorker } from './import-parse.js';
 
 export type ExportFormat = 'MARKDOWN' | 'JSON';
 
@@ -231,6 +232,39 @@ function parseImportData(data: string): SessionImport[] {
 
 // ---------------------------------------------------------------- service
 
+/** What importSession hands over: the JSON as a string, or as an uploaded file (multipart; spooled on disk). */
+export interface ImportInput {
+  data?: string | null;
+  file?: File | null;
+  profileId?: string | null;
+}
+
+const tooLargeImport = () => new BadInput(`Import data is larger than ${MAX_IMPORT_CHARS / (1024 * 1024)} MB`);
+
+/**
+ * The worker's source: the spool file's path for a spooled upload (the worker reads it, so the JSON never passes
+ * through the event loop), else the text. BAD_USER_INPUT for none, both, empty or over MAX_IMPORT_CHARS.
+ */
+async function importSource(input: ImportInput): Promise<ImportSource> {
+  const { data, file } = input;
+  if (data != null && file != null) throw new BadInput('Import takes data or file, not both');
+  if (file != null) {
+    if (file.size === 0) throw new BadInput('Import data is empty');
+    // Bytes (a file within the limit in bytes is within it in characters).
+    if (file.size > MAX_IMPORT_CHARS) throw tooLargeImport();
+    const spoolPath = (file as { spoolPath?: unknown }).spoolPath;
+    if (typeof spoolPath === 'string') return { path: spoolPath };
+    return textSource(await file.text());
+  }
+  return textSource(data);
+}
+
+function textSource(data: unknown): ImportSource {
+  if (typeof data !== 'string' || data.trim() === '') throw new BadInput('Import data is empty');
+  if (data.length > MAX_IMPORT_CHARS) throw tooLargeImport();
+  return { data };
+}
+
 export class TransferService {
   constructor(
     private readonly store: SessionStore,
@@ -290,14 +324,14 @@ export class TransferService {
    * session is written in bounded statements under a staging owner no one sees, then handed to its owner in one
    * short transaction; a failure removes what it wrote (module comment).
    */
-  async import(viewer: Viewer, input: { data: string; profileId?: string | null }): Promise<SessionRow> {
+  async import(viewer: Viewer, input: ImportInput): Promise<SessionRow> {
     // Cheap refusals first, without a worker.
-    if (typeof input.data !== 'string' || input.data.trim() === '') throw new BadInput('Import data is empty');
-    if (input.data.length > MAX_IMPORT_CHARS)
-      throw new BadInput(`Import data is larger than ${MAX_IMPORT_CHARS / (1024 * 1024)} MB`);
+    const source = await importSource(input);
     const explicitProfile = input.profileId ? await this.profiles.get(input.profileId) : null;
     if (input.profileId && !explicitProfile) throw new NotFound('Profile');
-    const items = await parseInWorker<SessionImport>(input.data, this.limits.maxMessageChars);
+    const items = await parseInWorker<SessionImport>(source, this.limits.maxMessageChars);
+    // The upload's spool file is read: gone now, not after the answer (a process killed while writing leaves none).
+    if ('path' in source) await rm(source.path, { force: true });
     await this.transfers.sweepStaged(STALE_IMPORT_MS);
     const owner = viewer.userId ?? ANONYMOUS;
     const results: SessionRow[] = [];

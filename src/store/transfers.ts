@@ -14,6 +14,32 @@ import { STAGING_PREFIX, stagedAt } from '../domain/policy.js';
 const INSERT_BATCH = 1000;
 /** Branches one INSERT takes (each holds a whole message list as JSON). */
 const BRANCH_BATCH = 50;
+/**
+ * Characters of text one INSERT takes at most (a row over it goes alone): the statement's building and encoding run
+ * on the event loop, so a statement of a few hundred rows of long messages would hold other requests back.
+ */
+const INSERT_CHARS = 128 * 1024;
+
+/** `rows` in order, in batches of at most `maxRows` rows and `INSERT_CHARS` characters by `weigh`. */
+function* batches<T>(rows: readonly T[], maxRows: number, weigh: (row: T) => number): Generator<T[]> {
+  let batch: T[] = [];
+  let chars = 0;
+  for (const row of rows) {
+    const w = weigh(row);
+    if (batch.length > 0 && (batch.length >= maxRows || chars + w > INSERT_CHARS)) {
+      yield batch;
+      batch = [];
+      chars = 0;
+    }
+    batch.push(row);
+    chars += w;
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** A row's text, roughly: its content and its JSON columns' size. */
+const textOf = (row: { content?: unknown; metadata?: unknown }) =>
+  (typeof row.content === 'string' ? row.content.length : 0) + 256;
 
 export type BranchRow = SessionBranch;
 export type MemoryChunkRow = MemoryChunk;
@@ -113,22 +139,18 @@ export class TransferStore {
     const hot: Prisma.SessionMessageCreateManyInput[] = [];
     const archived: Prisma.SessionMessageArchiveCreateManyInput[] = [];
     for (const m of item.messages) (m.archived ? archived : hot).push(toRowData(session.id, m.message, m.displayIndex));
-    for (let i = 0; i < hot.length; i += INSERT_BATCH)
-      await this.prisma.sessionMessage.createMany({ data: hot.slice(i, i + INSERT_BATCH) });
-    for (let i = 0; i < archived.length; i += INSERT_BATCH) {
-      await this.prisma.sessionMessageArchive.createMany({ data: archived.slice(i, i + INSERT_BATCH) });
-    }
-    for (let i = 0; i < item.branches.length; i += BRANCH_BATCH) {
+    for (const data of batches(hot, INSERT_BATCH, textOf)) await this.prisma.sessionMessage.createMany({ data });
+    for (const data of batches(archived, INSERT_BATCH, textOf))
+      await this.prisma.sessionMessageArchive.createMany({ data });
+    const suffixChars = (b: ImportedSession['branches'][number]) =>
+      (Array.isArray(b.suffix) ? (b.suffix as { content?: unknown }[]) : []).reduce((n, m) => n + textOf(m), 256);
+    for (const slice of batches(item.branches, BRANCH_BATCH, suffixChars)) {
       await this.prisma.sessionBranch.createMany({
-        data: item.branches
-          .slice(i, i + BRANCH_BATCH)
-          .map((b) => ({ sessionId: session.id, ...b, suffix: json(b.suffix) })),
+        data: slice.map((b) => ({ sessionId: session.id, ...b, suffix: json(b.suffix) })),
       });
     }
-    for (let i = 0; i < item.memoryChunks.length; i += INSERT_BATCH) {
-      await this.prisma.memoryChunk.createMany({
-        data: item.memoryChunks.slice(i, i + INSERT_BATCH).map((c) => ({ sessionId: session.id, ...c })),
-      });
+    for (const slice of batches(item.memoryChunks, INSERT_BATCH, textOf)) {
+      await this.prisma.memoryChunk.createMany({ data: slice.map((c) => ({ sessionId: session.id, ...c })) });
     }
     return session;
   }
