@@ -5,6 +5,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MANIFEST_MAX_BYTES, MANIFEST_MAX_ENTRIES } from '../src/domain/call-manifest.js';
 import { parseGlobalId, turnGlobalId } from '../src/schema/ids.js';
+import { buildSummaryMessage } from '../src/domain/compression/format.js';
+import { MemoryIndex } from '../src/store/memory.js';
 import { createTestApp, createTestServer, dbKind, type ServerContext, type TestContext } from './support/harness.js';
 import { CallManifestCreateSessionDocument, CallManifestTurnDocument } from './generated/graphql.js';
 import {
@@ -142,6 +144,35 @@ describe(`Turn.calls: the per-call manifest (${dbKind})`, () => {
     expect(next!.diff.added.map((e) => e.ref)).toEqual([find('ok', 'assistant')[0], ...find('and another')]);
     expect(next!.diff.removed).toEqual([]);
     expect(next!.diff.omittedChanged).toBe(true);
+  });
+});
+
+describe(`Turn.calls: recall (${dbKind})`, () => {
+  it('a recall excerpt is named by its memory chunk id, beside the request it rides on', async () => {
+    const s = await profileSession(t, { keepRecent: 2, window: 4096 });
+    await t.app.store.append(s.raw, [
+      buildSummaryMessage('- Earlier talk about the weather.', []),
+      { role: 'assistant', content: 'Understood.' },
+    ]);
+    respond(t, '- summary', () => ({ text: 'Noted: the walrus vault code is ZX-4471.' }));
+    await turnOf(s, 'Remember: the walrus vault code is ZX-4471.');
+    const fact = (await t.app.store.allMessages(s.raw)).filter((m) => m.content.includes('ZX-4471'));
+    expect(await MemoryIndex.over(t.app.db, t.app.trigram).indexDemoted(s.raw, fact, [])).toBe(1);
+    const chunk = await t.app.db.prisma.memoryChunk.findFirstOrThrow({ where: { sessionId: s.raw } });
+    let seen = '';
+    respond(t, '- summary', (call) => {
+      seen = JSON.stringify(call.body);
+      return { text: 'ok' };
+    });
+    const [call] = await calls(await turnOf(s, 'What is the walrus vault code?'));
+    expect(seen).toContain('[Recalled from earlier');
+    const question = (await ids(s))('What is the walrus')[0]!;
+    const entries = call!.manifest.entries.map((e) => [e.kind, e.ref]);
+    expect(entries.slice(-2)).toEqual([
+      ['MESSAGE', question],
+      ['RECALL', chunk.id],
+    ]);
+    expect(call!.diff.added).toContainEqual({ kind: 'RECALL', ref: chunk.id, role: null });
   });
 });
 
