@@ -217,7 +217,8 @@ const settings = {
   pendingMaxAttempts: [
     int(1),
     '5',
-    'A queued message, steer or recall whose dispatch fails this many times is parked FAILED with its reason',
+    'A queued message, steer or recall whose dispatch fails this many times is parked FAILED with its reason ' +
+      '(transient database failures, e.g. a lost connection or a lock timeout, are not counted)',
   ],
   recallMaxAheadDays: [int(1), '365', 'How far ahead a recall may be scheduled'],
   recallMaxPendingPerSession: [int(1), '100', 'Pending scheduled recalls per session at most'],

@@ -31,7 +31,7 @@ beforeAll(async () => {
     titleGenerationEnabled: false,
     contextCompressionEnabled: false,
   });
-}, 60_000);
+}, 180_000);
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -115,6 +115,69 @@ describe(`parking failed pending entries (${dbKind})`, () => {
     expect((await t.app.db.prisma.queuedMessage.findUnique({ where: { id: rawId(bad.queued!.id) } }))?.failures).toBe(
       MAX,
     );
+  });
+
+  it('transient database failures (serialization, lock timeout, lost connection) are not counted', async () => {
+    const sessionId = (await t.http(PendingParkingCreateSessionDocument, {})).data!.createSession.id;
+    const held = gate();
+    t.fake.enqueue({ text: 'first answer', hold: held.promise });
+    const send = (content: string, whileRunning?: 'QUEUE') =>
+      t.http(PendingParkingSendDocument, { input: { sessionId, content, ...(whileRunning && { whileRunning }) } });
+    expect((await send('one')).errors).toBeUndefined();
+    const queued = (await send('two', 'QUEUE')).data!.sendMessage;
+    const at = new Date(Date.now() + 3_600_000).toISOString();
+    const recallId = (await t.http(PendingParkingSchedule, { s: sessionId, at, text: 'later' })).data!.scheduleRecall
+      .id;
+    // What the database says when it fails, not the entry: SQLSTATEs 40001, 55P03, 57P01, 08006, 40P01.
+    const blips = [
+      ['40001', 'could not serialize access due to concurrent update'],
+      ['55P03', 'canceling statement due to lock timeout'],
+      ['57P01', 'terminating connection due to administrator command'],
+      ['08006', 'Connection terminated unexpectedly'],
+      ['40P01', 'deadlock detected'],
+    ] as const;
+    const blip = (n: number) =>
+      Object.assign(new Error(blips[n % blips.length]![1]), { code: blips[n % blips.length]![0] });
+    let queueFailures = 0;
+    let recallFailures = 0;
+    const dispatch = t.app.turns.dispatchQueued.bind(t.app.turns);
+    vi.spyOn(t.app.turns, 'dispatchQueued').mockImplementation((row, claimant) =>
+      row.id === rawId(queued.queued!.id) && queueFailures < MAX + 2
+        ? Promise.reject(blip(queueFailures++))
+        : dispatch(row, claimant),
+    );
+    const fire = t.app.turns.fireRecall.bind(t.app.turns);
+    vi.spyOn(t.app.turns, 'fireRecall').mockImplementation((recall, ...rest) =>
+      recall.id === rawId(recallId) && recallFailures < MAX + 2
+        ? Promise.reject(blip(recallFailures++))
+        : fire(recall, ...rest),
+    );
+    t.fake.enqueue({ text: 'answer to two' });
+    t.fake.enqueue({ text: 'answer to later' });
+    held.open();
+    await eventually(
+      () => t.app.db.prisma.turn.findUnique({ where: { id: rawId(queued.turn.id) } }),
+      (turn) => turn?.status === 'COMPLETED',
+      60_000,
+    );
+    expect(queueFailures).toBe(MAX + 2);
+    await t.app.db.prisma.recall.update({ where: { id: rawId(recallId) }, data: { dueAt: new Date() } });
+    await eventually(
+      () => t.http(PendingParkingNodeDocument, { id: recallId }),
+      (r) => r.data?.node != null && 'recallStatus' in r.data.node && r.data.node.recallStatus === 'FIRED',
+      60_000,
+    );
+    expect(recallFailures).toBe(MAX + 2);
+    const row = await t.app.db.prisma.queuedMessage.findUnique({ where: { id: rawId(queued.queued!.id) } });
+    expect(row).toMatchObject({ status: 'DISPATCHED', failures: 0 });
+    expect((await t.app.db.prisma.recall.findUnique({ where: { id: rawId(recallId) } }))?.failures).toBe(0);
+    expect(
+      await eventually(
+        () => history(sessionId),
+        (h) => h.length >= 6,
+        60_000,
+      ),
+    ).toEqual(['one', 'first answer', 'two', 'answer to two', 'later', 'answer to later']);
   });
 
   it('a recall whose firing keeps failing is parked after N attempts; another recall fires', async () => {

@@ -45,6 +45,26 @@ export function isLockTimeout(error: unknown): boolean {
   return matches(error, /^55P03$/, /canceling statement due to lock timeout|could not obtain lock/i);
 }
 
+/**
+ * SQLSTATEs and client codes of failures that say nothing about the statement: the same work can succeed when tried
+ * again (class 08 connection, 40001 serialization, 40P01 deadlock, 55P03 lock timeout, 57014 statement timeout,
+ * 57P0x shutdown, 53xxx resources, 58xxx system; Prisma's pool timeout P2024, transaction conflict P2034, its
+ * connection and timeout codes P1001/P1002/P1008/P1017).
+ */
+const TRANSIENT_CODES =
+  /^(08\w{3}|40001|40P01|55P03|57014|57P0[1-4]|53\w{3}|58\w{3}|P1001|P1002|P1008|P1017|P2024|P2034|ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|TransactionWriteConflict|SocketTimeout)$/;
+const TRANSIENT_TEXT =
+  /could not serialize access|deadlock detected|lock timeout|statement timeout|Timed out fetching a new connection|Transaction already closed|expired transaction/i;
+
+/**
+ * A failure of the database, not of the work: a connection lost, a lock not granted in time, a serialization
+ * failure or deadlock, a server shutting down or out of resources. A pending entry whose dispatch failed this way
+ * is tried again without counting toward PENDING_MAX_ATTEMPTS.
+ */
+export function isTransientDbError(error: unknown): boolean {
+  return isConnectionError(error) || isLockTimeout(error) || matches(error, TRANSIENT_CODES, TRANSIENT_TEXT);
+}
+
 const READS = new Set([
   'findUnique',
   'findUniqueOrThrow',

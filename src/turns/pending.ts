@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { isTransientDbError } from '../db/faults.js';
 import type { Viewer } from '../domain/policy.js';
 import { oneOf } from '../domain/one-of.js';
 import { QUEUED_MESSAGE_KINDS, QUEUED_MESSAGE_STATUSES } from '../domain/queued-message.js';
@@ -253,6 +254,12 @@ export class PendingTurns {
    * (QueuedMessageFailed) and logs once. Earlier failures log at debug only.
    */
   async queuedFailed(row: QueuedMessage, claimant: string, error: unknown, maxFailures: number): Promise<void> {
+    if (isTransientDbError(error)) {
+      // The database failed, not the entry: given back uncounted (or, if that fails too, its lease expires).
+      this.log.warn({ err: error, queuedId: row.id, sessionId: row.sessionId }, 'queue.dispatch_transient');
+      await this.queued.release(row.id, claimant);
+      return;
+    }
     const reason = failureReason(error);
     const now = await this.store.transaction(async (tx) => {
       const updated = await this.queued.recordFailure(row.id, claimant, reason, maxFailures, tx);
@@ -278,6 +285,11 @@ export class PendingTurns {
     maxFailures: number,
     recalls: RecallStore,
   ): Promise<void> {
+    if (isTransientDbError(error)) {
+      this.log.warn({ err: error, recallId: recall.id, sessionId: recall.sessionId }, 'recall.fire_transient');
+      await recalls.release(recall.id, claimant);
+      return;
+    }
     const reason = failureReason(error);
     const now = await recalls.recordFailure(recall.id, claimant, reason, maxFailures);
     if (now?.status !== 'FAILED') {
