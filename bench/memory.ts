@@ -20,7 +20,7 @@
  *   EMBEDDED=1 npx tsx bench/memory.ts # the embedded PGlite default instead (idle figure only, for reference)
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createClient, type Client } from 'graphql-ws';
@@ -29,9 +29,11 @@ import { startChildServer } from '../test/support/child-server.js';
 
 const SOCKETS = Number(process.env.SOCKETS ?? 1000);
 const EMBEDDED = process.env.EMBEDDED === '1';
+/** IDLE_ONLY=1: the idle figure only (the 7-start runs of docs/performance.md) */
+const IDLE_ONLY = process.env.IDLE_ONLY === '1';
 const SETTLE_MS = Number(process.env.SETTLE_MS ?? 60_000);
 const ADMIN_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
-const SCRATCH = 'chat_memory_bench';
+const SCRATCH = process.env.MEMORY_BENCH_DB ?? 'chat_memory_bench';
 
 async function rssNow(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -110,9 +112,21 @@ try {
   const idle = await settledRss(server.pid);
   console.log(`database: ${EMBEDDED ? 'embedded PGlite' : 'PostgreSQL'}; node ${process.version}`);
   console.log(`RSS right after the first requests: ${soon.toFixed(1)} MiB`);
-  console.log(`idle RSS (settled): ${idle.toFixed(1)} MiB (goal ≤ 150 MB)`);
-  if (EMBEDDED) process.exit(0);
+  console.log(
+    `idle RSS (settled): ${idle.toFixed(1)} MiB (goal ≤ 150 MB); load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  if (!EMBEDDED && !IDLE_ONLY) await subscriptions(id);
+} finally {
+  await Promise.all(clients.map((client) => client.dispose()));
+  server.kill('SIGTERM');
+  await server.exited;
+  await database?.drop();
+  await rm(dir, { recursive: true, force: true });
+}
 
+async function subscriptions(id: string) {
   const wsUrl = `${server.url.replace('http', 'ws')}/graphql`;
   const open = () =>
     new Promise<void>((live, refused) => {
@@ -145,10 +159,4 @@ try {
   console.log(`RSS with 1 idle subscription: ${before.toFixed(1)} MiB`);
   console.log(`RSS with ${SOCKETS} idle subscriptions (one socket each): ${after.toFixed(1)} MiB`);
   console.log(`per idle subscription: +${eachKiB.toFixed(1)} KiB RSS (goal ≤ 20 KB)`);
-} finally {
-  await Promise.all(clients.map((client) => client.dispose()));
-  server.kill('SIGTERM');
-  await server.exited;
-  await database?.drop();
-  await rm(dir, { recursive: true, force: true });
 }

@@ -6,8 +6,8 @@
  * cannot be written drops and counts lines instead of hanging or crashing the
  * server, and `log.lines_dropped` says how many once writes succeed again.
  */
+import { createRequire } from 'node:module';
 import { pino, type Logger } from 'pino';
-import { prettyFactory } from 'pino-pretty';
 import type { Config } from './config.js';
 import { ResilientDestination, type WriteSync } from './log-destination.js';
 import { loggerOptions } from './logging.js';
@@ -25,6 +25,10 @@ export interface LoggerTarget {
   writeSync?: WriteSync;
 }
 
+/** pino-pretty is loaded only for a pretty log (JSON in production: idle memory, docs/performance.md). */
+const prettyFactory = (): typeof import('pino-pretty').prettyFactory =>
+  (createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty')).prettyFactory;
+
 export function createLogger(
   config: Pick<Config, 'logLevel' | 'logFormat'>,
   target: NodeJS.WritableStream | LoggerTarget = {},
@@ -33,7 +37,7 @@ export function createLogger(
   const options = loggerOptions(config.logLevel);
   const isTTY = typeof out === 'number' ? false : Boolean((out as NodeJS.WriteStream).isTTY);
   const format = wantsPretty(config.logFormat, isTTY, process.env.NODE_ENV)
-    ? prettyFactory({
+    ? prettyFactory()({
         colorize: isTTY && !process.env.NO_COLOR,
         translateTime: 'SYS:HH:MM:ss.l',
         ignore: 'pid,hostname',

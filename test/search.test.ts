@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { likePattern, snippetAround } from '../src/domain/search-text.js';
-import type { SessionCursor, Tx } from '../src/store/sessions.js';
+import type { SessionCursor } from '../src/store/sessions.js';
 import {
   SearchCreateNamedSessionDocument,
   SearchHistoryContentsDocument,
@@ -31,9 +31,9 @@ async function session(token: string, name: string, contents: (string | { conten
 }
 
 const SEARCH = SearchSessionsDocument;
-/** SearchStore's private bounded(): a transaction under the search statement timeout. */
+/** SearchStore's private bounded(): the search's statements under its timeout. */
 interface Bounded {
-  bounded<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  bounded<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 async function history(token: string, id: string) {
@@ -137,15 +137,15 @@ describe(`session search (${dbKind})`, () => {
   it('bounds the worst case with a statement timeout and a clear error', async () => {
     const { SearchStore } = await import('../src/store/search.js');
     const slow = new SearchStore(t.app.db, t.app.store, 1);
-    // pg_sleep inside the bounded transaction proves the timeout is applied
+    // pg_sleep in a bounded statement (RawDriver.boundedQuery) proves the timeout is applied
     const viewer = { userId: null, userName: null, isAdmin: true, permissions: [], authEnabled: true };
     await t.app.db.raw.exec(
       'CREATE OR REPLACE FUNCTION slow_ilike(a text, b text) RETURNS boolean ' +
         'AS $$ SELECT pg_sleep(0.05) IS NOT NULL AND a ILIKE b $$ LANGUAGE sql',
     );
     await expect(
-      (slow as unknown as Bounded).bounded((tx) =>
-        tx.$queryRawUnsafe(`SELECT count(*) FROM session_messages WHERE slow_ilike(content, '%x%')`),
+      (slow as unknown as Bounded).bounded(() =>
+        t.app.db.raw.boundedQuery(`SELECT count(*) FROM session_messages WHERE slow_ilike(content, '%x%')`, [], 1),
       ),
     ).rejects.toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/timed out/) });
     void viewer;

@@ -6,7 +6,7 @@
  * A revoked or expired key and a disabled user are refused (docs/security.md
  * "Managing keys and users"); keys are managed by src/auth/keys.ts.
  */
-import { createRemoteJWKSet, type FlattenedJWSInput, type JWTHeaderParameters, jwtVerify, type JWTPayload } from 'jose';
+import type { createRemoteJWKSet, FlattenedJWSInput, JWTHeaderParameters, JWTPayload } from 'jose';
 import type { Config } from '../config.js';
 import { type CredentialChanges, localCredentialChanges } from '../events/credential-changes.js';
 import type { KeyCheck, UserStore } from '../store/users.js';
@@ -55,7 +55,9 @@ export interface AuthOptions {
 }
 
 export class Auth {
-  private readonly jwks?: ReturnType<typeof createRemoteJWKSet>;
+  /** the JWKS of JWT_JWKS_URL, made on the first token (jose is loaded only when a token comes: idle memory) */
+  private jwks?: ReturnType<typeof createRemoteJWKSet>;
+  private readonly jwksUrl?: URL;
   private readonly secret?: Uint8Array;
   readonly keys: KeyService;
   readonly changes: CredentialChanges;
@@ -67,7 +69,7 @@ export class Auth {
     private readonly config: Config,
     private readonly options: AuthOptions = {},
   ) {
-    if (config.jwtJwksUrl) this.jwks = createRemoteJWKSet(new URL(config.jwtJwksUrl));
+    if (config.jwtJwksUrl) this.jwksUrl = new URL(config.jwtJwksUrl);
     if (config.jwtSecret) this.secret = new TextEncoder().encode(config.jwtSecret);
     this.changes = options.changes ?? localCredentialChanges();
     this.changes.onChange(() => this.checks.clear());
@@ -84,7 +86,7 @@ export class Auth {
     const token = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
     if (!token) return null;
     if (token.startsWith(KEY_PREFIX)) return this.viewerForApiKey(token);
-    if (this.secret || this.jwks) return this.viewerForJwt(token);
+    if (this.secret || this.jwksUrl) return this.viewerForJwt(token);
     throw new Unauthenticated('Invalid credentials');
   }
 
@@ -133,9 +135,11 @@ export class Auth {
    */
   private async viewerForJwt(token: string): Promise<Viewer> {
     let payload: JWTPayload;
+    const jose = await import('jose');
+    if (this.jwksUrl) this.jwks ??= jose.createRemoteJWKSet(this.jwksUrl);
     try {
       payload = (
-        await jwtVerify(token, this.jwtKey, {
+        await jose.jwtVerify(token, this.jwtKey, {
           algorithms: this.jwtAlgorithms,
           requiredClaims: ['exp'],
           issuer: this.config.jwtIssuer,
@@ -157,7 +161,7 @@ export class Auth {
    * HS256 with JWT_SECRET; the asymmetric families with JWT_JWKS_URL. Nothing else (never `none`, never HS384/HS512).
    */
   private get jwtAlgorithms(): string[] {
-    return [...(this.secret ? HMAC_ALGORITHMS : []), ...(this.jwks ? JWKS_ALGORITHMS : [])];
+    return [...(this.secret ? HMAC_ALGORITHMS : []), ...(this.jwksUrl ? JWKS_ALGORITHMS : [])];
   }
 
   /** jose has already refused any alg outside jwtAlgorithms when this runs. */

@@ -6,11 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { acquireDataDirLock } from './datadir-lock.js';
 import { isConnectionError, isReadOnlySql, RETRY_DELAYS_MS, retryOnConnectionError } from './faults.js';
@@ -20,7 +18,13 @@ export interface RawDriver {
   exec(sql: string): Promise<void>;
   query<T = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<T[]>;
   /** Runs fn on one dedicated connection (advisory locks are per connection). */
-  withConnection<T>(fn: (conn: Omit<RawDriver, 'withConnection' | 'close'>) => Promise<T>): Promise<T>;
+  withConnection<T>(fn: (conn: Omit<RawDriver, 'withConnection' | 'close' | 'boundedQuery'>) => Promise<T>): Promise<T>;
+  /**
+   * One read bounded by a statement timeout, JIT off, sent as ONE statement (search: no transaction, no SET per
+   * request). On a PostgreSQL server it runs on a small pool of its own, opened on first use, whose connections carry
+   * both settings (and UTC) from their start; on PGlite it runs as any other query (the caller bounds it by a timer).
+   */
+  boundedQuery<T = Record<string, unknown>>(sql: string, params: unknown[], timeoutMs: number): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -109,6 +113,11 @@ const isPreparedStatementError = (error: unknown) =>
  * `loadDataDir`: start from a dump (`dumpDataDir`) instead of an empty cluster (the tests copy a migrated one).
  */
 export async function openPGlite(dataDir: string, loadDataDir?: Blob): Promise<PGlite> {
+  // Loaded for the embedded database only: a service on a PostgreSQL server never holds it (idle memory).
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+  ]);
   const lite = await PGlite.create(dataDir, { extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) });
   // PGlite starts in the process's TZ.
   await lite.exec("SET TIME ZONE 'UTC'");
@@ -131,7 +140,8 @@ async function openEmbedded(dataDir: string): Promise<Database> {
 }
 
 /** A Database over an open PGlite instance; `owned`: close() closes the instance (and releases the lock). */
-function overPGlite(lite: PGlite, lock: { release(): void } | null, owned: boolean): Database {
+async function overPGlite(lite: PGlite, lock: { release(): void } | null, owned: boolean): Promise<Database> {
+  const { PrismaPGlite } = await import('pglite-prisma-adapter');
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
   const conn = {
     exec: async (sql: string) => {
@@ -144,7 +154,8 @@ function overPGlite(lite: PGlite, lock: { release(): void } | null, owned: boole
     if (owned && !lite.closed) await lite.close();
     lock?.release();
   };
-  return { kind: 'pglite', prisma, raw: { ...conn, withConnection: (fn) => fn(conn), close }, close };
+  const boundedQuery = <T>(sql: string, params: unknown[]) => conn.query<T>(sql, params);
+  return { kind: 'pglite', prisma, raw: { ...conn, boundedQuery, withConnection: (fn) => fn(conn), close }, close };
 }
 
 async function openServer(
@@ -200,6 +211,25 @@ async function openServer(
     },
   });
   const pooled = onClient(pool);
+  // The bounded reads' pools, one per timeout (in practice one: SEARCH_TIMEOUT_MS), opened on first use.
+  const boundedPools = new Map<number, pg.Pool>();
+  const boundedPool = (timeoutMs: number) => {
+    let bounded = boundedPools.get(timeoutMs);
+    if (!bounded) {
+      bounded = new pg.Pool({
+        connectionString: url,
+        max: Math.max(2, Math.ceil(poolSize / 2)),
+        statement_timeout: timeoutMs,
+        // Startup parameters: no statement is spent on them. No JIT: the search's estimated costs (a subplan per
+        // session) would otherwise buy ~0.5 s of compilation.
+        options: '-c jit=off -c TimeZone=UTC',
+      });
+      bounded.on('error', onConnectionError);
+      bounded.on('connect', (client) => client.on('error', onConnectionError));
+      boundedPools.set(timeoutMs, bounded);
+    }
+    return bounded;
+  };
   const raw: RawDriver = {
     ...pooled,
     // A pooled read whose connection was terminated runs again on another one (see RETRY_DELAYS_MS).
@@ -209,6 +239,8 @@ async function openServer(
         await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
         return pooled.query<T>(sql, params, options).catch((next: unknown) => retry(next, attempt + 1));
       }),
+    boundedQuery: async <T>(sql: string, params: unknown[], timeoutMs: number) =>
+      (await boundedPool(Math.max(1, Math.floor(timeoutMs))).query(sql, params)).rows as T[],
     withConnection: async (fn) => {
       const client = await pool.connect();
       try {
@@ -217,7 +249,10 @@ async function openServer(
         client.release();
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([...boundedPools.values()].map((p) => p.end()));
+      await pool.end();
+    },
   };
   return {
     kind: 'postgres',
@@ -225,7 +260,7 @@ async function openServer(
     raw,
     close: async () => {
       await prisma.$disconnect();
-      await pool.end();
+      await raw.close();
     },
   };
 }

@@ -4,7 +4,14 @@
  * patch plus two framing tokens. A flat per-image price undercounted
  * screenshots 2×–8×, so sessions full of them never reached the trigger.
  */
-import { imageSize } from 'image-size';
+import { createRequire } from 'node:module';
+
+/** image-size, loaded on the first image rather than at start (idle memory, docs/performance.md). */
+let loaded: typeof import('image-size').imageSize | undefined;
+export function imageSize(bytes: Uint8Array): ReturnType<typeof import('image-size').imageSize> {
+  loaded ??= (createRequire(import.meta.url)('image-size') as typeof import('image-size')).imageSize;
+  return loaded(bytes);
+}
 import type { ChatMessage } from './types.js';
 
 export const IMAGE_MAX_SIDE = 2048;

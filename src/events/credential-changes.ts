@@ -7,7 +7,12 @@
  * subscriber connection is up and subscribed. Every loss and every return of that connection is itself reported as
  * a change (what was remembered may have been revoked meanwhile).
  */
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis as RedisClient } from 'ioredis';
+
+/** ioredis is loaded with REDIS_URL only, not at every start (idle memory, docs/performance.md). */
+const loadRedis = (): typeof RedisClient =>
+  (createRequire(import.meta.url)('ioredis') as typeof import('ioredis')).Redis;
 
 const CHANNEL = 'chat:credentials';
 /** How long an announcement waits for Redis before its caller is told it may not have reached every process. */
@@ -66,8 +71,8 @@ export function redisCredentialChanges(url: string, log?: ChangeLogger): Credent
     maxRetriesPerRequest: null,
     retryStrategy: (attempt: number) => Math.min(attempt * 100, 2_000),
   };
-  const pub = new Redis(url, options);
-  const sub = new Redis(url, options);
+  const pub = new (loadRedis())(url, options);
+  const sub = new (loadRedis())(url, options);
   const listeners = new Listeners();
   let live = false;
   let closing = false;

@@ -4,9 +4,14 @@
  * every server process.
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis as RedisClient } from 'ioredis';
 import { compareEventIds, type Endable, type EventBus, type Listener, Listeners, type LogGap } from './bus.js';
 import type { SessionEvent, SessionEventBody, SessionListEvent } from './types.js';
+
+/** ioredis is loaded with REDIS_URL only, not at every start (idle memory, docs/performance.md). */
+const loadRedis = (): typeof RedisClient =>
+  (createRequire(import.meta.url)('ioredis') as typeof import('ioredis')).Redis;
 
 const LIST_CHANNEL = 'session-list-events';
 const streamKey = (sessionId: string) => `session-events:${sessionId}`;
@@ -53,8 +58,8 @@ const silent: BusLogger = { warn: () => undefined, info: () => undefined, error:
  */
 export class RedisEventBus implements EventBus {
   readonly openStreams = new Set<Endable>();
-  private readonly pub: Redis;
-  private readonly sub: Redis;
+  private readonly pub: RedisClient;
+  private readonly sub: RedisClient;
   private readonly sessions = new Listeners<SessionEvent>();
   private readonly lists = new Listeners<SessionListEvent>();
   private listSubscribed = false;
@@ -82,8 +87,8 @@ export class RedisEventBus implements EventBus {
       lazyConnect: false,
       retryStrategy: (attempt: number) => Math.min(attempt * 100, 2_000),
     };
-    this.pub = new Redis(url, options);
-    this.sub = new Redis(url, options);
+    this.pub = new (loadRedis())(url, options);
+    this.sub = new (loadRedis())(url, options);
     for (const [name, conn] of [
       ['publisher', this.pub],
       ['subscriber', this.sub],
@@ -104,7 +109,7 @@ export class RedisEventBus implements EventBus {
     this.log.warn({ err, connection }, 'redis.unavailable: events are buffered and delivered once it is back');
   }
 
-  private onReady(conn: Redis) {
+  private onReady(conn: RedisClient) {
     if (this.outage && this.pub.status === 'ready' && this.sub.status === 'ready') {
       this.outage = false;
       this.log.info({}, 'redis.recovered');

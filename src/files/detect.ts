@@ -3,7 +3,6 @@
  * counterpart): the file's signature first, then its extension, then a text
  * sniff. Also the executable-signature check used on upload.
  */
-import { fileTypeFromBuffer } from 'file-type';
 
 export type FileKind = 'image' | 'video' | 'audio' | 'pdf' | 'html' | 'svg' | 'model' | 'text' | 'binary';
 
@@ -165,7 +164,7 @@ export function typeFromExtension(filename: string): DetectedType | undefined {
  */
 export async function detectContentType(filename: string, head: Uint8Array): Promise<DetectedType> {
   if (head.length > 0) {
-    const ft = await fileTypeFromBuffer(head).catch(() => undefined);
+    const ft = await (await import('file-type')).fileTypeFromBuffer(head).catch(() => undefined);
     if (ft && ft.mime !== 'application/xml') {
       return { contentType: ft.mime, kind: kindFromMime(ft.mime) };
     }

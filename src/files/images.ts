@@ -4,10 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileTypeFromBuffer } from 'file-type';
-import { imageSize } from 'image-size';
 import { FileRejectedError, PayloadTooLargeError } from './errors.js';
-import { imageTokensFromBytes } from '../domain/image-tokens.js';
+import { imageSize, imageTokensFromBytes } from '../domain/image-tokens.js';
 import type { PromptImage } from '../domain/prompt.js';
 
 /** Image dimensions from the header, or null when unreadable. */
@@ -48,7 +46,10 @@ export function imageLooksComplete(ext: string, b: Uint8Array): boolean {
  */
 export async function vetPastedImage(bytes: Uint8Array, maxBytes: number): Promise<{ ext: string; mime: string }> {
   if (bytes.byteLength > maxBytes) throw new PayloadTooLargeError(maxBytes, 'pasted image');
-  const ft = bytes.byteLength > 0 ? await fileTypeFromBuffer(bytes).catch(() => undefined) : undefined;
+  const ft =
+    bytes.byteLength > 0
+      ? await (await import('file-type')).fileTypeFromBuffer(bytes).catch(() => undefined)
+      : undefined;
   if (!ft?.mime.startsWith('image/')) {
     throw new FileRejectedError('not_image', 'Pasted data is not a recognized image (PNG, JPEG, GIF, WebP, …)');
   }

@@ -1,6 +1,6 @@
 /** Ollama adapter over the official `ollama` client: POST /api/chat, NDJSON stream. */
 import { randomUUID } from 'node:crypto';
-import { Ollama, type Message as OllamaMessage, type Tool as OllamaTool } from 'ollama';
+import type { Message as OllamaMessage, Tool as OllamaTool } from 'ollama';
 import {
   ResilientProvider,
   guardedFetch,
@@ -30,7 +30,9 @@ export class OllamaProvider extends ResilientProvider {
   }
 
   protected async *openStream(req: ChatRequest, signal: AbortSignal): AsyncIterable<ChatChunk> {
-    // A client per attempt: its fetch follows this attempt's signal and checks the NDJSON.
+    // A client per attempt: its fetch follows this attempt's signal and checks the NDJSON. The SDK is loaded on the
+    // first stream, not at start (idle memory, docs/performance.md).
+    const { Ollama } = await import('ollama');
     const client = new Ollama({
       host: this.host,
       fetch: guardedFetch(signal, { contentTypes: ['application/x-ndjson', 'application/json'], ndjson: true }),

@@ -1,5 +1,5 @@
 /** OpenAI-compatible adapter over the official `openai` client: /chat/completions SSE. */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import {
   ProtocolError,
   ResilientProvider,
@@ -36,7 +36,9 @@ export class OpenAICompatibleProvider extends ResilientProvider {
   }
 
   protected async *openStream(req: ChatRequest, signal: AbortSignal): AsyncIterable<ChatChunk> {
-    const client = new OpenAI({
+    // The SDK is loaded on the first stream, not at start (idle memory, docs/performance.md).
+    const { default: OpenAIClient } = await import('openai');
+    const client = new OpenAIClient({
       baseURL: this.opts.baseURL || 'https://api.openai.com/v1',
       apiKey: this.opts.apiKey || 'not-needed',
       maxRetries: 0, // retries are ours (before the first chunk only)

@@ -27,9 +27,17 @@
  * (index plan, no extra statement); otherwise a bounded sample of the
  * viewer's most recently active sessions decides. Both plans give the same
  * answers (test/search.test.ts compares them); only the cost differs.
- * The index plan ends with one lookup of each page session's first match
- * (the snippet) by (session_id, display_index); the probe plan with one
- * aggregate over the page's sessions (positions + snippet).
+ *
+ * At most three statements a search (test/search-statements.test.ts), none
+ * of them a transaction's or a SET: the statements run on connections that
+ * carry the search timeout and JIT off from their start (RawDriver.boundedQuery).
+ * - index plan: [the sample] + ONE statement: the match, the viewer's
+ *   matching sessions, their count, the page's rows, positions and each
+ *   page session's first match (the snippet), by (session_id, display_index).
+ * - probe plan: the sample + the page walk with the capped count + one
+ *   aggregate over the page's sessions (positions + snippet).
+ * A selection reaching relations (profile, contextWindow, cost) adds
+ * Prisma's read of the page's rows by id, as the plain list does.
  *
  * totalCount is exact up to `countCap` sessions (SEARCH_COUNT_CAP); when more
  * match, it is the cap and totalCountIsExact is false (the probe plan's count
@@ -38,7 +46,8 @@
 import type { Database } from '../db/client.js';
 import { likePattern, snippetAround } from '../domain/search-text.js';
 import { BadInput } from './errors.js';
-import type { ListOptions, SessionQuery, SessionRow, SessionStore, Tx } from './sessions.js';
+import { keyset, SESSION_COLUMNS_OF_S } from './session-lists.js';
+import type { ListOptions, SessionQuery, SessionRow, SessionStore } from './sessions.js';
 
 export interface SearchMatches {
   displayIndices: number[];
@@ -69,8 +78,6 @@ export interface SearchTuning {
   minSample: number;
   /** share of sampled sessions that must match for the probe plan */
   denseShare: number;
-  /** statements the probe plan's count is split into on a server (one on PGlite) */
-  countParts: number;
   /** sessions counted exactly at most (SEARCH_COUNT_CAP): this changes answers, not only cost */
   countCap: number;
 }
@@ -84,53 +91,44 @@ const DEFAULT_TUNING: SearchTuning = {
   sampleDepth: 200,
   minSample: 16,
   denseShare: 0.9,
-  countParts: 2,
   countCap: 10_000,
 };
 
 /**
- * The index plan's match statement: every display row matching the folded
- * pattern (the trigram index finds them), grouped per session into its
- * positions, joined to the sessions the viewer may list. A rare term's few
- * sessions are looked up by id (the planner, not knowing how few, would
- * hash-join every session). Exported for the benchmark's EXPLAIN.
+ * The display rows matching a LIKE pattern ($n, not yet folded: lower() folds it as content_folded was folded, and
+ * never turns a character into \, % or _, so folding the escaped term is escaping the folded one), grouped per
+ * session into its positions. The trigram index finds them. Exported for the benchmark.
  */
-export function indexMatchSql(viewerSql: string, patternParam: string, rare: boolean): string {
+export function matchRowsSql(patternParam: string): string {
   const rowsOf = (table: string) =>
     `SELECT session_id, display_index FROM ${table} WHERE display_index IS NOT NULL ` +
-    `AND content_folded LIKE ${patternParam}`;
-  return `WITH m AS MATERIALIZED (
-      SELECT session_id, array_agg(display_index ORDER BY display_index) AS indices
+    `AND content_folded LIKE lower(${patternParam})`;
+  return `SELECT session_id, array_agg(display_index ORDER BY display_index) AS indices
         FROM (${rowsOf('session_messages')} UNION ALL ${rowsOf('session_messages_archive')}) x
-       GROUP BY session_id)
-    SELECT s.id, m.indices FROM sessions s JOIN m ON m.session_id = s.id
-     WHERE ${viewerSql}${rare ? ' AND s.id = ANY(ARRAY(SELECT session_id FROM m))' : ''}`;
+       GROUP BY session_id`;
 }
 
-/**
- * The content of given display positions ($1 session ids, $2 positions, pairwise):
- * one (session_id, display_index) index lookup per pair, archive then hot.
- * Exported for the benchmark's EXPLAIN.
- */
-export const CONTENT_AT_SQL = `SELECT p.id AS "sessionId", coalesce(
-    (SELECT a.content FROM session_messages_archive a WHERE a.session_id = p.id AND a.display_index = p.ix),
-    (SELECT h.content FROM session_messages h WHERE h.session_id = p.id AND h.display_index = p.ix)) AS content
-  FROM unnest($1::uuid[], $2::int[]) AS p(id, ix)`;
+/** The content of session `idSql`'s display position `ixSql`: one (session_id, display_index) lookup, archive first. */
+const contentAt = (idSql: string, ixSql: string) => `coalesce(
+    (SELECT a.content FROM session_messages_archive a WHERE a.session_id = ${idSql} AND a.display_index = ${ixSql}),
+    (SELECT h.content FROM session_messages h WHERE h.session_id = ${idSql} AND h.display_index = ${ixSql}))`;
 
 /**
  * The per-session probe: does this session have a display row matching the
- * folded pattern? Archive first (older positions), then hot rows; each stops
+ * pattern? Archive first (older positions), then hot rows; each stops
  * at its first match. `IS TRUE` keeps the match a filter on the session's own
  * rows (idx_*_display) rather than a trigram bitmap per session.
  */
 function probeSql(idSql: string, patternParam: string): string {
   return `coalesce(
     (SELECT true FROM session_messages_archive a WHERE a.session_id = ${idSql} AND a.display_index IS NOT NULL
-        AND (a.content_folded LIKE ${patternParam}) IS TRUE LIMIT 1),
+        AND (a.content_folded LIKE lower(${patternParam})) IS TRUE LIMIT 1),
     (SELECT true FROM session_messages h WHERE h.session_id = ${idSql} AND h.display_index IS NOT NULL
-        AND (h.content_folded LIKE ${patternParam}) IS TRUE LIMIT 1),
+        AND (h.content_folded LIKE lower(${patternParam})) IS TRUE LIMIT 1),
     false)`;
 }
+
+type PageRow = Record<string, unknown> & { total: number | null; id: string | null };
 
 export class SearchStore {
   private readonly tuning: SearchTuning;
@@ -145,37 +143,28 @@ export class SearchStore {
     this.tuning = { ...DEFAULT_TUNING, ...tuning };
   }
 
+  /** One statement of the search, on a connection bounded by the search timeout (RawDriver.boundedQuery). */
+  private query<T>(sql: string, params: unknown[]): Promise<T[]> {
+    return this.db.raw.boundedQuery<T>(sql, params, this.timeoutMs);
+  }
+
   /**
-   * Runs fn in a transaction whose statements are bounded by the search
-   * timeout; fn also receives lower(term) as the database folds it (the same
-   * first statement sets the timeout, so folding costs no round trip).
+   * Runs the search's statements within the timeout: the server enforces statement_timeout per statement; PGlite
+   * cannot interrupt a running statement, so the caller is also answered by a timer of the same length.
    */
-  private async bounded<T>(fn: (tx: Tx, foldedTerm: string) => Promise<T>, term = '') {
+  private async bounded<T>(fn: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
-    // The server enforces statement_timeout; PGlite cannot interrupt a running
-    // statement, so the caller is also answered by a timer of the same length.
+    const timedOut = () => new BadInput('Search timed out: try a longer or rarer term');
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new BadInput('Search timed out: try a longer or rarer term')),
-        this.timeoutMs + 25,
-      );
+      timer = setTimeout(() => reject(timedOut()), this.timeoutMs + 25);
     });
     try {
-      const run = this.db.prisma.$transaction(async (tx) => {
-        // SET LOCAL, in one statement. No JIT: the probe plan's estimated cost
-        // (a subplan per session) would otherwise buy ~0.5 s of compilation.
-        const [row] = await tx.$queryRawUnsafe<{ folded: string }[]>(
-          `SELECT set_config('statement_timeout', $1, true), set_config('jit', 'off', true), lower($2::text) AS folded`,
-          String(Math.floor(this.timeoutMs)),
-          term,
-        );
-        return fn(tx, row!.folded);
-      });
+      const run = fn();
       run.catch(() => undefined);
       const started = Date.now();
       const result = await Promise.race([run, deadline]);
       // Embedded PGlite runs on this thread and cannot be interrupted: enforce the bound after the fact.
-      if (Date.now() - started > this.timeoutMs) throw new BadInput('Search timed out: try a longer or rarer term');
+      if (Date.now() - started > this.timeoutMs) throw timedOut();
       return result;
     } catch (error) {
       if (error instanceof BadInput) throw error;
@@ -183,7 +172,7 @@ export class SearchStore {
         String((error as Error).message).includes('statement timeout') ||
         (error as { code?: string }).code === '57014'
       ) {
-        throw new BadInput('Search timed out: try a longer or rarer term');
+        throw timedOut();
       }
       throw error;
     } finally {
@@ -192,56 +181,59 @@ export class SearchStore {
   }
 
   /**
-   * The planner's own sample of the folded text: ANALYZE's most common values
-   * and histogram bounds of content_folded on both tables (~200 rows), read
-   * at most once a minute. Empty when the tables were never analyzed.
-   */
-  private async statistics(tx: Tx): Promise<string[]> {
-    if (this.stats && Date.now() - this.stats.at < STATS_TTL_MS) return this.stats.values;
-    const rows = await tx.$queryRawUnsafe<{ v: string }[]>(
-      `SELECT v FROM pg_stats st,
-              unnest(coalesce(st.most_common_vals::text::text[], '{}') ` +
-        `|| coalesce(st.histogram_bounds::text::text[], '{}')) v
-        WHERE st.schemaname = current_schema() AND st.attname = 'content_folded'
-          AND st.tablename IN ('session_messages', 'session_messages_archive')`,
-    );
-    this.stats = { values: rows.map((r) => r.v), at: Date.now() };
-    return this.stats.values;
-  }
-
-  /**
    * Whether the probe plan should answer. A term that none of the planner's
-   * sampled rows contains is rare: the index plan, at no cost. Otherwise (or
-   * without statistics) a sample of the viewer's most recently active
+   * sampled rows contains (ANALYZE's most common values and histogram bounds
+   * of content_folded on both tables, ~200 rows, re-read at most once a
+   * minute) is rare: the index plan, at no cost when they are fresh. Otherwise
+   * (or without statistics) a sample of the viewer's most recently active
    * sessions decides: probe when nearly all of them match within their first
-   * rows. The sample's work is bounded by its LIMITs.
+   * rows. One statement at most: a re-read of the statistics carries the
+   * sample, which runs only when the term is in them (a CASE branch).
    */
   private async density(
-    tx: Tx,
     options: Pick<ListOptions, 'viewer' | 'profileId'>,
-    foldedTerm: string,
-    folded: string,
+    term: string,
+    pattern: string,
   ): Promise<'rare' | 'sparse' | 'dense'> {
     if (this.tuning.plan !== 'auto') return this.tuning.plan === 'probe' ? 'dense' : 'sparse';
-    const stats = await this.statistics(tx);
-    if (stats.length > 0 && !stats.some((v) => v.includes(foldedTerm))) return 'rare';
+    const fresh = this.stats && Date.now() - this.stats.at < STATS_TTL_MS ? this.stats.values : undefined;
+    // A term folded here as the database would (only the plan's cost depends on it, never the answer).
+    if (fresh && fresh.length > 0 && !fresh.some((v) => v.includes(term.toLowerCase()))) return 'rare';
     const { conditions, params, add } = this.store.listScope(options);
-    const p = add(folded);
+    const p = add(pattern);
     const depth = add(this.tuning.sampleDepth);
     const firstRows = (table: string) =>
       `EXISTS (SELECT 1 FROM (SELECT t.content_folded FROM ${table} t WHERE t.session_id = o.id ` +
       `AND t.display_index IS NOT NULL
-                 ORDER BY t.display_index LIMIT ${depth}) f WHERE f.content_folded LIKE ${p})`;
-    const [row] = await tx.$queryRawUnsafe<{ sampled: number; hits: number }[]>(
-      `SELECT count(*)::int AS sampled, count(*) FILTER (WHERE hit)::int AS hits
+                 ORDER BY t.display_index LIMIT ${depth}) f WHERE f.content_folded LIKE lower(${p}))`;
+    const sample = `(SELECT ARRAY[count(*)::int, (count(*) FILTER (WHERE hit))::int]
          FROM (SELECT ${firstRows('session_messages_archive')} OR ${firstRows('session_messages')} AS hit
                  FROM (SELECT s.id FROM sessions s WHERE ${conditions.join(' AND ')}
-                        ORDER BY s.last_active DESC LIMIT ${add(this.tuning.sampleSize)}) o) x`,
-      ...params,
-    );
-    return row!.sampled >= this.tuning.minSample && row!.hits >= this.tuning.denseShare * row!.sampled
-      ? 'dense'
-      : 'sparse';
+                        ORDER BY s.last_active DESC LIMIT ${add(this.tuning.sampleSize)}) o) x)`;
+    let counts: number[] | null;
+    if (fresh) {
+      [{ counts }] = (await this.query<{ counts: number[] }>(`SELECT ${sample} AS counts`, params)) as [
+        { counts: number[] },
+      ];
+    } else {
+      const t = add(term);
+      const [row] = await this.query<{ stats: string[] | null; counts: number[] | null }>(
+        `WITH st AS (SELECT v FROM pg_stats st,
+              unnest(coalesce(st.most_common_vals::text::text[], '{}') ` +
+          `|| coalesce(st.histogram_bounds::text::text[], '{}')) v
+            WHERE st.schemaname = current_schema() AND st.attname = 'content_folded'
+              AND st.tablename IN ('session_messages', 'session_messages_archive'))
+         SELECT ARRAY(SELECT v FROM st) AS stats,
+                CASE WHEN EXISTS (SELECT 1 FROM st) AND NOT EXISTS (SELECT 1 FROM st WHERE strpos(v, lower(${t})) > 0)
+                     THEN NULL ELSE ${sample} END AS counts`,
+        params,
+      );
+      this.stats = { values: row?.stats ?? [], at: Date.now() };
+      counts = row?.counts ?? null;
+      if (counts === null) return 'rare';
+    }
+    const [sampled = 0, hits = 0] = counts ?? [];
+    return sampled >= this.tuning.minSample && hits >= this.tuning.denseShare * sampled ? 'dense' : 'sparse';
   }
 
   /**
@@ -249,99 +241,144 @@ export class SearchStore {
    * (exact up to the cap), matches per edge.
    */
   async search(options: Omit<ListOptions, 'ids' | 'probe'>, query: SessionQuery, term: string): Promise<SearchPage> {
-    const concurrent = this.db.kind === 'postgres';
     const cap = this.tuning.countCap;
     const wanted = options.count !== false;
-    const capped = (n: number) =>
+    const capped = (n: number | null) =>
       wanted
-        ? { totalCount: Math.min(n, cap), totalCountIsExact: n <= cap }
+        ? { totalCount: Math.min(n ?? 0, cap), totalCountIsExact: (n ?? 0) <= cap }
         : { totalCount: null, totalCountIsExact: null };
-    // The probe plan's count, split into parts (by a hash of the id) on
-    // separate pooled connections of a server, runs alongside the page.
-    let counting: Promise<number[]> | undefined;
-    const page = await this.bounded(async (tx, foldedTerm) => {
-      // lower() never turns a character into \, % or _: folding the escaped term is escaping the folded one.
-      const folded = likePattern(foldedTerm);
-      const density = await this.density(tx, options, foldedTerm, folded);
+    const pattern = likePattern(term);
+    const page = await this.bounded(async () => {
+      const density = await this.density(options, term, pattern);
       if (density === 'dense') {
-        const parts = concurrent ? Math.max(1, this.tuning.countParts) : 1;
-        if (concurrent && wanted) {
-          counting = Promise.all(
-            Array.from({ length: parts }, (_, i) => this.bounded((t) => this.probeCount(t, options, folded, i, parts))),
-          );
-          counting.catch(() => undefined);
-        }
-        const listed = await this.store.list(
-          { ...options, probe: (idSql, add) => probeSql(idSql, add(folded)) },
-          query,
-          tx,
-        );
-        const pageIds = listed.rows.map((r) => r.id);
+        const { rows: found, total } = await this.probePage(options, pattern);
+        const rows = found.slice(0, options.first);
         // A dense term's trigram posting lists are long: when the page's own
         // display rows are fewer, reading those beats intersecting with them.
-        const [size] = pageIds.length
-          ? await tx.$queryRawUnsafe<{ n: number }[]>(
-              `SELECT coalesce(sum(display_count), 0)::int AS n FROM sessions WHERE id = ANY($1::uuid[])`,
-              pageIds,
-            )
-          : [{ n: 0 }];
-        const matches = await this.matchesIn(tx, pageIds, folded, term, size!.n <= PAGE_SCAN_ROWS);
-        const counted = concurrent || !wanted ? capped(0) : capped(await this.probeCount(tx, options, folded, 0, 1));
-        return { ...listed, matches, ...counted, plan: 'probe' as const };
+        const size = rows.reduce((n, r) => n + Number(r.displayCount ?? 0), 0);
+        const matches = await this.matchesIn(
+          rows.map((r) => r.id),
+          pattern,
+          term,
+          size <= PAGE_SCAN_ROWS,
+        );
+        return { rows, hasNextPage: found.length > options.first, matches, ...capped(total), plan: 'probe' as const };
       }
-      const where = this.store.listWhere(options.viewer);
-      const params: unknown[] = [...where.params, folded];
-      const found = await tx.$queryRawUnsafe<{ id: string; indices: number[] }[]>(
-        indexMatchSql(where.sql, `$${params.length}`, density === 'rare'),
-        ...params,
-      );
-      const positions = new Map(found.map((r) => [r.id, r.indices]));
-      const ids = [...positions.keys()];
-      const listed = await this.store.list({ ...options, ids }, query, tx);
-      // The match set already applied the viewer's filter: without a profile filter the count is its size.
-      const counted = capped(
-        options.profileId && wanted
-          ? await this.store.count(options.viewer, options.profileId, ids, undefined, tx)
-          : ids.length,
-      );
-      const firsts = listed.rows.map((r) => ({ id: r.id, indices: positions.get(r.id)! }));
-      const contents = firsts.length
-        ? await tx.$queryRawUnsafe<{ sessionId: string; content: string | null }[]>(
-            CONTENT_AT_SQL,
-            firsts.map((f) => f.id),
-            firsts.map((f) => f.indices[0]!),
-          )
-        : [];
-      const content = new Map(contents.map((r) => [r.sessionId, r.content]));
+      const { rows: found, total, firsts } = await this.indexPage(options, pattern, density === 'rare');
+      const rows = found.slice(0, options.first);
       const matches = new Map(
-        firsts.map((f) => [f.id, { displayIndices: f.indices, snippet: snippetAround(content.get(f.id) ?? '', term) }]),
+        rows.map((r) => {
+          const first = firsts.get(r.id)!;
+          return [r.id, { displayIndices: first.indices, snippet: snippetAround(first.content ?? '', term) }];
+        }),
       );
-      return { ...listed, ...counted, matches, plan: 'index' as const };
-    }, term);
-    if (counting) Object.assign(page, capped((await counting).reduce((a, b) => a + b, 0)));
-    return page;
+      return { rows, hasNextPage: found.length > options.first, matches, ...capped(total), plan: 'index' as const };
+    });
+    const relations = Object.keys(query.include ?? {}).length > 0 || Object.keys(query.select ?? {}).length > 0;
+    if (!relations || page.rows.length === 0) return page;
+    // A selection reaching relations: Prisma reads the page's rows by id, in the statement's order.
+    const full = new Map(
+      (
+        await this.store.byIds(
+          page.rows.map((r) => r.id),
+          query,
+        )
+      ).map((r) => [r.id, r]),
+    );
+    return { ...page, rows: page.rows.flatMap((r) => (full.has(r.id) ? [full.get(r.id)!] : [])) };
   }
 
   /**
-   * The probe plan's count (one part of it, by a hash of the id, when split):
-   * matching sessions the viewer may list, stopping after the cap + 1st.
+   * The page's SQL pieces: the list scope (viewer, profile), the keyset past the cursor, order and limit, as the
+   * plain list has them (src/store/session-lists.ts).
    */
-  private async probeCount(
-    tx: Tx,
-    options: Pick<ListOptions, 'viewer' | 'profileId'>,
-    folded: string,
-    part: number,
-    parts: number,
-  ): Promise<number> {
+  private pageParts(options: Omit<ListOptions, 'ids' | 'probe'>, pattern: string) {
     const { conditions, params, add } = this.store.listScope(options);
-    if (parts > 1) conditions.push(`(hashtext(s.id::text) & 2147483647) % ${add(parts)}::int = ${add(part)}::int`);
-    conditions.push(probeSql('s.id', add(folded)));
-    const [row] = await tx.$queryRawUnsafe<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM (SELECT 1 FROM sessions s WHERE ${conditions.join(' AND ')}
-        LIMIT ${add(this.tuning.countCap + 1)}) c`,
-      ...params,
+    const p = add(pattern);
+    const keys: string[] = [];
+    const { value, dir } = keyset(options, keys, add);
+    const limit = add(options.first + 1);
+    const order = (alias: string, sortValue: string) =>
+      `ORDER BY ${alias}.pinned DESC, ${sortValue} ${dir}, ${alias}.id ${dir}`;
+    return { scope: conditions.join(' AND '), keys, params, add, p, value, limit, order };
+  }
+
+  /** Statement rows → session rows (their extra columns dropped) and the count on the first row. */
+  private static split(result: PageRow[]): { rows: SessionRow[]; total: number | null; extra: PageRow[] } {
+    const total = result[0]?.total ?? null;
+    const extra = result.filter((r) => r.id !== null && r.id !== undefined);
+    const rows = extra.map((r) => {
+      const { total: _t, sort_value: _s, indices: _i, first_match: _f, ...row } = r;
+      return row as unknown as SessionRow;
+    });
+    return { rows, total: total === null ? null : Number(total), extra };
+  }
+
+  /**
+   * The index plan in ONE statement: every matching display row (trigram index), grouped per session; the viewer's
+   * matching sessions (a rare term's few looked up by id: the planner, not knowing how few, would hash-join every
+   * session) and their count; the page of them, each with its positions and the content of its first match.
+   */
+  private async indexPage(
+    options: Omit<ListOptions, 'ids' | 'probe'>,
+    pattern: string,
+    rare: boolean,
+  ): Promise<{
+    rows: SessionRow[];
+    total: number | null;
+    firsts: Map<string, { indices: number[]; content: string | null }>;
+  }> {
+    const { scope, keys, params, p, value, limit, order } = this.pageParts(options, pattern);
+    const matching = rare ? 's.id = ANY(ARRAY(SELECT session_id FROM m))' : 's.id IN (SELECT session_id FROM m)';
+    const listed = rare ? 's.id = ANY(ARRAY(SELECT id FROM v))' : 's.id IN (SELECT id FROM v)';
+    const counted = options.count === false ? 'SELECT NULL::int AS total' : 'SELECT count(*)::int AS total FROM v';
+    const result = await this.query<PageRow>(
+      `WITH m AS MATERIALIZED (${matchRowsSql(p)}),
+       v AS MATERIALIZED (SELECT s.id FROM sessions s WHERE ${scope} AND ${matching})
+       SELECT c.total, p.*, m.indices, ${contentAt('p.id', 'm.indices[1]')} AS first_match
+         FROM (${counted}) c
+         LEFT JOIN LATERAL (
+           SELECT ${SESSION_COLUMNS_OF_S}, ${value} AS sort_value FROM sessions s
+            WHERE ${listed}${keys.map((k) => ` AND ${k}`).join('')}
+            ${order('s', value)} LIMIT ${limit}) p ON true
+         LEFT JOIN m ON m.session_id = p.id
+        ${order('p', 'p.sort_value')}`,
+      params,
     );
-    return row?.n ?? 0;
+    const { rows, total, extra } = SearchStore.split(result);
+    const firsts = new Map(
+      extra.map((r) => [r.id!, { indices: r.indices as number[], content: (r.first_match as string | null) ?? null }]),
+    );
+    return { rows, total, firsts };
+  }
+
+  /**
+   * The probe plan's page in ONE statement: the capped count (matching sessions the viewer may list, stopping after
+   * the cap + 1st) and the list order walked, probing each session, until the page is full.
+   */
+  private async probePage(
+    options: Omit<ListOptions, 'ids' | 'probe'>,
+    pattern: string,
+  ): Promise<{ rows: SessionRow[]; total: number | null }> {
+    const { scope, keys, params, add, p, value, limit, order } = this.pageParts(options, pattern);
+    const counted =
+      options.count === false
+        ? 'SELECT NULL::int AS total'
+        : `SELECT count(*)::int AS total FROM (SELECT 1 FROM sessions s WHERE ${scope} AND ${probeSql('s.id', p)}
+            LIMIT ${add(this.tuning.countCap + 1)}) n`;
+    // The probe filters the ordered rows from outside (OFFSET 0 keeps it out of the subquery), so the LIMIT stops
+    // the walk: only as many sessions are probed as the page needs.
+    const result = await this.query<PageRow>(
+      `SELECT c.total, p.* FROM (${counted}) c
+         LEFT JOIN LATERAL (
+           SELECT o.* FROM (SELECT ${SESSION_COLUMNS_OF_S}, ${value} AS sort_value FROM sessions s
+              WHERE ${[scope, ...keys].join(' AND ')} ${order('s', value)} OFFSET 0) o
+            WHERE ${probeSql('o.id', p)} LIMIT ${limit}) p ON true
+        ${order('p', 'p.sort_value')}`,
+      params,
+    );
+    const { rows, total } = SearchStore.split(result);
+    return { rows, total };
   }
 
   /**
@@ -351,16 +388,15 @@ export class SearchStore {
    * first match of each session.
    */
   private async matchesIn(
-    tx: Tx,
     sessionIds: string[],
-    folded: string,
+    pattern: string,
     term: string,
     scan = false,
   ): Promise<Map<string, SearchMatches>> {
     if (sessionIds.length === 0) return new Map();
     // scan: filter the page's display rows (idx_*_display) instead of a trigram bitmap AND.
-    const like = scan ? '(content_folded LIKE $2) IS TRUE' : 'content_folded LIKE $2';
-    const rows = await tx.$queryRawUnsafe<{ sessionId: string; indices: number[]; content: string | null }[]>(
+    const like = scan ? '(content_folded LIKE lower($2)) IS TRUE' : 'content_folded LIKE lower($2)';
+    const rows = await this.query<{ sessionId: string; indices: number[]; content: string | null }>(
       `WITH m AS (
          SELECT session_id, array_agg(display_index ORDER BY display_index) AS indices FROM (
            SELECT session_id, display_index FROM session_messages
@@ -369,14 +405,9 @@ export class SearchStore {
            SELECT session_id, display_index FROM session_messages_archive
             WHERE session_id = ANY($1::uuid[]) AND display_index IS NOT NULL AND ${like}
          ) x GROUP BY session_id)
-       SELECT m.session_id AS "sessionId", m.indices, coalesce(
-           (SELECT a.content FROM session_messages_archive a WHERE a.session_id = m.session_id ` +
-        `AND a.display_index = m.indices[1]),
-           (SELECT h.content FROM session_messages h WHERE h.session_id = m.session_id ` +
-        `AND h.display_index = m.indices[1])) AS content
+       SELECT m.session_id AS "sessionId", m.indices, ${contentAt('m.session_id', 'm.indices[1]')} AS content
          FROM m`,
-      sessionIds,
-      folded,
+      [sessionIds, pattern],
     );
     return new Map(
       rows.map((r) => [r.sessionId, { displayIndices: r.indices, snippet: snippetAround(r.content ?? '', term) }]),

@@ -238,7 +238,7 @@ export function scopeSql(scope: SessionScope, ownerColumn: string, add: (value: 
  * cursor) the condition that starts the page past it, pushed onto `conditions`.
  * NAME may be null: it is ordered on coalesce so the keyset comparison is total.
  */
-function keyset(
+export function keyset(
   options: Pick<ListOptions, 'orderBy' | 'direction' | 'after'>,
   conditions: string[],
   add: (value: unknown) => string,

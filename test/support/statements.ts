@@ -1,6 +1,6 @@
 /**
  * Captures the raw SQL a database handle sends: Prisma's `$queryRawUnsafe`
- * (a `$extends` hook) and, unless `prismaOnly`, the raw driver's `query`. A
+ * (a `$extends` hook), the raw driver's `boundedQuery` (search) and, unless `prismaOnly`, its `query`. A
  * test builds its app on `db` and reads `statements` around the request it
  * checks (`capture()` starts a fresh list, `stop()` ends it).
  */
@@ -38,10 +38,19 @@ export function captureStatements(opened: Database, options: { prismaOnly?: bool
     },
   });
   const rawQuery = opened.raw.query.bind(opened.raw);
+  const boundedQuery = opened.raw.boundedQuery.bind(opened.raw);
+  // The search's statements (RawDriver.boundedQuery) are captured either way.
+  const bounded = {
+    boundedQuery: <T>(sql: string, params: unknown[], timeoutMs: number) => {
+      capture.statements?.push([sql, ...params]);
+      return boundedQuery<T>(sql, params, timeoutMs);
+    },
+  };
   const raw = options.prismaOnly
-    ? opened.raw
+    ? { ...opened.raw, ...bounded }
     : {
         ...opened.raw,
+        ...bounded,
         query: (sql: string, params: unknown[] = []) => {
           capture.statements?.push([sql, ...params]);
           return rawQuery(sql, params);
