@@ -30,7 +30,7 @@ import { applyRequestTimeouts, limitPlugins, parserCaches, wsSubscriptionLimits 
 import { drainServer, trackRequests } from './shutdown.js';
 import { connectionCap } from './http/connections.js';
 import { ErrorCode } from './domain/error-codes.js';
-import { jsonFastPath } from './http/fast-path/index.js';
+import { jsonFastPath, useCompiledExecution } from './http/fast-path/index.js';
 import { RESPONSE_HEADERS } from './http/response-headers.js';
 import { closeRevokedSockets } from './http/revoked-sockets.js';
 import { loadPersistedDocuments, persistedOperationsPlugins, resolveSocketOperation } from './http/persisted.js';
@@ -173,6 +173,8 @@ export function createGraphQLHandler(app: App, persistedDocuments = persistedDoc
           for (const [name, value] of Object.entries(RESPONSE_HEADERS)) response.headers.set(name, value);
         },
       },
+      // Last: a plain query the JSON fast path compiled runs its plan in place of the executor (src/http/fast-path/).
+      useCompiledExecution(),
     ],
     context: async (initial) => {
       const authorization = authorizationFrom(initial as YogaInitialContext & WsInitialContext);
