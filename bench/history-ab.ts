@@ -10,10 +10,12 @@
  *   AB_BASE=/tmp/base npx tsx bench/history-ab.ts        # adds another build: a directory holding its package.json,
  *                                                        # dist/, bench/peer-service.mjs and node_modules (a link)
  *   AB_SKIP='Yoga path' npx tsx bench/history-ab.ts      # leaves variants out by name (comma-separated)
+ *   AB_PAGE=list npx tsx bench/history-ab.ts             # the sessions list page instead (PostGraphile left out)
  * (bench/peer.ts builds dist/ when it is stale; run it, or `npm run build`, first.)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { encodeGlobalID } from '@pothos/plugin-relay';
 import autocannon from 'autocannon';
 import { BENCH_URL, BIG_SESSION } from './seed.js';
@@ -42,10 +44,20 @@ interface Variant {
   body: string;
 }
 
+// AB_PAGE=list: the first page of the sessions list instead of the newest history page.
+const LIST_BODY = JSON.stringify({
+  query:
+    '{ sessions(first: 50) { totalCount edges { cursor node ' +
+    '{ id name pinned lastActive displayMessageCount preview } } } }',
+});
+const PAGE_IS_LIST = process.env.AB_PAGE === 'list';
+
 const variants: Variant[] = [
   { name: 'fast path', args: ['bench/peer-service.mjs'], env: {}, body: SERVICE_BODY },
   { name: 'Yoga path', args: ['bench/peer-service.mjs'], env: { HTTP_FAST_PATH: 'false' }, body: SERVICE_BODY },
   { name: 'PostGraphile', args: ['bench/peer-postgraphile.mjs'], env: {}, body: PG_BODY },
+  // bench/peer.ts's bare node:http + pg endpoint running the service's SQL (the floor)
+  { name: 'bare', args: ['--import', 'tsx', 'bench/peer.ts', 'serve-bare'], env: {}, body: SERVICE_BODY },
 ];
 if (process.env.AB_NODE_FLAGS) {
   const flags = process.env.AB_NODE_FLAGS.split(' ').filter(Boolean);
@@ -65,6 +77,9 @@ if (process.env.AB_BASE) {
     body: SERVICE_BODY,
   });
 }
+
+if (PAGE_IS_LIST)
+  for (const v of variants.splice(0)) if (v.name !== 'PostGraphile') variants.push({ ...v, body: LIST_BODY });
 
 async function start(variant: Variant): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, variant.args, {
@@ -139,15 +154,22 @@ try {
     }
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  const page = PAGE_IS_LIST ? 'sessions list first page' : 'history newest page';
+  const loads = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
   console.log(
-    `history newest page, ${ROUNDS} rounds × ${AMOUNT} requests at 16 connections: ` +
-      'server (and PostgreSQL) CPU per request',
+    `${page}, ${ROUNDS} rounds × ${AMOUNT} requests at 16 connections: ` +
+      `server (and PostgreSQL) CPU per request (load ${loads})`,
   );
   for (const r of running) {
     const rounds = r.cpu.map((c) => c.toFixed(2)).join(' ');
     console.log(`  ${r.variant.name.padEnd(34)} median ${median(r.cpu).toFixed(3)} ms   rounds ${rounds}`);
     console.log(`  ${'  PostgreSQL'.padEnd(34)} median ${median(r.db).toFixed(3)} ms`);
   }
+  const bare = running.find((r) => r.variant.name === 'bare');
+  for (const r of running.filter((x) => bare && x !== bare))
+    console.log(`  ${r.variant.name} ÷ bare: ${(median(r.cpu) / median(bare!.cpu)).toFixed(2)}`);
   const pg = running.find((r) => r.variant.name === 'PostGraphile');
   for (const r of running.filter((x) => pg && x !== pg))
     console.log(`  ${r.variant.name} ÷ PostGraphile: ${(median(r.cpu) / median(pg!.cpu)).toFixed(2)}`);

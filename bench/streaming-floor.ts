@@ -11,6 +11,7 @@
  */
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { createServer } from 'node:http';
@@ -92,7 +93,7 @@ async function main() {
             const line = JSON.parse(buffer.slice(0, newline));
             buffer = buffer.slice(newline + 1);
             if (line.message.content) fanOut(sessionId, { __typename: 'TextDelta', text: line.message.content });
-            if (line.done) fanOut(sessionId, { __typename: 'TurnEnded' });
+            if (line.done) fanOut(sessionId, { __typename: 'TurnEnded', turn: { status: 'COMPLETED' } });
           }
         });
       },
@@ -124,6 +125,13 @@ async function main() {
     `server thread busy (event-loop utilization): ${(elu.utilization * 100).toFixed(0)}%` +
       `; this process (server, provider and subscriber threads)` +
       ` used ${(cores * 100).toFixed(0)}% of one core, on a machine of 2`,
+  );
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  const perDelta = (cpuMs * 1000) / Math.max(1, latencies.length);
+  const perToken = (cpuMs * 1000) / (TURNS * CHUNKS);
+  console.log(
+    `process CPU ${cpuMs.toFixed(0)} ms: ${perDelta.toFixed(1)} µs per delivered delta,` +
+      ` ${perToken.toFixed(1)} µs per streamed token (load ${loadavg()[0]!.toFixed(1)})`,
   );
   await clients.terminate();
   await provider.terminate();

@@ -10,6 +10,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { createApp } from '../src/app.js';
@@ -185,6 +186,13 @@ async function main(): Promise<number> {
       ` ms over ${wall.toFixed(0)} ms` +
       ` wall = ${(((cpu.user + cpu.system) / 1000 / wall) * 100).toFixed(0)}` +
       `% of one core (server + the fake provider's and the subscribers' worker threads)`,
+  );
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  const perDelta = (cpuMs * 1000) / Math.max(1, latencies.length);
+  const perToken = (cpuMs * 1000) / (TURNS * CHUNKS);
+  console.log(
+    `process CPU ${cpuMs.toFixed(0)} ms: ${perDelta.toFixed(1)} µs per delivered delta,` +
+      ` ${perToken.toFixed(1)} µs per streamed token (load ${loadavg()[0]!.toFixed(1)})`,
   );
   console.log(
     `turn endings seen by subscribers: ${

@@ -31,7 +31,7 @@ import { drainServer, trackRequests } from './shutdown.js';
 import { connectionCap } from './http/connections.js';
 import { ErrorCode } from './domain/error-codes.js';
 import { MAX_IMPORT_CHARS } from './sessions/transfer.js';
-import { jsonFastPath } from './http/fast-path/index.js';
+import { jsonFastPath, useCompiledExecution } from './http/fast-path/index.js';
 import { RESPONSE_HEADERS } from './http/response-headers.js';
 import { closeRevokedSockets } from './http/revoked-sockets.js';
 import { loadPersistedDocuments, persistedOperationsPlugins, resolveSocketOperation } from './http/persisted.js';
@@ -178,6 +178,8 @@ export function createGraphQLHandler(app: App, persistedDocuments = persistedDoc
           for (const [name, value] of Object.entries(RESPONSE_HEADERS)) response.headers.set(name, value);
         },
       },
+      // Last: a plain query the JSON fast path compiled runs its plan in place of the executor (src/http/fast-path/).
+      useCompiledExecution(),
     ],
     context: async (initial) => {
       const authorization = authorizationFrom(initial as YogaInitialContext & WsInitialContext);

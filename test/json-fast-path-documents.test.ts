@@ -21,6 +21,7 @@ import {
   typeFromAST,
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isCompiled } from '../src/http/fast-path/index.js';
 import { MANIFEST_PATH } from '../src/http/persisted.js';
 import { type RunningServer, startServer } from '../src/server.js';
 import { buildSchema } from '../src/schema/index.js';
@@ -29,7 +30,14 @@ import { appendTurns, rawId } from './support/editing.js';
 import { createTestApp, type TestContext } from './support/harness.js';
 
 const manifest = JSON.parse(readFileSync(MANIFEST_PATH, 'utf8')) as Record<string, string>;
-const queries = Object.values(manifest)
+/** The pages the benchmarks send (bench/peer.ts, bench/history-ab.ts): served by the compiled path too. */
+const BENCH_DOCUMENTS = [
+  'query BenchHistory($id: ID!, $last: Int, $before: String) { session(id: $id) { history(last: $last, ' +
+    'before: $before) { totalCount edges { cursor displayIndex node { id role content createdAt } } } } }',
+  'query BenchList { sessions(first: 50) { totalCount edges { cursor node ' +
+    '{ id name pinned lastActive displayMessageCount preview } } } }',
+];
+const queries = [...Object.values(manifest), ...BENCH_DOCUMENTS]
   .map((text) => ({ text, op: parse(text).definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION) }))
   .filter((d): d is { text: string; op: OperationDefinitionNode } => d.op?.operation === 'query');
 
@@ -101,6 +109,16 @@ describe('every document of the fast path, byte for byte as Yoga answers it', ()
 
   it('the manifest lists query documents', () => {
     expect(queries.length).toBeGreaterThan(0);
+  });
+
+  // The compiled plans (src/http/fast-path/compiled.ts) run these documents' success path: every one of them is
+  // among the documents compared byte for byte below.
+  it("the plain documents, the benchmarks' pages among them, are run by compiled plans", () => {
+    const compiled = queries.filter(({ text }) => isCompiled(schema, parse(text))).map(({ op }) => op.name?.value);
+    expect(compiled).toEqual(expect.arrayContaining(['BenchHistory', 'BenchList', 'Meter', 'Files', 'Profiles']));
+    // an inline fragment, a directive: the executor's
+    expect(isCompiled(schema, parse('{ viewer { ... on Viewer { authEnabled } } }'))).toBe(false);
+    expect(isCompiled(schema, parse('query($s: Boolean!) { viewer { authEnabled @include(if: $s) } }'))).toBe(false);
   });
 
   for (const { text, op } of queries) {

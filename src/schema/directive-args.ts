@@ -49,24 +49,47 @@ function reject(directive: DirectiveNode, message: string): GraphQLError {
   });
 }
 
-/** The first `@stream` argument of `document` the executor cannot run with these variables, or null. */
-export function findBadDirectiveArgument(document: DocumentNode, variableValues: unknown): GraphQLError | null {
-  const variables = (variableValues ?? {}) as Record<string, unknown>;
+interface StreamCounts {
+  /** each `@stream` directive's `initialCount` argument, in document order */
+  counts: { directive: DirectiveNode; value: ValueNode }[];
+  /** the declared default of each variable */
+  defaults: Map<string, ValueNode | undefined>;
+}
+
+/** What a document holds of the check, found once per document (parsed documents are cached and reused). */
+const streamCountsOf = new WeakMap<DocumentNode, StreamCounts | null>();
+
+function streamCounts(document: DocumentNode): StreamCounts | null {
+  let found = streamCountsOf.get(document);
+  if (found !== undefined) return found;
+  const counts: StreamCounts['counts'] = [];
+  visit(document, {
+    Directive(directive) {
+      if (directive.name.value !== 'stream') return;
+      const count = directive.arguments?.find((a) => a.name.value === 'initialCount');
+      if (count) counts.push({ directive, value: count.value });
+    },
+  });
   const defaults = new Map<string, ValueNode | undefined>();
   for (const definition of document.definitions)
     if (definition.kind === Kind.OPERATION_DEFINITION)
       for (const v of definition.variableDefinitions ?? []) defaults.set(v.variable.name.value, v.defaultValue);
-  let found: GraphQLError | null = null;
-  visit(document, {
-    Directive(directive) {
-      if (found || directive.name.value !== 'stream') return;
-      const count = directive.arguments?.find((a) => a.name.value === 'initialCount');
-      if (!count) return;
-      const resolved = resolve(count.value, variables, defaults);
-      if (resolved.given) found = streamError(directive, resolved.value);
-    },
-  });
+  found = counts.length > 0 ? { counts, defaults } : null;
+  streamCountsOf.set(document, found);
   return found;
+}
+
+/** The first `@stream` argument of `document` the executor cannot run with these variables, or null. */
+export function findBadDirectiveArgument(document: DocumentNode, variableValues: unknown): GraphQLError | null {
+  const found = streamCounts(document);
+  if (!found) return null;
+  const variables = (variableValues ?? {}) as Record<string, unknown>;
+  for (const { directive, value } of found.counts) {
+    const resolved = resolve(value, variables, found.defaults);
+    const error = resolved.given ? streamError(directive, resolved.value) : null;
+    if (error) return error;
+  }
+  return null;
 }
 
 /** Envelop plugin: an operation with such an argument answers BAD_USER_INPUT and never executes. */

@@ -25,15 +25,50 @@
  * answer carries.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type DocumentNode, type ExecutionResult, getOperationAST, Kind, visit, BREAK } from 'graphql';
-import { processRegularResult } from 'graphql-yoga';
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  getOperationAST,
+  Kind,
+  visit,
+  BREAK,
+} from 'graphql';
+import { type Plugin, processRegularResult } from 'graphql-yoga';
 import { documentTokens, requestTimeoutError } from '../limits.js';
 import type { PersistedMode } from '../persisted.js';
 import { RESPONSE_HEADERS } from '../response-headers.js';
 import { declaredLength, type Params, plainParams, readBody } from './body.js';
+import { type CompiledPlan, compilePlan, runPlan } from './compiled.js';
 import { jsonMediaType } from './negotiate.js';
 
 export { jsonMediaType };
+
+/** Whether the fast path runs this query operation by a compiled plan (not the executor) on its success path. */
+export function isCompiled(schema: GraphQLSchema, document: DocumentNode, operationName?: string): boolean {
+  const operation = getOperationAST(document, operationName);
+  return operation != null && compilePlan(schema, document, operation) !== null;
+}
+
+/** The plan the fast path compiled for an operation about to execute, by its context (read by useCompiledExecution). */
+const plannedFor = new WeakMap<object, CompiledPlan>();
+
+/**
+ * Envelop plugin (last in the list): an operation the fast path compiled (src/http/fast-path/compiled.ts) runs its
+ * plan in place of the executor, inside every other plugin's onExecute and onExecuteDone; a plan that is abandoned
+ * hands the operation to the executor it replaced. Nothing else is touched.
+ */
+export function useCompiledExecution(): Plugin {
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      const context = args.contextValue as object | undefined;
+      const plan = context && plannedFor.get(context);
+      if (!plan || !context) return;
+      plannedFor.delete(context);
+      setExecuteFn(async (a) => (await runPlan(a.schema, plan, a.contextValue, a.variableValues)) ?? executeFn(a));
+    },
+  };
+}
 
 /** What the fast path needs of a Yoga instance. */
 export interface EnvelopedSource {
@@ -67,6 +102,8 @@ function usesIncremental(document: DocumentNode): boolean {
  */
 interface KnownDocument {
   document: DocumentNode | null;
+  /** its operation compiled (compiled.ts), null when it is not plain; undefined until first run */
+  plan?: CompiledPlan | null;
   /** the document's tokens (comments included): what keeping it costs, a few hundred bytes each */
   tokens: number;
 }
@@ -133,9 +170,9 @@ export function jsonFastPath(yoga: EnvelopedSource, options: JsonFastPathOptions
 
   /** The query text's document, parsed and validated on first sight (by the envelop of this request). */
   // biome-ignore lint/suspicious/noExplicitAny: see EnvelopedSource.
-  function knownDocument(query: string, enveloped: any): DocumentNode | null {
+  function knownDocument(query: string, enveloped: any): KnownDocument | null {
     const entry = known.get(query);
-    if (entry) return entry.document;
+    if (entry) return entry;
     let parsed: DocumentNode;
     try {
       parsed = enveloped.parse(query);
@@ -144,17 +181,22 @@ export function jsonFastPath(yoga: EnvelopedSource, options: JsonFastPathOptions
     }
     const document =
       !usesIncremental(parsed) && enveloped.validate(enveloped.schema, parsed).length === 0 ? parsed : null;
-    remember(query, { document, tokens: document ? documentTokens(document) : 0 });
-    return document;
+    const fresh: KnownDocument = { document, tokens: document ? documentTokens(document) : 0 };
+    remember(query, fresh);
+    return fresh;
   }
 
   async function run(req: IncomingMessage, res: ServerResponse, params: Params, mediaType: string): Promise<Answer> {
     const request = { method: 'POST', headers: headersOf(req) };
     const enveloped = yoga.getEnveloped({ req, res, request, params });
     if (params.query.length > MAX_KNOWN_TEXT) return 'fallback';
-    const document = knownDocument(params.query, enveloped);
+    const entry = knownDocument(params.query, enveloped);
+    const document = entry?.document;
     const operationName = params.operationName ?? null;
-    if (!document || getOperationAST(document, operationName)?.operation !== 'query') return 'fallback';
+    const operation = document && getOperationAST(document, operationName);
+    if (!entry || !document || operation?.operation !== 'query') return 'fallback';
+    // A document of one operation is compiled on its first run (the plan depends on the text alone).
+    if (entry.plan === undefined) entry.plan = compilePlan(enveloped.schema, document, operation);
     let contextValue: unknown;
     try {
       contextValue = await enveloped.contextFactory();
@@ -162,6 +204,7 @@ export function jsonFastPath(yoga: EnvelopedSource, options: JsonFastPathOptions
       return 'fallback';
     }
     let result: ExecutionResult;
+    if (entry.plan && typeof contextValue === 'object' && contextValue) plannedFor.set(contextValue, entry.plan);
     try {
       result = await enveloped.execute({
         schema: enveloped.schema,
