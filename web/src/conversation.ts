@@ -25,6 +25,7 @@ import {
   type SendAnswer,
 } from './queries.js';
 import { revokeCardUrls } from './cards.js';
+import { type ContextMode, contextControls, contextModeError, showContextMode } from './context-mode.js';
 import {
   compressionCard,
   fillBody,
@@ -431,6 +432,9 @@ export class Conversation {
       case 'TurnInterrupted':
         announce(this.view.status, 'Answer interrupted: your new message is being answered');
         break;
+      case 'MessageContextChanged':
+        this.contextChanged(event.messageIds, event.mode);
+        break;
       case 'TurnFailed': {
         const stream = this.stream(event.turn.id);
         // The server's line names the cause (model missing, provider down, rate limit, refusal).
@@ -596,7 +600,45 @@ export class Conversation {
       controls.append(
         button('Regenerate answer', 'regenerate', 'Regenerate', () => void this.regenerate(article, message)),
       );
+    if (plain && message.isDisplay !== false)
+      controls.append(
+        ...contextControls(
+          {
+            messageId: message.id,
+            current: () => (article.dataset.contextMode as ContextMode | undefined) ?? 'DEFAULT',
+            changed: (ids, mode) => this.contextChanged(ids, mode),
+            error: (error) => {
+              this.on.error(contextModeError(error));
+              // CONFLICT: another page moved the history (an edit, undo, switch): show it as it now is
+              if (error instanceof ApiError && error.code === 'CONFLICT') void this.reload();
+            },
+          },
+          locked,
+        ),
+      );
     if (controls.childElementCount) header.querySelector(':scope > time')?.after(controls);
+    showContextMode(article, message.contextMode ?? 'DEFAULT');
+  }
+
+  /** A message (and its tool pair) was pinned, excluded or reset, here or on another page: its mark follows. */
+  private contextChanged(messageIds: string[], mode: ContextMode): void {
+    let shown = 0;
+    for (const id of messageIds) {
+      const el = this.byMessage.get(id);
+      if (el) {
+        showContextMode(el, mode);
+        shown++;
+      }
+    }
+    if (shown)
+      announce(
+        this.view.status,
+        mode === 'PINNED'
+          ? 'Pinned to the context'
+          : mode === 'EXCLUDED'
+            ? 'Excluded from the context'
+            : 'Context reset',
+      );
   }
 
   private lockControls(locked: boolean): void {

@@ -9,7 +9,7 @@ export const CHAT_PAGE = 30;
 
 export const MESSAGE_FIELDS = `fragment Msg on Message {
   id role content thinking isPlan isCompression isSummary isRecall isDisplay name createdAt files images elapsedSeconds
-  toolCalls { name arguments } siblings { index count } stopped turn { id status error }
+  toolCalls { name arguments } siblings { index count } stopped contextMode turn { id status error }
 }`;
 
 export const SHARED = `query Shared($token: String!, $last: Int!, $before: String) {

@@ -1,4 +1,5 @@
 /** Every operation the chat page sends: only fields of the API contract (shared/design/api.graphql). */
+import type { ContextMode } from './context-mode.js';
 import type { MessageView } from './render.js';
 import { HISTORY, MESSAGE_FIELDS } from './first-page.js';
 
@@ -11,6 +12,8 @@ export const SESSION_FIELDS = `fragment Summary on Session {
 export interface Message extends MessageView {
   id: string;
   isDisplay: boolean;
+  /** pinned to or excluded from what the model is sent (setMessageContext) */
+  contextMode?: ContextMode;
   /** a user message's newest turn: how its answer ended (a reload shows a failure or a stop with Retry) */
   turn?: { id: string; status: string; error: string | null } | null;
 }
@@ -251,6 +254,7 @@ export const SESSION_EVENTS = `subscription Events($sessionId: ID!, $after: Stri
     ... on QueuedMessageCancelled { queuedId }
     ... on MessageSteered { queuedId }
     ... on TurnInterrupted { interruptedTurnId: turnId byTurnId }
+    ... on MessageContextChanged { messageIds mode }
   }
 }
 ${MESSAGE_FIELDS}`;
@@ -282,6 +286,7 @@ export type SessionEvent = { eventId: string } & (
   | { __typename: 'QueuedMessageDispatched'; queuedId: string; steered: boolean }
   | { __typename: 'QueuedMessageCancelled' | 'MessageSteered'; queuedId: string }
   | { __typename: 'TurnInterrupted'; interruptedTurnId: string; byTurnId: string }
+  | { __typename: 'MessageContextChanged'; messageIds: string[]; mode: ContextMode }
 );
 
 /** What the next model call sends (Session.modelView): the text as sent, images by reference. */
