@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { DefaultChatTransport, type UIMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, parse } from 'graphql';
 import { type Config, loadConfig } from '../src/config.js';
-import { subscriptionCounter } from '../src/http/limits.js';
+import { subscriptionCounter, wsSubscriptionLimits } from '../src/http/limits.js';
 import { LimitsCreateSessionDocument, LimitsRenameDocument } from './generated/graphql.js';
 import { gate } from './support/fake-provider.js';
 import { createTestServer, eventually, type ServerContext } from './support/harness.js';
@@ -138,5 +138,31 @@ describe('SSE slots are released when the client aborts (local mode)', () => {
     expect(take(loadConfig({}))).toBe(256);
     // With auth the per-user limit stands.
     expect(take(loadConfig({ AUTH_ENABLED: 'true' }))).toBe(20);
+  });
+});
+
+describe('graphql-ws subscription limits by mode', () => {
+  it('counts graphql-ws per connection only in local mode (no shared per-user bucket); per user with auth', () => {
+    const document = parse('subscription { sessionListEvents { __typename } }');
+    const env = { MAX_SUBSCRIPTIONS_PER_USER: '2', MAX_SUBSCRIPTIONS_PER_SOCKET: '3', LOCAL_MAX_SSE_STREAMS: '2' };
+    const admitted = (config: Config, sockets: number) => {
+      const ws = wsSubscriptionLimits(subscriptionCounter(config));
+      const answers: string[] = [];
+      for (let s = 0; s < sockets; s++) {
+        const socket = {};
+        for (let i = 0; i < 4; i++) {
+          const errors = ws.admit(socket, { document, contextValue: { viewer: { userId: 'anonymous' } } });
+          answers.push(errors ? (errors[0]!.message.match(/per (connection|user)/)?.[0] ?? '?') : 'ok');
+        }
+      }
+      return answers;
+    };
+    // Local: three sockets (three tabs) each get their 3, the fourth on a socket is refused by that socket's limit.
+    expect(admitted(loadConfig(env), 3)).toEqual(Array(3).fill(['ok', 'ok', 'ok', 'per connection']).flat());
+    // With auth the user's 2 hold across sockets.
+    expect(admitted(loadConfig({ ...env, AUTH_ENABLED: 'true' }), 2)).toEqual([
+      ...['ok', 'ok', 'per user', 'per user'],
+      ...['per user', 'per user', 'per user', 'per user'],
+    ]);
   });
 });

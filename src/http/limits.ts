@@ -364,12 +364,14 @@ export function subscriptionCounter(
   >,
 ): SubscriptionCounter {
   const { maxSubscriptionsPerSocket, maxSubscriptionsPerUser, maxSseStreamsPerUser } = config;
-  // Local mode: every client is `anonymous` (and 127.0.0.1), so a per-user SSE limit would be one bucket shared by
-  // every tab and script; the process-wide LOCAL_MAX_SSE_STREAMS takes its place (graphql-ws stays per socket).
+  // Local mode: every client is `anonymous` (and 127.0.0.1), so a per-user limit would be one bucket shared by every
+  // tab and script, and one client's streams would lock the others out: SSE counts against the process-wide
+  // LOCAL_MAX_SSE_STREAMS, graphql-ws against its socket (MAX_SUBSCRIPTIONS_PER_SOCKET; sockets per address are
+  // bounded too), and MAX_SUBSCRIPTIONS_PER_USER does not apply.
   const local = !config.authEnabled;
   return new SubscriptionCounter({
     perSocket: maxSubscriptionsPerSocket,
-    perUser: local ? Math.max(maxSubscriptionsPerUser, config.localMaxSseStreams) : maxSubscriptionsPerUser,
+    perUser: local ? Number.POSITIVE_INFINITY : maxSubscriptionsPerUser,
     ssePerUser: local ? config.localMaxSseStreams : maxSseStreamsPerUser,
   });
 }
