@@ -6,8 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import { type BaseEvent, HttpAgent, type Message } from '@ag-ui/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AiSdkCreateSessionDocument, AiSdkHistoryDocument } from './generated/graphql.js';
-import { createTestServer, dbKind, type ServerContext } from './support/harness.js';
+import { AgUiHistoryDocument, AiSdkCreateSessionDocument, AiSdkHistoryDocument } from './generated/graphql.js';
+import { gate } from './support/fake-provider.js';
+import { createTestServer, dbKind, type ServerContext, testConfig } from './support/harness.js';
+import { needsRedis, skipping } from './support/skips.js';
+import { createApp } from '../src/app.js';
+import { appRoutes } from '../src/routes.js';
+import { startServer } from '../src/server.js';
+import { differs, storedMessages } from '../src/protocols/ag-ui/messages.js';
 
 /** the one browser origin CORS_ORIGINS lists */
 const APP_ORIGIN = 'http://app.example';
@@ -27,8 +33,40 @@ const WEATHER = {
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
 };
 
-const agentFor = (token: string, threadId: string) =>
-  new HttpAgent({ url: `${t.url}/ag-ui`, headers: { authorization: `Bearer ${token}` }, threadId });
+const agentFor = (token: string, threadId: string, base = t.url) =>
+  new HttpAgent({ url: `${base}/ag-ui`, headers: { authorization: `Bearer ${token}` }, threadId });
+
+/**
+ * A run that goes away after its first text (the client aborts: a closed tab, a dropped connection), then a
+ * reconnect: a new agent holding what the first one had, run with no new message (on `reconnectBase`), which opens
+ * the held answer once it started. Answers the reconnect's events and the agent.
+ */
+async function abortThenReconnect(
+  server: ServerContext,
+  token: string,
+  threadId: string,
+  base: string,
+  reconnectBase: string,
+) {
+  const held = gate();
+  server.fake.enqueue({ text: ['Hello ', 'brave ', 'world'], hold: held.promise, holdBeforeChunk: 1 });
+  const first = agentFor(token, threadId, base);
+  first.addMessage(user('Greet me'));
+  await first.runAgent({}, { onTextMessageContentEvent: () => first.abortRun() }).catch(() => undefined);
+  const again = agentFor(token, threadId, reconnectBase);
+  again.setMessages(first.messages);
+  const events: BaseEvent[] = [];
+  await again.runAgent(
+    {},
+    {
+      onRunStartedEvent: () => held.open(),
+      onEvent: ({ event }) => {
+        events.push(event);
+      },
+    },
+  );
+  return { events, types: events.map((e) => e.type), agent: again };
+}
 
 const user = (content: string): Message => ({ id: randomUUID(), role: 'user', content });
 
@@ -64,7 +102,88 @@ const textOf = (messages: Message[]) =>
     .map((m) => (typeof m.content === 'string' ? m.content : ''))
     .join('');
 
+/** A message as compared: id, role, text, the call it answers, the calls it makes. */
+const shape = (m: {
+  id: string;
+  role: string;
+  content?: unknown;
+  toolCallId?: unknown;
+  toolCalls?: { id: string }[];
+}) => ({
+  id: m.id,
+  role: m.role,
+  content: typeof m.content === 'string' && m.content !== '' ? m.content : null,
+  toolCallId: m.toolCallId ?? null,
+  toolCalls: (m.toolCalls ?? []).map((c) => c.id),
+});
+
+/** The stored history (GraphQL's ids) as the AG-UI messages it stands for: thinking is a reasoning message. */
+async function storedAsAgUi(token: string, id: string) {
+  const { history } = (await t.http(AgUiHistoryDocument, { id }, token)).data!.session!;
+  return history.edges.flatMap(({ node: n }) => [
+    ...(n.thinking ? [shape({ id: `${n.id}:reasoning`, role: 'reasoning', content: n.thinking })] : []),
+    shape({ ...n, role: n.role.toLowerCase(), toolCallId: n.toolCallId ?? undefined }),
+  ]);
+}
+
 describe(`AG-UI (${dbKind})`, () => {
+  it("leaves the client holding the stored history, ids included: a snapshot, then the stream's ids", async () => {
+    t.app.tools.register({
+      name: 'glossary',
+      description: 'looks a word up',
+      parameters: { type: 'object', properties: { word: { type: 'string' } } },
+      run: async () => ({ content: '{"meaning":"a small stream"}' }),
+    });
+    const threadId = `ids-${randomUUID().slice(0, 8)}`;
+    t.fake.enqueue(
+      { thinking: 'Hmm', text: 'Hello' },
+      { text: 'Let me look.', toolCalls: [{ id: 'call_c1', name: 'get_weather', arguments: { city: 'Oslo' } }] },
+      { toolCalls: [{ id: 'call_s1', name: 'glossary', arguments: { word: 'rill' } }] },
+      { text: 'Sunny, and a rill is a small stream.' },
+    );
+    const agent = agentFor(alice, threadId);
+    agent.addMessage(user('Hi'));
+    const first = await run(agent);
+    expect(first.types.slice(0, 2)).toEqual(['RUN_STARTED', 'MESSAGES_SNAPSHOT']);
+    const aliceUser = (await t.app.auth.viewerFor(`Bearer ${alice}`))!.userId!;
+    const sessionId = (await t.app.sessions.store.byExternalId(aliceUser, threadId))!.id;
+    const globalId = Buffer.from(`Session:${sessionId}`).toString('base64');
+    expect(agent.messages.map(shape)).toEqual(await storedAsAgUi(alice, globalId));
+    // The streamed text named the stored answer: no message the snapshot did not already know was sent in it.
+    const streamedIds = first.events.flatMap((e) => ('messageId' in e ? [e.messageId as string] : []));
+    const storedIds = (await storedAsAgUi(alice, globalId)).map((m) => m.id);
+    expect(streamedIds.every((id) => storedIds.includes(id))).toBe(true);
+
+    agent.addMessage(user('Weather in Oslo, and what is a rill?'));
+    const second = await run(agent, [WEATHER]);
+    expect(second.errors).toEqual([]);
+    expect(agent.messages.map(shape)).toEqual(await storedAsAgUi(alice, globalId));
+
+    agent.addMessage({ id: randomUUID(), role: 'tool', toolCallId: 'call_c1', content: '{"sky":"clear"}' });
+    const third = await run(agent);
+    expect(third.errors).toEqual([]);
+    expect(third.types).toContain('TOOL_CALL_RESULT');
+    expect(textOf(agent.messages)).toBe('HelloLet me look.Sunny, and a rill is a small stream.');
+    const stored = await storedAsAgUi(alice, globalId);
+    expect(stored.map((m) => m.role)).toEqual([
+      'user',
+      'reasoning',
+      'assistant',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'tool',
+      'assistant',
+    ]);
+    expect(agent.messages.map(shape)).toEqual(stored);
+    // A client holding exactly the stored history differs from it in nothing: no snapshot is due.
+    expect(differs(agent.messages, await storedMessages(t.app, sessionId, Number.MAX_SAFE_INTEGER))).toBe(false);
+    expect(differs(agent.messages.slice(1), await storedMessages(t.app, sessionId, Number.MAX_SAFE_INTEGER))).toBe(
+      true,
+    );
+  });
+
   it('runs a text answer with thinking: RUN_STARTED first, every span closed, usage on RUN_FINISHED', async () => {
     const sessionId = await newSession(alice);
     t.fake.enqueue({ thinking: 'Let me think', text: ['Hel', 'lo there'], promptTokens: 40, completionTokens: 7 });
@@ -75,6 +194,7 @@ describe(`AG-UI (${dbKind})`, () => {
     expect(types[0]).toBe('RUN_STARTED');
     expect(types).toEqual([
       'RUN_STARTED',
+      'MESSAGES_SNAPSHOT',
       'REASONING_START',
       'REASONING_MESSAGE_START',
       'REASONING_MESSAGE_CONTENT',
@@ -204,6 +324,26 @@ describe(`AG-UI (${dbKind})`, () => {
     ]);
   });
 
+  it('reconnects: a run with no new message follows the running turn from its start; after the end, nothing', async () => {
+    const threadId = `resume-${randomUUID().slice(0, 8)}`;
+    const before = t.fake.requests.length;
+    const { types, agent } = await abortThenReconnect(t, alice, threadId, t.url, t.url);
+    expect(types[0]).toBe('RUN_STARTED');
+    expect(types.at(-1)).toBe('RUN_FINISHED');
+    const answers = agent.messages.filter((m) => m.role === 'assistant');
+    expect(answers.map((m) => m.content)).toEqual(['Hello brave world']);
+    const aliceUser = (await t.app.auth.viewerFor(`Bearer ${alice}`))!.userId!;
+    const sessionId = (await t.app.sessions.store.byExternalId(aliceUser, threadId))!.id;
+    const globalId = Buffer.from(`Session:${sessionId}`).toString('base64');
+    expect(agent.messages.map(shape)).toEqual(await storedAsAgUi(alice, globalId));
+    // After the end nothing runs: the reconnect gets an empty run, and no model call is made.
+    const late = agentFor(alice, threadId);
+    late.setMessages(agent.messages);
+    const after = await run(late);
+    expect(after.types).toEqual(['RUN_STARTED', 'RUN_FINISHED']);
+    expect(t.fake.requests.length - before).toBe(1);
+  });
+
   it("answers another user's thread with RUN_ERROR NOT_FOUND, writing nothing", async () => {
     const sessionId = await newSession(alice);
     const agent = agentFor(bob, sessionId);
@@ -240,4 +380,27 @@ describe(`AG-UI (${dbKind})`, () => {
     await expect(agentFor('not-a-key', sessionId).runAgent()).rejects.toThrow();
     expect((await history(alice, sessionId)).history.edges).toEqual([]);
   });
+});
+
+const noRedis = skipping('AG-UI resume across two processes', needsRedis());
+describe.skipIf(noRedis)(`AG-UI across two processes through Redis (${dbKind})`, () => {
+  it('a run aborted on one process is followed whole by a reconnect on the other', async () => {
+    const a = await createTestServer({ redisUrl: process.env.REDIS_URL, authEnabled: true });
+    const bApp = await createApp(
+      testConfig({ redisUrl: process.env.REDIS_URL, ollamaHost: a.fake.url, authEnabled: true }),
+      { db: a.app.db },
+    );
+    const b = await startServer(bApp, { routes: appRoutes(bApp) });
+    try {
+      const carol = (await a.app.auth.createUser('carol')).key;
+      const threadId = `two-${randomUUID().slice(0, 8)}`;
+      const { types, agent } = await abortThenReconnect(a, carol, threadId, a.url, b.url);
+      expect(types.at(-1)).toBe('RUN_FINISHED');
+      expect(agent.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual(['Hello brave world']);
+    } finally {
+      await b.close();
+      await bApp.close();
+      await a.close();
+    }
+  }, 120_000);
 });

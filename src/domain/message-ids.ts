@@ -5,6 +5,8 @@
  * Pure: no I/O.
  */
 
+import { createHash } from 'node:crypto';
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const isUuid = (value: string): boolean => UUID.test(value);
@@ -26,3 +28,17 @@ export const messageLocalId = (m: { sessionId: string; messageId: string }): str
 /** The global id (what `Message.id` answers): base64 of `Message:<session>:<messageId>`, as Pothos encodes it. */
 export const messageGlobalId = (m: { sessionId: string; messageId: string }): string =>
   Buffer.from(`Message:${messageLocalId(m)}`, 'utf8').toString('base64');
+
+/**
+ * The id of the assistant message a turn stores after tool results (its second and later model calls): a name-based
+ * uuid (RFC 9562 version 5 layout) of the turn's id and the id of the first tool call whose results it follows. The
+ * first message a turn stores takes the turn's id itself (src/store/messages.ts). So every answer message's id is
+ * known while it streams, from the turn's events alone: the frontend protocols name it before it is stored.
+ */
+export function followingAnswerId(turnId: string, toolCallId: string): string {
+  const hash = createHash('sha1').update(`answer-after:${turnId}:${toolCallId}`).digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

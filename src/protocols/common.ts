@@ -118,6 +118,18 @@ export function streamSlot(app: App, viewer: Viewer, res: ServerResponse): () =>
   };
 }
 
+/**
+ * What a reconnect follows (GET /api/chat/{id}/stream, an AG-UI run that brings no new message): the session's
+ * running turn, streamed from its beginning in the durable log; null when none runs (the reconnect gets nothing).
+ */
+export async function runningTurn(
+  app: App,
+  sessionId: string,
+): Promise<{ sessionId: string; turnId: string; userSequence: number | null } | null> {
+  const turn = await app.turns.activeTurn(sessionId);
+  return turn && { sessionId, turnId: turn.id, userSequence: turn.userSequence };
+}
+
 /** The client tool calls a turn row waits for (no result yet). */
 export function pendingClientCalls(turn: { pendingToolCalls?: unknown }): PendingToolCall[] {
   return ((turn.pendingToolCalls ?? []) as PendingToolCall[]).filter((c) => c.clientSide && !c.result);

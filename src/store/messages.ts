@@ -44,7 +44,7 @@ export class MessageStore {
     sessionId: string,
     messages: NewMessage[],
     tx?: Tx,
-    options: { turnId?: string } = {},
+    options: { turnId?: string; answerId?: string } = {},
   ): Promise<StoredMessage[]> {
     let attempted: StoredMessage[] | null = null;
     const run = async (t: Tx) => {
@@ -61,7 +61,7 @@ export class MessageStore {
       let sequence = counter.next_sequence - messages.length;
       let displayIndex = counter.display_count - displayAdded;
       const now = new Date();
-      const ids = await this.answerIds(t, sessionId, messages, options.turnId);
+      const ids = await this.answerIds(t, sessionId, messages, options.answerId ?? options.turnId);
       const stored = messages.map((m, i) => {
         const message = makeMessage({
           ...m,
@@ -98,8 +98,9 @@ export class MessageStore {
   /**
    * The ids a turn's append gives: the first message a turn stores takes the turn's id as its message id (a uuid
    * too), so the answer's id is known while it streams (the AI SDK's `start` chunk names it) and stays the one
-   * GraphQL answers. Once per turn: a later append of the same turn (the tool loop, a recovery's partial) finds it
-   * taken, in the history or the archive, and its messages get fresh ids. Runs under the session's row lock.
+   * GraphQL answers. Once per turn: a later append of the same turn (a recovery's partial) finds it taken, in the
+   * history or the archive, and its messages get fresh ids. The tool loop's later answers propose their own id
+   * (`answerId`, domain/message-ids.ts followingAnswerId), taken the same way. Runs under the session's row lock.
    */
   private async answerIds(
     t: Tx,

@@ -76,15 +76,20 @@ export class TurnRunStore {
     await this.sessions.updateMessage(sessionId, sequenceNumber, { metadata });
   }
 
+  /** The id the next answer saved takes, unless taken: none in the first model call (the turn's id), then the
+   * tool loop's followingAnswerId (set by the runner after each round of tool results). */
+  answerId: string | undefined;
+
   async append(sessionId: string, messages: NewMessage[]): Promise<StoredMessage[]> {
     this.forgetContext();
+    const answerId = messages[0]?.role === 'assistant' ? this.answerId : undefined;
     // Only this run's first append can give the turn's id to its first message (`SessionStore.append`): later ones
-    // skip the lookup.
+    // skip the lookup unless they propose an answer id.
     const saved = await this.sessions.append(
       sessionId,
       messages,
       undefined,
-      this.appended ? {} : { turnId: this.turnId },
+      answerId ? { answerId } : this.appended ? {} : { turnId: this.turnId },
     );
     if (saved.length > 0) this.appended = true;
     return saved;

@@ -1,4 +1,5 @@
 import { TurnStatus } from '../domain/turn-status.js';
+import { followingAnswerId } from '../domain/message-ids.js';
 import type { NewMessage, ToolCall } from '../domain/types.js';
 import { promptCacheKey } from '../domain/prompt-cache.js';
 import { evaluateContextSize } from '../domain/view.js';
@@ -108,8 +109,7 @@ class TurnRun {
       contextChanged: () => store.forgetContext(),
     };
     let toolCallCount = 0;
-    // The heartbeat beats for the whole run, not only while chunks arrive: a slow
-    // first token, a planning or summary call or a long tool must not look dead.
+    // The heartbeat beats for the whole run: a slow first token, a planning or summary call or a long tool is alive.
     const heartbeat = setInterval(() => this.stream.maybeFlush(true), this.deps.config.partialFlushMs);
     try {
       await this.decideImages(ctx);
@@ -192,6 +192,7 @@ class TurnRun {
         if (this.stream.repeatStopped) break;
         if (calls.length === 0) break;
         await this.runTools(ctx, calls);
+        this.store.answerId = followingAnswerId(this.turn.id, calls[0]!.id);
       }
       await this.finish(TurnStatus.COMPLETED, null, started, toolCallCount);
     } catch (error) {
@@ -362,9 +363,8 @@ class TurnRun {
     });
     const assistant = saved.filter((m) => m.role === 'assistant').at(-1);
     if (assistant) this.lastAssistant = assistant;
-    for (const message of saved) {
+    for (const message of saved)
       await this.publish({ type: 'MessageSaved', turnId: this.turn.id, message: messageJson(message) });
-    }
     return saved;
   }
 

@@ -2,10 +2,14 @@
  * One turn's session events (the durable log GraphQL subscriptions read) as AG-UI events: TEXT_MESSAGE_*, the
  * REASONING_* span for thinking, TOOL_CALL_START/ARGS/END for every tool call and TOOL_CALL_RESULT for a server
  * tool's result, each message, span and call closed before RUN_FINISHED (usage; the client calls it waits for) or
- * RUN_ERROR. Pure: the route feeds it events and writes what it returns.
+ * RUN_ERROR. Every id is the stored message's (messages.ts): an answer is named before it is stored, by the rule
+ * the core stores it with (the turn's id, then followingAnswerId of the first tool result it follows). Pure: the
+ * route feeds it events and writes what it returns.
  */
+import { followingAnswerId } from '../../domain/message-ids.js';
 import type { SessionEvent } from '../../events/types.js';
 import type { TurnTranslator } from '../common.js';
+import { agUiMessageId, reasoningId } from './messages.js';
 
 /** An AG-UI event (`@ag-ui/core`'s BaseEvent members this server sends). */
 export type AgUiEvent = Record<string, unknown> & { type: string };
@@ -25,15 +29,20 @@ function usageOf(usage: Usage | undefined) {
 
 export class TurnEvents implements TurnTranslator<AgUiEvent> {
   private open: { kind: 'text' | 'reasoning'; id: string } | null = null;
-  private parts = 0;
   private awaiting: Set<string> | null = null;
   private pending: string[] = [];
-  private readonly serverCalls = new Set<string>();
+  /** the stored id of the answer the text streams into */
+  private answer: string;
+  /** whether a tool result came since the last stored answer (the first one names the next answer) */
+  private resultSeen = false;
 
   constructor(
     private readonly turnId: string,
     private readonly run: { threadId: string; runId: string },
-  ) {}
+    private readonly sessionId: string,
+  ) {
+    this.answer = agUiMessageId(sessionId, turnId);
+  }
 
   runStarted(): AgUiEvent {
     return { type: 'RUN_STARTED', ...this.run };
@@ -61,7 +70,7 @@ export class TurnEvents implements TurnTranslator<AgUiEvent> {
         const kind = event.type === 'TextDelta' ? 'text' : 'reasoning';
         if (this.open?.kind !== kind) {
           out.push(...this.close());
-          const messageId = `${this.turnId}:${this.parts++}`;
+          const messageId = kind === 'text' ? this.answer : reasoningId(this.answer);
           this.open = { kind, id: messageId };
           if (kind === 'text') out.push({ type: 'TEXT_MESSAGE_START', messageId, role: 'assistant' });
           else
@@ -78,9 +87,8 @@ export class TurnEvents implements TurnTranslator<AgUiEvent> {
         if (event.turnId !== this.turnId) break;
         out.push(...this.close());
         const { id, name, arguments: input } = event.toolCall;
-        if (!event.clientSide) this.serverCalls.add(id);
         out.push(
-          { type: 'TOOL_CALL_START', toolCallId: id, toolCallName: name },
+          { type: 'TOOL_CALL_START', toolCallId: id, toolCallName: name, parentMessageId: this.answer },
           { type: 'TOOL_CALL_ARGS', toolCallId: id, delta: JSON.stringify(input ?? {}) },
           { type: 'TOOL_CALL_END', toolCallId: id },
         );
@@ -92,12 +100,19 @@ export class TurnEvents implements TurnTranslator<AgUiEvent> {
       }
       case 'MessageSaved': {
         const m = event.message;
-        if (event.turnId !== this.turnId || m.role !== 'tool' || !m.toolCallId) break;
-        if (!this.serverCalls.has(m.toolCallId)) break;
+        if (event.turnId !== this.turnId) break;
+        if (m.role === 'assistant') this.resultSeen = false;
+        if (m.role !== 'tool' || !m.toolCallId) break;
+        if (!this.resultSeen) {
+          this.resultSeen = true;
+          this.answer = agUiMessageId(this.sessionId, followingAnswerId(this.turnId, m.toolCallId));
+        }
+        // Every result, the client's too: a run that continues after the client's tool messages replaced them with
+        // the stored ones (MESSAGES_SNAPSHOT leaves the client's own out).
         out.push(...this.close());
         out.push({
           type: 'TOOL_CALL_RESULT',
-          messageId: `${this.turnId}:result:${m.toolCallId}`,
+          messageId: agUiMessageId(this.sessionId, m.messageId),
           toolCallId: m.toolCallId,
           content: m.content,
           role: 'tool',

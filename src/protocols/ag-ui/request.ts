@@ -9,7 +9,8 @@ import type { Viewer } from '../../domain/policy.js';
 import { BadInput } from '../../store/errors.js';
 import type { SessionRow } from '../../store/sessions.js';
 import type { ClientToolDefinition } from '../../turns/service.js';
-import { pendingClientCalls } from '../common.js';
+import { parseMessageId } from '../../schema/ids.js';
+import { pendingClientCalls, runningTurn } from '../common.js';
 
 interface AgUiMessage {
   id?: unknown;
@@ -45,6 +46,16 @@ export function parseRunInput(body: unknown): RunInput {
   return { threadId: b.threadId, runId: b.runId, messages: b.messages as AgUiMessage[], tools };
 }
 
+/** Whether a client message id names a stored message of this session (the client got it from this server). */
+function isStored(sessionId: string, id: unknown): boolean {
+  if (typeof id !== 'string') return false;
+  try {
+    return parseMessageId(id).sessionId === sessionId;
+  } catch {
+    return false;
+  }
+}
+
 /** A message's text: a string, or the text parts of a content list (other parts are refused). */
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -59,7 +70,8 @@ function textOf(content: unknown): string {
 
 /**
  * Starts what the newest messages ask for, through the methods the GraphQL mutations call (sendMessage,
- * submitToolResult), and answers the turn to stream; `cursor` is set when only the events after it are new.
+ * submitToolResult), and answers the turn to stream; `cursor` is set when only the events after it are new, and
+ * `upTo` is the newest stored message the stream does not send (the history a MESSAGES_SNAPSHOT holds).
  */
 export async function startRun(
   app: App,
@@ -67,8 +79,15 @@ export async function startRun(
   session: SessionRow,
   input: RunInput,
   lastEventId: () => Promise<string>,
-): Promise<{ turnId: string; cursor: string | null }> {
+): Promise<{ turnId: string | null; cursor: string | null; upTo: number }> {
   const last = input.messages.at(-1)!;
+  if (last.role === 'assistant' || (last.role === 'user' && isStored(session.id, last.id))) {
+    // No new message: a reconnect. It follows the running turn from its beginning (the snapshot ends at the
+    // turn's user message, so the client's partial answer is replaced by the whole one), else it gets nothing.
+    const turn = await runningTurn(app, session.id);
+    const newest = (await app.sessions.store.get(session.id))!.nextSequence - 1;
+    return { turnId: turn?.turnId ?? null, cursor: null, upTo: turn?.userSequence ?? newest };
+  }
   if (last.role === 'user') {
     const result = await app.turns.sendMessage(viewer, {
       sessionId: session.id,
@@ -78,9 +97,13 @@ export async function startRun(
       // The client's own message id: a retried run of the same message answers with the same turn.
       idempotencyKey: typeof last.id === 'string' && last.id.length <= 200 ? `ag-ui:${last.id}` : null,
     });
-    return { turnId: result.turn.id, cursor: null };
+    // A queued message (no position yet): the history as it is now.
+    const upTo = result.queued
+      ? (await app.sessions.store.get(session.id))!.nextSequence - 1
+      : result.userMessage.sequenceNumber;
+    return { turnId: result.turn.id, cursor: null, upTo };
   }
-  if (last.role !== 'tool') throw new BadInput('The newest message must be a user or a tool message');
+  if (last.role !== 'tool') throw new BadInput('The newest message must be a user, a tool or an assistant message');
   const active = await app.turns.activeTurn(session.id);
   if (!active) throw new BadInput('No turn waits for tool results in this thread');
   const pending = pendingClientCalls(active);
@@ -94,6 +117,8 @@ export async function startRun(
   );
   if (answers.length === 0) throw new BadInput('The messages answer no tool call this thread waits for');
   const cursor = await lastEventId();
+  // The results are stored after this (by the turn): the snapshot ends before them, the stream sends them.
+  const upTo = (await app.sessions.store.get(session.id))!.nextSequence - 1;
   for (const m of answers) {
     const isError = typeof m.error === 'string' && m.error !== '';
     await app.turns.submitToolResult(viewer, {
@@ -103,5 +128,5 @@ export async function startRun(
       isError,
     });
   }
-  return { turnId: active.id, cursor };
+  return { turnId: active.id, cursor, upTo };
 }

@@ -24,6 +24,7 @@ import {
   viewerOf,
 } from '../common.js';
 import { type AgUiEvent, TurnEvents } from './events.js';
+import { differs, storedMessages } from './messages.js';
 import { parseRunInput, startRun } from './request.js';
 
 const PATH = '/ag-ui';
@@ -51,8 +52,14 @@ async function run(req: IncomingMessage, res: ServerResponse, app: App) {
     const session = await chatSession(app, viewer, input.threadId, true);
     if (!session) throw new NotFound();
     release = streamSlot(app, viewer, res);
-    const { turnId, cursor } = await startRun(app, viewer, session, input, () => lastEventId(app, session.id));
-    events = new TurnEvents(turnId, runIds);
+    const { turnId, cursor, upTo } = await startRun(app, viewer, session, input, () => lastEventId(app, session.id));
+    const stored = await storedMessages(app, session.id, upTo);
+    if (differs(input.messages, stored)) write([{ type: 'MESSAGES_SNAPSHOT', messages: stored }]);
+    if (turnId === null) {
+      write([{ type: 'RUN_FINISHED', ...runIds }]);
+      return;
+    }
+    events = new TurnEvents(turnId, runIds, session.id);
     await followTurn(app, viewer, res, { sessionId: session.id, turnId }, cursor, events, write);
   } catch (error) {
     if (!codeOf(error)) app.log.warn({ err: error }, 'ag_ui.run_failed');

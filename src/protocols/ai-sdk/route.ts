@@ -20,6 +20,7 @@ import {
   publicError,
   readJson,
   requireCsrfSafe,
+  runningTurn,
   sendError,
   streamSlot,
   viewerOf,
@@ -74,21 +75,15 @@ async function postChat(req: IncomingMessage, res: ServerResponse, app: App) {
 
 async function resumeChat(res: ServerResponse, app: App, viewer: Viewer, chatId: string) {
   const session = await chatSession(app, viewer, chatId, false);
-  const turn = session ? await app.turns.activeTurn(session.id) : null;
-  if (!session || !turn) {
+  const turn = session ? await runningTurn(app, session.id) : null;
+  if (!turn) {
     res.writeHead(204, { 'cache-control': 'no-store' });
     res.end();
     return;
   }
   const release = streamSlot(app, viewer, res);
   try {
-    await streamTurn(
-      app,
-      viewer,
-      res,
-      { sessionId: session.id, turnId: turn.id, userSequence: turn.userSequence },
-      null,
-    );
+    await streamTurn(app, viewer, res, turn, null);
   } finally {
     release();
   }
