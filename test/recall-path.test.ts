@@ -5,6 +5,8 @@ import { buildSummaryMessage } from '../src/domain/compression/format.js';
 import { createTestServer, dbKind, type ServerContext } from './support/harness.js';
 import {
   CompressionMemorySearchDocument,
+  ContextModePathsExportDocument,
+  ContextModePathsImportDocument,
   MessageIdsEditDocument,
   MessageIdsForkDocument,
   MessageIdsRedoDocument,
@@ -118,6 +120,28 @@ describe(`recall follows the current path (${dbKind})`, () => {
     expect((await t.http(MessageIdsUndoDocument, { id: f.id })).errors).toBeUndefined();
     expect(await searched(f)).toEqual([]);
     expect((await searched(s)).join()).toContain('ZX-4471');
+  });
+
+  it("export / import keeps the message ids and the chunks' ids: undone in the export, unseen in the copy until redo", async () => {
+    const s = await planted();
+    expect((await t.http(MessageIdsUndoDocument, { id: s.id })).errors).toBeUndefined();
+    const e = await t.http(ContextModePathsExportDocument, { id: s.id });
+    expect(e.errors).toBeUndefined();
+    const data = e.data!.session!.export;
+    const doc = JSON.parse(data) as { memoryChunks: { messageIds?: string[] }[]; messages: { messageId?: string }[] };
+    expect(doc.memoryChunks[0]!.messageIds).toHaveLength(2);
+    const imported = await t.http(ContextModePathsImportDocument, { data });
+    expect(imported.errors).toBeUndefined();
+    const copy = { ...s, id: imported.data!.importSession.id };
+    expect(await searched(copy)).toEqual([]);
+    expect((await t.http(MessageIdsRedoDocument, { id: copy.id })).errors).toBeUndefined();
+    expect((await searched(copy)).join()).toContain('ZX-4471');
+    // An export written before the ids: its chunks name no message, so they count as on every path (the old limit).
+    for (const c of doc.memoryChunks) delete c.messageIds;
+    for (const m of doc.messages) delete m.messageId;
+    const old = await t.http(ContextModePathsImportDocument, { data: JSON.stringify(doc) });
+    expect(old.errors).toBeUndefined();
+    expect((await searched({ ...s, id: old.data!.importSession.id })).join()).toContain('ZX-4471');
   });
 
   it('the same text indexed again from other message versions takes their ids', async () => {

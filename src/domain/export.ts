@@ -7,87 +7,15 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Checkpoint } from './history-edits.js';
-import { publicUploadNotices } from './upload-notices.js';
 import { TITLE_SOURCES, type TitleSource } from './titles.js';
 import type { StoredBranch } from './tree.js';
 import { type ChatMessage, newMessageId, type Usage } from './types.js';
 import { ErrorCode } from './error-codes.js';
 
+export { exportMarkdown, type MarkdownSessionInfo } from './export-markdown.js';
+
 export const EXPORT_FORMAT = 'chat-session-export';
 export const EXPORT_VERSION = 1;
-
-// ---------------------------------------------------------------- markdown
-
-export interface MarkdownSessionInfo {
-  name: string | null;
-  createdAt: Date;
-  lastActive: Date;
-}
-
-/** A fence longer than any backtick run inside, so content cannot close it. */
-function fenced(text: string, lang = ''): string {
-  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}${lang}\n${text.replace(/\n$/, '')}\n${fence}`;
-}
-
-function details(summary: string, body: string): string {
-  return `<details>\n<summary>${escapeHtml(summary)}</summary>\n\n${body}\n\n</details>`;
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function attachments(m: ChatMessage): string | null {
-  const all = [...m.images, ...m.files];
-  return all.length > 0 ? `_Attachments: ${all.map((p) => `\`${p}\``).join(', ')}_` : null;
-}
-
-function renderMessage(m: ChatMessage): string | null {
-  const parts: string[] = [];
-  switch (m.role) {
-    case 'user':
-      parts.push(m.isAgentNote ? '## Note' : '## User');
-      break;
-    case 'assistant':
-      parts.push('## Assistant');
-      break;
-    case 'system':
-      parts.push('## System');
-      break;
-    case 'tool':
-      return details(`Tool result${m.name ? `: ${m.name}` : ''}`, fenced(m.content));
-  }
-  if (m.thinking && m.thinking.trim()) parts.push(details('Thinking', m.thinking.trim()));
-  if (m.content.trim()) parts.push(publicUploadNotices(m.content.trim()));
-  for (const call of m.toolCalls) {
-    parts.push(`**Tool call: \`${call.name}\`**\n\n${fenced(JSON.stringify(call.arguments, null, 2), 'json')}`);
-  }
-  const att = attachments(m);
-  if (att) parts.push(att);
-  return parts.join('\n\n');
-}
-
-/**
- * Readable Markdown: title, dates, then the display history. Compression
- * markers and context-only rows are skipped; thinking and tool results are
- * collapsed, tool calls shown as JSON.
- */
-export function exportMarkdown(session: MarkdownSessionInfo, messages: readonly ChatMessage[]): string {
-  const out: string[] = [
-    `# ${session.name && session.name.trim() ? session.name.trim() : 'Untitled session'}`,
-    `- Created: ${session.createdAt.toISOString()}\n- Last active: ${session.lastActive.toISOString()}`,
-    '---',
-  ];
-  const ordered = [...messages].sort((a, b) => a.sequenceNumber - b.sequenceNumber);
-  for (const m of ordered) {
-    if (!m.isDisplay || m.isCompression) continue;
-    const block = renderMessage(m);
-    if (block) out.push(block);
-  }
-  return out.join('\n\n') + '\n';
-}
 
 // ---------------------------------------------------------------- JSON schema
 
@@ -117,6 +45,8 @@ export const ExportToolCall = z.object({
 
 export const ExportMessage = z.object({
   sequenceNumber: seq,
+  /** the message version's id (kept by an import: memory chunks and redo name messages by it); older exports have none */
+  messageId: z.guid().optional(),
   role: z.enum(['user', 'assistant', 'tool', 'system']),
   content: z.string(),
   thinking: z.string().nullable(),
@@ -159,6 +89,8 @@ export const ExportMemoryChunk = z.object({
   turnEnd: z.number().int(),
   firstAt: isoDate,
   lastAt: isoDate,
+  /** the message versions the chunk was cut from (recall follows the current path by them); none in older exports */
+  messageIds: z.array(z.guid()).optional(),
 });
 
 export const ExportSession = z.object({
@@ -198,6 +130,27 @@ export const ExportV1 = z
       }
       seen.add(m.sequenceNumber);
     });
+    const ids = new Set<string>();
+    v.messages.forEach((m, i) => {
+      if (m.messageId === undefined) return;
+      if (ids.has(m.messageId))
+        ctx.addIssue({ code: 'custom', path: ['messages', i, 'messageId'], message: 'duplicate messageId' });
+      ids.add(m.messageId);
+    });
+    v.branches.forEach((b, i) => {
+      // a switch puts the suffix after the rows up to baseSequence: no id may be twice in that path
+      const path = new Set(v.messages.filter((m) => m.sequenceNumber <= b.baseSequence).map((m) => m.messageId));
+      b.suffix.forEach((m, j) => {
+        if (m.messageId === undefined) return;
+        if (path.has(m.messageId))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['branches', i, 'suffix', j, 'messageId'],
+            message: 'duplicate messageId',
+          });
+        path.add(m.messageId);
+      });
+    });
     const names = new Set<string>();
     v.branches.forEach((b, i) => {
       if (names.has(b.name))
@@ -233,6 +186,7 @@ export interface MemoryChunkInput {
   turnEnd: number;
   firstAt: Date;
   lastAt: Date;
+  messageIds?: string[];
 }
 
 export interface ExportInput {
@@ -261,6 +215,7 @@ export function canonicalJson(value: unknown): unknown {
 function messageJson(m: ChatMessage, archived: boolean | null): Record<string, unknown> {
   const out: Record<string, unknown> = {
     sequenceNumber: m.sequenceNumber,
+    messageId: m.messageId,
     role: m.role,
     content: m.content,
     thinking: m.thinking,
@@ -339,6 +294,7 @@ export function buildExport(input: ExportInput, exportedAt: Date = new Date()): 
       turnEnd: c.turnEnd,
       firstAt: c.firstAt.toISOString(),
       lastAt: c.lastAt.toISOString(),
+      ...(c.messageIds && c.messageIds.length > 0 && { messageIds: [...c.messageIds] }),
     }));
   }
   return doc as ExportV1;
@@ -417,11 +373,14 @@ export interface DecodedExport {
   memoryChunks: MemoryChunkInput[];
 }
 
-/** An imported message is a new message version: it gets a new id (the export format carries none). */
+/**
+ * An imported message keeps its id (ids are unique per session), so memory chunks and the redo stack still name it;
+ * a message of an older export, which carries none, gets a new one.
+ */
 function decodeMessage(m: z.infer<typeof ExportBranchMessage>): ChatMessage {
   return {
     sequenceNumber: m.sequenceNumber,
-    messageId: newMessageId(),
+    messageId: m.messageId ?? newMessageId(),
     role: m.role,
     content: m.content,
     thinking: m.thinking,

@@ -315,6 +315,7 @@ export class TransferService {
         turnEnd: c.turnEnd,
         firstAt: c.firstAt,
         lastAt: c.lastAt,
+        messageIds: c.messageIds ?? [],
       })),
     });
   }

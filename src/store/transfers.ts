@@ -73,6 +73,8 @@ export interface ImportedSession {
     turnEnd: number;
     firstAt: Date;
     lastAt: Date;
+    /** the message versions the chunk was cut from (older exports: none, so on every path) */
+    messageIds?: string[];
   }[];
   fingerprint: string;
 }

@@ -89,16 +89,9 @@ describe('exportJson / parseExport', () => {
     expect(parsed.format).toBe('chat-session-export');
     expect(parsed.version).toBe(1);
     const decoded = decodeExport(parsed);
-    // Every imported message version gets an id of its own (docs/api.md: import gives new message ids).
-    const withoutId = <T extends { messageId?: string }>(rows: readonly T[]) =>
-      rows.map(({ messageId: _id, ...rest }) => rest);
-    expect(withoutId(decoded.messages)).toEqual(withoutId(input.messages));
-    const ids = decoded.messages.map((m) => m.messageId);
-    expect(new Set(ids).size).toBe(ids.length);
-    for (const m of input.messages) expect(ids).not.toContain(m.messageId);
-    const branchesWithoutIds = (bs: Readonly<typeof decoded.branches>) =>
-      bs.map((b) => ({ ...b, suffix: b.suffix.map(({ messageId: _id, ...rest }) => rest) }));
-    expect(branchesWithoutIds(decoded.branches)).toEqual(branchesWithoutIds(input.branches));
+    // An imported message keeps its id (docs/api.md): memory chunks and the redo stack name messages by it.
+    expect(decoded.messages).toEqual(input.messages);
+    expect(decoded.branches).toEqual(input.branches);
     expect(decoded.session).toEqual(input.session);
     expect(decoded.memoryChunks).toEqual([]);
   });
@@ -143,6 +136,17 @@ describe('exportJson / parseExport', () => {
       expect(err.message).toContain('messages[1].role');
       expect(err.problems.length).toBeGreaterThanOrEqual(2);
     }
+  });
+
+  it('gives a message of an export without ids a new one; refuses an id twice on one path', () => {
+    const doc = JSON.parse(exportJson(input, T1)) as { messages: { messageId?: string }[] };
+    for (const m of doc.messages) delete m.messageId;
+    const ids = decodeExport(parseExport(JSON.stringify(doc))).messages.map((m) => m.messageId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const m of input.messages) expect(ids).not.toContain(m.messageId);
+    const twice = JSON.parse(exportJson(input, T1)) as { messages: { messageId?: string }[] };
+    twice.messages[1]!.messageId = twice.messages[0]!.messageId;
+    expect(() => parseExport(JSON.stringify(twice))).toThrow(/messages\[1\]\.messageId: duplicate messageId/);
   });
 
   it('rejects duplicate sequence numbers and branch names', () => {
