@@ -58,7 +58,10 @@ async function main() {
       args.push('-H', 'content-type: application/json', '--data-binary', `@${body}`);
     } else {
       writeFileSync(body, data);
-      const operations = { query: 'mutation($f: File) { importSession(input: { file: $f }) { id } }', variables: {} };
+      const operations = {
+        query: 'mutation($f: File!) { importSessionFile(input: { file: $f }) { id } }',
+        variables: {},
+      };
       args.push('-F', `operations=${JSON.stringify(operations)}`, '-F', 'map={"0":["variables.f"]}');
       args.push('-F', `0=@${body};type=application/json`);
     }

@@ -324,7 +324,7 @@ describe(`AG-UI (${dbKind})`, () => {
     ]);
   });
 
-  it('reconnects: a run with no new message follows the running turn from its start; after the end, nothing', async () => {
+  it('reconnects: a run with no new message follows the running turn from its start; after it, nothing', async () => {
     const threadId = `resume-${randomUUID().slice(0, 8)}`;
     const before = t.fake.requests.length;
     const { types, agent } = await abortThenReconnect(t, alice, threadId, t.url, t.url);

@@ -122,7 +122,8 @@ describe(`recall follows the current path (${dbKind})`, () => {
     expect((await searched(s)).join()).toContain('ZX-4471');
   });
 
-  it("export / import keeps the message ids and the chunks' ids: undone in the export, unseen in the copy until redo", async () => {
+  const keepsIds = "export / import keeps the message ids and the chunks' ids: undone in the export, unseen until redo";
+  it(keepsIds, async () => {
     const s = await planted();
     expect((await t.http(MessageIdsUndoDocument, { id: s.id })).errors).toBeUndefined();
     const e = await t.http(ContextModePathsExportDocument, { id: s.id });

@@ -275,34 +275,29 @@ describe(`export and import (${dbKind})`, () => {
     expect(otherBranches).toHaveLength(1);
   });
 
-  it('imports the JSON sent as an uploaded file (input.file), read by the worker; data or file, not both', async () => {
+  it('importSessionFile imports an uploaded file in the worker; the same text as data finds them', async () => {
     const data = readFileSync(new URL('./fixtures/chatgpt-conversations.json', import.meta.url), 'utf8');
-    const asFile = (variables: Record<string, unknown>, token = bob) =>
+    const asFile = (token = bob) =>
       multipart(
         t,
         ImportSessionFileDocument,
-        { file: null, ...variables },
+        { file: null },
         [{ name: 'c.json', bytes: data }],
         ['variables.file'],
         token,
       );
     const before = await t.app.db.prisma.session.count();
-    const r = await asFile({});
+    const r = await asFile();
     expect(r.body.errors).toBeUndefined();
-    expect(r.body.data!.importSession.name).toBe('Reverse a list in Python');
+    expect(r.body.data!.importSessionFile.name).toBe('Reverse a list in Python');
     expect(await t.app.db.prisma.session.count()).toBe(before + 2);
     // The same file as data: the same sessions (one fingerprint, whichever door).
     const again = await t.http(IMPORT, { data }, bob);
-    expect(again.data!.importSession.id).toBe(r.body.data!.importSession.id);
-    const both = await asFile({ data });
-    expect(codeOf(both.body)).toBe('BAD_USER_INPUT');
-    expect(both.body.errors![0]!.message).toMatch(/data or file/);
-    const neither = await t.http(ImportSessionFileDocument, {}, bob);
-    expect(codeOf(neither)).toBe('BAD_USER_INPUT');
+    expect(again.data!.importSession.id).toBe(r.body.data!.importSessionFile.id);
     expect(await t.app.db.prisma.session.count()).toBe(before + 2);
   });
 
-  it('an importSession file may exceed the upload limit up to maxImportBytes; other files may not', async () => {
+  it('an importSessionFile file may exceed the upload limit up to maxImportBytes; other files may not', async () => {
     const spoolDir = `${t.app.files.baseDir}/.incoming`;
     const parse = (query: string, bytes: number) => {
       const fd = new FormData();
@@ -313,7 +308,7 @@ describe(`export and import (${dbKind})`, () => {
       const request = new Request('http://localhost/graphql', { method: 'POST', body: fd });
       return parseMultipartOperations(request, { spoolDir, maxBytes: 100, maxImportBytes: 1000 }, spooled);
     };
-    const IMPORT_FILE = 'mutation($file: File) { importSession(input: { file: $file }) { id } }';
+    const IMPORT_FILE = 'mutation($file: File!) { importSessionFile(input: { file: $file }) { id } }';
     const UPLOAD = 'mutation($file: File!) { uploadSessionFiles(sessionId: "x", files: [$file]) { filename } }';
     await expect(parse(IMPORT_FILE, 900)).resolves.toBeTruthy();
     await expect(parse(IMPORT_FILE, 1001)).rejects.toMatchObject({ extensions: { code: 'PAYLOAD_TOO_LARGE' } });

@@ -45,7 +45,10 @@ export const ExportToolCall = z.object({
 
 export const ExportMessage = z.object({
   sequenceNumber: seq,
-  /** the message version's id (kept by an import: memory chunks and redo name messages by it); older exports have none */
+  /**
+   * the message version's id (kept by an import: memory chunks and redo name messages by it); older exports have
+   * none
+   */
   messageId: z.guid().optional(),
   role: z.enum(['user', 'assistant', 'tool', 'system']),
   content: z.string(),

@@ -31,7 +31,7 @@ export interface StreamingUploadsOptions {
   /** per-file limit in bytes */
   maxBytes: number;
   /**
-   * Limit of the one file of an `importSession` request (its `input.file`, up to MAX_IMPORT_CHARS): a large export
+   * Limit of the one file of an `importSessionFile` request (its `input.file`, up to MAX_IMPORT_CHARS): a large export
    * arrives as a spooled file the import's worker thread reads, never as a string on the event loop. Unset: maxBytes.
    */
   maxImportBytes?: number;
@@ -160,12 +160,12 @@ export async function parseMultipartOperations(
   const files = new Map<string, SpooledFile>();
   const writes: Promise<void>[] = [];
   const open = new Set<import('node:fs').WriteStream>();
-  // One file of a request whose operation is an importSession may reach maxImportBytes (the spec sends `operations`
+  // One file of a request whose operation is an importSessionFile may reach maxImportBytes (the spec sends `operations`
   // before the files); every other file keeps maxBytes, and the import checks its own limit again.
   const importBytes = Math.max(opts.maxBytes, opts.maxImportBytes ?? 0);
   let importSlot = importBytes > opts.maxBytes;
   const limitOf = () => {
-    if (!importSlot || !/\bimportSession\b/.test(fields.get('operations') ?? '')) return opts.maxBytes;
+    if (!importSlot || !/\bimportSessionFile\b/.test(fields.get('operations') ?? '')) return opts.maxBytes;
     importSlot = false;
     return importBytes;
   };

@@ -8,16 +8,23 @@ const ExportFormatEnum = builder.enumType('ExportFormat', { values: ['MARKDOWN',
 const ImportSessionInput = builder.inputType('ImportSessionInput', {
   fields: (t) => ({
     data: t.string({
-      description:
-        "JSON as produced by export(format: JSON), or ChatGPT's or Claude's conversations.json (this or file)",
-    }),
-    file: t.field({
-      type: 'File',
-      description:
-        'The same JSON as an uploaded file (GraphQL multipart request), up to 64 MB: read and parsed off the ' +
-        "server's event loop, the way to send a large export (this or data)",
+      required: true,
+      description: "JSON as produced by export(format: JSON), or ChatGPT's or Claude's conversations.json",
     }),
     // A plain id: an empty one means the default profile, which the relay plugin would refuse.
+    profileId: t.id(),
+  }),
+});
+
+const ImportSessionFileInput = builder.inputType('ImportSessionFileInput', {
+  fields: (t) => ({
+    file: t.field({
+      type: 'File',
+      required: true,
+      description:
+        'The JSON importSession takes, as an uploaded file (GraphQL multipart request), up to 64 MB: read and ' +
+        "parsed off the server's event loop, the way to send a large export",
+    }),
     profileId: t.id(),
   }),
 });
@@ -33,15 +40,23 @@ builder.prismaObjectFields(SessionRef, (t) => ({
   }),
 }));
 
+const profileOf = (id: string | number | null | undefined) => (id ? parseGlobalId(String(id), 'Profile') : null);
+
 builder.mutationField('importSession', (t) =>
   t.withAuth({ authenticated: true }).field({
     type: SessionRef,
     args: { input: t.arg({ type: ImportSessionInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      ctx.app.transfer.import(ctx.viewer, {
-        data: input.data ?? null,
-        file: input.file ?? null,
-        profileId: input.profileId ? parseGlobalId(String(input.profileId), 'Profile') : null,
-      }),
+      ctx.app.transfer.import(ctx.viewer, { data: input.data, profileId: profileOf(input.profileId) }),
+  }),
+);
+
+builder.mutationField('importSessionFile', (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: SessionRef,
+    description: 'importSession with the export as an uploaded file (multipart): for large exports',
+    args: { input: t.arg({ type: ImportSessionFileInput, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      ctx.app.transfer.import(ctx.viewer, { file: input.file, profileId: profileOf(input.profileId) }),
   }),
 );

@@ -1,6 +1,6 @@
 /**
  * Issue 32 item 5: a large ChatGPT export imports (on the test database: PGlite, or PostgreSQL with
- * TEST_DATABASE_URL), sent as an uploaded file (`input.file`), and the server answers other requests while it does:
+ * TEST_DATABASE_URL), sent as an uploaded file (`importSessionFile`), and the server answers other requests meanwhile:
  * a request made once the import is writing completes before the import does (event-based: the write of its last
  * conversation waits for that request; the server is never blocked by the wait, it is an await outside any
  * transaction). The same text sent again as the `data` string finds the same sessions.
@@ -76,7 +76,7 @@ describe(`a ${MB} MB ChatGPT import (${dbKind})`, () => {
     // same input, same sessions
     const again = await t.http(ImportSessionDocument, { data }, alice);
     expect((again.data as { importSession: { id: string } }).importSession.id).toBe(
-      (r.data as { importSession: { id: string } }).importSession.id,
+      (r.data as { importSessionFile: { id: string } }).importSessionFile.id,
     );
   }, 600_000);
 });

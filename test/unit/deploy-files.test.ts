@@ -30,7 +30,7 @@ describe('Dockerfile', () => {
     expect(runtime).toMatch(/^RUN (--mount=type=cache,\S+ )?npm ci --omit=dev --ignore-scripts/m);
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).toMatch(/^HEALTHCHECK [\s\S]*\/healthz/m);
-    expect(runtime).toMatch(/^CMD \["node", "dist\/main\.js"\]$/m);
+    expect(runtime).toMatch(/^CMD \["node", "--max-semi-space-size=4", "dist\/main\.js"\]$/m);
   });
 
   it('sets only settings the service reads', () => {
