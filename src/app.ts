@@ -54,7 +54,8 @@ import { RecallStore } from './store/recalls.js';
 import { QueuedStore } from './store/queued.js';
 import { CallManifestStore } from './store/manifests.js';
 import { callRecorder } from './turns/manifest.js';
-import { QueueDispatcher } from './turns/queue.js';
+import { PendingDispatcher } from './turns/dispatcher.js';
+import { PendingStore } from './store/pending-turns.js';
 import { RecallService } from './recalls/service.js';
 import { scheduleRecallTool } from './recalls/tool.js';
 import { StorageCondition, type StorageDir } from './store/storage-full.js';
@@ -82,7 +83,8 @@ export interface App extends SchemaServices {
   provider(profile: Pick<Profile, 'provider'>): LlmProvider;
   trigram: boolean;
   /** double-texting: starts the turns of queued messages */
-  queue: QueueDispatcher;
+  /** the one dispatcher of queued messages, steers and recalls */
+  queue: PendingDispatcher;
   /** METRICS=true: what /metrics serves (null otherwise: prom-client is then never loaded) */
   metrics: Metrics | null;
   /** the last storage failure (disk full, read-only), remembered for a while: /readyz */
@@ -252,9 +254,11 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     changes: config.redisUrl ? redisCredentialChanges(config.redisUrl, log) : localCredentialChanges(),
     onTouchError: (err) => log.warn({ err }, 'auth.last_used_failed'),
   });
-  const recalls = new RecallService(new RecallStore(db), sessions, turns, config, log);
+  const recallStore = new RecallStore(db);
+  const recalls = new RecallService(recallStore, sessions, turns, config, log);
   if (config.recallToolEnabled) tools.register(scheduleRecallTool(recalls));
-  const queue = new QueueDispatcher(queuedStore, turns, config, log);
+  const queue = new PendingDispatcher(new PendingStore(db), recallStore, turns, config, log);
+  recalls.useDispatcher(queue);
   // A session's preview and count in the list change when its answer is saved (or cut short, or fails): list
   // subscribers hear of it when the turn ends, as they do when it starts and after an edit.
   turns.onTurnDone((sessionId) => {
@@ -353,7 +357,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         sweepMs,
       );
       sweeper.unref();
-      recalls.start();
       sweepRetention();
       // Sessions an import that died (kill -9) left staged: invisible, removed once stale.
       void transfer
@@ -369,7 +372,6 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       if (sweeper) clearInterval(sweeper);
       if (retentionTimer) clearInterval(retentionTimer);
       await retentionRun;
-      await recalls.stop();
       await queue.stop();
       await stopCleanup?.();
       turns.abortAll();

@@ -374,7 +374,7 @@ describe(`double-texting (${dbKind})`, () => {
     expect(codeOf(await t.http(CANCEL, { id: 'bogus' }, alice))).toBe('BAD_USER_INPUT');
     // Deliberately not a WhileRunning value: the server refuses the variable.
     expect(codeOf(await send(sessionId, 'x', { whileRunning: 'SOMETIMES' as WhileRunning }))).toBe('BAD_USER_INPUT');
-    expect(await t.app.db.prisma.queuedMessage.count({ where: { content: 'intruder' } })).toBe(0);
+    expect(await t.app.db.prisma.pendingTurn.count({ where: { content: 'intruder' } })).toBe(0);
     held.open();
     await noActiveTurns();
     expect((await history(sessionId)).map((m) => m.content)).toEqual(['one', 'mine', 'queued', 'answer to queued']);

@@ -94,8 +94,8 @@ async function written(sessionId: string) {
   const db = t.app.db.prisma;
   return {
     messages: await db.sessionMessage.count({ where: { sessionId: sid } }),
-    queued: await db.queuedMessage.count({ where: { sessionId: sid } }),
-    recalls: await db.recall.count({ where: { sessionId: sid } }),
+    queued: await db.pendingTurn.count({ where: { sessionId: sid, kind: { not: 'RECALL' } } }),
+    recalls: await db.pendingTurn.count({ where: { sessionId: sid, kind: 'RECALL' } }),
     turns: (await db.turn.findMany({ where: { sessionId: sid }, select: { id: true, status: true } })).sort((a, b) =>
       a.id.localeCompare(b.id),
     ),

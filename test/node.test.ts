@@ -4,7 +4,7 @@
  * error; without credentials it is UNAUTHENTICATED whatever the id.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { GraphQLInterfaceType, type GraphQLSchema } from 'graphql';
+import type { GraphQLInterfaceType, GraphQLSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSchema } from '../src/schema/index.js';
 import { nodeTypesWithPolicy } from '../src/schema/node.js';
@@ -84,11 +84,23 @@ describe(`node(id:) (${dbKind})`, { timeout: 120_000 }, () => {
       const turn = await t.app.db.prisma.turn.create({
         data: { sessionId: raw, status: 'COMPLETED', endedAt: new Date() },
       });
-      const recall = await t.app.db.prisma.recall.create({
-        data: { sessionId: raw, owner: null, dueAt: new Date(Date.now() + 3_600_000), text: 'later' },
+      const recall = await t.app.db.prisma.pendingTurn.create({
+        data: {
+          sessionId: raw,
+          owner: null,
+          dueAt: new Date(Date.now() + 3_600_000),
+          kind: 'RECALL',
+          content: 'later',
+        },
       });
-      const queued = await t.app.db.prisma.queuedMessage.create({
-        data: { id: randomUUID(), sessionId: raw, content: 'queued', message: { role: 'user', content: 'queued' } },
+      const queued = await t.app.db.prisma.pendingTurn.create({
+        data: {
+          id: randomUUID(),
+          sessionId: raw,
+          kind: 'QUEUE',
+          content: 'queued',
+          message: { role: 'user', content: 'queued' },
+        },
       });
       return {
         queued: gid('QueuedMessage', queued.id),

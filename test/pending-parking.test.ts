@@ -78,7 +78,7 @@ describe(`parking failed pending entries (${dbKind})`, () => {
     const bad = (await send('two', 'QUEUE')).data!.sendMessage;
     const good = (await send('three', 'QUEUE')).data!.sendMessage;
     await t.app.db.prisma.$executeRawUnsafe(
-      `UPDATE queued_messages SET message = '"not a message"'::jsonb WHERE id = $1::uuid`,
+      `UPDATE pending_turns SET message = '"not a message"'::jsonb WHERE id = $1::uuid`,
       rawId(bad.queued!.id),
     );
     const logged = spyLogs();
@@ -103,7 +103,7 @@ describe(`parking failed pending entries (${dbKind})`, () => {
     const node = (await t.http(PendingParkingNodeDocument, { id: bad.queued!.id })).data!.node;
     expect(node).toMatchObject({ status: 'FAILED', position: null });
     expect(node && 'failureReason' in node && node.failureReason).toMatch(/not an object/);
-    const row = await t.app.db.prisma.queuedMessage.findUnique({ where: { id: rawId(bad.queued!.id) } });
+    const row = await t.app.db.prisma.pendingTurn.findUnique({ where: { id: rawId(bad.queued!.id) } });
     expect(row).toMatchObject({ status: 'FAILED', failures: MAX });
     expect(row!.failedAt).not.toBeNull();
     // Its QUEUED turn ended with it.
@@ -112,7 +112,7 @@ describe(`parking failed pending entries (${dbKind})`, () => {
     expect(logged(rawId(bad.queued!.id))).toHaveLength(1);
     // Parked rows are not claimed again.
     await t.app.queue.dispatchNow();
-    expect((await t.app.db.prisma.queuedMessage.findUnique({ where: { id: rawId(bad.queued!.id) } }))?.failures).toBe(
+    expect((await t.app.db.prisma.pendingTurn.findUnique({ where: { id: rawId(bad.queued!.id) } }))?.failures).toBe(
       MAX,
     );
   });
@@ -161,16 +161,16 @@ describe(`parking failed pending entries (${dbKind})`, () => {
       60_000,
     );
     expect(queueFailures).toBe(MAX + 2);
-    await t.app.db.prisma.recall.update({ where: { id: rawId(recallId) }, data: { dueAt: new Date() } });
+    await t.app.db.prisma.pendingTurn.update({ where: { id: rawId(recallId) }, data: { dueAt: new Date() } });
     await eventually(
       () => t.http(PendingParkingNodeDocument, { id: recallId }),
       (r) => r.data?.node != null && 'recallStatus' in r.data.node && r.data.node.recallStatus === 'FIRED',
       60_000,
     );
     expect(recallFailures).toBe(MAX + 2);
-    const row = await t.app.db.prisma.queuedMessage.findUnique({ where: { id: rawId(queued.queued!.id) } });
+    const row = await t.app.db.prisma.pendingTurn.findUnique({ where: { id: rawId(queued.queued!.id) } });
     expect(row).toMatchObject({ status: 'DISPATCHED', failures: 0 });
-    expect((await t.app.db.prisma.recall.findUnique({ where: { id: rawId(recallId) } }))?.failures).toBe(0);
+    expect((await t.app.db.prisma.pendingTurn.findUnique({ where: { id: rawId(recallId) } }))?.failures).toBe(0);
     expect(
       await eventually(
         () => history(sessionId),
@@ -190,20 +190,20 @@ describe(`parking failed pending entries (${dbKind})`, () => {
     vi.spyOn(t.app.turns, 'fireRecall').mockImplementation((recall, ...rest) =>
       recall.id === rawId(badId) ? Promise.reject(new Error('injected: cannot fire')) : fire(recall, ...rest),
     );
-    await t.app.db.prisma.recall.update({ where: { id: rawId(badId) }, data: { dueAt: new Date() } });
+    await t.app.db.prisma.pendingTurn.update({ where: { id: rawId(badId) }, data: { dueAt: new Date() } });
     const events = await sub.waitFor((es) => es.some((e) => e.__typename === 'RecallFailed'), 60_000);
     sub.dispose();
     const failed = events.find((e) => e.__typename === 'RecallFailed');
     expect(failed).toMatchObject({ recallId: badId, failureReason: 'Error: injected: cannot fire' });
     const node = (await t.http(PendingParkingNodeDocument, { id: badId })).data!.node;
     expect(node).toMatchObject({ recallStatus: 'FAILED', failureReason: 'Error: injected: cannot fire' });
-    expect((await t.app.db.prisma.recall.findUnique({ where: { id: rawId(badId) } }))?.failures).toBe(MAX);
+    expect((await t.app.db.prisma.pendingTurn.findUnique({ where: { id: rawId(badId) } }))?.failures).toBe(MAX);
     expect(logged(rawId(badId))).toHaveLength(1);
 
     // The scheduler lives on: another recall of the session fires.
     t.fake.enqueue({ text: 'answer to good' });
     const goodId = (await t.http(PendingParkingSchedule, { s: sessionId, at, text: 'good' })).data!.scheduleRecall.id;
-    await t.app.db.prisma.recall.update({ where: { id: rawId(goodId) }, data: { dueAt: new Date() } });
+    await t.app.db.prisma.pendingTurn.update({ where: { id: rawId(goodId) }, data: { dueAt: new Date() } });
     await eventually(
       () => t.http(PendingParkingNodeDocument, { id: goodId }),
       (r) => r.data?.node != null && 'recallStatus' in r.data.node && r.data.node.recallStatus === 'FIRED',

@@ -59,7 +59,7 @@ async function schedule(text: string, dueInMs: number) {
   const rawId = Buffer.from(id, 'base64')
     .toString()
     .replace(/^[A-Za-z]+:/, '');
-  await t.app.db.prisma.recall.update({ where: { id: rawId }, data: { dueAt: new Date(Date.now() + dueInMs) } });
+  await t.app.db.prisma.pendingTurn.update({ where: { id: rawId }, data: { dueAt: new Date(Date.now() + dueInMs) } });
   return { sessionId, id };
 }
 
@@ -86,8 +86,8 @@ async function schedulerStillRuns() {
 
 describe('recall scheduler under database faults', () => {
   it('a connection lost while claiming: the recall fires once on a later wake-up', async () => {
-    const store = t.app.recalls.store;
-    const claims = inject(store, 'claimDue', (original, call) =>
+    // The one dispatcher of pending turns claims recalls (with queued messages) in one statement.
+    const claims = inject(t.app.queue.store, 'claimHeads', (original, call) =>
       call === 1 ? ((async () => Promise.reject(connectionLost())) as never) : original,
     );
     const r = await schedule('claim blip', 300);

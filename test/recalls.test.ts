@@ -43,7 +43,7 @@ beforeAll(async () => {
   alice = (await t.app.auth.createUser('alice')).key;
   bob = (await t.app.auth.createUser('bob')).key;
   auditor = (await t.app.auth.createUser('auditor', { permissions: ['sessions.read_all'] })).key;
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await t?.close();
 });
@@ -70,7 +70,7 @@ const rawId = (gid: string) =>
 const inMs = (ms: number) => new Date(Date.now() + ms).toISOString();
 /** Recalls are scheduled an hour ahead (in the future however slow the request) and made due here, in the database. */
 const makeDue = (...ids: string[]) =>
-  t.app.db.prisma.recall.updateMany({ where: { id: { in: ids.map(rawId) } }, data: { dueAt: new Date() } });
+  t.app.db.prisma.pendingTurn.updateMany({ where: { id: { in: ids.map(rawId) } }, data: { dueAt: new Date() } });
 const history = async (sessionId: string) =>
   (await t.http(HISTORY, { id: sessionId }, alice)).data!.session!.history.edges.map((e) => e.node);
 /** The recall (null when not found or not readable); `node` is typed as the Recall its fragment selects. */
@@ -228,24 +228,26 @@ describe('scheduled recalls', () => {
     const gid = await newSession();
     const sessionId = rawId(gid);
     const prisma = t.app.db.prisma;
-    const dead = await prisma.recall.create({
+    const dead = await prisma.pendingTurn.create({
       data: {
         sessionId,
         owner: null,
         dueAt: new Date(Date.now() - 60_000),
-        text: 'left by a dead process',
+        kind: 'RECALL',
+        content: 'left by a dead process',
         status: 'CLAIMED',
         claimedBy: 'dead-process',
         claimedAt: new Date(Date.now() - 10 * 60_000),
         attempts: 1,
       },
     });
-    await prisma.recall.create({
+    await prisma.pendingTurn.create({
       data: {
         sessionId,
         owner: null,
         dueAt: new Date(Date.now() - 60_000),
-        text: 'held by a live process',
+        kind: 'RECALL',
+        content: 'held by a live process',
         status: 'CLAIMED',
         claimedBy: 'live-process',
         claimedAt: new Date(),
@@ -256,8 +258,8 @@ describe('scheduled recalls', () => {
     const deadGid = Buffer.from(`Recall:${dead.id}`).toString('base64');
     await fired(deadGid);
     await t.app.recalls.fireDue();
-    const rows = await prisma.recall.findMany({ where: { sessionId }, orderBy: { text: 'asc' } });
-    expect(rows.map((r) => [r.text, r.status, r.attempts])).toEqual([
+    const rows = await prisma.pendingTurn.findMany({ where: { sessionId }, orderBy: { content: 'asc' } });
+    expect(rows.map((r) => [r.content, r.status, r.attempts])).toEqual([
       ['held by a live process', 'CLAIMED', 1],
       ['left by a dead process', 'FIRED', 2],
     ]);
@@ -282,7 +284,7 @@ describe('scheduled recalls', () => {
       expect(codeOf(r), name).toBe('BAD_USER_INPUT');
     }
     expect(codeOf(await t.http(SCHEDULE, { s: sessionId, at: inMs(60_000), text: 'mine' }, bob))).toBe('NOT_FOUND');
-    expect(await t.app.db.prisma.recall.count({ where: { sessionId: rawId(sessionId) } })).toBe(0);
+    expect(await t.app.db.prisma.pendingTurn.count({ where: { sessionId: rawId(sessionId) } })).toBe(0);
 
     const id = (await t.http(SCHEDULE, { s: sessionId, at: inMs(3_600_000), text: 'private' }, alice)).data!
       .scheduleRecall.id;
@@ -297,17 +299,18 @@ describe('scheduled recalls', () => {
   it('bounds pending recalls per session', async () => {
     const sessionId = await newSession();
     const max = t.app.config.recallMaxPendingPerSession;
-    await t.app.db.prisma.recall.createMany({
+    await t.app.db.prisma.pendingTurn.createMany({
       data: Array.from({ length: max }, (_, i) => ({
         sessionId: rawId(sessionId),
         owner: null,
         dueAt: new Date(Date.now() + 3_600_000 + i),
-        text: `r${i}`,
+        kind: 'RECALL',
+        content: `r${i}`,
       })),
     });
     expect(codeOf(await t.http(SCHEDULE, { s: sessionId, at: inMs(60_000), text: 'one too many' }, alice))).toBe(
       'BAD_USER_INPUT',
     );
-    expect(await t.app.db.prisma.recall.count({ where: { sessionId: rawId(sessionId) } })).toBe(max);
+    expect(await t.app.db.prisma.pendingTurn.count({ where: { sessionId: rawId(sessionId) } })).toBe(max);
   }, 60_000);
 });

@@ -108,12 +108,13 @@ describe(`retention (${dbKind})`, () => {
     });
     // a recall still to fire and a queued message still to run: the session has been promised more activity
     const promised = await bulkSessions(2);
-    await prisma().recall.create({
-      data: { sessionId: promised[0]!, dueAt: new Date(Date.now() + 100 * DAY), text: 'later' },
+    await prisma().pendingTurn.create({
+      data: { sessionId: promised[0]!, dueAt: new Date(Date.now() + 100 * DAY), kind: 'RECALL', content: 'later' },
     });
     // claimed by a process whose lease outlives the test, so no dispatcher here takes it
-    await prisma().queuedMessage.create({
+    await prisma().pendingTurn.create({
       data: {
+        kind: 'QUEUE',
         sessionId: promised[1]!,
         content: 'next',
         message: { role: 'user', content: 'next' },

@@ -46,7 +46,7 @@ afterAll(() => t?.close());
 const rows = async () => ({
   turns: await t.app.db.prisma.turn.count(),
   messages: await t.app.db.prisma.sessionMessage.count(),
-  queued: await t.app.db.prisma.queuedMessage.count(),
+  queued: await t.app.db.prisma.pendingTurn.count(),
 });
 
 describe(`client tool schema limits (${dbKind})`, () => {

@@ -4,11 +4,9 @@
  * it and fires it — the text appended as an is_recall user message and
  * answered by a turn, exactly once (src/store/recalls.ts says how).
  *
- * Each process runs one scheduler: a timer for the nearest due time, capped
- * at PENDING_POLL_MS so rows scheduled by another process (or a lease that
- * expires) are seen; a recall scheduled here, or a local turn that ends,
- * wakes it early. A session whose turn is running waits: its due recall is
- * claimed once that turn has ended.
+ * The one dispatcher of pending turns (src/turns/dispatcher.ts) fires them with the queued messages: it looks when
+ * the next recall is due (a recall scheduled here wakes it), at least every PENDING_POLL_MS, and when a local turn
+ * ends. A session whose turn is running waits: its due recall is claimed once that turn has ended.
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -19,10 +17,6 @@ import type { Viewer } from '../domain/policy.js';
 import { checkMessageText } from '../sessions/intake.js';
 import type { TurnService } from '../turns/service.js';
 
-/** Recalls claimed per wake-up at most. */
-const CLAIM_BATCH = 20;
-const MAX_TIMER_MS = 2_147_000_000;
-
 export interface ScheduleInput {
   sessionId: string;
   at: Date;
@@ -30,14 +24,7 @@ export interface ScheduleInput {
 }
 
 export class RecallService {
-  private timer: NodeJS.Timeout | null = null;
-  private timerAt = Infinity;
-  private ticking: Promise<void> | null = null;
-  /** a wake-up asked for while one was running: the earliest time asked */
-  private wantedAt = Infinity;
-  private started = false;
-  private stopped = false;
-  private stopListening: (() => void) | null = null;
+  private dispatcher: { wakeAt(at: number): void; dispatchNow(): Promise<void> } | null = null;
 
   constructor(
     readonly store: RecallStore,
@@ -87,7 +74,7 @@ export class RecallService {
     }
     const recall = await this.store.create({ sessionId, owner, source, dueAt: at, text });
     this.log.info({ recallId: recall.id, sessionId, dueAt: at.toISOString(), source }, 'recall.scheduled');
-    this.wakeAt(at.getTime());
+    this.dispatcher?.wakeAt(at.getTime());
     return recall;
   }
 
@@ -124,111 +111,15 @@ export class RecallService {
     return this.store.list(sessionId, options);
   }
 
-  // ---- the scheduler ------------------------------------------------------
+  // ---- firing: the one dispatcher of pending turns (src/turns/dispatcher.ts) ------------------------------------
 
-  start(): void {
-    if (this.started) return;
-    this.started = true;
-    this.stopListening = this.turns.onTurnDone(() => this.wakeAt(Date.now()));
-    this.wakeAt(Date.now());
+  /** The dispatcher that fires due recalls (with the queued messages): woken for a recall scheduled here. */
+  useDispatcher(dispatcher: { wakeAt(at: number): void; dispatchNow(): Promise<void> }): void {
+    this.dispatcher = dispatcher;
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.stopListening?.();
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.ticking;
-  }
-
-  /** Arms the timer for `at` unless it is already armed sooner (or a wake-up is running: it runs again). */
-  private wakeAt(at: number): void {
-    if (!this.started || this.stopped) return;
-    if (this.ticking) {
-      this.wantedAt = Math.min(this.wantedAt, at);
-      return;
-    }
-    if (at >= this.timerAt) return;
-    this.arm(at);
-  }
-
-  private arm(at: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timerAt = at;
-    this.timer = setTimeout(() => void this.tick(), Math.min(Math.max(0, at - Date.now()), MAX_TIMER_MS));
-    this.timer.unref();
-  }
-
-  /** One wake-up: claim what is due, fire it, arm the timer for the next one (at most PENDING_POLL_MS away). */
-  private async tick(): Promise<void> {
-    if (this.stopped || this.ticking) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.timerAt = Infinity;
-    let next: number | null = null;
-    this.ticking = (async () => {
-      do {
-        this.wantedAt = Infinity;
-        try {
-          await this.runDue();
-        } catch (error) {
-          this.log.warn({ err: error }, 'recall.tick_failed');
-        }
-      } while (this.wantedAt <= Date.now() && !this.stopped);
-      try {
-        next = await this.store.nextDueInMs(this.config.pendingLeaseMs);
-      } catch (error) {
-        this.log.warn({ err: error }, 'recall.next_failed');
-      }
-    })();
-    await this.ticking;
-    this.ticking = null;
-    if (this.stopped) return;
-    const poll = Date.now() + this.config.pendingPollMs;
-    const due = next === null ? poll : Math.min(poll, Date.now() + Math.max(next, 0));
-    // An overdue row we could not claim (another process's transaction holds it) is looked at again shortly, not in a
-    // spin.
-    const at = next !== null && next <= 0 ? Math.min(poll, Date.now() + 250) : due;
-    this.wakeAt(Math.min(at, this.wantedAt));
-    this.wantedAt = Infinity;
-  }
-
-  /** Claims and fires due recalls until none is left. */
-  private async runDue(): Promise<void> {
-    for (;;) {
-      const claimed = await this.store.claimDue(
-        this.turns.processId,
-        this.config.pendingLeaseMs,
-        CLAIM_BATCH,
-        this.turns.exclusiveStore,
-      );
-      if (claimed.length === 0) return;
-      let progressed = false;
-      for (const recall of claimed) {
-        if (this.stopped) {
-          await this.store.release(recall.id, this.turns.processId).catch(() => undefined);
-          continue;
-        }
-        try {
-          const outcome = await this.turns.fireRecall(recall, this.turns.processId, this.store);
-          if (outcome === 'fired') progressed = true;
-        } catch (error) {
-          // Counted and given back (tried again at the next wake-up); parked FAILED at PENDING_MAX_ATTEMPTS.
-          await this.turns.pending
-            .recallFailed(recall, this.turns.processId, error, this.config.pendingMaxAttempts, this.store)
-            .catch((failure: unknown) =>
-              // The claim stays: it is tried again once its lease expires (here or in another process).
-              this.log.warn({ err: failure, recallId: recall.id }, 'recall.record_failure_failed'),
-            );
-        }
-      }
-      if (!progressed || claimed.length < CLAIM_BATCH || this.stopped) return;
-    }
-  }
-
-  /** Tests: one wake-up now, awaited. */
+  /** Tests: one look of the dispatcher now, awaited. */
   async fireDue(): Promise<void> {
-    await this.ticking;
-    await this.tick();
+    await this.dispatcher?.dispatchNow();
   }
 }

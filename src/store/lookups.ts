@@ -48,11 +48,21 @@ export async function sessionIdOfTurn(db: Database, id: string): Promise<string 
 }
 
 export async function sessionIdOfRecall(db: Database, id: string): Promise<string | null> {
-  return (await db.prisma.recall.findUnique({ where: { id }, select: { sessionId: true } }))?.sessionId ?? null;
+  return (
+    (await db.prisma.pendingTurn.findFirst({ where: { id, kind: 'RECALL' }, select: { sessionId: true } }))
+      ?.sessionId ?? null
+  );
 }
 
 export async function sessionIdOfQueuedMessage(db: Database, id: string): Promise<string | null> {
-  return (await db.prisma.queuedMessage.findUnique({ where: { id }, select: { sessionId: true } }))?.sessionId ?? null;
+  return (
+    (
+      await db.prisma.pendingTurn.findFirst({
+        where: { id, kind: { in: ['QUEUE', 'STEER'] } },
+        select: { sessionId: true },
+      })
+    )?.sessionId ?? null
+  );
 }
 
 export async function userExists(db: Database, id: string): Promise<boolean> {

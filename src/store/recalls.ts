@@ -1,111 +1,112 @@
 /**
- * Scheduled recalls: every SQL statement about the `recalls` table.
- *
- * A due row is fired in two steps. `claimDue` marks it CLAIMED by one
- * process (FOR UPDATE SKIP LOCKED: two processes never claim one row; a
- * claim is a lease that another process may take over once it is older than
- * the lease, or at once when the store is this process's alone). Then
- * `lockClaimed` + `markFired` run inside the transaction that appends the
- * recall message and creates its turn: the row is locked, still CLAIMED by
- * this process, and leaves the transaction FIRED, so a crash anywhere before
- * the commit leaves a claim to re-take, and after it nothing to fire again.
+ * Scheduled recalls: the pending turns of kind RECALL (`pending_turns`; src/store/pending-turns.ts says how the one
+ * dispatcher claims a due row and fires it: `lockClaimed` + `markFired` inside the transaction that appends the
+ * recall message and creates its turn, so a recall fires exactly once across processes and restarts).
  */
 import type { Database } from '../db/client.js';
-import { recordFailureSql } from './pending-failures.js';
-import { activeTurnSql } from './turns.js';
-import type { Prisma, Recall as PrismaRecall } from '../generated/prisma/client.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import {
+  PENDING_ACTIVE,
+  PENDING_COLUMNS,
+  type PendingRow,
+  PendingStore,
+  type PendingTurn,
+  pendingFromRow,
+} from './pending-turns.js';
 
 type Tx = Prisma.TransactionClient;
 
-/** A recalls row as the services see it. */
-export type Recall = PrismaRecall;
-
-export const RECALL_ACTIVE = ['PENDING', 'CLAIMED'];
-
-/** A session with an active turn waits: its due recalls are claimed once the turn has ended. */
-const NO_ACTIVE_TURN = `NOT EXISTS (SELECT 1 FROM turns t WHERE t.session_id = r.session_id AND ${activeTurnSql('t')})`;
-
-interface RecallRow {
+/** A recall as the services see it. */
+export interface Recall {
   id: string;
-  session_id: string;
+  sessionId: string;
   owner: string | null;
+  /** USER (scheduleRecall) or MODEL (the schedule_recall tool) */
   source: string;
-  due_at: Date;
+  dueAt: Date;
   text: string;
+  /** PENDING, CLAIMED, FIRED, CANCELLED or FAILED */
   status: string;
-  claimed_by: string | null;
-  claimed_at: Date | null;
+  claimedBy: string | null;
+  claimedAt: Date | null;
   attempts: number;
-  message_sequence: number | null;
-  turn_id: string | null;
-  fired_at: Date | null;
-  cancelled_at: Date | null;
+  messageSequence: number | null;
+  turnId: string | null;
+  firedAt: Date | null;
+  cancelledAt: Date | null;
   failures: number;
-  failure_reason: string | null;
-  failed_at: Date | null;
-  created_at: Date;
+  failureReason: string | null;
+  failedAt: Date | null;
+  createdAt: Date;
 }
 
-const COLUMNS = `id, session_id, owner, source, due_at, text, status, claimed_by, claimed_at, attempts,
-  message_sequence, turn_id, fired_at, cancelled_at, failures, failure_reason, failed_at, created_at`;
+export const RECALL_ACTIVE = PENDING_ACTIVE;
 
-function fromRow(r: RecallRow): Recall {
-  const date = (v: Date | string | null) => (v === null ? null : new Date(v));
+/** A pending turn of kind RECALL as a Recall. */
+export function recallOf(p: PendingTurn): Recall {
   return {
-    id: r.id,
-    sessionId: r.session_id,
-    owner: r.owner,
-    source: r.source,
-    dueAt: date(r.due_at)!,
-    text: r.text,
-    status: r.status,
-    claimedBy: r.claimed_by,
-    claimedAt: date(r.claimed_at),
-    attempts: r.attempts,
-    messageSequence: r.message_sequence,
-    turnId: r.turn_id,
-    firedAt: date(r.fired_at),
-    cancelledAt: date(r.cancelled_at),
-    failures: r.failures,
-    failureReason: r.failure_reason,
-    failedAt: date(r.failed_at),
-    createdAt: date(r.created_at)!,
+    id: p.id,
+    sessionId: p.sessionId,
+    owner: p.owner,
+    source: p.source ?? 'USER',
+    dueAt: p.dueAt ?? p.createdAt,
+    text: p.content,
+    status: p.status,
+    claimedBy: p.claimedBy,
+    claimedAt: p.claimedAt,
+    attempts: p.attempts,
+    messageSequence: p.messageSequence,
+    turnId: p.turnId,
+    firedAt: p.dispatchedAt,
+    cancelledAt: p.cancelledAt,
+    failures: p.failures,
+    failureReason: p.failureReason,
+    failedAt: p.failedAt,
+    createdAt: p.createdAt,
   };
 }
 
+const RECALL = { kind: 'RECALL' };
+const maybe = (p: PendingTurn | null) => (p ? recallOf(p) : null);
+
 export class RecallStore {
-  constructor(readonly db: Database) {}
+  private readonly pending: PendingStore;
+
+  constructor(readonly db: Database) {
+    this.pending = new PendingStore(db);
+  }
 
   private get prisma() {
     return this.db.prisma;
   }
 
-  create(input: { sessionId: string; owner: string | null; source: string; dueAt: Date; text: string }) {
-    return this.prisma.recall.create({ data: input });
+  async create(input: { sessionId: string; owner: string | null; source: string; dueAt: Date; text: string }) {
+    const { text, ...rest } = input;
+    return recallOf(await this.prisma.pendingTurn.create({ data: { ...rest, kind: 'RECALL', content: text } }));
   }
 
-  get(id: string) {
-    return this.prisma.recall.findUnique({ where: { id } });
+  async get(id: string): Promise<Recall | null> {
+    return maybe(await this.prisma.pendingTurn.findFirst({ where: { id, ...RECALL } }));
   }
 
   countActive(sessionId: string) {
-    return this.prisma.recall.count({ where: { sessionId, status: { in: RECALL_ACTIVE } } });
+    return this.prisma.pendingTurn.count({ where: { sessionId, status: { in: RECALL_ACTIVE }, ...RECALL } });
   }
 
   /** Pending (and claimed) first, soonest first; then, when asked, fired and cancelled ones, newest first. */
   async list(sessionId: string, options: { includeFinished: boolean; first: number }): Promise<Recall[]> {
-    const active = await this.prisma.recall.findMany({
-      where: { sessionId, status: { in: RECALL_ACTIVE } },
+    const active = await this.prisma.pendingTurn.findMany({
+      where: { sessionId, status: { in: RECALL_ACTIVE }, ...RECALL },
       orderBy: [{ dueAt: 'asc' }, { id: 'asc' }],
       take: options.first,
     });
-    if (!options.includeFinished || active.length >= options.first) return active;
-    const finished = await this.prisma.recall.findMany({
-      where: { sessionId, status: { notIn: RECALL_ACTIVE } },
+    if (!options.includeFinished || active.length >= options.first) return active.map(recallOf);
+    const finished = await this.prisma.pendingTurn.findMany({
+      where: { sessionId, status: { notIn: RECALL_ACTIVE }, ...RECALL },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: options.first - active.length,
     });
-    return [...active, ...finished];
+    return [...active, ...finished].map(recallOf);
   }
 
   /**
@@ -113,93 +114,35 @@ export class RecallStore {
    * holds the row: this waits for it.
    */
   async cancel(id: string): Promise<Recall | null> {
-    const rows = await this.prisma.$queryRawUnsafe<RecallRow[]>(
-      `UPDATE recalls SET status = 'CANCELLED', cancelled_at = now(), claimed_by = NULL, claimed_at = NULL
-       WHERE id = $1::uuid AND status IN ('PENDING', 'CLAIMED') RETURNING ${COLUMNS}`,
+    const rows = await this.prisma.$queryRawUnsafe<PendingRow[]>(
+      `UPDATE pending_turns SET status = 'CANCELLED', cancelled_at = now(), claimed_by = NULL, claimed_at = NULL
+       WHERE id = $1::uuid AND kind = 'RECALL' AND status IN ('PENDING', 'CLAIMED') RETURNING ${PENDING_COLUMNS}`,
       id,
     );
-    return rows[0] ? fromRow(rows[0]) : null;
+    return rows[0] ? recallOf(pendingFromRow(rows[0])) : null;
   }
 
-  /**
-   * A firing of a recall `claimant` holds failed: counted, and the claim given back; the `maxFailures`-th failure
-   * parks it FAILED with `reason`. Null when the claim was no longer ours.
-   */
+  /** See PendingStore.recordFailure. */
   async recordFailure(id: string, claimant: string, reason: string, maxFailures: number): Promise<Recall | null> {
-    const rows = await this.prisma.$queryRawUnsafe<RecallRow[]>(
-      recordFailureSql('recalls', COLUMNS),
-      id,
-      claimant,
-      reason,
-      maxFailures,
-    );
-    return rows[0] ? fromRow(rows[0]) : null;
-  }
-
-  /**
-   * Claims up to `limit` due recalls for `claimant`: PENDING ones due now,
-   * and CLAIMED ones whose lease expired (their claimant died between claim
-   * and commit). With `exclusive`, every other claimant's claim is a previous
-   * run of this process's: taken over at once.
-   */
-  async claimDue(claimant: string, leaseMs: number, limit: number, exclusive: boolean): Promise<Recall[]> {
-    const rows = await this.prisma.$queryRawUnsafe<RecallRow[]>(
-      `UPDATE recalls SET status = 'CLAIMED', claimed_by = $1, claimed_at = now(), attempts = attempts + 1
-       WHERE id IN (
-         SELECT r.id FROM recalls r
-         WHERE r.due_at <= now()
-           AND (r.status = 'PENDING'
-                OR (r.status = 'CLAIMED' AND (r.claimed_at < now() - $2::int * interval '1 millisecond'
-                                              OR ($4::boolean AND r.claimed_by IS DISTINCT FROM $1))))
-           AND ${NO_ACTIVE_TURN}
-         ORDER BY r.due_at, r.id
-         LIMIT $3
-         FOR UPDATE OF r SKIP LOCKED)
-       RETURNING ${COLUMNS}`,
-      claimant,
-      leaseMs,
-      limit,
-      exclusive,
-    );
-    return rows.map(fromRow).sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime());
-  }
-
-  /**
-   * Milliseconds until the next recall this process could claim (negative:
-   * overdue), or null when none is waiting. Sessions with a running turn are
-   * left out: they are woken when the turn ends (or by the poll).
-   */
-  async nextDueInMs(leaseMs: number): Promise<number | null> {
-    const rows = await this.prisma.$queryRawUnsafe<{ ms: number | null }[]>(
-      `SELECT (extract(epoch FROM (min(CASE WHEN r.status = 'PENDING' THEN r.due_at
-                                        ELSE greatest(r.due_at, r.claimed_at + $1::int * interval '1 millisecond') ` +
-        `END) - now())) * 1000)::float8 AS ms
-       FROM recalls r WHERE r.status IN ('PENDING', 'CLAIMED') AND ${NO_ACTIVE_TURN}`,
-      leaseMs,
-    );
-    const ms = rows[0]?.ms;
-    return ms === null || ms === undefined ? null : Number(ms);
+    return maybe(await this.pending.recordFailure(id, claimant, reason, maxFailures));
   }
 
   /** Inside the firing transaction: the row, locked, if it is still CLAIMED by `claimant`. */
   async lockClaimed(tx: Tx, id: string, claimant: string): Promise<Recall | null> {
-    const rows = await tx.$queryRawUnsafe<RecallRow[]>(
-      `SELECT ${COLUMNS} FROM recalls WHERE id = $1::uuid AND status = 'CLAIMED' AND claimed_by = $2 FOR UPDATE`,
-      id,
-      claimant,
-    );
-    return rows[0] ? fromRow(rows[0]) : null;
+    return maybe(await this.pending.lockClaimed(tx, id, claimant));
   }
 
   async markFired(tx: Tx, id: string, messageSequence: number, turnId: string): Promise<Recall> {
-    return tx.recall.update({ where: { id }, data: { status: 'FIRED', firedAt: new Date(), messageSequence, turnId } });
+    return recallOf(
+      await tx.pendingTurn.update({
+        where: { id },
+        data: { status: 'FIRED', dispatchedAt: new Date(), messageSequence, turnId, claimedBy: null, claimedAt: null },
+      }),
+    );
   }
 
   /** A claim given back (the session started a turn meanwhile): PENDING again, claimed at the next wake-up. */
-  async release(id: string, claimant: string): Promise<void> {
-    await this.prisma.recall.updateMany({
-      where: { id, status: 'CLAIMED', claimedBy: claimant },
-      data: { status: 'PENDING', claimedBy: null, claimedAt: null },
-    });
+  release(id: string, claimant: string): Promise<void> {
+    return this.pending.release(id, claimant);
   }
 }

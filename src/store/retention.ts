@@ -63,8 +63,7 @@ export class RetentionStore {
               AND s.last_active < now() - COALESCE(p.retention_days, $1::int) * interval '1 day'
               AND NOT EXISTS (SELECT 1 FROM turns t WHERE t.session_id = s.id AND ${activeTurnSql('t')})
               -- a recall or a queued message still to come is activity the session has been promised
-              AND NOT EXISTS (SELECT 1 FROM recalls r WHERE r.session_id = s.id AND r.status IN ('PENDING', 'CLAIMED'))
-              AND NOT EXISTS (SELECT 1 FROM queued_messages q
+              AND NOT EXISTS (SELECT 1 FROM pending_turns q
                                WHERE q.session_id = s.id AND q.status IN ('PENDING', 'CLAIMED'))
             ORDER BY s.last_active, s.id
             LIMIT $2

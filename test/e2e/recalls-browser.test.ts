@@ -56,8 +56,8 @@ describe.skipIf(skipBrowser())('scheduled recalls in the web client', () => {
       await panel.getByText('water the plants').waitFor();
       await panel.getByRole('button', { name: /Cancel the recall/ }).click();
       await panel.waitFor({ state: 'hidden' });
-      const rows = await server.app.db.prisma.recall.findMany({ where: { sessionId: rawId(id) } });
-      expect(rows.map((r) => [r.text, r.status])).toEqual([['water the plants', 'CANCELLED']]);
+      const rows = await server.app.db.prisma.pendingTurn.findMany({ where: { sessionId: rawId(id) } });
+      expect(rows.map((r) => [r.content, r.status])).toEqual([['water the plants', 'CANCELLED']]);
 
       // One that fires while the page is open: it arrives on the event stream, labelled as a recall.
       server.fake.enqueue({ text: 'fired and answered' });
@@ -65,7 +65,7 @@ describe.skipIf(skipBrowser())('scheduled recalls in the web client', () => {
       await page.locator('.msg.msg-recall').getByText('live recall').waitFor({ timeout: 60_000 });
       await page.locator('.msg').getByText('fired and answered').waitFor({ timeout: 60_000 });
       await eventually(
-        () => server.app.db.prisma.recall.findMany({ where: { sessionId: rawId(id), status: 'FIRED' } }),
+        () => server.app.db.prisma.pendingTurn.findMany({ where: { sessionId: rawId(id), status: 'FIRED' } }),
         (r) => r.length === 1,
         60_000,
       );

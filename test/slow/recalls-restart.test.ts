@@ -121,12 +121,13 @@ describe('scheduled recalls across kill -9 and restarts (child process)', () => 
     await killHard();
     const db = await openDatabase(dbUrl ? { url: dbUrl } : { dataDir: join(dir, 'data') });
     try {
-      await db.prisma.recall.create({
+      await db.prisma.pendingTurn.create({
         data: {
           sessionId: rawSessionId,
           owner: null,
           dueAt: new Date(Date.now() - 1_000),
-          text: 'claimed by the dead',
+          kind: 'RECALL',
+          content: 'claimed by the dead',
           status: 'CLAIMED',
           claimedBy: 'a-process-that-died',
           claimedAt: new Date(),
