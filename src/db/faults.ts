@@ -47,14 +47,15 @@ export function isLockTimeout(error: unknown): boolean {
 
 /**
  * SQLSTATEs and client codes of failures that say nothing about the statement: the same work can succeed when tried
- * again (class 08 connection, 40001 serialization, 40P01 deadlock, 55P03 lock timeout, 57014 statement timeout,
- * 57P0x shutdown, 53xxx resources, 58xxx system; Prisma's pool timeout P2024, transaction conflict P2034, its
- * connection and timeout codes P1001/P1002/P1008/P1017).
+ * again (class 08 connection, 40001 serialization, 40P01 deadlock, 55P03 lock timeout, 57P0x shutdown, 53xxx
+ * resources; Prisma's pool timeout P2024, transaction conflict P2034, its connection and timeout codes
+ * P1001/P1002/P1008/P1017). Not a statement timeout (57014) nor a 58xxx system error: the same work can fail the same
+ * way every time, so those count toward PENDING_MAX_ATTEMPTS and park the entry instead of retrying forever.
  */
 const TRANSIENT_CODES =
-  /^(08\w{3}|40001|40P01|55P03|57014|57P0[1-4]|53\w{3}|58\w{3}|P1001|P1002|P1008|P1017|P2024|P2034|ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|TransactionWriteConflict|SocketTimeout)$/;
+  /^(08\w{3}|40001|40P01|55P03|57P0[1-4]|53\w{3}|P1001|P1002|P1008|P1017|P2024|P2034|ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|TransactionWriteConflict|SocketTimeout)$/;
 const TRANSIENT_TEXT =
-  /could not serialize access|deadlock detected|lock timeout|statement timeout|Timed out fetching a new connection|Transaction already closed|expired transaction/i;
+  /could not serialize access|deadlock detected|lock timeout|Timed out fetching a new connection|Transaction already closed|expired transaction/i;
 
 /**
  * A failure of the database, not of the work: a connection lost, a lock not granted in time, a serialization

@@ -4,6 +4,10 @@
 -- due_at its time, owner and source who scheduled it). A session's entries start one at a time, in the order
 -- (coalesce(due_at, created_at), seq), once the session has no active turn. The rows of queued_messages and recalls
 -- are carried over with their ids, states, claims and failures; a recall's fired_at becomes dispatched_at.
+-- A process of the previous version may still write the old tables while this runs: they are locked first, so the
+-- copy sees every row and none is written between the copy and the drop.
+LOCK TABLE "queued_messages", "recalls" IN ACCESS EXCLUSIVE MODE;
+
 CREATE TABLE "pending_turns" (
     "id" UUID NOT NULL,
     "session_id" UUID NOT NULL,
