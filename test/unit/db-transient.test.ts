@@ -10,7 +10,7 @@ describe('isTransientDbError: what gives a pending entry back uncounted', () => 
     expect(isTransientDbError(pgError('08006', 'Connection terminated unexpectedly'))).toBe(true);
   });
 
-  it('a statement timeout or a system error can fail every time: counted, so the entry parks instead of looping', () => {
+  it('a statement timeout or a system error may fail every time: counted, so the entry parks, not loops', () => {
     expect(isTransientDbError(pgError('57014', 'canceling statement due to statement timeout'))).toBe(false);
     expect(isTransientDbError(pgError('58P01', 'could not open file'))).toBe(false);
   });
