@@ -98,7 +98,7 @@ describe(`setMessageContext (${dbKind})`, () => {
   });
 
   it('a tool pair ends at its own results: a call id that comes back in a later turn is not taken along', async () => {
-    // A server that sends no call ids gets `call_<n>` (src/llm/openai.ts), so `call_0` comes back every turn.
+    // A server that reuses one call id in every turn (`call_0`): a pair ends at its own results.
     const { raw } = await session([
       { role: 'user', content: 'q1' },
       { role: 'assistant', content: '', toolCalls: [{ id: 'call_0', name: 'read_file', arguments: {} }] },

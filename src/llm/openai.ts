@@ -11,6 +11,7 @@ import {
   type ResilienceOptions,
   type StreamPolicy,
 } from './common.js';
+import { mintToolCallId } from './ollama.js';
 import { pairToolCalls } from './pairing.js';
 import type { ChatChunk, ChatRequest, LlmMessage, LlmToolDefinition } from './types.js';
 import type { Usage } from '../domain/types.js';
@@ -83,7 +84,7 @@ export class OpenAICompatibleProvider extends ResilientProvider {
       for (const [index, c] of [...pending.entries()].sort((a, b) => a[0] - b[0])) {
         yield {
           type: 'tool_call',
-          call: { id: c.id || `call_${index}`, name: c.name, arguments: parseToolArguments(c.args) },
+          call: { id: c.id || mintToolCallId(), name: c.name, arguments: parseToolArguments(c.args) },
         };
       }
       pending.clear();

@@ -785,10 +785,18 @@ function openaiPieces(s: FakeScript, body: OpenAIChatRequest | undefined, c: Cou
   (s.toolCalls ?? []).forEach((t, index) => {
     const args = argsString(t.arguments);
     const half = Math.floor(args.length / 2);
+    // An empty script id sends none, as some OpenAI-compatible servers do.
     const id = t.id ?? `call_fake_${index}`;
     out.push({
       data: delta({
-        tool_calls: [{ index, id, type: 'function', function: { name: t.name, arguments: args.slice(0, half) } }],
+        tool_calls: [
+          {
+            index,
+            ...(id !== '' && { id }),
+            type: 'function',
+            function: { name: t.name, arguments: args.slice(0, half) },
+          },
+        ],
       }),
       kind: 'content',
     });

@@ -82,6 +82,19 @@ describe('OpenAICompatibleProvider', () => {
     expect(fake.requests[0].tools).toEqual([{ type: 'function', function: tools[0] }]);
   });
 
+  it('a server that sends no call ids gets a fresh id per call, never the same one twice in a turn', async () => {
+    // `call_<index>` came back every round: two answers of one tool loop proposed the same message id (AG-UI).
+    const ids: string[] = [];
+    for (let round = 0; round < 2; round++) {
+      fake.enqueue({ toolCalls: [{ id: '', name: 'search', arguments: { q: 'cats' } }] });
+      const { chunks } = await drain(provider.streamChat(req()));
+      for (const c of chunks) if (c.type === 'tool_call') ids.push(c.call.id);
+    }
+    expect(ids).toHaveLength(2);
+    expect(ids[0]).toMatch(/^call_[0-9a-f]{24}$/);
+    expect(new Set(ids).size).toBe(2);
+  });
+
   it('sends images as image_url data URLs and replays tool calls/results', async () => {
     const jpeg = '/9j/4AAQSkZJRgABAQAAAQABAAD';
     await drain(
