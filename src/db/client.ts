@@ -220,8 +220,6 @@ async function openServer(
         connectionString: url,
         max: Math.max(2, Math.ceil(poolSize / 2)),
         statement_timeout: timeoutMs,
-        // A search waits for a connection no longer than it may run (then it fails): a flood is not queued unbounded.
-        connectionTimeoutMillis: timeoutMs,
         // Startup parameters: no statement is spent on them. No JIT: the search's estimated costs (a subplan per
         // session) would otherwise buy ~0.5 s of compilation.
         options: '-c jit=off -c TimeZone=UTC',
