@@ -321,11 +321,20 @@ describe('bounded resources over real sockets', () => {
     // The spool file exists while the body stalls...
     await appeared;
     const answer = await answered;
-    watcher.close();
     expect(created.size).toBe(1);
     expect(answer).toMatch(/^HTTP\/1.1 408/);
     expect(answer).toContain('REQUEST_TIMEOUT');
-    // ...and is gone once the connection is closed.
+    // ...and is removed once the request is cut (its removal may follow the answer: waited for by the watcher's
+    // events, never by time; a file that stays makes the test time out).
+    const removed = new Promise<void>((resolve) => {
+      const check = async () => {
+        if ((await spooled()).length === 0) resolve();
+      };
+      watcher.on('change', () => void check());
+      void check();
+    });
+    await removed;
+    watcher.close();
     expect(await spooled()).toEqual([]);
   });
 
