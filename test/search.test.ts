@@ -138,7 +138,6 @@ describe(`session search (${dbKind})`, () => {
     const { SearchStore } = await import('../src/store/search.js');
     const slow = new SearchStore(t.app.db, t.app.store, 1);
     // pg_sleep in a bounded statement (RawDriver.boundedQuery) proves the timeout is applied
-    const viewer = { userId: null, userName: null, isAdmin: true, permissions: [], authEnabled: true };
     await t.app.db.raw.exec(
       'CREATE OR REPLACE FUNCTION slow_ilike(a text, b text) RETURNS boolean ' +
         'AS $$ SELECT pg_sleep(0.05) IS NOT NULL AND a ILIKE b $$ LANGUAGE sql',
@@ -148,7 +147,6 @@ describe(`session search (${dbKind})`, () => {
         t.app.db.raw.boundedQuery(`SELECT count(*) FROM session_messages WHERE slow_ilike(content, '%x%')`, [], 1),
       ),
     ).rejects.toMatchObject({ code: 'BAD_USER_INPUT', message: expect.stringMatching(/timed out/) });
-    void viewer;
   });
 });
 
